@@ -1,0 +1,38 @@
+"""Entry point of the `xenophon` command."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from xenophon import __version__
+from xenophon.errors import XenophonError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="xenophon",
+        description="AI opponent, move adviser and benchmark tool for "
+                    "Anabasis and A Hero incarnation.",
+    )
+    parser.add_argument("--version", action="version", version=f"xenophon {__version__}")
+    parser.add_subparsers(dest="command", metavar="COMMAND")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    try:
+        return args.run(args)
+    except XenophonError as error:
+        print(f"xenophon: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
