@@ -1,0 +1,169 @@
+"""Anabasis action codes and their one text notation (docs/anabasis-engine.md §7).
+
+A code is ``kind << 12 | x << 6 | y``. Parsing needs only the card set;
+formatting an EVENT also needs the effect of the event in the slot, because
+``event 1 rank 1`` (flood) and ``event 1`` (windfall) share their code
+layout.
+
+>>> from xenophon.anabasis.cards import load_card_set
+>>> cards = load_card_set()
+>>> code = parse_action("move c2-c3", cards)
+>>> format_action(code, cards)
+'move c2-c3'
+"""
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+from xenophon.anabasis.cards import Card, CardSet
+from xenophon.errors import NotationError
+
+END, PASS, BUY, BUY_PLACE, PLACE, SET, MOVE, ATTACK, READY, EVENT, EVADE = range(11)
+DEAL, REVEAL, FIELD, DRAW, STRIKE = range(11, 16)
+CHANCE_KINDS = frozenset({DEAL, REVEAL, FIELD, DRAW, STRIKE})
+STRIKE_RESULTS = ("miss", "hit", "crit")
+FILES = "abcdefg"
+SQUARE = re.compile(r"^([a-g])([1-6])$")
+
+KIND_WORDS = {"end": END, "pass": PASS, "buy": BUY, "place": PLACE, "set": SET,
+              "move": MOVE, "attack": ATTACK, "ready": READY, "event": EVENT,
+              "evade": EVADE, "deal": DEAL, "reveal": REVEAL, "field": FIELD,
+              "draw": DRAW, "strike": STRIKE}
+USAGE = ("end | pass | buy CARD [SQUARE] | place CARD SQUARE | set CARD | move a1-a2 | "
+         "attack a1xa2 | ready a1 | event SLOT [rank N | SQUARE] | evade a1")
+
+
+def encode(kind: int, x: int = 0, y: int = 0) -> int:
+    return kind << 12 | x << 6 | y
+
+
+def decode(code: int) -> tuple[int, int, int]:
+    return code >> 12, (code >> 6) & 63, code & 63
+
+
+def square_name(q: int) -> str:
+    return f"{FILES[q % 7]}{q // 7 + 1}"
+
+
+def parse_square(text: str) -> int:
+    match = SQUARE.match(text.strip().lower())
+    if not match:
+        raise NotationError(f"'{text}' is not a square (a1 to g6)")
+    return (int(match.group(2)) - 1) * 7 + FILES.index(match.group(1))
+
+
+def format_action(code: int, cards: CardSet,
+                  slot_event: Callable[[int], Card | None] | None = None) -> str:
+    """The text of a code. `slot_event(slot)` gives the event in the acting
+    player's slot, needed only for EVENT codes."""
+    kind, x, y = decode(code)
+    if kind == END:
+        return "end"
+    if kind == PASS:
+        return "pass"
+    if kind in (BUY, SET, DEAL, REVEAL, DRAW):
+        word = {BUY: "buy", SET: "set", DEAL: "deal", REVEAL: "reveal", DRAW: "draw"}[kind]
+        return f"{word} {cards.cards[x].name}"
+    if kind == BUY_PLACE:
+        return f"buy {cards.cards[x].name} {square_name(y)}"
+    if kind == PLACE:
+        return f"place {cards.cards[x].name} {square_name(y)}"
+    if kind == MOVE:
+        return f"move {square_name(x)}-{square_name(y)}"
+    if kind == ATTACK:
+        return f"attack {square_name(x)}x{square_name(y)}"
+    if kind == READY:
+        return f"ready {square_name(x)}"
+    if kind == EVADE:
+        return f"evade {square_name(x)}"
+    if kind == FIELD:
+        return f"field {cards.fields[x].name}"
+    if kind == STRIKE:
+        return f"strike {STRIKE_RESULTS[x]}"
+    if kind == EVENT:
+        event = slot_event(x) if slot_event else None
+        effect = event.effect if event else None
+        if effect == "flood":
+            return f"event {x + 1} rank {y + 1}"
+        if effect in ("rally", "sabotage"):
+            return f"event {x + 1} {square_name(y)}"
+        return f"event {x + 1}"
+    raise NotationError(f"unknown action code {code}")
+
+
+def parse_action(text: str, cards: CardSet) -> int:
+    """The code of a move written in the notation (NotationError if malformed)."""
+    words = text.strip().split()
+    if not words:
+        raise NotationError("empty move; expected " + USAGE)
+    keyword, rest = words[0].lower(), words[1:]
+    kind = KIND_WORDS.get(keyword)
+    if kind is None:
+        raise NotationError(f"unknown move '{words[0]}'; expected {USAGE}")
+    if kind in (END, PASS):
+        _expect_no_more(rest, keyword)
+        return encode(kind)
+    if kind == BUY:
+        if rest and SQUARE.match(rest[-1].lower()) and len(rest) > 1:
+            card = _card(" ".join(rest[:-1]), cards)
+            return encode(BUY_PLACE, card.id, parse_square(rest[-1]))
+        return encode(BUY, _card(" ".join(rest), cards).id)
+    if kind == PLACE:
+        if len(rest) < 2:
+            raise NotationError("place needs a card and a square, e.g. 'place Militia c2'")
+        return encode(PLACE, _card(" ".join(rest[:-1]), cards).id, parse_square(rest[-1]))
+    if kind in (SET, DEAL, REVEAL, DRAW):
+        return encode(kind, _card(" ".join(rest), cards).id)
+    if kind in (MOVE, ATTACK):
+        separator = "-" if kind == MOVE else "x"
+        joined = "".join(rest).lower()
+        parts = joined.split(separator)
+        if len(parts) != 2:
+            raise NotationError(f"{keyword} is written like '{keyword} c2{separator}c3'")
+        return encode(kind, parse_square(parts[0]), parse_square(parts[1]))
+    if kind in (READY, EVADE):
+        if len(rest) != 1:
+            raise NotationError(f"{keyword} needs one square, e.g. '{keyword} c3'")
+        return encode(kind, parse_square(rest[0]))
+    if kind == FIELD:
+        try:
+            return encode(FIELD, cards.field_by_name(" ".join(rest)).id)
+        except KeyError:
+            raise NotationError(f"unknown field card '{' '.join(rest)}'") from None
+    if kind == STRIKE:
+        if len(rest) != 1 or rest[0].lower() not in STRIKE_RESULTS:
+            raise NotationError("strike is followed by miss, hit or crit")
+        return encode(STRIKE, STRIKE_RESULTS.index(rest[0].lower()))
+    return _parse_event(rest)
+
+
+def _parse_event(rest: list[str]) -> int:
+    if not rest or not rest[0].isdigit() or not 1 <= int(rest[0]) <= 3:
+        raise NotationError("event needs a slot 1-3, e.g. 'event 2', 'event 1 rank 3', "
+                            "'event 3 c4'")
+    slot = int(rest[0]) - 1
+    target = rest[1:]
+    if not target:
+        return encode(EVENT, slot, 0)
+    if len(target) == 2 and target[0].lower() == "rank":
+        if not target[1].isdigit() or not 1 <= int(target[1]) <= 6:
+            raise NotationError("a rank is 1 to 6")
+        return encode(EVENT, slot, int(target[1]) - 1)
+    if len(target) == 1:
+        return encode(EVENT, slot, parse_square(target[0]))
+    raise NotationError("an event target is 'rank N' or a square")
+
+
+def _card(name: str, cards: CardSet) -> Card:
+    if not name:
+        raise NotationError("a card name is missing")
+    try:
+        return cards.by_name(name)
+    except KeyError:
+        raise NotationError(f"unknown card '{name}'") from None
+
+
+def _expect_no_more(rest: list[str], keyword: str) -> None:
+    if rest:
+        raise NotationError(f"'{keyword}' takes nothing after it")

@@ -1,0 +1,11 @@
+// The xenophon._core extension: one submodule per game, each bound in its own file.
+#include <pybind11/pybind11.h>
+
+namespace py = pybind11;
+
+void bind_anabasis(py::module_ &m);
+
+PYBIND11_MODULE(_core, m) {
+    m.doc() = "C rules cores of xenophon (see docs/anabasis-engine.md, docs/hero-engine.md)";
+    bind_anabasis(m.def_submodule("anabasis", "Anabasis C core"));
+}

@@ -1,0 +1,171 @@
+"""What both games share: the public `Move` and the `State` wrapper over a backend.
+
+A backend is an int-level state implementing the protocol of
+docs/architecture.md: the C core's ``CoreState`` or the pure-Python oracle.
+`State` adds what a person or a program needs on top of it: moves in the
+game's notation, legality checks with helpful messages, chance sampling,
+rendering. Each game subclasses `State` and provides its notation.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from xenophon.errors import IllegalMoveError, NotationError
+
+CHANCE = -1
+TERMINAL = -4
+
+
+@dataclass(frozen=True, order=True)
+class Move:
+    """One action or chance outcome: its code and its text in the game's notation.
+
+    Moves compare by code; the text is what the CLI, records and analysis print.
+
+    >>> Move(0, "end")
+    Move('end')
+    """
+
+    code: int
+    text: str = field(compare=False)
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"Move({self.text!r})"
+
+
+class State:
+    """A game position over a backend; subclasses supply the notation."""
+
+    #: the game's name, as used on the command line and in records
+    game_name = ""
+
+    def __init__(self, game: Any, backend: Any):
+        self.game = game
+        self.backend = backend
+
+    # -- notation: provided by each game ------------------------------------
+    def format_code(self, code: int) -> str:
+        raise NotImplementedError
+
+    def parse_code(self, text: str) -> int:
+        """The code a text names (NotationError if it is not well formed)."""
+        raise NotImplementedError
+
+    def describe_illegal(self, text: str, code: int) -> str:
+        """A sentence saying why a well-formed move is not legal now."""
+        same_kind = [m.text for m in self.legal_moves() if m.code >> 12 == code >> 12]
+        if same_kind:
+            shown = ", ".join(same_kind[:8]) + (", ..." if len(same_kind) > 8 else "")
+            return f"'{text}' is not legal now; legal moves of that kind: {shown}"
+        return f"'{text}' is not legal now; type 'moves' to see the legal moves"
+
+    # -- the game tree ------------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        """0 or 1, CHANCE (-1) at a chance node, TERMINAL (-4) at the end."""
+        return self.backend.current_player()
+
+    def is_chance(self) -> bool:
+        return self.backend.is_chance()
+
+    def is_terminal(self) -> bool:
+        return self.backend.is_terminal()
+
+    def returns(self) -> list[float]:
+        return list(self.backend.returns())
+
+    def legal_actions(self) -> list[int]:
+        """Ascending action codes (outcome codes at a chance node)."""
+        return list(self.backend.legal_actions())
+
+    def legal_moves(self) -> list[Move]:
+        return [Move(code, self.format_code(code)) for code in self.backend.legal_actions()]
+
+    def chance_outcomes(self) -> list[tuple[Move, float]]:
+        return [(Move(code, self.format_code(code)), p)
+                for code, p in self.backend.chance_outcomes()]
+
+    def move(self, move: Move | str | int) -> Move:
+        """The legal Move meant by a Move, a text or a code.
+
+        Raises NotationError for text that is not a move of this game, and
+        IllegalMoveError for a move that is not legal in this position.
+        """
+        if isinstance(move, Move):
+            code, text = move.code, move.text
+        elif isinstance(move, str):
+            text = move.strip()
+            code = self.parse_code(text)
+        elif isinstance(move, int):
+            code, text = move, None
+        else:
+            raise NotationError(f"not a move: {move!r}")
+        if self.is_terminal():
+            raise IllegalMoveError("the game is over")
+        if code not in self.backend.legal_actions():
+            raise IllegalMoveError(self.describe_illegal(text or str(code), code))
+        return Move(code, self.format_code(code))
+
+    def apply(self, move: Move | str | int) -> Move:
+        """Plays a move (text, Move or code) and returns it as a Move."""
+        legal = self.move(move)
+        self.backend.apply(legal.code)
+        return legal
+
+    def apply_code(self, code: int) -> None:
+        """Plays a code known to be legal (no notation, no checks beyond the backend's)."""
+        self.backend.apply(code)
+
+    def undo(self) -> None:
+        """Takes back the last applied move or chance outcome."""
+        self.backend.undo()
+
+    def sample_chance(self, rng: random.Random) -> Move:
+        """Draws a chance outcome with its true probability (does not apply it)."""
+        outcomes = self.backend.chance_outcomes()
+        codes = [code for code, _ in outcomes]
+        weights = [p for _, p in outcomes]
+        code = rng.choices(codes, weights=weights)[0]
+        return Move(code, self.format_code(code))
+
+    def resolve_chance(self, rng: random.Random) -> list[Move]:
+        """Samples and applies chance outcomes until a decision or the end."""
+        played = []
+        while self.is_chance():
+            played.append(self.apply(self.sample_chance(rng)))
+        return played
+
+    # -- information and serialisation --------------------------------------
+    def information_set_key(self, player: int) -> int:
+        return self.backend.information_set_key(player)
+
+    def hash(self) -> int:
+        return self.backend.hash()
+
+    def to_dict(self) -> dict:
+        return self.backend.to_dict()
+
+    def to_bytes(self) -> bytes:
+        return self.backend.to_bytes()
+
+    def copy(self) -> "State":
+        return type(self)(self.game, self.backend.clone())
+
+    def resample(self, player: int, rng: random.Random) -> "State":
+        """A full state consistent with everything `player` has seen here."""
+        return type(self)(self.game, self.backend.resample(player, rng.getrandbits(63)))
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.game_name} current={self.current_player}>"
+
+
+def count_text(multiset: dict[str, int]) -> str:
+    """'Archer x2, Militia' for {'Archer': 2, 'Militia': 1}."""
+    return ", ".join(name if n == 1 else f"{name} x{n}" for name, n in sorted(multiset.items())) \
+        or "-"
+

@@ -1,0 +1,109 @@
+"""Game-independent test machinery: differential runs of the C core against
+the oracle, undo walks, information-set checks. Each game's tests supply two
+factories returning fresh initial backends (C core, oracle)."""
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Any, Callable
+
+Factory = Callable[[], Any]
+
+
+def choose(backend: Any, rng: random.Random) -> int:
+    """A random legal action; a chance outcome with its true probability."""
+    if backend.is_chance():
+        outcomes = backend.chance_outcomes()
+        return rng.choices([c for c, _ in outcomes], weights=[p for _, p in outcomes])[0]
+    return rng.choice(backend.legal_actions())
+
+
+def assert_same_node(core: Any, oracle: Any, where: str) -> None:
+    assert core.current_player() == oracle.current_player(), where
+    if core.is_chance():
+        assert core.chance_outcomes() == oracle.chance_outcomes(), where
+    else:
+        assert core.legal_actions() == oracle.legal_actions(), where
+    assert core.returns() == oracle.returns(), where
+    core_dict, oracle_dict = core.to_dict(), oracle.to_dict()
+    if core_dict != oracle_dict:
+        raise AssertionError(f"{where}: states differ: {dict_difference(core_dict, oracle_dict)}")
+
+
+def dict_difference(a: Any, b: Any, path: str = "") -> str:
+    """The first place where two nested structures differ, for readable failures."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in sorted(set(a) | set(b), key=str):
+            if a.get(key, "<missing>") != b.get(key, "<missing>"):
+                return dict_difference(a.get(key, "<missing>"), b.get(key, "<missing>"),
+                                       f"{path}.{key}")
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for index, (x, y) in enumerate(zip(a, b)):
+            if x != y:
+                return dict_difference(x, y, f"{path}[{index}]")
+    return f"{path or 'state'}: core {a!r} != oracle {b!r}"
+
+
+def differential_game(core_factory: Factory, oracle_factory: Factory, seed: int,
+                      max_actions: int, describe: Callable[[Any, int], str] = lambda s, c: str(c),
+                      ) -> int:
+    """Plays one seeded random game on both backends, comparing every node.
+
+    Returns the number of actions played."""
+    rng = random.Random(seed)
+    core, oracle = core_factory(), oracle_factory()
+    history: list[str] = []
+    for step in range(max_actions):
+        where = f"seed {seed}, step {step}, after {' / '.join(history[-6:])}"
+        assert_same_node(core, oracle, where)
+        if core.is_terminal():
+            return step
+        code = choose(core, rng)
+        history.append(describe(core, code))
+        core.apply(code)
+        oracle.apply(code)
+    assert_same_node(core, oracle, f"seed {seed}, last step")
+    return max_actions
+
+
+def information_pairs(core: Any, oracle: Any, rng: random.Random, pairs: int) -> int:
+    """For pairs of legal actions here: for each player, the C keys after them
+    are equal exactly when the oracle's views of that player are equal."""
+    actions = core.legal_actions()
+    candidates = list(itertools.combinations(actions, 2))
+    rng.shuffle(candidates)
+    checked = 0
+    for first, second in candidates[:pairs]:
+        keys, views = [], []
+        for code in (first, second):
+            core.apply(code)
+            oracle.apply(code)
+            keys.append([core.information_set_key(p) for p in (0, 1)])
+            views.append([oracle.information_view(p) for p in (0, 1)])
+            core.undo()
+            oracle.undo()
+        for player in (0, 1):
+            same_view = views[0][player] == views[1][player]
+            same_key = keys[0][player] == keys[1][player]
+            assert same_key == same_view, (
+                f"player {player}, actions {first} and {second}: oracle says "
+                f"{'indistinguishable' if same_view else 'distinguishable'}, C keys "
+                f"{'equal' if same_key else 'differ'}")
+        checked += 1
+    return checked
+
+
+def undo_walk(factory: Factory, seed: int, steps: int) -> None:
+    """Random walk where every apply is checked against its undo, byte for byte."""
+    rng = random.Random(seed)
+    state = factory()
+    for _ in range(steps):
+        if state.is_terminal():
+            state = factory()
+        before, before_hash = state.to_bytes(), state.hash()
+        code = choose(state, rng)
+        state.apply(code)
+        assert state.hash() == state.hash_from_scratch()
+        state.undo()
+        assert state.to_bytes() == before and state.hash() == before_hash
+        state.apply(code)
