@@ -51,7 +51,7 @@ def search_extensions():
         )
         for path in pyx_files
     ]
-    return cythonize(extensions, language_level=3,
+    return cythonize(extensions, language_level=3, include_path=[ENGINE_DIR],
                      compiler_directives={"boundscheck": False, "wraparound": False})
 
 

@@ -1,1 +1,1 @@
-"""search."""
+"""Search: information-set MCTS and the baseline bots, for both games."""

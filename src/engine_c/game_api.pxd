@@ -1,0 +1,29 @@
+# Cython declarations of the game-independent C interface (game_api.h, rng.h).
+from libc.stdint cimport uint32_t, uint64_t
+
+cdef extern from "rng.h" nogil:
+    ctypedef struct XenRng:
+        uint64_t s[4]
+    void xen_rng_seed(XenRng *rng, uint64_t seed) noexcept nogil
+    uint64_t xen_rng_next(XenRng *rng) noexcept nogil
+    uint32_t xen_rng_below(XenRng *rng, uint32_t n) noexcept nogil
+    double xen_rng_unit(XenRng *rng) noexcept nogil
+
+cdef extern from "game_api.h" nogil:
+    int XEN_CHANCE
+    int XEN_TERMINAL
+    int XEN_MAX_ACTIONS
+    ctypedef struct XenGameApi:
+        const char *name
+        size_t state_size
+        int (*current_player)(const void *tables, const void *state) noexcept nogil
+        int (*legal_actions)(const void *tables, const void *state, uint32_t *out) noexcept nogil
+        uint32_t (*sample_chance)(const void *tables, const void *state, XenRng *rng) noexcept nogil
+        void (*apply)(const void *tables, void *state, uint32_t action) noexcept nogil
+        void (*returns)(const void *tables, const void *state, double *out) noexcept nogil
+        uint64_t (*hash)(const void *tables, const void *state) noexcept nogil
+        uint64_t (*information_set_key)(const void *tables, const void *state, int player) noexcept nogil
+        void (*resample)(const void *tables, void *state, int player, XenRng *rng) noexcept nogil
+        double (*evaluate)(const void *tables, const void *state, int player) noexcept nogil
+        int (*turn)(const void *tables, const void *state) noexcept nogil
+        uint32_t (*playout_action)(const void *tables, const void *state, XenRng *rng) noexcept nogil

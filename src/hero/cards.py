@@ -1,0 +1,607 @@
+"""A Hero incarnation card data: loading and validating card files and decks (TOML).
+
+A card file defines avatars and cards (units and operations); RULES.md B13 is
+the reference set, shipped as ``data/hero/cards.toml``. Card ids follow the
+order of the ``[[card]]`` tables (0..N-1), avatar ids the order of the
+``[[avatar]]`` tables (0..A-1). Effects are data in the small vocabulary of
+RULES.md B9 (see docs/hero-engine.md section 1), so that both the C core and
+the pure-Python oracle are driven by the :class:`HeroCardSet` returned here and
+a new card needs no recompilation.
+
+>>> cards = load_card_set()
+>>> cards.by_name("fireball").effects[0].text
+'damage_unit(2000)'
+>>> decks = prebuilt_decks(cards)
+>>> decks["wild_grove"].avatar.name, decks["wild_grove"].size
+('Beast King', 40)
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+import tomllib
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any, Mapping
+
+from xenophon.errors import CardFileError
+
+#: faction symbols; the index is the faction's code in the C tables
+FACTIONS = ("R", "U", "G", "K", "N")
+FACTION_NAMES = {"R": "red", "U": "blue", "G": "green", "K": "black", "N": "neutral"}
+#: keywords; keyword i is bit (1 << i) in the C tables
+KEYWORDS = ("RANGED", "BLITZ", "FIRST_STRIKE", "FLYING", "PROTECTION", "HORDE")
+#: target kinds; the index is the target code in the C tables
+TARGETS = ("none", "unit", "own_unit", "enemy_unit")
+CARD_TYPES = ("unit", "operation")
+TIMINGS = ("fast", "normal")
+TRIGGERS = ("on_deploy",)
+ABILITY_KINDS = ("none", "activated", "on_enemy_destroyed", "race_bonus")
+
+
+@dataclass(frozen=True)
+class EffectKind:
+    """One word of the effect vocabulary (RULES.md B9)."""
+
+    name: str
+    opcode: int                   # the effect's code in the C tables
+    params: tuple[str, ...]       # names of its whole-number arguments
+    needs_target: bool
+
+
+EFFECT_KINDS: dict[str, EffectKind] = {kind.name: kind for kind in (
+    EffectKind("damage_unit", 1, ("x",), True),
+    EffectKind("destroy_unit", 2, ("max_power",), True),
+    EffectKind("damage_avatar", 3, ("x",), False),
+    EffectKind("heal_avatar", 4, ("x",), False),
+    EffectKind("lose_hp", 5, ("x",), False),
+    EffectKind("draw", 6, ("n",), False),
+    EffectKind("pump", 7, ("power", "attack"), True),
+    EffectKind("bounce", 8, (), True),
+    EffectKind("tap", 9, (), True),
+    EffectKind("untap", 10, (), True),
+    EffectKind("win_if_units", 11, ("n",), False),
+)}
+#: effects an ``on_enemy_destroyed`` avatar ability may use (no target, no draw)
+TRIGGERED_ABILITY_EFFECTS = frozenset({"heal_avatar", "damage_avatar", "lose_hp"})
+
+MAX_CARDS = 64            # action codes hold a card id in 6 bits
+MAX_AVATARS = 64
+MIN_DECK_SIZE = 40        # RULES.md B2
+MAX_DECK_SIZE = 200       # engine bound: per-card counts fit in a byte
+MAX_COPIES = 4            # of a card without HORDE [D-21]
+MAX_NUMBER = 100_000      # bound on power and effect arguments (fits the C core's int32 sums)
+MAX_EFFECTS = 4           # effects per card or ability (fixed-size C tables)
+TOKEN_NAME = "Retainer"   # the name of the avatars' token; no card may take it
+
+NAME = re.compile(r"[A-Za-z][A-Za-z' -]*")
+CONDITION = re.compile(r"((?:\([RUGK]\))*)(?:\((\d+)\))?")
+EFFECT = re.compile(r"([a-z_]+)\s*(?:\((.*)\))?")
+INTEGER = re.compile(r"-?\d+")
+
+
+@dataclass(frozen=True)
+class Effect:
+    """One effect of a card or ability, e.g. ``pump(500, 0)``."""
+
+    name: str
+    args: tuple[int, ...] = ()
+
+    @property
+    def kind(self) -> EffectKind:
+        return EFFECT_KINDS[self.name]
+
+    @property
+    def opcode(self) -> int:
+        return self.kind.opcode
+
+    @property
+    def needs_target(self) -> bool:
+        return self.kind.needs_target
+
+    @property
+    def text(self) -> str:
+        if not self.args:
+            return self.name
+        return f"{self.name}({', '.join(str(a) for a in self.args)})"
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
+class Condition:
+    """A usage condition such as ``(R)(K)(1)`` (RULES.md B4).
+
+    `colours` counts the faction symbols in the order R, U, G, K; `generic` is
+    the number. The condition is met by a field (avatar, units and tokens)
+    holding, for each colour, at least that many cards of the colour, and at
+    least `total` cards in all.
+
+    >>> Condition.parse("(R)(R)(1)").total
+    3
+    """
+
+    colours: tuple[int, int, int, int] = (0, 0, 0, 0)
+    generic: int = 0
+
+    @property
+    def total(self) -> int:
+        return sum(self.colours) + self.generic
+
+    @property
+    def text(self) -> str:
+        symbols = "".join(f"({f})" * n for f, n in zip(FACTIONS, self.colours))
+        return symbols + (f"({self.generic})" if self.generic else "")
+
+    @classmethod
+    def parse(cls, text: str) -> "Condition":
+        """Parses ``""``, ``"(R)"``, ``"(U)(U)(2)"``...; ValueError if malformed."""
+        match = CONDITION.fullmatch(text)
+        if match is None:
+            raise ValueError(text)
+        symbols = re.findall(r"\(([RUGK])\)", match.group(1))
+        colours = tuple(symbols.count(f) for f in FACTIONS[:4])
+        generic = int(match.group(2)) if match.group(2) else 0
+        return cls(colours, generic)  # type: ignore[arg-type]
+
+    def is_met(self, faction_counts: Mapping[str, int]) -> bool:
+        """Whether a field with these cards per faction symbol meets the condition."""
+        if sum(faction_counts.values()) < self.total:
+            return False
+        return all(faction_counts.get(f, 0) >= n for f, n in zip(FACTIONS, self.colours))
+
+
+@dataclass(frozen=True)
+class HeroCard:
+    """A unit or operation card."""
+
+    id: int
+    name: str
+    japanese: str
+    kind: str                       # "unit" or "operation"
+    faction: str                    # one of FACTIONS
+    cost: int
+    condition: Condition
+    race: str = ""                  # units only
+    power: int = 0                  # units only
+    attack: int = 0                 # units only
+    keywords: frozenset[str] = frozenset()
+    timing: str | None = None       # operations: "fast" or "normal"
+    trigger: str | None = None      # units with effects: "on_deploy"
+    target: str = "none"            # one of TARGETS, shared by all the card's effects
+    effects: tuple[Effect, ...] = ()
+
+    @property
+    def is_unit(self) -> bool:
+        return self.kind == "unit"
+
+    @property
+    def keyword_bits(self) -> int:
+        return sum(1 << i for i, k in enumerate(KEYWORDS) if k in self.keywords)
+
+
+@dataclass(frozen=True)
+class AvatarAbility:
+    """An avatar's own ability (besides the Retainer every avatar has)."""
+
+    kind: str = "none"              # one of ABILITY_KINDS
+    effects: tuple[Effect, ...] = ()
+    target: str = "none"            # "activated" only
+    race: str = ""                  # "race_bonus" only
+    power: int = 0                  # "race_bonus" only
+    attack: int = 0                 # "race_bonus" only
+
+
+@dataclass(frozen=True)
+class HeroAvatar:
+    """An avatar card."""
+
+    id: int
+    name: str
+    japanese: str
+    faction: str
+    hp: int
+    hand: int                       # starting hand size
+    charisma: int
+    race: str
+    ability: AvatarAbility = AvatarAbility()
+
+
+@dataclass(frozen=True)
+class HeroCardSet:
+    """Every avatar and card of one card file, by id and by name."""
+
+    path: str
+    digest: str
+    avatars: tuple[HeroAvatar, ...]
+    cards: tuple[HeroCard, ...]
+
+    def by_name(self, name: str) -> HeroCard:
+        """The card of that name, ignoring case and surrounding spaces; KeyError if none."""
+        wanted = name.strip().casefold()
+        for card in self.cards:
+            if card.name.casefold() == wanted:
+                return card
+        raise KeyError(name)
+
+    def avatar_by_name(self, name: str) -> HeroAvatar:
+        """The avatar of that name, ignoring case and surrounding spaces; KeyError if none."""
+        wanted = name.strip().casefold()
+        for avatar in self.avatars:
+            if avatar.name.casefold() == wanted:
+                return avatar
+        raise KeyError(name)
+
+    def card_id(self, name: str) -> int:
+        return self.by_name(name).id
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A deck: an avatar and a count for every card id of its card set."""
+
+    name: str
+    avatar: HeroAvatar
+    counts: tuple[int, ...]         # counts[card id], one entry per card of the set
+    card_set_digest: str
+    path: str = "<memory>"
+    digest: str = ""     # sha256 of the deck file, "" for a deck built in memory
+
+    @property
+    def size(self) -> int:
+        return sum(self.counts)
+
+    def multiset(self) -> dict[int, int]:
+        """{card id: count} for the cards in the deck."""
+        return {card_id: n for card_id, n in enumerate(self.counts) if n}
+
+    def cards(self, card_set: HeroCardSet) -> dict[str, int]:
+        """{card name: count} in card id order."""
+        return {card_set.cards[card_id].name: n for card_id, n in self.multiset().items()}
+
+
+# --------------------------------------------------------------------------- loading
+
+def default_card_path() -> Path:
+    return Path(str(resources.files("xenophon") / "data" / "hero" / "cards.toml"))
+
+
+def default_deck_dir() -> Path:
+    return Path(str(resources.files("xenophon") / "data" / "hero" / "decks"))
+
+
+def _read_toml(path: Path, what: str) -> tuple[bytes, dict[str, Any]]:
+    try:
+        raw = path.read_bytes()
+    except OSError as error:
+        raise CardFileError(f"{path}: cannot read {what} ({error.strerror})") from None
+    try:
+        return raw, tomllib.loads(raw.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise CardFileError(f"{path}: not a valid TOML file ({error})") from None
+
+
+def load_card_set(path: str | Path | None = None) -> HeroCardSet:
+    """Load and validate a Hero card file (the reference set by default)."""
+    path = Path(path) if path is not None else default_card_path()
+    raw, data = _read_toml(path, "card file")
+    return _CardFileReader(str(path), data).card_set(hashlib.sha256(raw).hexdigest())
+
+
+def load_deck(path: str | Path, card_set: HeroCardSet) -> Deck:
+    """Load and validate a deck file against a card set.
+
+    A deck file holds ``name`` (optional, default: the file name),
+    ``avatar`` and a ``[cards]`` table of card name = count.
+    """
+    path = Path(path)
+    raw, data = _read_toml(path, "deck file")
+    where = str(path)
+    for key in data:
+        if key not in ("name", "avatar", "cards"):
+            raise CardFileError(f"{where}: unknown field '{key}'")
+    name = data.get("name", path.stem)
+    if not isinstance(name, str) or not name.strip():
+        raise CardFileError(f"{where}: field 'name' must be a non-empty string")
+    if "avatar" not in data:
+        raise CardFileError(f"{where}: deck '{name}': missing field 'avatar'")
+    if "cards" not in data:
+        raise CardFileError(f"{where}: deck '{name}': missing field 'cards'")
+    return build_deck(card_set, data["avatar"], data["cards"], name=name.strip(), path=where,
+                      digest=hashlib.sha256(raw).hexdigest())
+
+
+def build_deck(card_set: HeroCardSet, avatar: str, cards: Mapping[str, Any], *,
+               name: str = "deck", path: str = "<memory>", digest: str = "") -> Deck:
+    """A validated deck from an avatar name and {card name: count}.
+
+    Raises CardFileError naming `path`, the deck and the faulty card.
+    """
+    where = f"{path}: deck '{name}'"
+    if not isinstance(avatar, str):
+        raise CardFileError(f"{where}: field 'avatar' must be a string")
+    try:
+        avatar_card = card_set.avatar_by_name(avatar)
+    except KeyError:
+        raise CardFileError(f"{where}: unknown avatar '{avatar}'") from None
+    if not isinstance(cards, Mapping):
+        raise CardFileError(f"{where}: field 'cards' must be a table of card name = count")
+    counts = [0] * len(card_set.cards)
+    for card_name, count in cards.items():
+        try:
+            card = card_set.by_name(card_name)
+        except KeyError:
+            raise CardFileError(f"{where}: unknown card '{card_name}'") from None
+        if not isinstance(count, int) or isinstance(count, bool):
+            raise CardFileError(f"{where}: card '{card.name}': the count must be a whole number")
+        if count < 1:
+            raise CardFileError(f"{where}: card '{card.name}': the count must be at least 1 "
+                                f"({count})")
+        if counts[card.id]:
+            raise CardFileError(f"{where}: card '{card.name}': listed twice")
+        if count > MAX_COPIES and "HORDE" not in card.keywords:
+            raise CardFileError(f"{where}: card '{card.name}': {count} copies, at most "
+                                f"{MAX_COPIES} of a card without HORDE")
+        counts[card.id] = count
+    size = sum(counts)
+    if size < MIN_DECK_SIZE:
+        raise CardFileError(f"{where}: {size} cards, a deck needs at least {MIN_DECK_SIZE}")
+    if size > MAX_DECK_SIZE:
+        raise CardFileError(f"{where}: {size} cards, the engine supports at most "
+                            f"{MAX_DECK_SIZE}")
+    return Deck(name, avatar_card, tuple(counts), card_set.digest, path, digest)
+
+
+def prebuilt_decks(card_set: HeroCardSet | None = None) -> dict[str, Deck]:
+    """The packaged decks, keyed by file name without '.toml' (e.g. 'wild_grove')."""
+    card_set = card_set if card_set is not None else load_card_set()
+    return {path.stem: load_deck(path, card_set)
+            for path in sorted(default_deck_dir().glob("*.toml"))}
+
+
+# --------------------------------------------------------------------------- validation
+
+class _CardFileReader:
+    """Turns the parsed TOML into a HeroCardSet, raising CardFileError on the first fault."""
+
+    def __init__(self, path: str, data: dict[str, Any]):
+        self.path = path
+        self.data = data
+
+    def fail(self, where: str, message: str) -> CardFileError:
+        return CardFileError(f"{self.path}: {where}: {message}")
+
+    def card_set(self, digest: str) -> HeroCardSet:
+        for key in self.data:
+            if key not in ("avatar", "card"):
+                raise self.fail(f"section '{key}'", "unknown section ([[avatar]] and [[card]] "
+                                                    "only)")
+        avatars = tuple(self.avatar(i, e) for i, e in enumerate(self.entries("avatar")))
+        cards = tuple(self.card(i, e) for i, e in enumerate(self.entries("card")))
+        self.check_names([a.name for a in avatars], "avatar")
+        self.check_names([c.name for c in cards], "card")
+        if not avatars:
+            raise self.fail("avatars", "the file defines no avatar")
+        if not cards:
+            raise self.fail("cards", "the file defines no card")
+        if len(cards) > MAX_CARDS:
+            raise self.fail("cards", f"{len(cards)} cards, at most {MAX_CARDS} are supported")
+        if len(avatars) > MAX_AVATARS:
+            raise self.fail("avatars", f"{len(avatars)} avatars, at most {MAX_AVATARS} are "
+                                       "supported")
+        return HeroCardSet(self.path, digest, avatars, cards)
+
+    def entries(self, kind: str) -> list[dict[str, Any]]:
+        entries = self.data.get(kind, [])
+        if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+            raise self.fail(f"section '{kind}'", f"must be a list of tables ([[{kind}]])")
+        return entries
+
+    def check_names(self, names: list[str], what: str) -> None:
+        seen: set[str] = set()
+        for name in names:
+            if name.casefold() in seen:
+                raise self.fail(f"{what} '{name}'", "duplicate name")
+            seen.add(name.casefold())
+
+    # -- fields -------------------------------------------------------------
+    @staticmethod
+    def check_keys(entry: dict[str, Any], allowed: set[str]) -> str | None:
+        for key in entry:
+            if key not in allowed:
+                return key
+        return None
+
+    def text(self, entry: dict[str, Any], key: str, where: str, *, default: str | None = None,
+             empty: bool = False) -> str:
+        value = entry.get(key, default)
+        if value is None:
+            raise self.fail(where, f"missing field '{key}'")
+        if not isinstance(value, str) or (not empty and not value.strip()):
+            raise self.fail(where, f"field '{key}' must be a {'' if empty else 'non-empty '}"
+                                   "string")
+        return value.strip()
+
+    def choice(self, entry: dict[str, Any], key: str, where: str, options: tuple[str, ...], *,
+               default: str | None = None, what: str | None = None) -> str:
+        value = self.text(entry, key, where, default=default)
+        if value not in options:
+            raise self.fail(where, f"unknown {what or key} '{value}' (one of "
+                                   f"{', '.join(options)})")
+        return value
+
+    def number(self, entry: dict[str, Any], key: str, where: str, *, low: int = 0,
+               high: int = MAX_NUMBER, default: int | None = None) -> int:
+        value = entry.get(key, default)
+        if value is None:
+            raise self.fail(where, f"missing field '{key}'")
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise self.fail(where, f"field '{key}' must be a whole number")
+        if value < 0:
+            raise self.fail(where, f"field '{key}' is negative ({value})")
+        if not low <= value <= high:
+            raise self.fail(where, f"field '{key}' must be between {low} and {high} ({value})")
+        return value
+
+    def header(self, entry: dict[str, Any], what: str, index: int) -> tuple[str, str, str]:
+        if "name" not in entry:
+            raise self.fail(f"{what} #{index + 1}", "missing field 'name'")
+        name = self.text(entry, "name", f"{what} #{index + 1}")
+        where = f"{what} '{name}'"
+        if not NAME.fullmatch(name) or "  " in name:
+            raise self.fail(where, "a name must start with a letter and hold only letters, "
+                                   "single spaces, hyphens and apostrophes")
+        japanese = self.text(entry, "japanese", where, default="", empty=True)
+        return name, where, japanese
+
+    def effects(self, entry: dict[str, Any], key: str, where: str) -> tuple[Effect, ...]:
+        value = entry.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(e, str) for e in value):
+            raise self.fail(where, f"field '{key}' must be a list of strings such as "
+                                   "\"damage_unit(2000)\"")
+        if len(value) > MAX_EFFECTS:
+            raise self.fail(where, f"{len(value)} effects, at most {MAX_EFFECTS}")
+        return tuple(self.effect(text, where) for text in value)
+
+    def effect(self, text: str, where: str) -> Effect:
+        match = EFFECT.fullmatch(text.strip())
+        if match is None or match.group(1) not in EFFECT_KINDS:
+            word = match.group(1) if match else text.strip()
+            raise self.fail(where, f"unknown effect '{word}' (one of "
+                                   f"{', '.join(EFFECT_KINDS)})")
+        kind = EFFECT_KINDS[match.group(1)]
+        raw_args = match.group(2)
+        parts = [] if raw_args is None or not raw_args.strip() else \
+            [part.strip() for part in raw_args.split(",")]
+        usage = kind.name + (f"({', '.join(kind.params)})" if kind.params else "")
+        if len(parts) != len(kind.params) or not all(INTEGER.fullmatch(p) for p in parts):
+            raise self.fail(where, f"effect '{text.strip()}' must be written {usage}")
+        args = tuple(int(p) for p in parts)
+        for param, arg in zip(kind.params, args):
+            if arg < 0:
+                raise self.fail(where, f"effect '{text.strip()}': {param} is negative ({arg})")
+            if arg > MAX_NUMBER:
+                raise self.fail(where, f"effect '{text.strip()}': {param} is above "
+                                       f"{MAX_NUMBER} ({arg})")
+        return Effect(kind.name, args)
+
+    def target(self, entry: dict[str, Any], effects: tuple[Effect, ...], where: str) -> str:
+        target = self.choice(entry, "target", where, TARGETS, default="none",
+                             what="target kind")
+        needs = [e.name for e in effects if e.needs_target]
+        if needs and target == "none":
+            raise self.fail(where, f"effect '{needs[0]}' needs a target: set target to unit, "
+                                   "own_unit or enemy_unit")
+        if not needs and target != "none":
+            raise self.fail(where, f"target '{target}' given, but no effect uses a target")
+        return target
+
+    def keywords(self, entry: dict[str, Any], where: str) -> frozenset[str]:
+        value = entry.get("keywords", [])
+        if not isinstance(value, list) or not all(isinstance(k, str) for k in value):
+            raise self.fail(where, "field 'keywords' must be a list of strings")
+        for keyword in value:
+            if keyword not in KEYWORDS:
+                raise self.fail(where, f"unknown keyword '{keyword}'")
+        return frozenset(value)
+
+    # -- avatars ------------------------------------------------------------
+    def avatar(self, avatar_id: int, entry: dict[str, Any]) -> HeroAvatar:
+        name, where, japanese = self.header(entry, "avatar", avatar_id)
+        extra = self.check_keys(entry, {"name", "japanese", "faction", "hp", "hand", "charisma",
+                                        "race", "ability"})
+        if extra:
+            raise self.fail(where, f"unknown field '{extra}'")
+        return HeroAvatar(
+            id=avatar_id, name=name, japanese=japanese,
+            faction=self.choice(entry, "faction", where, FACTIONS),
+            hp=self.number(entry, "hp", where, low=1, high=999),
+            hand=self.number(entry, "hand", where, high=MIN_DECK_SIZE - 1),
+            charisma=self.number(entry, "charisma", where, low=1, high=99),
+            race=self.text(entry, "race", where),
+            ability=self.ability(entry.get("ability"), where),
+        )
+
+    def ability(self, value: Any, where: str) -> AvatarAbility:
+        if value is None:
+            return AvatarAbility()
+        if not isinstance(value, dict):
+            raise self.fail(where, "field 'ability' must be a table such as "
+                                   "{ kind = \"race_bonus\", race = \"Beast\", power = 500 }")
+        where = f"{where}: ability"
+        kind = self.choice(value, "kind", where, ABILITY_KINDS, what="ability kind")
+        allowed = {"none": {"kind"},
+                   "activated": {"kind", "effects", "target"},
+                   "on_enemy_destroyed": {"kind", "effects"},
+                   "race_bonus": {"kind", "race", "power", "attack"}}[kind]
+        extra = self.check_keys(value, allowed)
+        if extra:
+            raise self.fail(where, f"unknown field '{extra}' for kind '{kind}'")
+        if kind == "none":
+            return AvatarAbility()
+        if kind == "race_bonus":
+            return AvatarAbility(kind, race=self.text(value, "race", where),
+                                 power=self.number(value, "power", where),
+                                 attack=self.number(value, "attack", where, high=99, default=0))
+        if "effects" not in value:
+            raise self.fail(where, "missing field 'effects'")
+        effects = self.effects(value, "effects", where)
+        if not effects:
+            raise self.fail(where, "needs at least one effect")
+        if kind == "on_enemy_destroyed":
+            for effect in effects:
+                if effect.name not in TRIGGERED_ABILITY_EFFECTS:
+                    raise self.fail(where, f"effect '{effect.name}' cannot be used by an "
+                                           f"on_enemy_destroyed ability (only "
+                                           f"{', '.join(sorted(TRIGGERED_ABILITY_EFFECTS))})")
+            return AvatarAbility(kind, effects)
+        return AvatarAbility(kind, effects, self.target(value, effects, where))
+
+    # -- cards --------------------------------------------------------------
+    def card(self, card_id: int, entry: dict[str, Any]) -> HeroCard:
+        name, where, japanese = self.header(entry, "card", card_id)
+        if name.casefold() == TOKEN_NAME.casefold():
+            raise self.fail(where, f"the name '{TOKEN_NAME}' is reserved for the avatars' token")
+        kind = self.choice(entry, "type", where, CARD_TYPES, what="card type")
+        common = {"name", "japanese", "type", "faction", "cost", "condition", "keywords",
+                  "effects", "target"}
+        specific = {"race", "power", "attack", "trigger"} if kind == "unit" else {"timing"}
+        extra = self.check_keys(entry, common | specific)
+        if extra:
+            raise self.fail(where, f"unknown field '{extra}' for a {kind}")
+        faction = self.choice(entry, "faction", where, FACTIONS)
+        cost = self.number(entry, "cost", where, low=1, high=99)
+        condition_text = self.text(entry, "condition", where, empty=True)
+        try:
+            condition = Condition.parse(condition_text)
+        except ValueError:
+            raise self.fail(where, f"bad condition '{condition_text}': write faction symbols "
+                                   "then an optional number, like \"(R)(K)(1)\", or \"\"") \
+                from None
+        keywords = self.keywords(entry, where)
+        effects = self.effects(entry, "effects", where)
+        target = self.target(entry, effects, where)
+        if kind == "operation":
+            if keywords - {"HORDE"}:
+                raise self.fail(where, f"keyword '{sorted(keywords - {'HORDE'})[0]}' has no "
+                                       "meaning on an operation (only HORDE)")
+            if not effects:
+                raise self.fail(where, "an operation needs at least one effect")
+            return HeroCard(card_id, name, japanese, kind, faction, cost, condition,
+                            keywords=keywords, effects=effects, target=target,
+                            timing=self.choice(entry, "timing", where, TIMINGS))
+        trigger = entry.get("trigger")
+        if effects and trigger is None:
+            raise self.fail(where, "missing field 'trigger' (a unit's effects need "
+                                   "trigger = \"on_deploy\")")
+        if trigger is not None:
+            trigger = self.choice(entry, "trigger", where, TRIGGERS)
+            if not effects:
+                raise self.fail(where, "trigger given, but the unit has no effects")
+        return HeroCard(card_id, name, japanese, kind, faction, cost, condition,
+                        race=self.text(entry, "race", where),
+                        power=self.number(entry, "power", where, low=1),
+                        attack=self.number(entry, "attack", where, high=99),
+                        keywords=keywords, trigger=trigger, target=target, effects=effects)

@@ -1,0 +1,440 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Information-set Monte Carlo tree search over the C game interface.
+
+One search serves both games: it sees a game only through its XenGameApi
+(game_api.h), a tables pointer and states as fixed-size byte blocks.
+
+Each iteration samples a world consistent with the searcher's information
+(``resample``), then descends a tree whose nodes are keyed by (player to
+move, that player's information-set key): the searcher's choices depend only
+on what it knows, and each opponent decision on what the opponent would know
+in that world (Cowling, Powley & Whitehouse 2012). Chance is sampled with its
+true probabilities and is not stored. Selection is UCB1 over the actions
+available in the sampled world, with each action's availability count in
+place of the parent's visits; untried actions are taken first, at random.
+A new node is expanded per iteration and its value estimated by a playout,
+cut off after a number of turns and scored by the game's static evaluation.
+
+With ``resample=False`` the same code is a perfect-information UCT keyed by
+the full state hash: the PIMC baseline runs it on sampled worlds, the cheating
+reference on the true state.
+
+Memory: nodes live in one arena whose size is capped; when it is full the
+search keeps iterating without creating nodes (the playout starts at the
+frontier), so it never grows past the cap and never fails.
+"""
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdlib cimport malloc, calloc, free
+from libc.string cimport memcpy
+from libc.math cimport sqrt, log
+from cpython.pycapsule cimport PyCapsule_GetPointer
+
+from game_api cimport (XenGameApi, XenRng, xen_rng_seed, xen_rng_next, xen_rng_below,
+                       XEN_CHANCE, XEN_TERMINAL, XEN_MAX_ACTIONS)
+
+cdef extern from "<time.h>" nogil:
+    ctypedef long time_t
+    cdef struct timespec:
+        time_t tv_sec
+        long tv_nsec
+    int clock_gettime(int clock_id, timespec *ts)
+    int CLOCK_MONOTONIC
+
+cdef enum:
+    MAX_PATH = 1024
+    TIME_CHECK_EVERY = 16
+
+cdef struct ActionStat:
+    uint32_t code
+    uint32_t visits
+    uint32_t available     # how often this action was legal when its node was visited
+    float value_sum        # returns for the node's player, each in [-1, 1]
+
+cdef struct Node:
+    uint64_t key
+    uint32_t visits
+    uint16_t n_actions
+    uint8_t player
+    uint8_t unused
+    # followed in the arena by n_actions ActionStat, in ascending code order
+
+cdef struct PathStep:
+    size_t node        # byte offset of the node in the arena
+    uint32_t index     # index of the chosen action
+
+cdef struct Params:
+    int searcher
+    int resample
+    double c_uct
+    int cutoff_turns           # playout turns before the static evaluation; < 0: to the end
+    int max_playout_actions
+
+
+cdef inline double now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef inline ActionStat *stats_of(Node *node) noexcept nogil:
+    return <ActionStat *>(<char *>node + sizeof(Node))
+
+
+cdef struct Tree:
+    # One worker's search tree: a byte arena of nodes and an open-addressing
+    # table from node key to arena offset. Single-threaded; one per worker.
+    char *arena
+    size_t arena_size
+    size_t arena_used
+    uint64_t *keys
+    size_t *offsets
+    size_t mask
+    size_t n_nodes
+    bint full
+
+
+cdef int tree_init(Tree *tree, size_t memory_bytes) except -1:
+    cdef size_t slots = 1024
+    cdef size_t table_bytes
+    # about one table slot per 256 arena bytes, a power of two: the load stays low
+    while slots * 512 <= memory_bytes:
+        slots <<= 1
+    table_bytes = slots * (sizeof(uint64_t) + sizeof(size_t))
+    if memory_bytes < 2 * table_bytes:
+        raise ValueError(f"a memory cap of {memory_bytes} bytes is too small for a search tree")
+    tree.arena_size = memory_bytes - table_bytes
+    tree.arena = <char *>malloc(tree.arena_size)
+    tree.keys = <uint64_t *>calloc(slots, sizeof(uint64_t))
+    tree.offsets = <size_t *>malloc(slots * sizeof(size_t))
+    if tree.arena == NULL or tree.keys == NULL or tree.offsets == NULL:
+        tree_free(tree)
+        raise MemoryError("cannot allocate the search tree")
+    tree.mask = slots - 1
+    tree.arena_used = 0
+    tree.n_nodes = 0
+    tree.full = False
+    return 0
+
+
+cdef void tree_free(Tree *tree) noexcept:
+    free(tree.arena)
+    free(tree.keys)
+    free(tree.offsets)
+    tree.arena = NULL
+    tree.keys = NULL
+    tree.offsets = NULL
+
+
+cdef inline size_t tree_bytes(const Tree *tree) noexcept nogil:
+    """Bytes in use: the arena's nodes plus the whole table."""
+    return tree.arena_used + (tree.mask + 1) * (sizeof(uint64_t) + sizeof(size_t))
+
+
+cdef Node *tree_find(Tree *tree, uint64_t key) noexcept nogil:
+    cdef size_t slot = key & tree.mask
+    while tree.keys[slot] != 0:
+        if tree.keys[slot] == key:
+            return <Node *>(tree.arena + tree.offsets[slot])
+        slot = (slot + 1) & tree.mask
+    return NULL
+
+
+cdef Node *tree_create(Tree *tree, uint64_t key, int player, const uint32_t *actions,
+                       int n) noexcept nogil:
+    """A new node holding these actions, or NULL when the tree is full."""
+    cdef size_t size = sizeof(Node) + n * sizeof(ActionStat)
+    cdef size_t slot
+    cdef Node *node
+    cdef ActionStat *stats
+    cdef int i
+    if tree.arena_used + size > tree.arena_size or (tree.n_nodes + 1) * 4 > (tree.mask + 1) * 3:
+        tree.full = True
+        return NULL
+    node = <Node *>(tree.arena + tree.arena_used)
+    node.key = key
+    node.visits = 0
+    node.n_actions = n
+    node.player = player
+    node.unused = 0
+    stats = stats_of(node)
+    for i in range(n):
+        stats[i].code = actions[i]
+        stats[i].visits = 0
+        stats[i].available = 0
+        stats[i].value_sum = 0
+    slot = key & tree.mask
+    while tree.keys[slot] != 0:
+        slot = (slot + 1) & tree.mask
+    tree.keys[slot] = key
+    tree.offsets[slot] = tree.arena_used
+    tree.arena_used += size
+    tree.n_nodes += 1
+    return node
+
+
+cdef inline uint64_t node_key(const XenGameApi *api, const void *tables, const void *world,
+                              int player, int resample) noexcept nogil:
+    cdef uint64_t key
+    if resample:
+        key = api.information_set_key(tables, world, player)
+    else:
+        key = api.hash(tables, world)
+    # the player to move is part of the key; 0 marks an empty table slot
+    key ^= (<uint64_t>(player + 1)) * 0x9E3779B97F4A7C15ULL
+    return key if key != 0 else 1
+
+
+cdef int select_action(Node *node, const uint32_t *legal, int n_legal, double c_uct,
+                       XenRng *rng) noexcept nogil:
+    """UCB1 over the node's actions that are legal in this world, untried ones
+    first (uniformly at random), ties broken at random. Marks availability."""
+    cdef ActionStat *stats = stats_of(node)
+    cdef int i = 0, j = 0, best = -1, untried = 0, ties = 0
+    cdef double score, best_score = -1e300, mean
+    cdef double sign = 1.0
+    while i < node.n_actions and j < n_legal:
+        if stats[i].code < legal[j]:
+            i += 1
+        elif stats[i].code > legal[j]:
+            j += 1
+        else:
+            stats[i].available += 1
+            if stats[i].visits == 0:
+                untried += 1
+                # reservoir sampling: uniform among the untried actions
+                if xen_rng_below(rng, untried) == 0:
+                    best = i
+            elif untried == 0:
+                mean = stats[i].value_sum / stats[i].visits
+                score = mean + c_uct * sqrt(log(<double>stats[i].available) / stats[i].visits)
+                if score > best_score:
+                    best_score = score
+                    best = i
+                    ties = 1
+                elif score == best_score:
+                    ties += 1
+                    if xen_rng_below(rng, ties) == 0:
+                        best = i
+            i += 1
+            j += 1
+    return best
+
+
+cdef double playout(const XenGameApi *api, const void *tables, void *world, Params *p,
+                    XenRng *rng) noexcept nogil:
+    """Plays on with the game's playout policy; returns the value for player 0."""
+    cdef double rets[2]
+    cdef int start = api.turn(tables, world)
+    cdef int steps = 0, player
+    while True:
+        player = api.current_player(tables, world)
+        if player == XEN_TERMINAL:
+            api.returns(tables, world, rets)
+            return rets[0]
+        if (p.cutoff_turns >= 0 and api.turn(tables, world) - start >= p.cutoff_turns) \
+                or steps >= p.max_playout_actions:
+            return api.evaluate(tables, world, 0)
+        if player == XEN_CHANCE:
+            api.apply(tables, world, api.sample_chance(tables, world, rng))
+        else:
+            api.apply(tables, world, api.playout_action(tables, world, rng))
+        steps += 1
+
+
+cdef void iterate(const XenGameApi *api, const void *tables, const char *root, char *world,
+                  Tree *tree, Params *p, XenRng *rng, PathStep *path, uint32_t *legal) noexcept nogil:
+    """One iteration: sample a world, descend, expand, play out, back up."""
+    cdef int depth = 0, player, n, index, k
+    cdef double value0 = 0.0, rets[2]
+    cdef uint64_t key
+    cdef Node *node
+    cdef ActionStat *stats
+    cdef bint new_leaf
+    memcpy(world, root, api.state_size)
+    if p.resample:
+        api.resample(tables, world, p.searcher, rng)
+    while True:
+        player = api.current_player(tables, world)
+        if player == XEN_TERMINAL:
+            api.returns(tables, world, rets)
+            value0 = rets[0]
+            break
+        if player == XEN_CHANCE:
+            api.apply(tables, world, api.sample_chance(tables, world, rng))
+            continue
+        n = api.legal_actions(tables, world, legal)
+        if n == 1:
+            # a forced decision (e.g. a window with only `pass`) needs no node
+            api.apply(tables, world, legal[0])
+            continue
+        key = node_key(api, tables, world, player, p.resample)
+        node = tree_find(tree, key)
+        if node == NULL:
+            node = tree_create(tree, key, player, legal, n)
+        if node == NULL or depth >= MAX_PATH:
+            value0 = playout(api, tables, world, p, rng)
+            break
+        index = select_action(node, legal, n, p.c_uct, rng)
+        if index < 0:
+            # none of the node's actions is legal here (cannot happen when the
+            # player's legal actions follow from their information); play out
+            value0 = playout(api, tables, world, p, rng)
+            break
+        stats = stats_of(node)
+        new_leaf = stats[index].visits == 0
+        path[depth].node = <size_t>(<char *>node - tree.arena)
+        path[depth].index = index
+        depth += 1
+        api.apply(tables, world, stats[index].code)
+        if new_leaf:
+            value0 = playout(api, tables, world, p, rng)
+            break
+    for k in range(depth):
+        node = <Node *>(tree.arena + path[k].node)
+        stats = stats_of(node)
+        node.visits += 1
+        stats[path[k].index].visits += 1
+        stats[path[k].index].value_sum += value0 if node.player == 0 else -value0
+
+
+cdef class Worker:
+    """Runs iterations on its own tree with its own generator (no shared state)."""
+    cdef const XenGameApi *api
+    cdef const void *tables
+    cdef char *root
+    cdef char *world
+    cdef PathStep *path
+    cdef uint32_t *legal
+    cdef Params params
+    cdef XenRng rng
+    cdef Tree tree
+    cdef readonly unsigned long long iterations
+    cdef readonly double seconds
+    cdef object keepalive
+
+    def __cinit__(self, api_capsule, tables_capsule, bytes root, int searcher, uint64_t seed,
+                  double c_uct, int cutoff_turns, int max_playout_actions, bint resample,
+                  size_t memory_bytes, object keepalive=None):
+        self.api = <const XenGameApi *>PyCapsule_GetPointer(api_capsule, b"xenophon.game_api")
+        self.tables = PyCapsule_GetPointer(tables_capsule, b"xenophon.tables")
+        if <size_t>len(root) != self.api.state_size:
+            raise ValueError(f"a {self.api.name.decode()} state is {self.api.state_size} bytes, "
+                             f"got {len(root)}")
+        self.keepalive = (api_capsule, tables_capsule, keepalive)
+        self.root = <char *>malloc(self.api.state_size)
+        self.world = <char *>malloc(self.api.state_size)
+        self.path = <PathStep *>malloc(MAX_PATH * sizeof(PathStep))
+        self.legal = <uint32_t *>malloc(XEN_MAX_ACTIONS * sizeof(uint32_t))
+        if not (self.root and self.world and self.path and self.legal):
+            raise MemoryError("cannot allocate a search worker")
+        memcpy(self.root, <const char *>root, self.api.state_size)
+        self.params.searcher = searcher
+        self.params.resample = resample
+        self.params.c_uct = c_uct
+        self.params.cutoff_turns = cutoff_turns
+        self.params.max_playout_actions = max_playout_actions
+        xen_rng_seed(&self.rng, seed)
+        tree_init(&self.tree, memory_bytes)
+        self.iterations = 0
+        self.seconds = 0.0
+
+    def __dealloc__(self):
+        tree_free(&self.tree)
+        free(self.root)
+        free(self.world)
+        free(self.path)
+        free(self.legal)
+
+    def run(self, unsigned long long iterations, double time_limit):
+        """Iterates until `iterations` (0: no limit) or `time_limit` seconds
+        (<= 0: no limit) is reached, without the GIL."""
+        cdef double start, deadline
+        cdef unsigned long long done = 0
+        with nogil:
+            start = now()
+            deadline = start + time_limit if time_limit > 0 else 1e300
+            while iterations == 0 or done < iterations:
+                iterate(self.api, self.tables, self.root, self.world, &self.tree, &self.params,
+                        &self.rng, self.path, self.legal)
+                done += 1
+                if done % TIME_CHECK_EVERY == 0 and now() >= deadline:
+                    break
+            self.seconds += now() - start
+        self.iterations += done
+        return done
+
+    @property
+    def nodes(self):
+        return self.tree.n_nodes
+
+    @property
+    def tree_bytes(self):
+        """Bytes the tree uses: its nodes plus its whole hash table."""
+        return tree_bytes(&self.tree)
+
+    @property
+    def tree_full(self):
+        return bool(self.tree.full)
+
+    def root_statistics(self):
+        """[(code, visits, value_sum)] of the root node for the player to move."""
+        cdef Node *node = self._root_node()
+        cdef ActionStat *stats
+        if node == NULL:
+            return []
+        stats = stats_of(node)
+        return [(stats[i].code, stats[i].visits, <double>stats[i].value_sum)
+                for i in range(node.n_actions)]
+
+    cdef Node *_root_node(self) noexcept:
+        cdef int player
+        memcpy(self.world, self.root, self.api.state_size)
+        player = self.api.current_player(self.tables, self.world)
+        if player < 0:
+            return NULL
+        return tree_find(&self.tree, node_key(self.api, self.tables, self.world, player,
+                                              self.params.resample))
+
+    def principal_variation(self, int first_code, int length, uint64_t seed):
+        """The most visited line after `first_code`, followed in one world
+        sampled from the searcher's information (chance sampled too), as
+        (player, code, state bytes before the code) triples."""
+        cdef XenRng rng
+        cdef list line = []
+        cdef int player, n, i, best
+        cdef uint32_t code = first_code
+        cdef Node *node
+        cdef ActionStat *stats
+        xen_rng_seed(&rng, seed)
+        memcpy(self.world, self.root, self.api.state_size)
+        if self.params.resample:
+            self.api.resample(self.tables, self.world, self.params.searcher, &rng)
+        self.api.apply(self.tables, self.world, code)
+        while len(line) < length:
+            player = self.api.current_player(self.tables, self.world)
+            if player == XEN_TERMINAL:
+                break
+            if player == XEN_CHANCE:
+                code = self.api.sample_chance(self.tables, self.world, &rng)
+                line.append((player, code, self.world[:self.api.state_size]))
+                self.api.apply(self.tables, self.world, code)
+                continue
+            n = self.api.legal_actions(self.tables, self.world, self.legal)
+            if n == 1:
+                code = self.legal[0]
+            else:
+                node = tree_find(&self.tree, node_key(self.api, self.tables, self.world, player,
+                                                      self.params.resample))
+                if node == NULL or node.visits == 0:
+                    break
+                stats = stats_of(node)
+                best = 0
+                for i in range(node.n_actions):
+                    if stats[i].visits > stats[best].visits:
+                        best = i
+                if stats[best].visits == 0:
+                    break
+                code = stats[best].code
+            line.append((player, code, self.world[:self.api.state_size]))
+            self.api.apply(self.tables, self.world, code)
+        return line

@@ -1,0 +1,237 @@
+"""Matches between two bots: seats alternated, a seed schedule, all cores.
+
+Bots and games are named by short spec strings so that worker processes can
+build their own (``"ismcts:iterations=2000"``, ``"pimc:worlds=8,iterations=2000"``,
+``"greedy"``, ``"random"``, ``"cheat:iterations=2000"``; games ``"anabasis"``,
+``"anabasis:mode=expert"``, ``"hero"``).
+
+>>> report = play_match("anabasis", "greedy", "random", games=2, processes=1, progress=False)
+>>> report.games
+2
+"""
+from __future__ import annotations
+
+import json
+import math
+import multiprocessing
+import os
+import random
+import sys
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable
+
+from xenophon.errors import XenophonError
+
+BOT_KINDS = ("random", "greedy", "ismcts", "pimc", "cheat")
+
+
+def _parse_options(text: str, what: str) -> tuple[str, dict[str, Any]]:
+    name, _, rest = text.partition(":")
+    options: dict[str, Any] = {}
+    for item in filter(None, rest.split(",")):
+        key, eq, value = item.partition("=")
+        if not eq:
+            raise XenophonError(f"{what} option '{item}' must look like key=value")
+        options[key.strip()] = _number(value.strip())
+    return name.strip(), options
+
+
+def _number(value: str) -> Any:
+    for kind in (int, float):
+        try:
+            return kind(value)
+        except ValueError:
+            pass
+    return value
+
+
+def make_game(spec: str, seed: int | None = None):
+    """A game from its spec: 'anabasis[:mode=expert]' or 'hero[:decks=A/B]'."""
+    name, options = _parse_options(spec, "game")
+    if name == "anabasis":
+        from xenophon.anabasis import Game
+        return Game(seed=seed, **options)
+    if name == "hero":
+        from xenophon.hero import Game as HeroGame
+        return HeroGame(seed=seed, **options)
+    raise XenophonError(f"unknown game '{name}' (anabasis or hero)")
+
+
+def make_bot(spec: str, seed: int):
+    """A bot from its spec, e.g. 'ismcts:iterations=2000,workers=2'."""
+    from xenophon.search import bots
+    name, options = _parse_options(spec, "bot")
+    constructors: dict[str, Callable[..., Any]] = {
+        "random": bots.RandomBot, "greedy": bots.GreedyBot, "ismcts": bots.ISMCTSBot,
+        "pimc": bots.PIMCBot, "cheat": bots.CheatingUCTBot,
+    }
+    if name not in constructors:
+        raise XenophonError(f"unknown bot '{name}' ({', '.join(BOT_KINDS)})")
+    if "time" in options:
+        options["time_limit"] = options.pop("time")
+    try:
+        return constructors[name](seed=seed, **options)
+    except TypeError as error:
+        raise XenophonError(f"bad options for bot '{name}': {error}") from None
+
+
+@dataclass
+class GameRecord:
+    seed: int
+    first_seat_of_a: int       # the seat bot A played
+    returns: list[float]       # per seat
+    turns: int
+    actions: int
+
+    @property
+    def score_of_a(self) -> float:
+        return (self.returns[self.first_seat_of_a] + 1) / 2
+
+
+def play_one(game_spec: str, bot_specs: tuple[str, str], seed: int, a_seat: int) -> GameRecord:
+    """One game: bot A in `a_seat`, bot B in the other; chance from the seed."""
+    game = make_game(game_spec, seed)
+    rng = random.Random(seed)
+    players = [None, None]
+    players[a_seat] = make_bot(bot_specs[0], seed * 2 + 1)
+    players[1 - a_seat] = make_bot(bot_specs[1], seed * 2 + 2)
+    state = game.new_initial_state()
+    actions = 0
+    while not state.is_terminal():
+        if state.is_chance():
+            state.apply_code(state.sample_chance(rng).code)
+        else:
+            state.apply_code(players[state.current_player].choose(state).code)
+        actions += 1
+    return GameRecord(seed, a_seat, state.returns(), state.to_dict()["turn"], actions)
+
+
+def _play_job(job: tuple) -> GameRecord:
+    return play_one(*job)
+
+
+@dataclass
+class MatchReport:
+    game: str
+    bot_a: str
+    bot_b: str
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    records: list[GameRecord] = field(default_factory=list)
+    sprt: str | None = None
+
+    @property
+    def score(self) -> float:
+        return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.0
+
+    def interval(self, z: float = 1.96) -> tuple[float, float]:
+        """Wilson 95% interval of the score (draws as half points)."""
+        n, p = self.games, self.score
+        if n == 0:
+            return (0.0, 1.0)
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        spread = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        return (max(0.0, centre - spread), min(1.0, centre + spread))
+
+    @staticmethod
+    def elo(score: float) -> float:
+        score = min(max(score, 1e-4), 1 - 1e-4)
+        return -400 * math.log10(1 / score - 1)
+
+    def summary(self) -> dict[str, Any]:
+        low, high = self.interval()
+        return {
+            "game": self.game, "bot_a": self.bot_a, "bot_b": self.bot_b, "games": self.games,
+            "wins": self.wins, "draws": self.draws, "losses": self.losses,
+            "score": round(self.score, 4), "interval95": [round(low, 4), round(high, 4)],
+            "elo": round(self.elo(self.score), 1),
+            "elo_interval95": [round(self.elo(low), 1), round(self.elo(high), 1)],
+            "sprt": self.sprt,
+        }
+
+    def text(self) -> str:
+        s = self.summary()
+        line = (f"{self.bot_a} vs {self.bot_b} ({self.game}): {s['games']} games, "
+                f"+{s['wins']} ={s['draws']} -{s['losses']}, score {s['score']:.1%} "
+                f"[{s['interval95'][0]:.1%}, {s['interval95'][1]:.1%}], "
+                f"Elo {s['elo']:+.0f} [{s['elo_interval95'][0]:+.0f}, "
+                f"{s['elo_interval95'][1]:+.0f}]")
+        return line + (f", SPRT: {self.sprt}" if self.sprt else "")
+
+    def write_json(self, path: str) -> None:
+        data = {"summary": self.summary(), "games": [asdict(r) for r in self.records]}
+        temporary = f"{path}.tmp"
+        with open(temporary, "w", encoding="utf-8") as handle:
+            json.dump(data, handle, indent=1)
+        os.replace(temporary, path)
+
+    def add(self, record: GameRecord) -> None:
+        self.records.append(record)
+        self.games += 1
+        score = record.score_of_a
+        if score == 1:
+            self.wins += 1
+        elif score == 0:
+            self.losses += 1
+        else:
+            self.draws += 1
+
+
+def sprt_llr(report: MatchReport, elo0: float, elo1: float) -> float:
+    """Log-likelihood ratio of H1 (elo1) against H0 (elo0), normal approximation
+    of the per-game score as in the usual engine-testing practice."""
+    n = report.games
+    if n < 2:
+        return 0.0
+    scores = [r.score_of_a for r in report.records]
+    mean = sum(scores) / n
+    variance = sum((s - mean) ** 2 for s in scores) / n
+    if variance <= 0:
+        return 0.0
+    s0, s1 = (1 / (1 + 10 ** (-e / 400)) for e in (elo0, elo1))
+    return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * variance)
+
+
+def play_match(game: str, bot_a: str, bot_b: str, games: int = 200, seed: int = 1,
+               processes: int | None = None, progress: bool | None = None,
+               sprt: tuple[float, float, float, float] | None = None) -> MatchReport:
+    """Plays `games` games, bot A taking seat 0 in even games and seat 1 in odd
+    ones; game k uses seed `seed + k // 2` so each deal is played from both
+    seats. `sprt=(elo0, elo1, alpha, beta)` stops early on a decision."""
+    make_game(game)  # fail early on a bad game spec
+    for spec in (bot_a, bot_b):
+        make_bot(spec, 0)
+    report = MatchReport(game, bot_a, bot_b)
+    jobs = [(game, (bot_a, bot_b), seed + k // 2, k % 2) for k in range(games)]
+    processes = processes or os.cpu_count() or 1
+    if progress is None:
+        progress = sys.stderr.isatty()
+    bar = None
+    if progress:
+        from tqdm import tqdm
+        bar = tqdm(total=games, desc=f"{bot_a} vs {bot_b}", unit="game")
+    bounds = None
+    if sprt:
+        elo0, elo1, alpha, beta = sprt
+        bounds = (math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha))
+    pool = multiprocessing.get_context("fork").Pool(processes) if processes > 1 else None
+    try:
+        results = pool.imap(_play_job, jobs) if pool else map(_play_job, jobs)
+        for record in results:
+            report.add(record)
+            if bar:
+                bar.update(1)
+                bar.set_postfix_str(f"score {report.score:.1%}")
+            if bounds:
+                llr = sprt_llr(report, sprt[0], sprt[1])
+                if llr <= bounds[0] or llr >= bounds[1]:
+                    report.sprt = f"{'H1' if llr >= bounds[1] else 'H0'} accepted (LLR {llr:.2f})"
+                    break
+    finally:
+        if pool:
+            pool.terminate()
+        if bar:
+            bar.close()
+    return report
