@@ -15,7 +15,13 @@ def build_parser() -> argparse.ArgumentParser:
                     "Anabasis and A Hero incarnation.",
     )
     parser.add_argument("--version", action="version", version=f"xenophon {__version__}")
-    parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    from xenophon.cli import analyse, engine, match, play, records_cmd
+    play.add_parser(commands)
+    analyse.add_parsers(commands)
+    records_cmd.add_parsers(commands)
+    match.add_parser(commands)
+    engine.add_parser(commands)
     return parser
 
 
@@ -30,6 +36,8 @@ def main(argv: list[str] | None = None) -> int:
     except XenophonError as error:
         print(f"xenophon: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        return 1
     except KeyboardInterrupt:
         return 130
 

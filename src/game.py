@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from xenophon.errors import IllegalMoveError, NotationError
+from xenophon.errors import IllegalMoveError, NotationError, XenophonError
 
 CHANCE = -1
 TERMINAL = -4
@@ -38,13 +38,64 @@ class Move:
         return f"Move({self.text!r})"
 
 
+ENGINES = ("c", "oracle")
+
+
+class Game:
+    """What both games' Game classes share: the seed and its generator, the
+    choice of rules engine (the C core or the oracle), and the C interface the
+    search uses. Subclasses build the core tables and the oracle game."""
+
+    #: the game's name, as used on the command line and in records
+    name = ""
+    state_class: type["State"]
+
+    def __init__(self, seed: int | None, engine: str):
+        if engine not in ENGINES:
+            raise XenophonError(f"unknown engine '{engine}' (c or oracle)")
+        self.seed = seed
+        self.engine = engine
+        self.rng = random.Random(seed)
+        self.tables: Any = None
+        self._oracle: Any = None
+
+    def _core(self) -> Any:
+        """The game's submodule of the compiled extension xenophon._core."""
+        raise NotImplementedError
+
+    def options(self) -> dict[str, Any]:
+        """The options that recreate this game (for records)."""
+        raise NotImplementedError
+
+    def card_digest(self) -> str:
+        """sha256 of the card file(s) in use, so a record names its card set."""
+        raise NotImplementedError
+
+    def new_initial_state(self) -> "State":
+        """The state before setup: a chance node (the setup's chance follows)."""
+        if self.engine == "c":
+            return self.state_class(self, self._core().CoreState.initial(self.tables))
+        return self.state_class(self, self._oracle.new_initial_state())
+
+    def state_from_bytes(self, data: bytes) -> "State":
+        if self.engine != "c":
+            raise XenophonError("only the C engine serialises states to bytes")
+        try:
+            return self.state_class(self, self._core().CoreState.from_bytes(self.tables, data))
+        except ValueError as error:
+            raise XenophonError(f"not a {self.name} state: {error}") from None
+
+    def search_interface(self) -> tuple[Any, Any]:
+        """(game API capsule, tables capsule) for the C search."""
+        if self.engine != "c":
+            raise XenophonError("the search runs on the C engine only")
+        return self._core().game_api(), self.tables.capsule()
+
+
 class State:
     """A game position over a backend; subclasses supply the notation."""
 
-    #: the game's name, as used on the command line and in records
-    game_name = ""
-
-    def __init__(self, game: Any, backend: Any):
+    def __init__(self, game: Game, backend: Any):
         self.game = game
         self.backend = backend
 
@@ -161,7 +212,7 @@ class State:
         return type(self)(self.game, self.backend.resample(player, rng.getrandbits(63)))
 
     def __repr__(self) -> str:
-        return f"<{type(self).__name__} {self.game_name} current={self.current_player}>"
+        return f"<{self.game.name} state, current player {self.current_player}>"
 
 
 def count_text(multiset: dict[str, int]) -> str:

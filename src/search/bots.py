@@ -13,7 +13,7 @@ import random
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from xenophon.errors import XenophonError
 from xenophon.game import Move, State
@@ -120,12 +120,12 @@ class SearchBot(Bot):
 
     # -- running workers ----------------------------------------------------
     def _workers_for(self, state: State, root: bytes, player: int, count: int,
-                     memory_bytes: int) -> list[Worker]:
+                     memory_bytes: int, root_moves: list[int] | None = None) -> list[Worker]:
         api, tables = state.game.search_interface()
         base = self.seed * 1_000_003 + self.searches * 7919
         return [Worker(api, tables, root, player, (base + index * 104_729) & (2**63 - 1),
                        self.c_uct, self.cutoff_turns, self.max_playout_actions, self.resample,
-                       memory_bytes, state.game) for index in range(count)]
+                       memory_bytes, state.game, root_moves) for index in range(count)]
 
     def _run(self, workers: list[Worker], iterations: int, time_limit: float) -> None:
         shares = [iterations // len(workers) + (1 if i < iterations % len(workers) else 0)
@@ -193,7 +193,11 @@ class SearchBot(Bot):
         return None
 
     def choose(self, state: State) -> Move:
-        result = self.analyse(state)
+        return self.choose_from(self.analyse(state))
+
+    def choose_from(self, result: SearchResult) -> Move:
+        """The move to play from a search result: most visits, or with a
+        temperature, a draw weighted by visits ** (1 / temperature)."""
         if self.temperature <= 0 or len(result.moves) == 1:
             return result.best.move
         weights = [m.visits ** (1 / self.temperature) for m in result.moves]
@@ -212,11 +216,15 @@ class ISMCTSBot(SearchBot):
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
-        self.name = f"ismcts({self.iterations or ''}{'it' if self.iterations else ''}" \
-                    f"{' ' if self.iterations and self.time_limit else ''}" \
-                    f"{f'{self.time_limit:g}s' if self.time_limit else ''})"
+        budget = [f"{self.iterations}it"] if self.iterations else []
+        budget += [f"{self.time_limit:g}s"] if self.time_limit else []
+        self.name = f"ismcts({' '.join(budget)})"
 
-    def analyse(self, state: State) -> SearchResult:
+    def analyse(self, state: State, on_progress: Callable[[SearchResult], None] | None = None,
+                every: float = 0.5, root_moves: list[int] | None = None) -> SearchResult:
+        """Searches the position for the player to move. `on_progress` gets a
+        partial result about every `every` seconds; `root_moves` restricts the
+        search to those move codes."""
         player = state.current_player
         trivial = self._trivial(state, player)
         if trivial:
@@ -224,11 +232,31 @@ class ISMCTSBot(SearchBot):
         self.searches += 1
         start = time.perf_counter()
         workers = self._workers_for(state, state.to_bytes(), player, self.workers,
-                                    self.memory_bytes // self.workers)
-        self._run(workers, self.iterations, self.time_limit)
+                                    self.memory_bytes // self.workers, root_moves)
+        run_time = search_time(self.time_limit)
+        if on_progress is None:
+            self._run(workers, self.iterations, run_time)
+        else:
+            while True:
+                done = sum(w.iterations for w in workers)
+                left = run_time - (time.perf_counter() - start) if run_time else every
+                if (self.iterations and done >= self.iterations) or left <= 0:
+                    break
+                self._run(workers, max(0, self.iterations - done), min(every, left))
+                on_progress(self._result(state, player, workers, time.perf_counter() - start,
+                                         sum(w.iterations for w in workers)))
         seconds = time.perf_counter() - start
         iterations = sum(w.iterations for w in workers)
         return self._result(state, player, workers, seconds, worlds=iterations)
+
+
+def search_time(time_limit: float) -> float:
+    """The time given to the workers out of a move's budget: a margin is kept
+    for starting them and for writing the result (the budget must hold
+    within 5% + 20 ms)."""
+    if not time_limit:
+        return 0.0
+    return max(0.001, time_limit * 0.97 - 0.008)
 
 
 class PIMCBot(SearchBot):
@@ -251,7 +279,7 @@ class PIMCBot(SearchBot):
         start = time.perf_counter()
         votes: dict[int, int] = {}
         all_workers = []
-        share = self.time_limit / self.worlds if self.time_limit else 0.0
+        share = search_time(self.time_limit) / self.worlds if self.time_limit else 0.0
         for _ in range(self.worlds):
             world = state.resample(player, self.rng)
             workers = self._workers_for(state, world.to_bytes(), player, 1,
@@ -288,7 +316,7 @@ class CheatingUCTBot(SearchBot):
         start = time.perf_counter()
         workers = self._workers_for(state, state.to_bytes(), player, self.workers,
                                     self.memory_bytes // self.workers)
-        self._run(workers, self.iterations, self.time_limit)
+        self._run(workers, self.iterations, search_time(self.time_limit))
         return self._result(state, player, workers, time.perf_counter() - start, worlds=1)
 
 

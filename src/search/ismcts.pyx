@@ -241,9 +241,28 @@ cdef double playout(const XenGameApi *api, const void *tables, void *world, Para
         steps += 1
 
 
+cdef int restrict_actions(uint32_t *legal, int n, const uint32_t *allowed,
+                          int n_allowed) noexcept nogil:
+    """Keeps in `legal` (ascending) only the codes also in `allowed` (ascending)."""
+    cdef int i = 0, j = 0, kept = 0
+    while i < n and j < n_allowed:
+        if legal[i] < allowed[j]:
+            i += 1
+        elif legal[i] > allowed[j]:
+            j += 1
+        else:
+            legal[kept] = legal[i]
+            kept += 1
+            i += 1
+            j += 1
+    return kept
+
+
 cdef void iterate(const XenGameApi *api, const void *tables, const char *root, char *world,
-                  Tree *tree, Params *p, XenRng *rng, PathStep *path, uint32_t *legal) noexcept nogil:
-    """One iteration: sample a world, descend, expand, play out, back up."""
+                  Tree *tree, Params *p, XenRng *rng, PathStep *path, uint32_t *legal,
+                  const uint32_t *root_allowed, int n_root_allowed) noexcept nogil:
+    """One iteration: sample a world, descend, expand, play out, back up.
+    At the root, only `root_allowed` moves are searched when there are any."""
     cdef int depth = 0, player, n, index, k
     cdef double value0 = 0.0, rets[2]
     cdef uint64_t key
@@ -263,7 +282,9 @@ cdef void iterate(const XenGameApi *api, const void *tables, const char *root, c
             api.apply(tables, world, api.sample_chance(tables, world, rng))
             continue
         n = api.legal_actions(tables, world, legal)
-        if n == 1:
+        if depth == 0 and n_root_allowed > 0:
+            n = restrict_actions(legal, n, root_allowed, n_root_allowed)
+        if n == 1 and depth > 0:
             # a forced decision (e.g. a window with only `pass`) needs no node
             api.apply(tables, world, legal[0])
             continue
@@ -305,6 +326,8 @@ cdef class Worker:
     cdef char *world
     cdef PathStep *path
     cdef uint32_t *legal
+    cdef uint32_t *root_allowed
+    cdef int n_root_allowed
     cdef Params params
     cdef XenRng rng
     cdef Tree tree
@@ -314,7 +337,7 @@ cdef class Worker:
 
     def __cinit__(self, api_capsule, tables_capsule, bytes root, int searcher, uint64_t seed,
                   double c_uct, int cutoff_turns, int max_playout_actions, bint resample,
-                  size_t memory_bytes, object keepalive=None):
+                  size_t memory_bytes, object keepalive=None, object root_moves=None):
         self.api = <const XenGameApi *>PyCapsule_GetPointer(api_capsule, b"xenophon.game_api")
         self.tables = PyCapsule_GetPointer(tables_capsule, b"xenophon.tables")
         if <size_t>len(root) != self.api.state_size:
@@ -325,9 +348,15 @@ cdef class Worker:
         self.world = <char *>malloc(self.api.state_size)
         self.path = <PathStep *>malloc(MAX_PATH * sizeof(PathStep))
         self.legal = <uint32_t *>malloc(XEN_MAX_ACTIONS * sizeof(uint32_t))
-        if not (self.root and self.world and self.path and self.legal):
+        self.root_allowed = <uint32_t *>malloc(XEN_MAX_ACTIONS * sizeof(uint32_t))
+        if not (self.root and self.world and self.path and self.legal and self.root_allowed):
             raise MemoryError("cannot allocate a search worker")
         memcpy(self.root, <const char *>root, self.api.state_size)
+        self.n_root_allowed = 0
+        if root_moves:
+            for code in sorted(set(root_moves))[:XEN_MAX_ACTIONS]:
+                self.root_allowed[self.n_root_allowed] = code
+                self.n_root_allowed += 1
         self.params.searcher = searcher
         self.params.resample = resample
         self.params.c_uct = c_uct
@@ -344,6 +373,7 @@ cdef class Worker:
         free(self.world)
         free(self.path)
         free(self.legal)
+        free(self.root_allowed)
 
     def run(self, unsigned long long iterations, double time_limit):
         """Iterates until `iterations` (0: no limit) or `time_limit` seconds
@@ -355,7 +385,8 @@ cdef class Worker:
             deadline = start + time_limit if time_limit > 0 else 1e300
             while iterations == 0 or done < iterations:
                 iterate(self.api, self.tables, self.root, self.world, &self.tree, &self.params,
-                        &self.rng, self.path, self.legal)
+                        &self.rng, self.path, self.legal, self.root_allowed,
+                        self.n_root_allowed)
                 done += 1
                 if done % TIME_CHECK_EVERY == 0 and now() >= deadline:
                     break

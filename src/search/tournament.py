@@ -21,46 +21,15 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
 from xenophon.errors import XenophonError
+from xenophon.games import make_game, parse_spec
 
 BOT_KINDS = ("random", "greedy", "ismcts", "pimc", "cheat")
-
-
-def _parse_options(text: str, what: str) -> tuple[str, dict[str, Any]]:
-    name, _, rest = text.partition(":")
-    options: dict[str, Any] = {}
-    for item in filter(None, rest.split(",")):
-        key, eq, value = item.partition("=")
-        if not eq:
-            raise XenophonError(f"{what} option '{item}' must look like key=value")
-        options[key.strip()] = _number(value.strip())
-    return name.strip(), options
-
-
-def _number(value: str) -> Any:
-    for kind in (int, float):
-        try:
-            return kind(value)
-        except ValueError:
-            pass
-    return value
-
-
-def make_game(spec: str, seed: int | None = None):
-    """A game from its spec: 'anabasis[:mode=expert]' or 'hero[:decks=A/B]'."""
-    name, options = _parse_options(spec, "game")
-    if name == "anabasis":
-        from xenophon.anabasis import Game
-        return Game(seed=seed, **options)
-    if name == "hero":
-        from xenophon.hero import Game as HeroGame
-        return HeroGame(seed=seed, **options)
-    raise XenophonError(f"unknown game '{name}' (anabasis or hero)")
 
 
 def make_bot(spec: str, seed: int):
     """A bot from its spec, e.g. 'ismcts:iterations=2000,workers=2'."""
     from xenophon.search import bots
-    name, options = _parse_options(spec, "bot")
+    name, options = parse_spec(spec, "bot")
     constructors: dict[str, Callable[..., Any]] = {
         "random": bots.RandomBot, "greedy": bots.GreedyBot, "ismcts": bots.ISMCTSBot,
         "pimc": bots.PIMCBot, "cheat": bots.CheatingUCTBot,
@@ -90,7 +59,8 @@ class GameRecord:
 
 def play_one(game_spec: str, bot_specs: tuple[str, str], seed: int, a_seat: int) -> GameRecord:
     """One game: bot A in `a_seat`, bot B in the other; chance from the seed."""
-    game = make_game(game_spec, seed)
+    name, options = parse_spec(game_spec, "game")
+    game = make_game(name, seed=seed, **options)
     rng = random.Random(seed)
     players = [None, None]
     players[a_seat] = make_bot(bot_specs[0], seed * 2 + 1)
@@ -200,7 +170,8 @@ def play_match(game: str, bot_a: str, bot_b: str, games: int = 200, seed: int = 
     """Plays `games` games, bot A taking seat 0 in even games and seat 1 in odd
     ones; game k uses seed `seed + k // 2` so each deal is played from both
     seats. `sprt=(elo0, elo1, alpha, beta)` stops early on a decision."""
-    make_game(game)  # fail early on a bad game spec
+    name, options = parse_spec(game, "game")
+    make_game(name, **options)  # fail early on a bad game spec
     for spec in (bot_a, bot_b):
         make_bot(spec, 0)
     report = MatchReport(game, bot_a, bot_b)

@@ -1,0 +1,204 @@
+"""`xenophon analyse`, `suggest` and `review`: the AI's view of a recorded game,
+always from one seat's information only."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from xenophon.cli.common import UsageError, percent
+from xenophon.game import State
+from xenophon.records import Record, load_record, make_game_for, replay
+from xenophon.search.bots import ISMCTSBot, SearchResult
+
+SPARK = "▁▂▃▄▅▆▇█"
+
+
+def add_budget_arguments(parser: argparse.ArgumentParser, iterations: int) -> None:
+    budget = parser.add_mutually_exclusive_group()
+    budget.add_argument("--time", type=float, metavar="S", help="seconds of search per position")
+    budget.add_argument("--iterations", type=int, metavar="N",
+                        help=f"search iterations per position (default {iterations})")
+    parser.add_argument("--workers", type=int, default=1, help="search threads")
+    parser.add_argument("--seed", type=int, default=0, help="search seed")
+
+
+def add_parsers(commands: Any) -> None:
+    for name, helptext in (("analyse", "ranked moves for one position of a record"),
+                           ("suggest", "the best move for one position of a record")):
+        parser = commands.add_parser(name, help=helptext, description=helptext.capitalize()
+                                     + ", from one seat's information only.")
+        parser.add_argument("record", help="a game record (.jsonl)")
+        where = parser.add_mutually_exclusive_group()
+        where.add_argument("--turn", type=int, metavar="N",
+                           help="the seat's first decision in turn N")
+        where.add_argument("--last", action="store_true",
+                           help="the seat's last decision (the default)")
+        parser.add_argument("--as", dest="seat", type=int, choices=(0, 1),
+                            help="the seat whose information is used (default: the player "
+                                 "to move at the end of the record)")
+        parser.add_argument("--top", type=int, default=5 if name == "analyse" else 1,
+                            metavar="K", help="how many moves to show")
+        parser.add_argument("--json", action="store_true", help="JSON output")
+        add_budget_arguments(parser, 5000)
+        parser.set_defaults(run=run_analyse, short=name == "suggest")
+    parser = commands.add_parser("review", help="evaluate every decision of one seat",
+                                 description="Evaluate every decision of one seat in a record, "
+                                             "mark mistakes and draw the win-probability curve.")
+    parser.add_argument("record", help="a game record (.jsonl)")
+    parser.add_argument("--as", dest="seat", type=int, choices=(0, 1), required=True,
+                        help="the seat to review")
+    parser.add_argument("--threshold", type=float, default=0.10,
+                        help="a drop in win probability above this is a mistake (default 0.10)")
+    parser.add_argument("--svg", metavar="FILE", help="also write the curve as an SVG file")
+    parser.add_argument("--json", action="store_true", help="JSON output")
+    add_budget_arguments(parser, 1000)
+    parser.set_defaults(run=run_review)
+
+
+def searcher(args: argparse.Namespace, default_iterations: int) -> ISMCTSBot:
+    iterations = None if args.time else (args.iterations or default_iterations)
+    if iterations is not None and iterations < 1 or args.time is not None and args.time <= 0:
+        raise UsageError("the search budget must be positive")
+    return ISMCTSBot(iterations=iterations, time_limit=args.time, workers=args.workers,
+                     seed=args.seed)
+
+
+def decisions_of(record: Record, states: list[State], seat: int) -> list[int]:
+    """Indexes of the record lines that are decisions of `seat`."""
+    return [i for i, line in enumerate(record.lines) if line["seat"] == seat]
+
+
+def choose_position(record: Record, args: argparse.Namespace) -> tuple[State, int, str]:
+    """The position to analyse, the seat and a description of where it is."""
+    game = make_game_for(record)
+    final, before = replay(record, game)
+    if record.view is not None and args.seat not in (None, record.view):
+        raise UsageError(f"this record was redacted for seat {record.view}; it can only be "
+                         f"analysed as seat {record.view}")
+    seat = args.seat if args.seat is not None else (
+        record.view if record.view is not None else final.current_player)
+    if seat not in (0, 1):
+        raise UsageError("the game is over: say which seat to analyse with --as")
+    if args.turn is None and not final.is_terminal() and final.current_player == seat:
+        return final, seat, "the current position"
+    indexes = decisions_of(record, before, seat)
+    if args.turn is not None:
+        indexes = [i for i in indexes if before[i].to_dict()["turn"] == args.turn]
+        if not indexes:
+            raise UsageError(f"seat {seat} has no decision in turn {args.turn} of this record")
+        return before[indexes[0]], seat, f"turn {args.turn}, before line {indexes[0] + 2}"
+    if not indexes:
+        raise UsageError(f"seat {seat} has no decision in this record")
+    return before[indexes[-1]], seat, f"seat {seat}'s last decision (line {indexes[-1] + 2})"
+
+
+def result_dict(result: SearchResult, top: int) -> dict[str, Any]:
+    return {
+        "player": result.player,
+        "moves": [{"move": m.move.text, "visits": m.visits,
+                   "win_probability": round(m.win_probability, 4),
+                   "lower_bound": round(m.lower_bound, 4),
+                   "principal_variation": list(m.principal_variation)}
+                  for m in result.moves[:top]],
+        "iterations": result.iterations, "worlds": result.worlds, "nodes": result.nodes,
+        "bytes_per_node": round(result.bytes_per_node, 1), "seconds": round(result.seconds, 3),
+        "notes": result.notes,
+    }
+
+
+def result_table(result: SearchResult, top: int) -> str:
+    lines = [f"{'move':<28} {'visits':>7} {'win':>5} {'low':>5}  line"]
+    for stat in result.moves[:top]:
+        line = " ".join(f"[{m}]" for m in stat.principal_variation[1:6])
+        lines.append(f"{stat.move.text:<28} {stat.visits:>7} {percent(stat.win_probability):>5} "
+                     f"{percent(stat.lower_bound):>5}  {line}")
+    lines.append(f"{result.iterations} iterations, {result.worlds} worlds sampled, "
+                 f"{result.nodes} nodes, {result.seconds:.2f} s")
+    return "\n".join(lines + result.notes)
+
+
+def run_analyse(args: argparse.Namespace) -> int:
+    record = load_record(args.record)
+    state, seat, where = choose_position(record, args)
+    result = searcher(args, 5000).analyse(state)
+    if args.json:
+        print(json.dumps({"position": where, "seat": seat, **result_dict(result, args.top)}))
+    elif args.short:
+        best = result.best
+        print(f"{best.move.text}   (win {percent(best.win_probability)}, "
+              f"{result.iterations} iterations)")
+    else:
+        print(f"{Path(args.record).name}: {where}, seat {seat} to move")
+        print(result_table(result, args.top))
+    return 0
+
+
+def sparkline(values: list[float]) -> str:
+    return "".join(SPARK[min(len(SPARK) - 1, int(v * len(SPARK)))] for v in values)
+
+
+def write_svg(path: str, values: list[float]) -> None:
+    width, height = 600, 200
+    step = width / max(1, len(values) - 1)
+    points = " ".join(f"{i * step:.1f},{height - v * height:.1f}" for i, v in enumerate(values))
+    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'viewBox="0 0 {width} {height}">\n'
+           f'<rect width="{width}" height="{height}" fill="white"/>\n'
+           f'<line x1="0" y1="{height / 2}" x2="{width}" y2="{height / 2}" stroke="#bbb" '
+           f'stroke-dasharray="4"/>\n'
+           f'<polyline fill="none" stroke="#1f5fbf" stroke-width="2" points="{points}"/>\n'
+           f'</svg>\n')
+    temporary = Path(path + ".tmp")
+    temporary.write_text(svg, encoding="utf-8")
+    temporary.replace(path)
+
+
+def run_review(args: argparse.Namespace) -> int:
+    record = load_record(args.record)
+    if record.view is not None and args.seat != record.view:
+        raise UsageError(f"this record was redacted for seat {record.view}")
+    game = make_game_for(record)
+    _, before = replay(record, game)
+    bot = searcher(args, 1000)
+    indexes = [i for i in decisions_of(record, before, args.seat)
+               if len(before[i].legal_actions()) > 1]
+    progress = None
+    if sys.stderr.isatty() and not args.json:
+        from tqdm import tqdm
+        progress = tqdm(total=len(indexes), desc="review", unit="move")
+    curve, mistakes = [], []
+    for index in indexes:
+        state = before[index]
+        result = bot.analyse(state)
+        played = state.move(record.lines[index]["move"])
+        stats = {m.move.code: m for m in result.moves}
+        best = result.best
+        curve.append(best.win_probability)
+        mine = stats.get(played.code)
+        if mine is not None and mine.visits and best.win_probability - mine.win_probability \
+                > args.threshold:
+            mistakes.append({"line": index + 2, "turn": state.to_dict()["turn"],
+                             "played": played.text, "played_win": round(mine.win_probability, 3),
+                             "better": best.move.text, "better_win": round(best.win_probability, 3)})
+        if progress:
+            progress.update(1)
+    if progress:
+        progress.close()
+    if args.svg:
+        write_svg(args.svg, curve)
+    if args.json:
+        print(json.dumps({"seat": args.seat, "decisions": len(indexes), "mistakes": mistakes,
+                          "curve": [round(v, 3) for v in curve]}))
+        return 0
+    print(f"seat {args.seat}: {len(indexes)} decisions with a choice, {len(mistakes)} mistakes "
+          f"(win probability drop above {percent(args.threshold)})")
+    for m in mistakes:
+        print(f"  line {m['line']} (turn {m['turn']}): {m['played']} ({percent(m['played_win'])})"
+              f", better {m['better']} ({percent(m['better_win'])})")
+    print("win probability: " + sparkline(curve))
+    if args.svg:
+        print(f"curve written to {args.svg}")
+    return 0

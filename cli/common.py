@@ -1,0 +1,86 @@
+"""Pieces every command shares: game options, AI levels, output helpers."""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+from xenophon.errors import XenophonError
+from xenophon.games import GAMES, make_game
+from xenophon.game import Game
+
+LEVELS = {
+    # name: (iterations, seconds, temperature) of the ISMCTS that plays it
+    "easy": (200, None, 1.0),
+    "normal": (3000, None, 0.0),
+    "hard": (None, 3.0, 0.0),
+    "max": (None, 10.0, 0.0),
+}
+
+
+class UsageError(XenophonError):
+    """A command line that cannot be carried out as written."""
+
+
+def add_game_arguments(parser: argparse.ArgumentParser, game_positional: bool = True) -> None:
+    if game_positional:
+        parser.add_argument("game", choices=GAMES, help="which game")
+    parser.add_argument("--mode", choices=("standard", "expert"),
+                        help="Anabasis mode (default standard)")
+    parser.add_argument("--cards", metavar="FILE", help="a card file instead of the reference set")
+    parser.add_argument("--decks", metavar="DECK0,DECK1",
+                        help="Hero decks for seat 0 and seat 1: prebuilt names "
+                             "(crimson_conqueror, wild_grove) or deck files")
+    parser.add_argument("--seed", type=int, help="seed of the game's chance (default: random)")
+
+
+def game_from_arguments(args: argparse.Namespace, seed: int | None) -> Game:
+    options: dict[str, Any] = {"seed": seed}
+    if args.cards:
+        options["cards"] = args.cards
+    if args.game == "anabasis":
+        if args.decks:
+            raise UsageError("--decks is for hero; Anabasis builds decks in play")
+        options["mode"] = args.mode or "standard"
+    else:
+        if args.mode:
+            raise UsageError("--mode is for anabasis")
+        if args.decks:
+            decks = args.decks.split(",")
+            if len(decks) != 2:
+                raise UsageError("--decks takes two decks separated by a comma")
+            options["decks"] = tuple(decks)
+    return make_game(args.game, **options)
+
+
+def bot_for_level(level: str, seed: int, workers: int = 1):
+    """The ISMCTS bot of a level name, or of an explicit budget ('2s', '5000')."""
+    from xenophon.search.bots import ISMCTSBot
+    if level in LEVELS:
+        iterations, seconds, temperature = LEVELS[level]
+        if level == "max":
+            workers = max(workers, os.cpu_count() or 1)
+    else:
+        temperature = 0.0
+        try:
+            if level.endswith("s"):
+                iterations, seconds = None, float(level[:-1])
+            else:
+                iterations, seconds = int(level), None
+        except ValueError:
+            raise UsageError(f"unknown level '{level}' (easy, normal, hard, max, a time "
+                             "like 2s or an iteration count like 5000)") from None
+        if (seconds is not None and seconds <= 0) or (iterations is not None and iterations < 1):
+            raise UsageError(f"level '{level}' must be a positive budget")
+    return ISMCTSBot(iterations=iterations, time_limit=seconds, workers=workers, seed=seed,
+                     temperature=temperature)
+
+
+def use_color(stream: Any = None) -> bool:
+    stream = stream or sys.stdout
+    return stream.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+
+
+def percent(probability: float) -> str:
+    return f"{probability * 100:.0f}%"

@@ -1,0 +1,401 @@
+// xenophon._core.anabasis: the int-level backend over the C core
+// (src/engine_c/anabasis.h). Thin: it reads the Python CardSet into plain C
+// specs, keeps the undo history, checks codes and builds the canonical dict
+// of docs/anabasis-engine.md §8. The rules live only in the C core.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "anabasis.h"
+
+namespace py = pybind11;
+
+namespace {
+
+struct Tables {
+    std::unique_ptr<AnaTables> t{new AnaTables()};
+    std::vector<std::string> card_names;
+    std::vector<std::string> field_names;
+    std::string mode;
+};
+using TablesPtr = std::shared_ptr<Tables>;
+
+template <class T>
+int lookup(const std::map<std::string, int> &table, const T &key, const char *what) {
+    auto it = table.find(key);
+    if (it == table.end()) throw py::value_error(std::string("unknown ") + what + " '" + key + "'");
+    return it->second;
+}
+
+const std::map<std::string, int> KINDS = {
+    {"character", ANA_CHARACTER}, {"territory", ANA_TERRITORY}, {"event", ANA_EVENT_CARD}};
+const std::map<std::string, int> PILES = {
+    {"A", ANA_PILE_A}, {"B", ANA_PILE_B}, {"C", ANA_PILE_C}, {"row", ANA_PILE_ROW}};
+const std::map<std::string, int> KEYWORDS = {
+    {"ARMORED", ANA_KW_ARMORED}, {"CHARGE", ANA_KW_CHARGE}, {"SIEGE", ANA_KW_SIEGE},
+    {"COMMAND", ANA_KW_COMMAND}};
+const std::map<std::string, int> EFFECTS = {
+    {"flood", ANA_EV_FLOOD}, {"evasion", ANA_EV_EVASION}, {"nullify", ANA_EV_NULLIFY},
+    {"rally", ANA_EV_RALLY}, {"forced_march", ANA_EV_FORCED_MARCH},
+    {"windfall", ANA_EV_WINDFALL}, {"ambush", ANA_EV_AMBUSH}, {"fortify", ANA_EV_FORTIFY},
+    {"sabotage", ANA_EV_SABOTAGE}};
+const std::map<std::string, int> FIELD_EFFECTS = {
+    {"hit", ANA_FX_HIT}, {"income_funds", ANA_FX_INCOME_FUNDS}, {"move_cost", ANA_FX_MOVE_COST},
+    {"price", ANA_FX_PRICE}, {"attack_cost", ANA_FX_ATTACK_COST}};
+
+std::vector<int> pattern_offsets(const py::handle &pattern) {
+    std::vector<int> out;
+    if (pattern.is_none()) return out;
+    for (auto pair : pattern.attr("offsets")) {
+        auto t = pair.cast<py::tuple>();
+        out.push_back(t[0].cast<int>());
+        out.push_back(t[1].cast<int>());
+    }
+    return out;
+}
+
+TablesPtr make_tables(const py::object &card_set, const std::string &mode) {
+    int mode_id;
+    if (mode == "standard") mode_id = ANA_STANDARD;
+    else if (mode == "expert") mode_id = ANA_EXPERT;
+    else throw py::value_error("unknown mode '" + mode + "' (standard or expert)");
+    auto tables = std::make_shared<Tables>();
+    tables->mode = mode;
+    std::vector<AnaCardSpec> specs;
+    std::vector<std::vector<int>> offsets;   // keeps the pattern arrays alive
+    py::list cards = py::list(card_set.attr("cards"));
+    offsets.reserve(2 * cards.size());
+    for (auto card : cards) {
+        AnaCardSpec s{};
+        s.kind = lookup(KINDS, card.attr("kind").cast<std::string>(), "card kind");
+        s.cost = card.attr("cost").cast<int>();
+        s.copies = card.attr("copies").cast<int>();
+        s.start_copies = card.attr("start_copies").cast<int>();
+        py::object pile = card.attr("pile");
+        s.pile = pile.is_none() ? ANA_PILE_NONE : lookup(PILES, pile.cast<std::string>(), "pile");
+        s.hp = card.attr("hp").cast<int>();
+        s.atk = card.attr("atk").cast<int>();
+        s.hit = card.attr("hit").cast<int>();
+        s.crit = card.attr("crit").cast<int>();
+        for (auto kw : card.attr("keywords")) s.keywords |= lookup(KEYWORDS, kw.cast<std::string>(), "keyword");
+        s.ap_income = card.attr("ap_income").cast<int>();
+        s.funds_income = card.attr("funds_income").cast<int>();
+        py::object effect = card.attr("effect");
+        s.effect = effect.is_none() ? ANA_EV_NONE : lookup(EFFECTS, effect.cast<std::string>(), "effect");
+        s.amount = card.attr("amount").cast<int>();
+        offsets.push_back(pattern_offsets(card.attr("move")));
+        offsets.push_back(pattern_offsets(card.attr("attack")));
+        s.n_move = static_cast<int>(offsets[offsets.size() - 2].size() / 2);
+        s.n_attack = static_cast<int>(offsets.back().size() / 2);
+        specs.push_back(s);
+        tables->card_names.push_back(card.attr("name").cast<std::string>());
+    }
+    for (size_t i = 0; i < specs.size(); i++) {
+        specs[i].move = offsets[2 * i].data();
+        specs[i].attack = offsets[2 * i + 1].data();
+    }
+    std::vector<AnaFieldSpec> fields;
+    for (auto field : card_set.attr("fields")) {
+        AnaFieldSpec f{};
+        f.duration = field.attr("duration").cast<int>();
+        f.effect = lookup(FIELD_EFFECTS, field.attr("effect").cast<std::string>(), "field effect");
+        f.amount = field.attr("amount").cast<int>();
+        fields.push_back(f);
+        tables->field_names.push_back(field.attr("name").cast<std::string>());
+    }
+    char err[200] = "";
+    if (ana_tables_init(tables->t.get(), specs.data(), static_cast<int>(specs.size()), fields.data(),
+                        static_cast<int>(fields.size()), mode_id, err, sizeof err) != 0)
+        throw py::value_error(std::string("card set not supported: ") + err);
+    return tables;
+}
+
+std::string square_name(int q) {
+    return std::string(1, static_cast<char>('a' + q % ANA_FILES)) + std::to_string(q / ANA_FILES + 1);
+}
+
+struct CoreState {
+    TablesPtr tables;
+    AnaState st{};
+    std::vector<AnaUndo> history;
+
+    const AnaTables *t() const { return tables->t.get(); }
+
+    std::vector<int> legal_actions() const {
+        std::array<uint16_t, ANA_MAX_ACTIONS> buf;
+        int n = ana_legal_actions(t(), &st, buf.data());
+        return std::vector<int>(buf.begin(), buf.begin() + n);
+    }
+
+    std::vector<std::pair<int, uint32_t>> chance_weights(uint32_t *total) const {
+        std::array<uint16_t, ANA_MAX_OUTCOMES> codes;
+        std::array<uint32_t, ANA_MAX_OUTCOMES> weights;
+        int n = ana_chance_outcomes(t(), &st, codes.data(), weights.data(), total);
+        std::vector<std::pair<int, uint32_t>> out;
+        for (int i = 0; i < n; i++) out.emplace_back(codes[i], weights[i]);
+        return out;
+    }
+
+    void apply(int code) {
+        if (code < 0 || code > 0xFFFF || !ana_is_legal(t(), &st, static_cast<uint16_t>(code)))
+            throw py::value_error("illegal action code " + std::to_string(code));
+        history.emplace_back();
+        ana_apply(t(), &st, static_cast<uint16_t>(code), &history.back());
+    }
+
+    void undo() {
+        if (history.empty()) throw py::index_error("no action to undo");
+        ana_undo(t(), &st, &history.back());
+        history.pop_back();
+    }
+
+    CoreState clone() const { return CoreState{tables, st, {}}; }
+
+    py::dict multiset(const uint8_t *counts) const {
+        py::dict d;
+        for (int c = 0; c < t()->n_cards; c++)
+            if (counts[c]) d[py::str(tables->card_names[c])] = counts[c];
+        return d;
+    }
+
+    py::dict pile_multiset(int pile) const {
+        py::dict d;
+        for (int i = 0; i < t()->pile_size[pile]; i++) {
+            int c = t()->pile_cards[pile][i];
+            if (st.unseen[c]) d[py::str(tables->card_names[c])] = st.unseen[c];
+        }
+        return d;
+    }
+
+    py::object card_name(int c) const {
+        if (c == ANA_NONE) return py::none();
+        return py::str(tables->card_names[c]);
+    }
+
+    py::dict to_dict() const;
+};
+
+const char *PHASE_NAMES[] = {"standby1", "field", "standby2", "response", "nullify",
+                             "evade", "chance", "over"};
+
+py::dict CoreState::to_dict() const {
+    py::dict d;
+    d["turn"] = st.turn;
+    d["active"] = st.active;
+    int current = ana_current_player(&st);
+    d["current"] = current == ANA_CHANCE ? py::object(py::str("chance"))
+                   : current == ANA_TERMINAL ? py::object(py::none())
+                                             : py::object(py::int_(current));
+    d["phase"] = PHASE_NAMES[ana_phase(&st)];
+    if (ana_is_terminal(&st)) {
+        int r[2];
+        ana_returns(&st, r);
+        py::list result;
+        result.append(r[0]);
+        result.append(r[1]);
+        d["result"] = result;
+    } else {
+        d["result"] = py::none();
+    }
+    py::list players;
+    for (int p = 0; p < 2; p++) {
+        const AnaPlayer &pl = st.pl[p];
+        py::dict pd;
+        pd["castle_hp"] = pl.castle_hp;
+        pd["ap"] = pl.ap;
+        pd["funds"] = pl.funds;
+        pd["hand"] = multiset(pl.hand);
+        pd["deck"] = multiset(pl.deck);
+        pd["flow"] = multiset(pl.flow);
+        pd["cemetery"] = multiset(pl.cemetery);
+        py::list slots;
+        for (int k = 0; k < ANA_SLOTS; k++) {
+            if (pl.slot[k] == ANA_NONE) {
+                slots.append(py::none());
+                continue;
+            }
+            py::dict slot;
+            slot["card"] = card_name(pl.slot[k]);
+            slot["face_up"] = static_cast<bool>((pl.slot_up >> k) & 1);
+            slots.append(slot);
+        }
+        pd["slots"] = slots;
+        players.append(pd);
+    }
+    d["players"] = players;
+    py::dict grid;
+    for (int q = 0; q < ANA_SQUARES; q++) {
+        if (st.sq_card[q] == ANA_NONE) continue;
+        py::dict cell;
+        cell["card"] = card_name(st.sq_card[q]);
+        cell["owner"] = static_cast<int>((st.occ[1] >> q) & 1);
+        cell["damage"] = st.sq_damage[q];
+        cell["ready"] = static_cast<bool>((st.ready >> q) & 1);
+        cell["moved"] = static_cast<bool>((st.moved >> q) & 1);
+        cell["face_down"] = static_cast<bool>((st.face_down >> q) & 1);
+        cell["atk_bonus"] = st.sq_bonus[q];
+        grid[py::str(square_name(q))] = cell;
+    }
+    d["grid"] = grid;
+    py::dict market;
+    py::list tops, piles;
+    for (int i = 0; i < 3; i++) {
+        tops.append(card_name(st.top[i]));
+        piles.append(pile_multiset(i));
+    }
+    market["tops"] = tops;
+    market["piles"] = piles;
+    py::dict row;
+    for (int i = 0; i < ANA_ROW_SIZE && st.row[i] != ANA_NONE; i++) {
+        py::str name(tables->card_names[st.row[i]]);
+        row[name] = (row.contains(name) ? row[name].cast<int>() : 0) + 1;
+    }
+    market["row"] = row;
+    market["row_pile"] = pile_multiset(ANA_PILE_ROW);
+    d["market"] = market;
+    if (st.field_n == 0) {
+        d["field"] = py::none();
+    } else {
+        py::dict field;
+        field["active"] = tables->field_names[st.field_rev[st.field_idx]];
+        field["remaining"] = st.field_left;
+        py::list revealed;
+        for (int i = 0; i < st.field_n; i++) revealed.append(tables->field_names[st.field_rev[i]]);
+        field["revealed"] = revealed;
+        d["field"] = field;
+    }
+    return d;
+}
+
+CoreState from_bytes(const TablesPtr &tables, const py::bytes &data) {
+    std::string raw = data;
+    if (raw.size() != sizeof(AnaState))
+        throw py::value_error("an Anabasis state is " + std::to_string(sizeof(AnaState)) +
+                              " bytes, got " + std::to_string(raw.size()));
+    CoreState s{tables, {}, {}};
+    std::memcpy(&s.st, raw.data(), sizeof(AnaState));
+    if (const char *why = ana_state_check(tables->t.get(), &s.st))
+        throw py::value_error(std::string("not a valid Anabasis state: ") + why);
+    return s;
+}
+
+}  // namespace
+
+void bind_anabasis(py::module_ &m) {
+    m.attr("CHANCE") = py::int_(static_cast<int>(ANA_CHANCE));
+    m.attr("TERMINAL") = py::int_(static_cast<int>(ANA_TERMINAL));
+    const std::pair<const char *, int> kinds[] = {
+        {"END", ANA_END}, {"PASS", ANA_PASS}, {"BUY", ANA_BUY}, {"BUY_PLACE", ANA_BUY_PLACE},
+        {"PLACE", ANA_PLACE}, {"SET", ANA_SET}, {"MOVE", ANA_MOVE}, {"ATTACK", ANA_ATTACK},
+        {"READY", ANA_READY}, {"EVENT", ANA_EVENT}, {"EVADE", ANA_EVADE}, {"DEAL", ANA_DEAL},
+        {"REVEAL", ANA_REVEAL}, {"FIELD", ANA_FIELD}, {"DRAW", ANA_DRAW}, {"STRIKE", ANA_STRIKE}};
+    py::dict kind_numbers;
+    for (const auto &k : kinds) {
+        m.attr(k.first) = py::int_(k.second);
+        kind_numbers[k.first] = k.second;
+    }
+    m.attr("KINDS") = kind_numbers;
+    m.attr("MAX_TURNS") = py::int_(static_cast<int>(ANA_MAX_TURNS));
+    m.attr("STATE_SIZE") = py::int_(sizeof(AnaState));
+
+    py::class_<Tables, TablesPtr>(m, "Tables", "Card tables of one Anabasis game (built once per game).")
+        .def(py::init(&make_tables), py::arg("card_set"), py::arg("mode") = "standard")
+        .def_property_readonly("mode", [](const Tables &t) { return t.mode; })
+        .def_property_readonly("card_names", [](const Tables &t) { return t.card_names; })
+        .def_property_readonly("field_names", [](const Tables &t) { return t.field_names; });
+
+    py::class_<CoreState>(m, "CoreState", "The C core's Anabasis state (backend protocol).")
+        .def_static("initial", [](const TablesPtr &tables) {
+            CoreState s{tables, {}, {}};
+            ana_initial_state(tables->t.get(), &s.st);
+            return s;
+        }, py::arg("tables"))
+        .def_property_readonly("tables", [](const CoreState &s) { return s.tables; })
+        .def("current_player", [](const CoreState &s) { return ana_current_player(&s.st); })
+        .def("is_chance", [](const CoreState &s) { return ana_is_chance(&s.st) != 0; })
+        .def("is_terminal", [](const CoreState &s) { return ana_is_terminal(&s.st) != 0; })
+        .def("legal_actions", &CoreState::legal_actions)
+        .def("chance_outcomes", [](const CoreState &s) {
+            uint32_t total = 0;
+            std::vector<std::pair<int, double>> out;
+            for (auto &cw : s.chance_weights(&total))
+                out.emplace_back(cw.first, static_cast<double>(cw.second) / static_cast<double>(total));
+            return out;
+        })
+        .def("chance_weights", [](const CoreState &s) {
+            uint32_t total = 0;
+            auto w = s.chance_weights(&total);
+            return py::make_tuple(w, total);
+        }, "([(code, weight)], total): the exact integer weights of the chance outcomes")
+        .def("apply", &CoreState::apply, py::arg("code"))
+        .def("undo", &CoreState::undo)
+        .def("history_size", [](const CoreState &s) { return s.history.size(); })
+        .def("returns", [](const CoreState &s) {
+            int r[2];
+            ana_returns(&s.st, r);
+            return std::vector<double>{static_cast<double>(r[0]), static_cast<double>(r[1])};
+        })
+        .def("to_dict", &CoreState::to_dict)
+        .def("clone", &CoreState::clone)
+        .def("__copy__", &CoreState::clone)
+        .def("hash", [](const CoreState &s) { return s.st.hash; })
+        .def("hash_from_scratch", [](const CoreState &s) { return ana_hash_from_scratch(s.t(), &s.st); })
+        .def("check", [](const CoreState &s) -> py::object {
+            const char *why = ana_state_check(s.t(), &s.st);
+            return why ? py::object(py::str(why)) : py::object(py::none());
+        }, "None when every invariant of the state holds, else what is broken")
+        .def("is_ok", [](const CoreState &s) { return ana_state_is_ok(s.t(), &s.st) != 0; })
+        .def("information_set_key", [](const CoreState &s, int player) {
+            if (player != 0 && player != 1) throw py::value_error("player must be 0 or 1");
+            return ana_information_set_key(s.t(), &s.st, player);
+        }, py::arg("player"))
+        .def("resample", [](const CoreState &s, int player, uint64_t seed) {
+            if (player != 0 && player != 1) throw py::value_error("player must be 0 or 1");
+            XenRng rng;
+            xen_rng_seed(&rng, seed);
+            CoreState out{s.tables, {}, {}};
+            ana_resample(s.t(), &s.st, player, &rng, &out.st);
+            return out;
+        }, py::arg("player"), py::arg("seed"))
+        .def("to_bytes", [](const CoreState &s) {
+            return py::bytes(reinterpret_cast<const char *>(&s.st), sizeof(AnaState));
+        })
+        .def_static("from_bytes", &from_bytes, py::arg("tables"), py::arg("data"))
+        .def("perft", [](CoreState &s, int depth) {
+            AnaState copy = s.st;
+            py::gil_scoped_release release;
+            return ana_perft(s.t(), &copy, depth);
+        }, py::arg("depth"))
+        .def("random_games", [](const CoreState &s, int n_games, uint64_t seed) {
+            py::gil_scoped_release release;
+            return ana_random_games(s.t(), &s.st, n_games, seed);
+        }, py::arg("n_games"), py::arg("seed"),
+           "Play n_games uniformly random games from this state (a copy); total codes applied")
+        .def("random_actions", [](const CoreState &s, uint64_t n, uint64_t seed) {
+            py::gil_scoped_release release;
+            return ana_random_actions(s.t(), &s.st, n, seed);
+        }, py::arg("n"), py::arg("seed"),
+           "Apply n random codes from this state (a copy), restarting here when a game ends")
+        .def("apply_undo_pairs", [](const CoreState &s, uint64_t n, uint64_t seed) {
+            py::gil_scoped_release release;
+            return ana_apply_undo_pairs(s.t(), &s.st, n, seed);
+        }, py::arg("n"), py::arg("seed"))
+        .def("sample_chance", [](const CoreState &s, uint64_t seed) {
+            if (!ana_is_chance(&s.st)) throw py::value_error("not a chance node");
+            XenRng rng;
+            xen_rng_seed(&rng, seed);
+            return static_cast<int>(ana_sample_chance(s.t(), &s.st, &rng));
+        }, py::arg("seed"))
+        .def_static("state_size", []() { return sizeof(AnaState); })
+        .def("__eq__", [](const CoreState &a, const CoreState &b) {
+            return a.tables == b.tables && std::memcmp(&a.st, &b.st, sizeof(AnaState)) == 0;
+        })
+        .def("__hash__", [](const CoreState &s) { return static_cast<py::ssize_t>(s.st.hash >> 1); });
+}
