@@ -60,6 +60,9 @@ def _broken(tmp_path: Path, old: str, new: str) -> Path:
     ('move = "ORTH1"', 'move = "ORTH9"', "character 'Militia': unknown pattern 'ORTH9'"),
     ('hit = 90', 'hit = 190', "character 'Sorcerer': field 'hit' must be between 0 and 100"),
     ('duration = 3', 'duration = "three"', "field 'Clear Skies': field 'duration' must be a whole number"),
+    ('effect = "move_cost"\namount = 2', 'effect = "move_cost"\namount = -2', "field 'Storm': field 'amount' must be between 0 and 100"),
+    ('funds_income = 2\ncopies = 3', 'funds_income = 2\ncopies = 3\nstart_copies = 1', "territory 'Farm': only one territory can start"),
+    ('effect = "rally"\namount = 2\ncopies = 2', 'effect = "rally"\namount = 2\ncopies = 2\nstart_copies = 1', "event 'Rally': at most three events start"),
 ])
 def test_broken_card_file_names_file_and_card(tmp_path, old, new, message):
     path = _broken(tmp_path, old, new)

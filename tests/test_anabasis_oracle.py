@@ -1543,7 +1543,7 @@ def test_perft_setup():
     assert s.to_dict() == STANDARD.new_initial_state().to_dict()
 
 
-def test_perft_counts_terminal_as_leaf():
+def test_perft_counts_finished_games_as_no_leaf():
     d = blank()
     d["players"][0]["ap"] = 1
     d["players"][1]["castle_hp"] = 1
@@ -1556,8 +1556,8 @@ def test_perft_counts_terminal_as_leaf():
     # END -> standby2 (END only); ATTACK -> miss, hit, crit.
     assert perft(s, 2) == 1 + 3
     # END, END -> seat 1's Standby 1; miss -> field (END only); hit, crit: the game is over
-    # (castle HP 0) and each counts as one leaf.
-    assert perft(s, 3) == 1 + 3
+    # (castle HP 0) before depth 3, so they count no leaf (the chess convention).
+    assert perft(s, 3) == 1 + 1
 
 
 def test_clone_is_independent():

@@ -175,6 +175,7 @@ class _CardFileReader:
             raise self.fail("cards", f"{len(cards)} cards, at most {MAX_CARD_TYPES} are supported")
         if len(fields) > MAX_FIELD_CARDS:
             raise self.fail("fields", f"{len(fields)} field cards, at most {MAX_FIELD_CARDS}")
+        self.check_starting_cards(cards)
         return CardSet(self.path, digest, tuple(cards), tuple(fields))
 
     def entries(self, kind: str) -> list[dict[str, Any]]:
@@ -182,6 +183,17 @@ class _CardFileReader:
         if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
             raise self.fail(f"section '{kind}'", f"must be a list of tables ([[{kind}]])")
         return entries
+
+    def check_starting_cards(self, cards: list[Card]) -> None:
+        """Setup places one starting territory and deals three event slots (A4)."""
+        territories = [c for c in cards if c.kind == "territory" and c.start_copies]
+        if len(territories) > 1:
+            raise self.fail(f"territory '{territories[1].name}'",
+                            "only one territory can start on the board (start_copies)")
+        events = [c for c in cards if c.kind == "event" and c.start_copies]
+        if len(events) > 3:
+            raise self.fail(f"event '{events[3].name}'",
+                            "at most three events start in the three event slots")
 
     def check_names(self, names: list[str], what: str) -> None:
         seen: set[str] = set()
@@ -322,7 +334,8 @@ class _CardFileReader:
         if effect not in FIELD_EFFECTS:
             raise self.fail(where, f"unknown effect '{effect}'")
         amount = self.number(entry, "amount", where, allow_negative=True)
-        if not -100 <= amount <= 100:
-            raise self.fail(where, f"field 'amount' must be between -100 and 100 ({amount})")
+        low = -100 if effect in ("hit", "price") else 0   # costs and income cannot go negative
+        if not low <= amount <= 100:
+            raise self.fail(where, f"field 'amount' must be between {low} and 100 ({amount})")
         return FieldCard(field_id, name, japanese,
                          self.number(entry, "duration", where, low=1, high=50), effect, amount)

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "anabasis.h"
+#include "anabasis_api.h"
 
 namespace py = pybind11;
 
@@ -286,6 +287,132 @@ CoreState from_bytes(const TablesPtr &tables, const py::bytes &data) {
     return s;
 }
 
+// ------------------------------------------------------------ from_dict
+
+int card_id(const Tables &tables, const py::handle &name) {
+    std::string wanted = name.cast<std::string>();
+    for (size_t c = 0; c < tables.card_names.size(); c++)
+        if (tables.card_names[c] == wanted) return static_cast<int>(c);
+    throw py::value_error("unknown card '" + wanted + "'");
+}
+
+int field_id(const Tables &tables, const py::handle &name) {
+    std::string wanted = name.cast<std::string>();
+    for (size_t f = 0; f < tables.field_names.size(); f++)
+        if (tables.field_names[f] == wanted) return static_cast<int>(f);
+    throw py::value_error("unknown field card '" + wanted + "'");
+}
+
+int square_of(const py::handle &name) {
+    std::string sq = name.cast<std::string>();
+    if (sq.size() != 2 || sq[0] < 'a' || sq[0] > 'g' || sq[1] < '1' || sq[1] > '6')
+        throw py::value_error("bad square '" + sq + "'");
+    return (sq[1] - '1') * ANA_FILES + (sq[0] - 'a');
+}
+
+uint8_t count8(const py::handle &n) {
+    int v = n.cast<int>();
+    if (v < 1 || v > 255) throw py::value_error("a multiset count must be 1..255");
+    return static_cast<uint8_t>(v);
+}
+
+void read_multiset(const Tables &tables, const py::handle &d, uint8_t *counts) {
+    for (auto item : d.cast<py::dict>()) counts[card_id(tables, item.first)] = count8(item.second);
+}
+
+// A state from a canonical dict (spec §8), for tests: only resting decisions
+// (phase standby1, field or standby2; current = active), as the oracle's
+// state_from_dict, since a dict does not hold a pending battle, event or
+// chance node. The structure is checked (ana_state_check), not the history.
+CoreState from_dict(const TablesPtr &tables, const py::dict &d) {
+    const Tables &tb = *tables;
+    const AnaTables *t = tb.t.get();
+    std::string phase = d["phase"].cast<std::string>();
+    int stage = phase == "standby1" ? ANA_SG_STANDBY1 : phase == "field" ? ANA_SG_FIELD
+              : phase == "standby2" ? ANA_SG_STANDBY2 : -1;
+    if (stage < 0) throw py::value_error("from_dict: only phases standby1, field and standby2");
+    if (!d["result"].is_none() || d["current"].cast<py::object>().not_equal(d["active"]))
+        throw py::value_error("from_dict: the active player must be to move in a game not over");
+    CoreState out{tables, {}, {}};
+    AnaState &s = out.st;
+    std::memset(&s, 0, sizeof s);
+    std::memset(s.sq_card, ANA_NONE, sizeof s.sq_card);
+    std::memset(s.top, ANA_NONE, sizeof s.top);
+    std::memset(s.row, ANA_NONE, sizeof s.row);
+    s.turn = static_cast<uint8_t>(d["turn"].cast<int>());
+    s.active = static_cast<uint8_t>(d["active"].cast<int>());
+    s.stage = static_cast<uint8_t>(stage);
+    py::list players = d["players"];
+    for (int p = 0; p < 2; p++) {
+        py::dict pd = players[p];
+        AnaPlayer &pl = s.pl[p];
+        pl.castle_hp = static_cast<int16_t>(pd["castle_hp"].cast<int>());
+        pl.ap = static_cast<uint16_t>(pd["ap"].cast<int>());
+        pl.funds = static_cast<uint8_t>(pd["funds"].cast<int>());
+        read_multiset(tb, pd["hand"], pl.hand);
+        read_multiset(tb, pd["deck"], pl.deck);
+        read_multiset(tb, pd["flow"], pl.flow);
+        read_multiset(tb, pd["cemetery"], pl.cemetery);
+        for (int c = 0; c < ANA_MAX_CARDS; c++) {
+            pl.hand_n = static_cast<uint16_t>(pl.hand_n + pl.hand[c]);
+            pl.deck_n = static_cast<uint16_t>(pl.deck_n + pl.deck[c]);
+            if (c < t->n_cards && t->card[c].kind != ANA_EVENT_CARD)
+                pl.cem_cards = static_cast<uint16_t>(pl.cem_cards + pl.cemetery[c]);
+        }
+        py::list slots = pd["slots"];
+        for (int k = 0; k < ANA_SLOTS; k++) {
+            pl.slot[k] = ANA_NONE;
+            if (slots[k].is_none()) continue;
+            py::dict slot = slots[k];
+            pl.slot[k] = static_cast<uint8_t>(card_id(tb, slot["card"]));
+            if (slot["face_up"].cast<bool>()) pl.slot_up = static_cast<uint8_t>(pl.slot_up | (1 << k));
+        }
+    }
+    for (auto item : d["grid"].cast<py::dict>()) {
+        int q = square_of(item.first);
+        py::dict cell = item.second.cast<py::dict>();
+        int owner = cell["owner"].cast<int>(), c = card_id(tb, cell["card"]);
+        s.sq_card[q] = static_cast<uint8_t>(c);
+        s.sq_damage[q] = static_cast<uint8_t>(cell["damage"].cast<int>());
+        s.sq_bonus[q] = static_cast<uint16_t>(cell["atk_bonus"].cast<int>());
+        s.occ[owner & 1] |= 1ULL << q;
+        if (t->card[c].kind == ANA_CHARACTER) s.chars |= 1ULL << q;
+        if (cell["ready"].cast<bool>()) s.ready |= 1ULL << q;
+        if (cell["moved"].cast<bool>()) s.moved |= 1ULL << q;
+        if (cell["face_down"].cast<bool>()) s.face_down |= 1ULL << q;
+    }
+    py::dict market = d["market"];
+    py::list tops = market["tops"], piles = market["piles"];
+    for (int i = 0; i < 3; i++) {
+        if (!tops[i].is_none()) s.top[i] = static_cast<uint8_t>(card_id(tb, tops[i]));
+        read_multiset(tb, piles[i], s.unseen);
+    }
+    read_multiset(tb, market["row_pile"], s.unseen);
+    std::vector<int> row;
+    for (auto item : market["row"].cast<py::dict>())
+        for (int i = count8(item.second); i > 0; i--) row.push_back(card_id(tb, item.first));
+    if (row.size() > ANA_ROW_SIZE) throw py::value_error("from_dict: at most 5 cards in the row");
+    std::sort(row.begin(), row.end());
+    for (size_t i = 0; i < row.size(); i++) s.row[i] = static_cast<uint8_t>(row[i]);
+    for (int c = 0; c < t->n_cards; c++)
+        if (s.unseen[c] && t->card[c].pile <= ANA_PILE_ROW)
+            s.pile_n[t->card[c].pile] = static_cast<uint16_t>(s.pile_n[t->card[c].pile] + s.unseen[c]);
+    if (!d["field"].is_none()) {
+        py::dict field = d["field"];
+        py::list revealed = field["revealed"];
+        int active = field_id(tb, field["active"]);
+        for (auto f : revealed) {
+            if (field_id(tb, f) == active) s.field_idx = s.field_n;
+            s.field_rev[s.field_n++] = static_cast<uint8_t>(field_id(tb, f));
+        }
+        s.field_left = static_cast<uint8_t>(field["remaining"].cast<int>());
+    }
+    s.hash = ana_hash_from_scratch(t, &s);
+    if (const char *why = ana_state_check(t, &s))
+        throw py::value_error(std::string("from_dict: not a valid Anabasis state: ") + why);
+    return out;
+}
+
 }  // namespace
 
 void bind_anabasis(py::module_ &m) {
@@ -309,7 +436,23 @@ void bind_anabasis(py::module_ &m) {
         .def(py::init(&make_tables), py::arg("card_set"), py::arg("mode") = "standard")
         .def_property_readonly("mode", [](const Tables &t) { return t.mode; })
         .def_property_readonly("card_names", [](const Tables &t) { return t.card_names; })
-        .def_property_readonly("field_names", [](const Tables &t) { return t.field_names; });
+        .def_property_readonly("field_names", [](const Tables &t) { return t.field_names; })
+        .def("capsule", [](const TablesPtr &tables) {
+            // The capsule keeps the tables alive: its context holds a shared_ptr.
+            PyObject *capsule = PyCapsule_New(tables->t.get(), "xenophon.tables", [](PyObject *o) {
+                delete static_cast<TablesPtr *>(PyCapsule_GetContext(o));
+            });
+            if (!capsule) throw py::error_already_set();
+            PyCapsule_SetContext(capsule, new TablesPtr(tables));
+            return py::reinterpret_steal<py::object>(capsule);
+        }, "The tables for the C search (a PyCapsule named xenophon.tables).");
+
+    m.def("game_api", []() {
+        PyObject *capsule = PyCapsule_New(const_cast<XenGameApi *>(&anabasis_game_api),
+                                          "xenophon.game_api", nullptr);
+        if (!capsule) throw py::error_already_set();
+        return py::reinterpret_steal<py::object>(capsule);
+    }, "The game interface for the C search (a PyCapsule named xenophon.game_api).");
 
     py::class_<CoreState>(m, "CoreState", "The C core's Anabasis state (backend protocol).")
         .def_static("initial", [](const TablesPtr &tables) {
@@ -346,6 +489,10 @@ void bind_anabasis(py::module_ &m) {
         .def("clone", &CoreState::clone)
         .def("__copy__", &CoreState::clone)
         .def("hash", [](const CoreState &s) { return s.st.hash; })
+        .def("evaluate", [](const CoreState &s, int player) {
+            if (player != 0 && player != 1) throw py::value_error("player must be 0 or 1");
+            return ana_evaluate(s.t(), &s.st, player);
+        }, py::arg("player"), "Static evaluation in [-1, 1] for `player` (public information only).")
         .def("hash_from_scratch", [](const CoreState &s) { return ana_hash_from_scratch(s.t(), &s.st); })
         .def("check", [](const CoreState &s) -> py::object {
             const char *why = ana_state_check(s.t(), &s.st);
@@ -368,6 +515,10 @@ void bind_anabasis(py::module_ &m) {
             return py::bytes(reinterpret_cast<const char *>(&s.st), sizeof(AnaState));
         })
         .def_static("from_bytes", &from_bytes, py::arg("tables"), py::arg("data"))
+        .def_static("from_dict", &from_dict, py::arg("tables"), py::arg("d"),
+                    "A resting position (standby1, field, standby2) from a canonical dict")
+        .def("cards_conserved", [](const CoreState &s) { return ana_cards_conserved(s.t(), &s.st) != 0; },
+             "every copy of every card is somewhere exactly once (states reached by play)")
         .def("perft", [](CoreState &s, int depth) {
             AnaState copy = s.st;
             py::gil_scoped_release release;

@@ -1128,10 +1128,13 @@ class OracleState:
 def perft(state: OracleState, depth: int) -> int:
     """Leaves of the game tree `depth` plies deep, every chance outcome a branch.
 
-    A terminal state reached before `depth` counts as one leaf.
+    A game that ends before `depth` counts 0 (the chess convention), as in
+    the C core.
     """
-    if depth == 0 or state.is_terminal():
+    if depth == 0:
         return 1
+    if state.is_terminal():
+        return 0
     total = 0
     for code in state.legal_actions():
         state.apply(code)
