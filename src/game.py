@@ -85,6 +85,15 @@ class Game:
         except ValueError as error:
             raise XenophonError(f"not a {self.name} state: {error}") from None
 
+    def state_from_dict(self, data: dict) -> "State":
+        """A position built from a canonical state dict (decision phases only)."""
+        try:
+            if self.engine == "c":
+                return self.state_class(self, self._core().CoreState.from_dict(self.tables, data))
+            return self.state_class(self, self._oracle.state_from_dict(data))
+        except (ValueError, KeyError, TypeError) as error:
+            raise XenophonError(f"not a {self.name} position: {error}") from None
+
     def search_interface(self) -> tuple[Any, Any]:
         """(game API capsule, tables capsule) for the C search."""
         if self.engine != "c":

@@ -34,8 +34,10 @@ def describe(backend, code):
 def test_core_agrees_with_oracle(mode, batch):
     core_factory, oracle_factory = factories(mode)
     offset = 0 if mode == "standard" else 1_000_000
-    for game in range(batch * GAMES_PER_BATCH, (batch + 1) * GAMES_PER_BATCH):
-        differential_game(core_factory, oracle_factory, offset + game, MAX_ACTIONS, describe)
+    played = [differential_game(core_factory, oracle_factory, offset + game, MAX_ACTIONS, describe)
+              for game in range(batch * GAMES_PER_BATCH, (batch + 1) * GAMES_PER_BATCH)]
+    # every game was played to its end, and games are long enough to mean something
+    assert max(played) < MAX_ACTIONS and sum(played) > 100 * GAMES_PER_BATCH
 
 
 @pytest.mark.parametrize("mode", ["standard", "expert"])

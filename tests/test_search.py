@@ -1,0 +1,182 @@
+"""ISMCTS and the baseline bots, on both games: information is respected,
+results are reproducible, budgets and memory caps hold, tactics are found."""
+import random
+import time
+
+import pytest
+
+from xenophon.anabasis import Game as AnabasisGame
+from xenophon.errors import XenophonError
+from xenophon.search.bots import (CheatingUCTBot, GreedyBot, ISMCTSBot, PIMCBot, RandomBot,
+                                  wilson_lower_bound)
+from xenophon.search.tournament import play_match
+
+
+def random_positions(make_game, count, seed, min_actions=30):
+    """Decision positions reached by random play (chance with true odds)."""
+    rng = random.Random(seed)
+    positions = []
+    while len(positions) < count:
+        game = make_game(rng.randrange(10**6))
+        state = game.new_initial_state()
+        steps = rng.randrange(min_actions, min_actions * 8)
+        for _ in range(steps):
+            if state.is_terminal():
+                break
+            move = state.sample_chance(rng) if state.is_chance() else rng.choice(state.legal_moves())
+            state.apply_code(move.code)
+        state.resolve_chance(rng)
+        if not state.is_terminal() and len(state.legal_actions()) > 1:
+            positions.append(state)
+    return positions
+
+
+GAMES = {"anabasis": lambda seed: AnabasisGame(seed=seed),
+         "anabasis-expert": lambda seed: AnabasisGame(mode="expert", seed=seed)}
+
+
+def visits(result):
+    return [(m.move.code, m.visits, round(m.win_probability, 9)) for m in result.moves]
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_hidden_cards_are_never_read(name):
+    """Two states the searcher cannot tell apart give the same search."""
+    differing = 0
+    for state in random_positions(GAMES[name], 12, seed=1):
+        player = state.current_player
+        twin = state.resample(player, random.Random(7))
+        assert twin.information_set_key(player) == state.information_set_key(player)
+        differing += twin.to_bytes() != state.to_bytes()
+        first = ISMCTSBot(iterations=300, seed=5).analyse(state)
+        second = ISMCTSBot(iterations=300, seed=5).analyse(twin)
+        assert visits(first) == visits(second)
+    assert differing >= 6, "the test needs positions whose hidden cards really differ"
+
+
+def test_same_seed_same_result():
+    state = random_positions(GAMES["anabasis"], 1, seed=2)[0]
+    first = ISMCTSBot(iterations=2000, seed=3).analyse(state)
+    second = ISMCTSBot(iterations=2000, seed=3).analyse(state)
+    assert visits(first) == visits(second)
+    assert first.iterations == 2000 and first.worlds == 2000
+    assert [m.principal_variation for m in first.moves] == \
+        [m.principal_variation for m in second.moves]
+
+
+def test_time_budget_is_kept():
+    state = random_positions(GAMES["anabasis"], 1, seed=3)[0]
+    for budget in (0.05, 0.3):
+        start = time.perf_counter()
+        result = ISMCTSBot(iterations=None, time_limit=budget, seed=1).analyse(state)
+        elapsed = time.perf_counter() - start
+        assert elapsed <= budget * 1.05 + 0.02, (budget, elapsed)
+        assert result.iterations > 0
+
+
+def test_memory_cap_holds_and_search_goes_on():
+    state = random_positions(GAMES["anabasis"], 1, seed=4)[0]
+    result = ISMCTSBot(iterations=20000, seed=1, memory_mb=0.25).analyse(state)
+    assert result.iterations == 20000
+    assert result.tree_bytes <= 0.25 * 1024 * 1024
+    assert any("tree full" in note for note in result.notes)
+
+
+def test_single_move_and_terminal_shortcuts():
+    game = AnabasisGame(seed=1)
+    state = game.new_initial_state()
+    with pytest.raises(XenophonError, match="chance"):
+        ISMCTSBot(iterations=10).analyse(state)
+    state.resolve_chance(game.rng)
+    position = state.to_dict()
+    position["players"][0]["ap"] = 0
+    position["players"][0]["hand"] = {}
+    position["players"][0]["funds"] = 0
+    only_end = game.state_from_dict(position)
+    result = ISMCTSBot(iterations=1000).analyse(only_end)
+    assert [m.move.text for m in result.moves] == ["end"] and result.iterations == 0
+
+
+def castle_attack_position(game):
+    """Seat 0's Swordsman next to seat 1's castle, which has 1 HP left."""
+    d = game.new_initial_state()
+    d.resolve_chance(random.Random(0))
+    data = d.to_dict()
+    data["phase"] = "field"
+    data["players"][1]["castle_hp"] = 1
+    data["players"][0]["ap"] = 3
+    data["grid"]["d5"] = {"card": "Swordsman", "owner": 0, "damage": 0, "ready": True,
+                          "moved": False, "face_down": False, "atk_bonus": 0}
+    data["players"][1]["slots"] = [None, None, None]
+    return game.state_from_dict(data)
+
+
+def test_finds_the_attack_that_takes_the_castle():
+    game = AnabasisGame(seed=1)
+    state = castle_attack_position(game)
+    result = ISMCTSBot(iterations=1000, seed=2).analyse(state)
+    assert result.best.move.text == "attack d5xd6"
+
+
+def test_finds_the_only_move_that_avoids_losing():
+    """Two enemy Militia with 2 HP left threaten seat 0's castle (1 HP); only the
+    Flood on rank 2 removes them both before they strike."""
+    game = AnabasisGame(seed=1)
+    start = game.new_initial_state()
+    start.resolve_chance(random.Random(0))
+    data = start.to_dict()
+    data["phase"] = "field"
+    data["players"][0].update(castle_hp=1, ap=0, hand={})
+    data["players"][0]["slots"] = [{"card": "Flood Disaster", "face_up": False}, None, None]
+    data["players"][1]["slots"] = [None, None, None]
+    for square in ("c2", "e2"):
+        data["grid"][square] = {"card": "Militia", "owner": 1, "damage": 1, "ready": True,
+                                "moved": False, "face_down": False, "atk_bonus": 0}
+    state = game.state_from_dict(data)
+    result = ISMCTSBot(iterations=1000, seed=3).analyse(state)
+    assert result.best.move.text == "event 1 rank 2"
+
+
+def test_root_moves_can_be_restricted():
+    state = random_positions(GAMES["anabasis"], 1, seed=6)[0]
+    allowed = state.legal_actions()[:2]
+    result = ISMCTSBot(iterations=500, seed=1).analyse(state, root_moves=allowed)
+    assert {m.move.code for m in result.moves} <= set(allowed)
+
+
+def test_streaming_reports_partial_results():
+    state = random_positions(GAMES["anabasis"], 1, seed=7)[0]
+    partial = []
+    result = ISMCTSBot(iterations=None, time_limit=0.3, seed=1).analyse(
+        state, on_progress=partial.append, every=0.05)
+    assert len(partial) >= 2 and result.iterations >= partial[-1].iterations
+
+
+def test_baselines_choose_legal_moves():
+    for state in random_positions(GAMES["anabasis"], 3, seed=8):
+        legal = set(state.legal_actions())
+        for bot in (RandomBot(1), GreedyBot(1), PIMCBot(iterations=200, worlds=4, seed=1),
+                    CheatingUCTBot(iterations=200, seed=1), ISMCTSBot(iterations=200, seed=1)):
+            assert bot.choose(state).code in legal
+
+
+def test_two_workers_merge_root_statistics():
+    state = random_positions(GAMES["anabasis"], 1, seed=9)[0]
+    result = ISMCTSBot(iterations=2000, workers=2, seed=1).analyse(state)
+    assert result.iterations == 2000 and result.workers == 2
+    assert sum(m.visits for m in result.moves) == 2000
+
+
+def test_wilson_lower_bound():
+    assert wilson_lower_bound(0.5, 0) == 0.0
+    assert 0.4 < wilson_lower_bound(0.5, 1000) < 0.5
+    assert wilson_lower_bound(1.0, 10) < 1.0
+
+
+def test_tournament_reports_score_and_elo():
+    report = play_match("anabasis", "greedy", "random", games=4, processes=1, progress=False)
+    summary = report.summary()
+    assert summary["games"] == 4 and summary["wins"] + summary["draws"] + summary["losses"] == 4
+    low, high = summary["interval95"]
+    assert 0 <= low <= summary["score"] <= high <= 1
+    assert [r.first_seat_of_a for r in report.records] == [0, 1, 0, 1]
