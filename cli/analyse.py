@@ -67,8 +67,10 @@ def searcher(args: argparse.Namespace, default_iterations: int) -> ISMCTSBot:
 
 
 def decisions_of(record: Record, states: list[State], seat: int) -> list[int]:
-    """Indexes of the record lines that are decisions of `seat`."""
-    return [i for i, line in enumerate(record.lines) if line["seat"] == seat]
+    """Indexes of the record lines that are real decisions of `seat` (more than
+    one legal move)."""
+    return [i for i, line in enumerate(record.lines)
+            if line["seat"] == seat and len(states[i].legal_actions()) > 1]
 
 
 def choose_position(record: Record, args: argparse.Namespace) -> tuple[State, int, str]:
@@ -136,7 +138,12 @@ def run_analyse(args: argparse.Namespace) -> int:
     return 0
 
 
-def sparkline(values: list[float]) -> str:
+def sparkline(values: list[float], width: int = 60) -> str:
+    """The values as block characters, averaged into at most `width` columns."""
+    if len(values) > width:
+        buckets = [values[i * len(values) // width:(i + 1) * len(values) // width]
+                   for i in range(width)]
+        values = [sum(b) / len(b) for b in buckets]
     return "".join(SPARK[min(len(SPARK) - 1, int(v * len(SPARK)))] for v in values)
 
 
@@ -163,8 +170,7 @@ def run_review(args: argparse.Namespace) -> int:
     game = make_game_for(record)
     _, before = replay(record, game)
     bot = searcher(args, 1000)
-    indexes = [i for i in decisions_of(record, before, args.seat)
-               if len(before[i].legal_actions()) > 1]
+    indexes = decisions_of(record, before, args.seat)
     progress = None
     if sys.stderr.isatty() and not args.json:
         from tqdm import tqdm

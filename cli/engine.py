@@ -77,6 +77,10 @@ def budget_of(query: dict[str, Any]) -> tuple[int | None, float | None, int]:
 
 
 def answer(query: dict[str, Any], out: TextIO) -> dict[str, Any]:
+    iterations, seconds, workers = budget_of(query)
+    top = query.get("top", 10)
+    if not isinstance(top, int) or isinstance(top, bool) or top < 1:
+        raise QueryError("'top' must be a positive whole number")
     state, view = position_of(query)
     if state.is_terminal():
         raise QueryError("the game is over in that position")
@@ -87,7 +91,6 @@ def answer(query: dict[str, Any], out: TextIO) -> dict[str, Any]:
         raise QueryError(f"seat {seat} is not to move there (seat {state.current_player} is)")
     if view is not None and view != seat:
         raise QueryError(f"the record is redacted for seat {view}")
-    iterations, seconds, workers = budget_of(query)
     root_moves = None
     if query.get("restrict"):
         if not isinstance(query["restrict"], list):
@@ -96,9 +99,6 @@ def answer(query: dict[str, Any], out: TextIO) -> dict[str, Any]:
             root_moves = [state.move(m).code for m in query["restrict"]]
         except XenophonError as error:
             raise QueryError(f"restrict: {error}") from None
-    top = query.get("top", 10)
-    if not isinstance(top, int) or top < 1:
-        raise QueryError("'top' must be a positive whole number")
     bot = ISMCTSBot(iterations=iterations, time_limit=seconds, workers=workers,
                     seed=query.get("search_seed", 0) if isinstance(query.get("search_seed", 0),
                                                                    int) else 0)

@@ -8,8 +8,15 @@ from xenophon import __version__
 from xenophon.errors import XenophonError
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """Reports a bad command line in one line (and the way to get help)."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="xenophon",
         description="AI opponent, move adviser and benchmark tool for "
                     "Anabasis and A Hero incarnation.",

@@ -129,7 +129,7 @@ class Session:
         if command == "board":
             return False
         if command == "moves":
-            self.say("  " + "\n  ".join(m.text for m in self.state.legal_moves()))
+            self.say(columns([m.text for m in self.state.legal_moves()]))
             return True
         if command == "hint":
             self.hint()
@@ -176,6 +176,14 @@ class Session:
         path = self.save(default_save_path(self.game.name))
         self.say(f"\nGame saved to {path}\nResume it with: xenophon play --resume {path}")
         return 0
+
+
+def columns(texts: list[str], width: int = 80) -> str:
+    """The texts in as many columns as fit in `width` characters."""
+    cell = max(map(len, texts)) + 2
+    per_line = max(1, width // cell)
+    rows = [texts[i:i + per_line] for i in range(0, len(texts), per_line)]
+    return "\n".join("".join(t.ljust(cell) for t in row).rstrip() for row in rows)
 
 
 def _read_line(prompt: str) -> str | None:

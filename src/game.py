@@ -224,6 +224,17 @@ class State:
         return f"<{self.game.name} state, current player {self.current_player}>"
 
 
+def wrapped(label: str, text: str, width: int = 80) -> list[str]:
+    """'  label: text' folded to `width` columns, continuation lines indented."""
+    import textwrap
+    return textwrap.wrap(text, width=width, initial_indent=f"  {label}: ",
+                         subsequent_indent=" " * (len(label) + 4)) or [f"  {label}: -"]
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
 def count_text(multiset: dict[str, int]) -> str:
     """'Archer x2, Militia' for {'Archer': 2, 'Militia': 1}."""
     return ", ".join(name if n == 1 else f"{name} x{n}" for name, n in sorted(multiset.items())) \

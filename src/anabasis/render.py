@@ -7,7 +7,7 @@ face-down events are shown face down. The grid is drawn from the seat's side
 from __future__ import annotations
 
 from xenophon.anabasis.cards import CardSet
-from xenophon.game import count_text
+from xenophon.game import count_text, plural, wrapped
 
 FILES = "abcdefg"
 CELL = 9
@@ -89,14 +89,14 @@ def _player_lines(state: dict, player: int, seat: int, mode: str, cards: CardSet
     cemetery = sum(n for name, n in info["cemetery"].items()
                    if cards.by_name(name).kind != "event")
     who = "You" if player == seat else "Opponent"
-    hand = count_text(info["hand"]) if player == seat else f"{sum(info['hand'].values())} cards"
+    hand = count_text(info["hand"]) if player == seat else plural(sum(info["hand"].values()), "card")
     return [
         f"{who} (seat {player}): castle {info['castle_hp']}  AP {info['ap']}  "
         f"funds {info['funds']}  deck {sum(info['deck'].values())}  "
         f"cemetery {cemetery}/{CEMETERY_LIMITS[mode]}",
-        f"  hand: {hand}",
-        f"  flow: {count_text(info['flow'])}",
-        f"  events: {_slots_text(info['slots'], player == seat)}",
+        *wrapped("hand", hand),
+        *wrapped("flow", count_text(info["flow"])),
+        *wrapped("events", _slots_text(info["slots"], player == seat)),
     ]
 
 
@@ -117,7 +117,7 @@ def render_state(state: dict, cards: CardSet, seat: int, mode: str = "standard",
               + _player_lines(state, seat, seat, mode, cards))
     market = state["market"]
     tops = "  ".join(f"{pile}: {top or '-'}" for pile, top in zip("ABC", market["tops"]))
-    lines += ["", f"Market  {tops}", f"  row: {count_text(market['row'])}",
-              "Legend: +yours -theirs, then HP left; r ready, m moved, x exhausted, "
-              "t territory, ? face down"]
+    lines += ["", f"Market  {tops}", *wrapped("row", count_text(market["row"])),
+              "Legend: +yours -theirs, card, HP left, then r ready, m moved, x exhausted,",
+              "        t territory, ? face-down territory, +N Rally bonus"]
     return "\n".join(lines)

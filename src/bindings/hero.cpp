@@ -7,6 +7,7 @@
 #include <pybind11/stl.h>
 
 #include <array>
+#include <cctype>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -367,6 +368,402 @@ CoreState from_bytes(const TablesPtr &tables, const py::bytes &data) {
     return s;
 }
 
+
+// ------------------------------------------------------------ from_dict
+//
+// A state from a canonical dict (spec §10), as the oracle's
+// OracleGame.state_from_dict: every phase (setup, draw, action, window,
+// battle, defend, over) with or without a pending target or draw. The same
+// defaults as the oracle for what a hand-written dict may leave out (a
+// player's hp: the avatar's; charisma_used 0; ability_used false; multisets
+// and rows empty; a unit: damage 0, standby, cannot move, no pumps); names
+// are matched ignoring case and surrounding spaces. Derived keys (`current`,
+// `hand_size`, `deck_size`, a unit's `token`, `power`, `attack`) may be left
+// out; when given they must agree with the state. Anything the C state cannot
+// hold or that breaks its invariants is a ValueError naming the key: unknown
+// names and keys, a foreign avatar, more than 5 units in a row, a non-empty
+// exile (E-18), cards not conserved against the tables' decklists, known >
+// hand, refs to empty slots, an attack outside `defend`, a pending draw that
+// no effect could have left, a game going on with a seat at HP <= 0, an empty
+// deck or a unit with damage >= power, a decision node without legal action.
+// The state is then checked by hero_state_check (hash included).
+
+struct DictReader {
+    const Tables &tb;
+    const HeroTables *t;
+    std::vector<std::string> folded_cards;
+
+    explicit DictReader(const Tables &tables) : tb(tables), t(tables.t.get()) {
+        for (const auto &name : tb.card_names) folded_cards.push_back(fold(py::str(name)));
+    }
+
+    [[noreturn]] static void fail(const std::string &where, const std::string &why) {
+        throw py::value_error("from_dict: " + where + ": " + why);
+    }
+
+    // The oracle's name matching (HeroCardSet.by_name): strip, then casefold.
+    static std::string fold(const py::handle &name) {
+        return name.attr("strip")().attr("casefold")().cast<std::string>();
+    }
+
+    static std::string repr(const py::handle &o) { return py::repr(o).cast<std::string>(); }
+
+    static void only_keys(const py::dict &d, std::initializer_list<const char *> keys,
+                          const std::string &where) {
+        for (auto item : d) {
+            bool known = false;
+            if (py::isinstance<py::str>(item.first)) {
+                std::string key = item.first.cast<std::string>();
+                for (const char *k : keys) known = known || key == k;
+            }
+            if (!known) fail(where, "unknown key " + repr(item.first));
+        }
+    }
+
+    static py::object required(const py::dict &d, const char *key, const std::string &where) {
+        if (!d.contains(key)) fail(where, std::string("missing key '") + key + "'");
+        return d[key];
+    }
+
+    // None when the key is missing.
+    static py::object optional(const py::dict &d, const char *key) {
+        return d.contains(key) ? py::object(d[key]) : py::object(py::none());
+    }
+
+    static long long integer(const py::handle &o, const std::string &where, long long lo, long long hi) {
+        if (!py::isinstance<py::int_>(o) || py::isinstance<py::bool_>(o))
+            fail(where, "an integer is needed, not " + repr(o));
+        int overflow = 0;
+        long long v = PyLong_AsLongLongAndOverflow(o.ptr(), &overflow);
+        if (overflow || v < lo || v > hi)
+            fail(where, repr(o) + " is outside " + std::to_string(lo) + ".." + std::to_string(hi));
+        return v;
+    }
+
+    static bool boolean(const py::handle &o, const std::string &where) {
+        if (!py::isinstance<py::bool_>(o)) fail(where, "True or False is needed, not " + repr(o));
+        return o.cast<bool>();
+    }
+
+    static py::dict dict(const py::handle &o, const std::string &where) {
+        if (!py::isinstance<py::dict>(o)) fail(where, "a dict is needed, not " + repr(o));
+        return py::reinterpret_borrow<py::dict>(o);
+    }
+
+    static py::list list(const py::handle &o, const std::string &where) {
+        if (!py::isinstance<py::list>(o) && !py::isinstance<py::tuple>(o))
+            fail(where, "a list is needed, not " + repr(o));
+        return py::list(o);
+    }
+
+    static std::string text(const py::handle &o, const std::string &where) {
+        if (!py::isinstance<py::str>(o)) fail(where, "a string is needed, not " + repr(o));
+        return o.cast<std::string>();
+    }
+
+    int card(const py::handle &name, const std::string &where) const {
+        text(name, where);
+        std::string wanted = fold(name);
+        for (size_t c = 0; c < folded_cards.size(); c++)
+            if (folded_cards[c] == wanted) return static_cast<int>(c);
+        fail(where, "unknown card " + repr(name));
+    }
+
+    // A multiset {name: count}; None or a missing key is empty, counts of 0 are dropped.
+    void multiset(const py::handle &o, uint8_t *counts, const std::string &where) const {
+        if (o.is_none()) return;
+        std::vector<bool> seen(HERO_MAX_CARDS, false);
+        for (auto item : dict(o, where)) {
+            std::string at = where + "[" + repr(item.first) + "]";
+            int c = card(item.first, at);
+            if (seen[c]) fail(where, "card '" + tb.card_names[c] + "' named twice");
+            seen[c] = true;
+            counts[c] = static_cast<uint8_t>(integer(item.second, at, 0, 255));
+        }
+    }
+
+    // "F1".."B5" of `seat` (a unit there) -> absolute slot.
+    static int slot(const HeroState &s, const py::handle &o, int seat, const std::string &where) {
+        std::string name = text(o, where);
+        char row = name.size() == 2 ? static_cast<char>(std::toupper(static_cast<unsigned char>(name[0]))) : 0;
+        if ((row != 'F' && row != 'B') || name[1] < '1' || name[1] > '5')
+            fail(where, "a slot F1..F5 or B1..B5 is needed, not " + repr(o));
+        int rr = seat * 2 + (row == 'B'), i = name[1] - '1';
+        if (i >= s.row_n[rr])
+            fail(where, "slot " + name + " of seat " + std::to_string(seat) + " holds no unit");
+        return rr * 5 + i;
+    }
+};
+
+const int64_t BIG = 1000000000;   // bound on hp, damage, pumps and turn: no int32 overflow
+
+CoreState from_dict(const TablesPtr &tables, const py::dict &d) {
+    const Tables &tb = *tables;
+    const HeroTables *t = tb.t.get();
+    DictReader r(tb);
+    using R = DictReader;
+    CoreState out{tables, {}, {}};
+    HeroState &s = out.st;
+    std::memset(&s, 0, sizeof s);
+
+    R::only_keys(d, {"turn", "active", "current", "phase", "result", "pending", "attack", "players"}, "the dict");
+    std::string phase_name = R::text(R::required(d, "phase", "the dict"), "phase");
+    int phase = -1;
+    for (int ph = HERO_PH_SETUP; ph <= HERO_PH_OVER; ph++)
+        if (phase_name == PHASE_NAMES[ph]) phase = ph;
+    if (phase < 0) R::fail("phase", "unknown phase '" + phase_name + "'");
+    s.phase = static_cast<uint8_t>(phase);
+    s.turn = static_cast<int32_t>(R::integer(R::required(d, "turn", "the dict"), "turn", 0, BIG));
+    s.active = static_cast<uint8_t>(R::integer(R::required(d, "active", "the dict"), "active", 0, 1));
+    const bool over = phase == HERO_PH_OVER;
+
+    py::object result = R::optional(d, "result");
+    if (over != !result.is_none())
+        R::fail("result", over ? "a game over needs its result" : "a result in a game that goes on");
+    if (over) {
+        py::list rl = R::list(result, "result");
+        int r0 = rl.size() == 2 ? static_cast<int>(R::integer(rl[0], "result[0]", -1, 1)) : 2;
+        int r1 = rl.size() == 2 ? static_cast<int>(R::integer(rl[1], "result[1]", -1, 1)) : 2;
+        s.result = r0 == 1 && r1 == -1   ? HERO_RES_WIN0
+                   : r0 == -1 && r1 == 1 ? HERO_RES_WIN1
+                   : r0 == 0 && r1 == 0  ? HERO_RES_DRAW
+                                         : HERO_RES_NONE;
+        if (s.result == HERO_RES_NONE) R::fail("result", "[1, -1], [-1, 1] or [0, 0] is needed, not " + R::repr(result));
+    }
+
+    // ---- players
+    py::list players = R::list(R::required(d, "players", "the dict"), "players");
+    if (players.size() != 2) R::fail("players", "two players are needed");
+    for (int p = 0; p < 2; p++) {
+        std::string where = "players[" + std::to_string(p) + "]";
+        py::dict pd = R::dict(players[p], where);
+        R::only_keys(pd, {"avatar", "hp", "charisma_used", "ability_used", "hand", "hand_size", "known", "deck",
+                          "deck_size", "graveyard", "exile", "front", "back"}, where);
+        const HeroSeat &seat = t->seat[p];
+        py::object avatar = R::required(pd, "avatar", where);
+        R::text(avatar, where + ".avatar");
+        if (R::fold(avatar) != R::fold(py::str(tb.avatar_names[p])))
+            R::fail(where + ".avatar", R::repr(avatar) + ", but the tables give seat " + std::to_string(p) +
+                                           " the avatar '" + tb.avatar_names[p] + "'");
+        py::object hp = R::optional(pd, "hp");
+        s.hp[p] = hp.is_none() ? seat.hp : static_cast<int32_t>(R::integer(hp, where + ".hp", -BIG, seat.hp));
+        py::object charisma = R::optional(pd, "charisma_used");
+        if (!charisma.is_none())
+            s.charisma_used[p] = static_cast<uint8_t>(R::integer(charisma, where + ".charisma_used", 0, seat.charisma));
+        py::object ability = R::optional(pd, "ability_used");
+        if (!ability.is_none()) s.ability_used[p] = R::boolean(ability, where + ".ability_used");
+        r.multiset(R::optional(pd, "hand"), s.hand[p], where + ".hand");
+        r.multiset(R::optional(pd, "known"), s.known[p], where + ".known");
+        r.multiset(R::optional(pd, "deck"), s.deck[p], where + ".deck");
+        r.multiset(R::optional(pd, "graveyard"), s.grave[p], where + ".graveyard");
+        uint8_t exile[HERO_MAX_CARDS] = {0};
+        r.multiset(R::optional(pd, "exile"), exile, where + ".exile");
+        for (int c = 0; c < HERO_MAX_CARDS; c++)
+            if (exile[c]) R::fail(where + ".exile", "the exile zone is always empty (E-18: no effect exiles)");
+        for (int k = 0; k < 2; k++) {
+            const char *row_key = k == 0 ? "front" : "back";
+            std::string row_where = where + "." + row_key;
+            py::object row_obj = R::optional(pd, row_key);
+            if (row_obj.is_none()) continue;
+            py::list row = R::list(row_obj, row_where);
+            if (row.size() > HERO_ROW_SIZE)
+                R::fail(row_where, std::to_string(row.size()) + " units, a row holds at most 5");
+            int rr = p * 2 + k;
+            s.row_n[rr] = static_cast<uint8_t>(row.size());
+            for (size_t i = 0; i < row.size(); i++) {
+                int at = rr * 5 + static_cast<int>(i);
+                std::string uw = row_where + "[" + std::to_string(i) + "]";
+                py::dict u = R::dict(row[i], uw);
+                R::only_keys(u, {"card", "token", "power", "attack", "damage", "used", "can_move", "pump_power",
+                                 "pump_attack"}, uw);
+                py::object name = R::required(u, "card", uw);
+                R::text(name, uw + ".card");
+                if (R::fold(name) == "retainer") {
+                    s.card[at] = HERO_TOKEN;
+                } else {
+                    int c = r.card(name, uw + ".card");
+                    if (!t->card[c].is_unit) R::fail(uw + ".card", "'" + tb.card_names[c] + "' is not a unit");
+                    s.card[at] = static_cast<uint8_t>(c);
+                }
+                py::object v = R::optional(u, "damage");
+                if (!v.is_none()) s.damage[at] = static_cast<int32_t>(R::integer(v, uw + ".damage", 0, BIG));
+                v = R::optional(u, "pump_power");
+                if (!v.is_none()) s.pump_power[at] = static_cast<int32_t>(R::integer(v, uw + ".pump_power", 0, BIG));
+                v = R::optional(u, "pump_attack");
+                if (!v.is_none()) s.pump_attack[at] = static_cast<int32_t>(R::integer(v, uw + ".pump_attack", 0, BIG));
+                v = R::optional(u, "used");
+                if (!v.is_none() && R::boolean(v, uw + ".used")) s.flags[at] |= HERO_F_USED;
+                v = R::optional(u, "can_move");
+                if (!v.is_none() && R::boolean(v, uw + ".can_move")) s.flags[at] |= HERO_F_CAN_MOVE;
+                // the derived keys, when given, must agree
+                v = R::optional(u, "token");
+                if (!v.is_none() && R::boolean(v, uw + ".token") != (s.card[at] == HERO_TOKEN))
+                    R::fail(uw + ".token", "does not match the card " + R::repr(name));
+                v = R::optional(u, "power");
+                if (!v.is_none() && R::integer(v, uw + ".power", 0, 2 * BIG) != hero_power(t, &s, at))
+                    R::fail(uw + ".power", R::repr(v) + ", but printed power + pumps + race bonus is " +
+                                               std::to_string(hero_power(t, &s, at)));
+                v = R::optional(u, "attack");
+                if (!v.is_none() && R::integer(v, uw + ".attack", 0, 2 * BIG) != hero_attack(t, &s, at))
+                    R::fail(uw + ".attack", R::repr(v) + ", but printed attack + pumps + race bonus is " +
+                                                std::to_string(hero_attack(t, &s, at)));
+                if (!over && s.damage[at] >= hero_power(t, &s, at))
+                    R::fail(uw, "damage " + std::to_string(s.damage[at]) + " >= power " +
+                                    std::to_string(hero_power(t, &s, at)) +
+                                    ": the unit would have been destroyed");
+            }
+        }
+        // Conservation against the tables' decklist, known <= hand, sizes.
+        int field[HERO_MAX_CARDS] = {0}, hand_n = 0, deck_n = 0;
+        for (int at = p * 10; at < p * 10 + 10; at++)
+            if (at % 5 < s.row_n[at / 5] && s.card[at] != HERO_TOKEN) field[s.card[at]]++;
+        for (int c = 0; c < t->n_cards; c++) {
+            int sum = s.hand[p][c] + s.deck[p][c] + s.grave[p][c] + field[c];
+            if (sum != seat.decklist[c])
+                R::fail(where, "'" + tb.card_names[c] + "': hand " + std::to_string(s.hand[p][c]) + " + deck " +
+                                   std::to_string(s.deck[p][c]) + " + graveyard " + std::to_string(s.grave[p][c]) +
+                                   " + field " + std::to_string(field[c]) + " = " + std::to_string(sum) +
+                                   ", but the deck of seat " + std::to_string(p) + " ('" + tb.deck_names[p] +
+                                   "') has " + std::to_string(seat.decklist[c]) +
+                                   " (every card of the decklist is in exactly one zone)");
+            if (s.known[p][c] > s.hand[p][c])
+                R::fail(where + ".known", "'" + tb.card_names[c] + "' known " + std::to_string(s.known[p][c]) +
+                                              " times, but the hand holds " + std::to_string(s.hand[p][c]));
+            hand_n += s.hand[p][c];
+            deck_n += s.deck[p][c];
+        }
+        s.hand_n[p] = static_cast<uint8_t>(hand_n);
+        s.deck_n[p] = static_cast<uint8_t>(deck_n);
+        py::object size = R::optional(pd, "hand_size");
+        if (!size.is_none() && R::integer(size, where + ".hand_size", 0, 255) != hand_n)
+            R::fail(where + ".hand_size", R::repr(size) + ", but the hand holds " + std::to_string(hand_n) + " cards");
+        size = R::optional(pd, "deck_size");
+        if (!size.is_none() && R::integer(size, where + ".deck_size", 0, 255) != deck_n)
+            R::fail(where + ".deck_size", R::repr(size) + ", but the deck holds " + std::to_string(deck_n) + " cards");
+        if (!over && (s.hp[p] <= 0 || deck_n == 0))
+            R::fail(where, "HP <= 0 or an empty deck in a game that goes on (it would be over)");
+    }
+
+    // ---- turn, active
+    if (phase == HERO_PH_SETUP && (s.turn != 0 || s.active != 0))
+        R::fail("turn", "setup is turn 0 with seat 0 active");
+    if (phase != HERO_PH_SETUP && !over && s.turn < 1) R::fail("turn", "turn 0 is the setup");
+    if ((s.turn >= 1 && s.active != ((s.turn & 1) ? 0 : 1)) || (s.turn == 0 && s.active != 0))
+        R::fail("active", "seat 0 is active in odd turns (and during setup), seat 1 in even turns");
+    if (phase == HERO_PH_SETUP) {
+        for (int p = 0; p < 2; p++)
+            if (s.hand_n[p] > t->seat[p].hand)
+                R::fail("players[" + std::to_string(p) + "].hand",
+                        "more cards than the avatar's starting hand during setup");
+        if (s.hand_n[0] == t->seat[0].hand && s.hand_n[1] == t->seat[1].hand)
+            R::fail("phase", "both starting hands are complete: the setup is over");
+    }
+
+    // ---- pending
+    py::object pending = R::optional(d, "pending");
+    if (!pending.is_none()) {
+        if (over) R::fail("pending", "nothing is pending in a game over");
+        py::dict pd = R::dict(pending, "pending");
+        std::string kind = R::text(R::required(pd, "kind", "pending"), "pending.kind");
+        int player = static_cast<int>(R::integer(R::required(pd, "player", "pending"), "pending.player", 0, 1));
+        s.pend_player = static_cast<uint8_t>(player);
+        if (kind == "target") {
+            R::only_keys(pd, {"kind", "source", "player"}, "pending");
+            if (phase != HERO_PH_ACTION || player != s.active)
+                R::fail("pending", "an on_deploy target is chosen by the active player in the action phase");
+            int c = r.card(R::required(pd, "source", "pending"), "pending.source");
+            const HeroCard &k = t->card[c];
+            if (!k.is_unit || k.effects.n == 0 || k.effects.target == HERO_TG_NONE)
+                R::fail("pending.source", "'" + tb.card_names[c] + "' has no on_deploy effect with a target");
+            s.pend_kind = HERO_PEND_TARGET;
+            s.pend_source = static_cast<uint8_t>(c);
+        } else if (kind == "draw") {
+            R::only_keys(pd, {"kind", "source", "ability", "player", "effect", "draws_left", "target"}, "pending");
+            if (phase == HERO_PH_SETUP || phase == HERO_PH_DRAW)
+                R::fail("pending", "an effect draws only in the action, window, battle and defend phases");
+            int decider = phase == HERO_PH_WINDOW || phase == HERO_PH_DEFEND ? 1 - s.active : s.active;
+            if (player != decider)
+                R::fail("pending.player", "the player who draws is the one deciding in phase " + phase_name);
+            bool is_ability = R::boolean(R::required(pd, "ability", "pending"), "pending.ability");
+            py::object source = R::required(pd, "source", "pending");
+            const HeroEffects *fx;
+            if (is_ability) {
+                R::text(source, "pending.source");
+                if (R::fold(source) != R::fold(py::str(tb.avatar_names[player])))
+                    R::fail("pending.source", "an ability draw's source is the avatar of its player, '" +
+                                                  tb.avatar_names[player] + "'");
+                if (t->seat[player].ability != HERO_AB_ACTIVATED || phase != HERO_PH_ACTION)
+                    R::fail("pending", "only an activated ability, in the action phase, draws");
+                fx = &t->seat[player].ability_fx;
+            } else {
+                int c = r.card(source, "pending.source");
+                fx = &t->card[c].effects;
+                s.pend_source = static_cast<uint8_t>(c);
+            }
+            int effect = static_cast<int>(R::integer(R::required(pd, "effect", "pending"), "pending.effect", 0, 3));
+            if (effect >= fx->n || fx->fx[effect].op != HERO_FX_DRAW || fx->fx[effect].a < 1)
+                R::fail("pending.effect", "effect " + std::to_string(effect) + " of " + R::repr(source) +
+                                              " is not a draw(n) with n >= 1");
+            s.pend_kind = HERO_PEND_DRAW;
+            s.pend_ability = is_ability;
+            s.pend_effect = static_cast<uint8_t>(effect);
+            s.draws_left = static_cast<int32_t>(
+                R::integer(R::required(pd, "draws_left", "pending"), "pending.draws_left", 1, fx->fx[effect].a));
+            py::object target = R::required(pd, "target", "pending");
+            s.pend_target = HERO_REF_NONE;
+            if (!target.is_none()) {
+                py::dict td = R::dict(target, "pending.target");
+                R::only_keys(td, {"seat", "slot"}, "pending.target");
+                int seat = static_cast<int>(R::integer(R::required(td, "seat", "pending.target"), "pending.target.seat", 0, 1));
+                py::object where = R::required(td, "slot", "pending.target");
+                if (!where.is_none()) {   // a slot of None: a unit that is GONE, as the oracle reads it
+                    if (fx->target == HERO_TG_NONE)
+                        R::fail("pending.target", R::repr(source) + " has no target");
+                    if ((fx->target == HERO_TG_OWN_UNIT && seat != player) ||
+                        (fx->target == HERO_TG_ENEMY_UNIT && seat == player))
+                        R::fail("pending.target", "not a unit of the side " + R::repr(source) + " targets");
+                    s.pend_target = static_cast<uint8_t>(R::slot(s, where, seat, "pending.target.slot"));
+                }
+            }
+        } else {
+            R::fail("pending.kind", "'target' or 'draw' is needed, not '" + kind + "'");
+        }
+    }
+
+    // ---- attack (phase defend only)
+    py::object attack = R::optional(d, "attack");
+    if ((phase == HERO_PH_DEFEND) != !attack.is_none())
+        R::fail("attack", phase == HERO_PH_DEFEND ? "the defend phase needs the declared attack"
+                                                  : "an attack exists only in the defend phase");
+    if (!attack.is_none()) {
+        py::dict ad = R::dict(attack, "attack");
+        R::only_keys(ad, {"attacker", "target"}, "attack");
+        py::object from = R::required(ad, "attacker", "attack"), to = R::required(ad, "target", "attack");
+        s.att_from = from.is_none() ? HERO_REF_NONE
+                                    : static_cast<uint8_t>(R::slot(s, from, s.active, "attack.attacker"));
+        if (to.is_none()) s.att_to = HERO_REF_NONE;
+        else if (py::isinstance<py::str>(to) && R::fold(to) == "avatar") s.att_to = HERO_REF_AVATAR;
+        else s.att_to = static_cast<uint8_t>(R::slot(s, to, 1 - s.active, "attack.target"));
+    }
+
+    s.hash = hero_hash_from_scratch(t, &s);
+    if (const char *why = hero_state_check(t, &s))
+        throw py::value_error(std::string("from_dict: not a valid Hero state: ") + why);
+
+    if (d.contains("current")) {   // derived: when given, it must agree
+        py::object current = d["current"], expected = out.to_dict()["current"];
+        bool same = current.is_none() ? expected.is_none()
+                    : py::isinstance<py::str>(expected) ? py::isinstance<py::str>(current) && current.equal(expected)
+                    : !expected.is_none() && py::isinstance<py::int_>(current) &&
+                          !py::isinstance<py::bool_>(current) && current.equal(expected);
+        if (!same)
+            R::fail("current", R::repr(current) + ", but phase, pending and active give " + R::repr(expected));
+    }
+    if (!over && out.legal_actions().empty())
+        R::fail("pending", "a decision node without a legal action (an on_deploy target needs a legal target)");
+    return out;
+}
+
 }  // namespace
 
 void bind_hero(py::module_ &m) {
@@ -461,6 +858,9 @@ void bind_hero(py::module_ &m) {
             return py::bytes(reinterpret_cast<const char *>(&s.st), sizeof(HeroState));
         })
         .def_static("from_bytes", &from_bytes, py::arg("tables"), py::arg("data"))
+        .def_static("from_dict", &from_dict, py::arg("tables"), py::arg("d"),
+                    "A state from a canonical dict (spec §10), any phase, as the oracle's "
+                    "state_from_dict; ValueError for what the C state cannot hold")
         .def("evaluate", [](const CoreState &s, int player) {
             return hero_evaluate(s.t(), &s.st, check_player(player));
         }, py::arg("player"))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from xenophon.game import count_text
+from xenophon.game import count_text, plural, wrapped
 from xenophon.hero.cards import Deck, HeroCardSet
 
 GREEN, RED, RESET = "\033[32m", "\033[31m", "\033[0m"
@@ -42,14 +42,14 @@ def _player_lines(state: dict, player: int, seat: int, cards: HeroCardSet,
     if color:
         head = (GREEN if mine else RED) + head + RESET
     if mine:
-        hand = f"  hand: {count_text(info['hand'])}"
+        hand = wrapped("hand", count_text(info["hand"]))
     else:
         known = f" (known: {count_text(info['known'])})" if info["known"] else ""
-        hand = f"  hand: {info['hand_size']} cards{known}"
+        hand = wrapped("hand", plural(info["hand_size"], "card") + known)
     prefix = "" if mine else "op."
     rows = _rows(info, prefix, ("front", "back") if mine else ("back", "front"))
-    grave = f"  graveyard: {count_text(info['graveyard'])}"
-    return [head] + (rows + [hand, grave] if mine else [hand, grave] + rows)
+    grave = wrapped("graveyard", count_text(info["graveyard"]))
+    return [head] + (rows + hand + grave if mine else hand + grave + rows)
 
 
 def render_state(state: dict, cards: HeroCardSet, decks: Sequence[Deck], seat: int,
