@@ -82,34 +82,40 @@ cdef inline ActionStat *stats_of(Node *node) noexcept nogil:
 
 cdef struct Tree:
     # One worker's search tree: a byte arena of nodes and an open-addressing
-    # table from node key to arena offset. Single-threaded; one per worker.
+    # table from node key to arena offset, grown by doubling (load <= 1/2) up
+    # to max_slots. Single-threaded; one per worker.
     char *arena
     size_t arena_size
     size_t arena_used
     uint64_t *keys
     size_t *offsets
     size_t mask
+    size_t max_slots
     size_t n_nodes
     bint full
 
 
+cdef enum:
+    FIRST_SLOTS = 1024
+    SLOT_BYTES = 16       # a table slot: a uint64_t key and a 64-bit arena offset
+
+
 cdef int tree_init(Tree *tree, size_t memory_bytes) except -1:
-    cdef size_t slots = 1024
-    cdef size_t table_bytes
-    # about one table slot per 256 arena bytes, a power of two: the load stays low
-    while slots * 512 <= memory_bytes:
-        slots <<= 1
-    table_bytes = slots * (sizeof(uint64_t) + sizeof(size_t))
-    if memory_bytes < 2 * table_bytes:
+    # the table may take up to an eighth of the cap; the arena the rest
+    cdef size_t max_slots = FIRST_SLOTS
+    while (max_slots * 2) * SLOT_BYTES * 8 <= memory_bytes:
+        max_slots <<= 1
+    if memory_bytes < 2 * FIRST_SLOTS * SLOT_BYTES:
         raise ValueError(f"a memory cap of {memory_bytes} bytes is too small for a search tree")
-    tree.arena_size = memory_bytes - table_bytes
+    tree.max_slots = max_slots
+    tree.arena_size = memory_bytes - max_slots * SLOT_BYTES
     tree.arena = <char *>malloc(tree.arena_size)
-    tree.keys = <uint64_t *>calloc(slots, sizeof(uint64_t))
-    tree.offsets = <size_t *>malloc(slots * sizeof(size_t))
+    tree.keys = <uint64_t *>calloc(FIRST_SLOTS, sizeof(uint64_t))
+    tree.offsets = <size_t *>malloc(FIRST_SLOTS * sizeof(size_t))
     if tree.arena == NULL or tree.keys == NULL or tree.offsets == NULL:
         tree_free(tree)
         raise MemoryError("cannot allocate the search tree")
-    tree.mask = slots - 1
+    tree.mask = FIRST_SLOTS - 1
     tree.arena_used = 0
     tree.n_nodes = 0
     tree.full = False
@@ -126,8 +132,8 @@ cdef void tree_free(Tree *tree) noexcept:
 
 
 cdef inline size_t tree_bytes(const Tree *tree) noexcept nogil:
-    """Bytes in use: the arena's nodes plus the whole table."""
-    return tree.arena_used + (tree.mask + 1) * (sizeof(uint64_t) + sizeof(size_t))
+    """Bytes in use: the arena's nodes plus the table as allocated now."""
+    return tree.arena_used + (tree.mask + 1) * SLOT_BYTES
 
 
 cdef Node *tree_find(Tree *tree, uint64_t key) noexcept nogil:
@@ -139,6 +145,35 @@ cdef Node *tree_find(Tree *tree, uint64_t key) noexcept nogil:
     return NULL
 
 
+cdef bint tree_grow(Tree *tree) noexcept nogil:
+    """Doubles the table (rehashing every key); False when it may not grow."""
+    cdef size_t slots = (tree.mask + 1) * 2
+    cdef size_t i, slot
+    cdef uint64_t *keys
+    cdef size_t *offsets
+    if slots > tree.max_slots:
+        return False
+    keys = <uint64_t *>calloc(slots, sizeof(uint64_t))
+    offsets = <size_t *>malloc(slots * sizeof(size_t))
+    if keys == NULL or offsets == NULL:
+        free(keys)
+        free(offsets)
+        return False
+    for i in range(tree.mask + 1):
+        if tree.keys[i] != 0:
+            slot = tree.keys[i] & (slots - 1)
+            while keys[slot] != 0:
+                slot = (slot + 1) & (slots - 1)
+            keys[slot] = tree.keys[i]
+            offsets[slot] = tree.offsets[i]
+    free(tree.keys)
+    free(tree.offsets)
+    tree.keys = keys
+    tree.offsets = offsets
+    tree.mask = slots - 1
+    return True
+
+
 cdef Node *tree_create(Tree *tree, uint64_t key, int player, const uint32_t *actions,
                        int n) noexcept nogil:
     """A new node holding these actions, or NULL when the tree is full."""
@@ -147,7 +182,12 @@ cdef Node *tree_create(Tree *tree, uint64_t key, int player, const uint32_t *act
     cdef Node *node
     cdef ActionStat *stats
     cdef int i
-    if tree.arena_used + size > tree.arena_size or (tree.n_nodes + 1) * 4 > (tree.mask + 1) * 3:
+    if tree.full:
+        return NULL
+    if (tree.n_nodes + 1) * 2 > tree.mask + 1 and not tree_grow(tree):
+        tree.full = True
+        return NULL
+    if tree.arena_used + size > tree.arena_size:
         tree.full = True
         return NULL
     node = <Node *>(tree.arena + tree.arena_used)
