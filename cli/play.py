@@ -63,9 +63,21 @@ class Session:
         self.color = color
         self.snapshots: list[tuple[State, int]] = []   # before each of the human's moves
         self.saved_to: Path | None = None
+        self.chance_seen: list[str] = []                # chance outcomes not yet printed
 
     def say(self, text: str = "") -> None:
+        self.flush_chance()
         print(text, file=self.out, flush=True)
+
+    def flush_chance(self) -> None:
+        """Prints the chance outcomes since the last message, on one folded line."""
+        if not self.chance_seen:
+            return
+        import textwrap
+        lines = textwrap.wrap(", ".join(self.chance_seen), width=78,
+                              initial_indent="  chance: ", subsequent_indent="          ")
+        self.chance_seen = []
+        print("\n".join(lines), file=self.out, flush=True)
 
     # -- the loop -----------------------------------------------------------
     def run(self, read_line) -> int:
@@ -100,7 +112,7 @@ class Session:
         hidden = hidden_from(self.state, move.code, self.human)
         self.state.apply_code(move.code)
         self.record.add(CHANCE, move.text)
-        self.say(f"  chance: {'(hidden from you)' if hidden else move.text}")
+        self.chance_seen.append("(hidden from you)" if hidden else move.text)
 
     def play_ai(self) -> None:
         player = self.state.current_player

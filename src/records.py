@@ -121,16 +121,30 @@ def make_game_for(record: Record, engine: str = "c", **overrides: Any) -> Game:
     return game
 
 
-def hidden_from(state: State, code: int, seat: int) -> bool:
-    """True when `seat` cannot tell `code` from another legal action or outcome
-    here: its information-set key after them is the same."""
-    keys = []
-    for other in state.legal_actions():
-        state.apply_code(other)
-        keys.append((other, state.information_set_key(seat)))
-        state.undo()
-    mine = next(key for other, key in keys if other == code)
-    return sum(1 for _, key in keys if key == mine) > 1
+def hidden_from(state: State, code: int, seat: int, worlds: int = 12) -> bool:
+    """True when `seat` cannot tell which action or outcome `code` was: another
+    one, here or in a world `seat` cannot tell from this one, would leave
+    `seat` with the same information-set key. (Looking only here is not
+    enough: the last starting event dealt is forced, yet which one it is
+    stays hidden from the opponent.) A seat's own decisions are never hidden
+    from it, even where another move would have had the same result."""
+    if state.current_player == seat:
+        return False
+    state.apply_code(code)
+    mine = state.information_set_key(seat)
+    state.undo()
+    rng = random.Random(code * 7919 + seat)
+    candidates = [state] + [state.resample(seat, rng) for _ in range(worlds)]
+    for world in candidates:
+        for other in world.legal_actions():
+            if other == code:
+                continue
+            world.apply_code(other)
+            same = world.information_set_key(seat) == mine
+            world.undo()
+            if same:
+                return True
+    return False
 
 
 def redact(record: Record, game: Game, seat: int) -> Record:
