@@ -690,3 +690,402 @@ def test_on_deploy_target_and_draw_nodes():
     g.do(core.TARGET, 0, slot("op.B1"))                      # 1000 damage kills Sky Scout
     assert [u["card"] for u in g.dict["players"][1]["back"]] == ["Storm Mage"]
     assert g.dict["players"][1]["graveyard"] == {"Sky Scout": 1}
+
+
+# --------------------------------------------------------------------------- from_dict
+
+from xenophon.reference.hero import OracleGame  # noqa: E402  (the oracle, for the comparisons)
+
+
+def assert_same_node(a, b):
+    """Two C states that must be the same node, byte for byte."""
+    assert a.to_dict() == b.to_dict()
+    assert a.legal_actions() == b.legal_actions()
+    assert a.chance_weights() == b.chance_weights()
+    assert a.to_bytes() == b.to_bytes() and a.hash() == b.hash()
+
+
+def round_trip_states(tables, seed: int, games: int, every: int):
+    """(state, rng) at every `every`-th node of seeded random games, the end included."""
+    rng = random.Random(seed)
+    step = 0
+    for state in random_states(tables, seed, games):
+        if step % every == 0 or state.is_terminal():
+            yield state, rng
+        step += 1
+
+
+def check_round_trip(tables, state, rng):
+    d = state.to_dict()
+    rebuilt = core.CoreState.from_dict(tables, d)
+    assert rebuilt.to_dict() == d
+    assert rebuilt.check() is None and rebuilt.hash() == rebuilt.hash_from_scratch()
+    assert rebuilt.history_size() == 0
+    # The dict determines every byte of the C state (exile is always empty, a
+    # special winner never survives an action, "none" fields are zero).
+    assert_same_node(rebuilt, state)
+    assert all(rebuilt.information_set_key(p) == state.information_set_key(p) for p in (0, 1))
+    original = state.clone()
+    for _ in range(3):   # and both go on alike
+        if original.is_terminal():
+            break
+        code = choose(original, rng)
+        original.apply(code)
+        rebuilt.apply(code)
+        assert_same_node(rebuilt, original)
+    return d
+
+
+def node_kind(d: dict) -> tuple:
+    pending = d["pending"]
+    if pending is None:
+        return d["phase"], None
+    return d["phase"], pending["kind"], pending.get("ability"), pending.get("target") is not None
+
+
+@pytest.mark.parametrize("pairing", sorted(PAIRINGS))
+def test_from_dict_round_trips_random_games(pairing):
+    """from_dict(to_dict()) over random games: the same dict, the same legal
+    actions and the same bytes, at every kind of node of §3 (setup and draw
+    chance nodes, the four decision phases, pending targets and draws, the end)."""
+    tables = TABLES[pairing]
+    kinds = set()
+    for state, rng in round_trip_states(tables, seed=11, games=10, every=1):
+        kinds.add(node_kind(check_round_trip(tables, state, rng)))
+    phases = {k[0] for k in kinds}
+    assert phases == {"setup", "draw", "action", "window", "battle", "defend", "over"}
+    if pairing.startswith("queen") or pairing.endswith("queen"):   # Storm Mage, Dark Pact, Shadow Assassin
+        assert ("action", "draw", False, False) in kinds and ("action", "target", None, False) in kinds
+
+
+@pytest.mark.parametrize("avatars", [("Seer", "Reaper"), ("Packlord", "Seer")])
+def test_from_dict_round_trips_exotic_pending_draws(tmp_path, avatars):
+    """The pending draws the reference set never leaves: an ability's draw, a
+    fast operation's draw in the window, battle and defend phases, with a live
+    target ref (also the attack's refs) kept by the dict."""
+    tables = exotic_tables(tmp_path, *avatars)
+    wanted = {("defend", "draw", False, True), ("window", "draw", False, True),
+              ("battle", "draw", False, True), ("over", None)}
+    if avatars[0] == "Seer":
+        wanted.add(("action", "draw", True, True))
+    kinds = set()
+    for state, rng in round_trip_states(tables, seed=4, games=600, every=1):
+        if state.to_dict()["pending"] is not None or state.is_terminal():
+            kinds.add(node_kind(check_round_trip(tables, state, rng)))
+            if wanted <= kinds:
+                break
+    assert wanted <= kinds
+
+
+# Hand-written positions, built on the oracle and on the C core alike.
+
+def hw_unit(name: str, **changes) -> dict:
+    """A unit as the oracle tests write it: standby, undamaged, on the field since
+    the turn began (`power`/`attack` left out: they are derived)."""
+    u = {"card": name, "token": name == "Retainer", "damage": 0, "used": False,
+         "can_move": True, "pump_power": 0, "pump_attack": 0}
+    u.update(changes)
+    return u
+
+
+def hand_written(decks, cards, seats, phase="action", active=0, turn=None, pending=None,
+                 attack=None) -> dict:
+    """A dict in the style of tests/test_hero_oracle.py; each seat's parts as given,
+    its deck the rest of its decklist (the C core keeps every card in one zone)."""
+    players = []
+    for deck, parts in zip(decks, seats):
+        p = {"avatar": deck.avatar.name, "hand": {}, "known": {}, "graveyard": {}, "exile": {},
+             "front": [], "back": []}
+        p.update(parts)
+        rest = deck.cards(cards)
+        taken = list(p["hand"].items()) + list(p["graveyard"].items()) + [
+            (u["card"], 1) for u in p["front"] + p["back"] if u["card"] != "Retainer"]
+        for name, n in taken:
+            rest[name] -= n
+            assert rest[name] >= 0, name
+        p["deck"] = {name: n for name, n in rest.items() if n}
+        players.append(p)
+    return {"turn": turn if turn is not None else 3 + active, "active": active, "phase": phase,
+            "result": None, "pending": pending, "attack": attack, "players": players}
+
+
+def check_against_oracle(tables, oracle_game, d: dict, seeds=range(4), steps=40):
+    """The C core and the oracle built from the same dict: the same node, then the
+    same game for `steps` random actions (chance outcomes from a seeded rng)."""
+    expected = oracle_game.state_from_dict(d).to_dict()
+    assert core.CoreState.from_dict(tables, d).to_dict() == expected
+    for seed in seeds:
+        rng = random.Random(seed)
+        c, o = core.CoreState.from_dict(tables, d), oracle_game.state_from_dict(d)
+        for _ in range(steps):
+            assert c.to_dict() == o.to_dict()
+            assert c.legal_actions() == o.legal_actions()
+            assert c.chance_outcomes() == o.chance_outcomes()
+            assert c.current_player() == o.current_player() and c.returns() == o.returns()
+            if o.is_terminal():
+                break
+            code = choose(o, rng)
+            o.apply(code)
+            c.apply(code)
+            assert c.check() is None
+    return expected
+
+
+CRIMSON_WILD = (DECKS["crimson_conqueror"], DECKS["wild_grove"])
+QUEEN_SAGE = (NIGHT_QUEEN, SKY_SAGE)
+
+
+def crimson_wild(**kw) -> dict:
+    """Seat 0 Flame Warlord, seat 1 Beast King, with units in all four rows."""
+    seats = (
+        {"hp": 16, "charisma_used": 1, "hand": {"Fireball": 1, "War Cry": 1, "Fire Drake": 1,
+                                                "Skeleton Soldier": 1, "Death Curse": 1},
+         "known": {"Fireball": 1}, "graveyard": {"Goblin Raider": 2, "Scorching Strike": 1},
+         "front": [hw_unit("Berserker"), hw_unit("Goblin Raider", damage=500, pump_power=500)],
+         "back": [hw_unit("Retainer", can_move=False), hw_unit("Flame Lancer", used=True)]},
+        {"hp": 14, "hand": {"Giant Growth": 1, "Tidal Return": 1, "Wolf Pack": 1},
+         "graveyard": {"Insight": 1},
+         "front": [hw_unit("Wolf Pack", used=True), hw_unit("Great Bear")],
+         "back": [hw_unit("Elven Ranger", used=True), hw_unit("Sky Scout")]},
+    )
+    return hand_written(CRIMSON_WILD, CARDS, seats, **kw)
+
+
+HAND_WRITTEN = {
+    "action": lambda: crimson_wild(),
+    "window": lambda: crimson_wild(phase="window"),
+    "battle": lambda: crimson_wild(phase="battle"),
+    "battle, seat 1 active": lambda: crimson_wild(phase="battle", active=1, turn=4),
+    "defend, attack on a used unit": lambda: crimson_wild(
+        phase="defend", attack={"attacker": "F1", "target": "F1"}),
+    "defend, attack on the avatar": lambda: crimson_wild(
+        phase="defend", attack={"attacker": "F2", "target": "avatar"}),
+    "defend, attacker gone": lambda: crimson_wild(
+        phase="defend", attack={"attacker": None, "target": "avatar"}),
+    "defend, target gone": lambda: crimson_wild(
+        phase="defend", attack={"attacker": "F1", "target": None}),
+    "draw phase": lambda: crimson_wild(phase="draw", active=1, turn=6),
+    "setup": lambda: hand_written(CRIMSON_WILD, CARDS, (
+        {"hand": {"Berserker": 1, "Fireball": 2}}, {}), phase="setup", turn=0),
+    "setup, seat 1 draws": lambda: hand_written(CRIMSON_WILD, CARDS, (
+        {"hand": {"Mercenary": 2, "Goblin Raider": 3}}, {"hand": {"Sky Scout": 1}}),
+        phase="setup", turn=0),
+    "on_deploy target": lambda: hand_written(QUEEN_SAGE, CARDS, (
+        {"charisma_used": 3, "hand": {"Dark Pact": 1, "Death Curse": 1},
+         "back": [hw_unit("Skeleton Soldier"), hw_unit("Shadow Assassin", can_move=False)]},
+        {"back": [hw_unit("Sky Scout", used=True), hw_unit("Storm Mage")],
+         "front": [hw_unit("Leviathan")], "hand": {"Wind Ward": 1}}),
+        pending={"kind": "target", "source": "Shadow Assassin", "player": 0}),
+    "pending draw, Dark Pact": lambda: hand_written(QUEEN_SAGE, CARDS, (
+        {"hp": 5, "charisma_used": 1, "graveyard": {"Dark Pact": 1},
+         "hand": {"Vampire Lord": 1, "Mercenary": 1}, "front": [hw_unit("Grave Knight")]},
+        {"hand": {"Tidal Return": 1}, "back": [hw_unit("Cloud Archer")]}),
+        pending={"kind": "draw", "source": "Dark Pact", "ability": False, "player": 0,
+                 "effect": 0, "draws_left": 1, "target": None}),
+    "pending draw, Storm Mage": lambda: hand_written(QUEEN_SAGE, CARDS, (
+        {"hand": {"Night Ambush": 1}, "front": [hw_unit("Vampire Lord", used=True)]},
+        {"charisma_used": 3, "hand": {"Insight": 1, "Wind Ward": 1},
+         "back": [hw_unit("Storm Mage", can_move=False)]}),
+        active=1, turn=6,
+        pending={"kind": "draw", "source": "Storm Mage", "ability": False, "player": 1,
+                 "effect": 0, "draws_left": 1, "target": None}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HAND_WRITTEN))
+def test_from_dict_hand_written_positions_agree_with_the_oracle(name):
+    d = HAND_WRITTEN[name]()
+    decks = QUEEN_SAGE if d["players"][0]["avatar"] == "Night Queen" else CRIMSON_WILD
+    tables = core.Tables(CARDS, *decks)
+    expected = check_against_oracle(tables, OracleGame(CARDS, *decks), d)
+    assert expected["phase"] == d["phase"] and expected["attack"] == d["attack"]
+    # once completed by the oracle's to_dict, the dict round trips on the C core
+    assert core.CoreState.from_dict(tables, expected).to_dict() == expected
+
+
+def test_from_dict_hand_written_exotic_positions_agree_with_the_oracle(tmp_path):
+    """An ability's pending draw with a target, and a defender's Riposte suspended
+    at its draw with the attacker as target (bounced once the draws are done)."""
+    path = tmp_path / "exotic.toml"
+    path.write_text(EXOTIC_CARDS)
+    cards = load_card_set(path)
+    counts = {"Pup": 12, "Warden": 4, "Harrier": 10, "Riposte": 8, "Recall": 4, "Quorum": 3,
+              "Zero Draw": 4}
+    decks = (build_deck(cards, "Seer", counts), build_deck(cards, "Reaper", counts))
+    tables, oracle = core.Tables(cards, *decks), OracleGame(cards, *decks)
+    ability_draw = hand_written(decks, cards, (
+        {"ability_used": True, "hand": {"Quorum": 1, "Riposte": 1},
+         "front": [hw_unit("Harrier")], "back": [hw_unit("Pup")]},
+        {"front": [hw_unit("Warden"), hw_unit("Pup", used=True)]}),
+        pending={"kind": "draw", "source": "Seer", "ability": True, "player": 0, "effect": 0,
+                 "draws_left": 1, "target": {"seat": 1, "slot": "F2"}})
+    riposte = hand_written(decks, cards, (
+        {"front": [hw_unit("Harrier", used=True), hw_unit("Pup")]},
+        {"charisma_used": 1, "graveyard": {"Riposte": 1}, "hand": {"Recall": 1, "Zero Draw": 1},
+         "back": [hw_unit("Pup"), hw_unit("Warden")]}),
+        phase="defend", attack={"attacker": "F1", "target": "avatar"},
+        pending={"kind": "draw", "source": "Riposte", "ability": False, "player": 1,
+                 "effect": 1, "draws_left": 2, "target": {"seat": 0, "slot": "F1"}})
+    for d in (ability_draw, riposte):
+        check_against_oracle(tables, oracle, d, seeds=range(6))
+    # Riposte: two draws, then the bounce of its target, the attacker: the attack goes on GONE.
+    rng = random.Random(0)
+    state = core.CoreState.from_dict(tables, riposte)
+    state.apply(choose(state, rng))
+    state.apply(choose(state, rng))
+    d = state.to_dict()
+    assert d["attack"] == {"attacker": None, "target": "avatar"} and d["current"] == 1
+    assert d["players"][0]["known"] == {"Harrier": 1}
+
+
+def test_from_dict_takes_the_oracles_defaults():
+    """What a hand-written dict may leave out, as in OracleState.from_dict: hp,
+    counters, empty zones, unit fields (a fresh unit), the derived keys; names
+    ignoring case and surrounding spaces."""
+    sparse = crimson_wild()
+    for p in sparse["players"]:
+        for key in ("hp", "charisma_used", "known", "exile"):
+            p.pop(key, None)
+    sparse["players"][1]["graveyard"] = None   # None: empty, as in the oracle
+    sparse["players"][1]["deck"]["Insight"] += 1
+    sparse["players"][0]["front"] = [{"card": " berserker "},
+                                     {"card": "GOBLIN RAIDER", "damage": 500, "pump_power": 500}]
+    sparse["players"][1]["hand"] = {"giant growth": 1, "Tidal Return": 1, "Wolf Pack": 1,
+                                    "Fireball": 0}
+    del sparse["result"], sparse["pending"], sparse["attack"]
+    tables = core.Tables(CARDS, *CRIMSON_WILD)
+    oracle = OracleGame(CARDS, *CRIMSON_WILD)
+    built = core.CoreState.from_dict(tables, sparse).to_dict()
+    assert built == oracle.state_from_dict(sparse).to_dict()
+    seat0 = built["players"][0]
+    assert seat0["hp"] == 20 and seat0["charisma_used"] == 0 and seat0["known"] == {}
+    assert [u["can_move"] for u in seat0["front"]] == [False, False]
+    assert built["players"][1]["hand"] == {"Giant Growth": 1, "Tidal Return": 1, "Wolf Pack": 1}
+
+
+def valid_action_dict() -> dict:
+    d = core.CoreState.from_dict(core.Tables(CARDS, *CRIMSON_WILD), crimson_wild()).to_dict()
+    assert d["current"] == 0 and d["players"][0]["front"][0]["power"] == 3000
+    return d
+
+
+def set_path(d, path, value):
+    *head, last = path
+    for key in head:
+        d = d[key]
+    d[last] = value
+
+
+def complete_both_hands(d):
+    """A setup where seat 1 has its 5 cards too (seat 0 has 5 already)."""
+    d.update(phase="setup", turn=0, current="chance")
+    seat1 = d["players"][1]
+    seat1["hand"]["Wolf Pack"] += 2
+    seat1["deck"]["Wolf Pack"] -= 2
+    seat1["hand_size"] += 2
+    seat1["deck_size"] -= 2
+
+
+BROKEN = {
+    "unknown card in a hand": (lambda d: d["players"][0]["hand"].update({"Excalibur": 1}),
+                               "players\\[0\\].hand.*unknown card 'Excalibur'"),
+    "unknown card on the field": (lambda d: d["players"][1]["back"][0].update(card="Dragon"),
+                                  "unknown card 'Dragon'"),
+    "six units in a row": (lambda d: d["players"][0]["back"].extend(
+        [dict(d["players"][0]["back"][0])] * 4), "6 units, a row holds at most 5"),
+    "an operation on the field": (lambda d: d["players"][0]["front"][0].update(card="Fireball"),
+                                  "'Fireball' is not a unit"),
+    "a card too many": (lambda d: d["players"][0]["hand"].update({"Fire Drake": 2}),
+                        "'Fire Drake': hand 2 .* has 2"),
+    "a card missing": (lambda d: d["players"][1]["deck"].pop("Wolf Pack"), "'Wolf Pack'"),
+    "a non-empty exile": (lambda d: d["players"][1]["exile"].update({"Insight": 1}), "exile"),
+    "another avatar": (lambda d: d["players"][0].update(avatar="Night Queen"),
+                       "the tables give seat 0 the avatar 'Flame Warlord'"),
+    "known beyond the hand": (lambda d: d["players"][0]["known"].update({"War Cry": 2}),
+                              "'War Cry' known 2 times"),
+    "a negative count": (lambda d: d["players"][0]["hand"].update({"War Cry": -1}), "outside 0..255"),
+    "unknown phase": (lambda d: d.update(phase="upkeep"), "unknown phase 'upkeep'"),
+    "unknown key": (lambda d: d["players"][0]["front"][0].update(moved=True), "unknown key 'moved'"),
+    "missing key": (lambda d: d.pop("turn"), "missing key 'turn'"),
+    "a string for a number": (lambda d: d["players"][1].update(hp="14"), "an integer is needed"),
+    "HP above the avatar's": (lambda d: d["players"][1].update(hp=99), "hp: 99 is outside"),
+    "overspent charisma": (lambda d: d["players"][0].update(charisma_used=7), "charisma_used"),
+    "a dead unit": (lambda d: d["players"][0]["front"][1].update(damage=1500),
+                    "damage 1500 >= power 1500"),
+    "a game over left going": (lambda d: d["players"][1].update(hp=0), "would be over"),
+    "stale hand size": (lambda d: d["players"][0].update(hand_size=4), "hand_size"),
+    "stale power": (lambda d: d["players"][0]["front"][1].update(pump_power=0), "power"),
+    "a token that is not one": (lambda d: d["players"][0]["back"][0].update(token=False), "token"),
+    "wrong current": (lambda d: d.update(current=1), "current: 1, but .* give 0"),
+    "a result in a game going on": (lambda d: d.update(result=[1, -1]), "result"),
+    "active in the wrong turn": (lambda d: d.update(turn=4), "odd turns"),
+    "an attack outside defend": (lambda d: d.update(attack={"attacker": "F1", "target": "avatar"}),
+                                 "only in the defend phase"),
+    "defend without an attack": (lambda d: d.update(phase="defend", current=1),
+                                 "needs the declared attack"),
+    "an attack ref to an empty slot": (
+        lambda d: d.update(phase="defend", current=1, attack={"attacker": "F1", "target": "B3"}),
+        "slot B3 of seat 1 holds no unit"),
+    "a bad slot name": (
+        lambda d: d.update(phase="defend", current=1, attack={"attacker": "F6", "target": "avatar"}),
+        "F1..F5 or B1..B5"),
+    "a pending target outside the action phase": (
+        lambda d: d.update(phase="battle", pending={"kind": "target", "source": "Berserker", "player": 0}),
+        "on_deploy target"),
+    "a pending target without targets": (
+        lambda d: d.update(pending={"kind": "target", "source": "Berserker", "player": 0}),
+        "no on_deploy effect"),
+    "a pending draw of a card without draw": (
+        lambda d: d.update(current="chance", pending={
+            "kind": "draw", "source": "Fireball", "ability": False, "player": 0, "effect": 0,
+            "draws_left": 1, "target": None}), "not a draw"),
+    "a pending draw by the wrong player": (
+        lambda d: d.update(current="chance", pending={
+            "kind": "draw", "source": "Insight", "ability": False, "player": 1, "effect": 0,
+            "draws_left": 1, "target": None}), "pending.player"),
+    "too many draws left": (
+        lambda d: d.update(current="chance", phase="window", pending={
+            "kind": "draw", "source": "Insight", "ability": False, "player": 1, "effect": 0,
+            "draws_left": 3, "target": None}), "draws_left: 3 is outside 1..2"),
+    "an ability draw of an ability that does not draw": (
+        lambda d: d.update(current="chance", pending={
+            "kind": "draw", "source": "Flame Warlord", "ability": True, "player": 0, "effect": 0,
+            "draws_left": 1, "target": None}), "effect 0 of 'Flame Warlord' is not a draw"),
+    "an ability draw without an activated ability": (
+        lambda d: d.update(current="chance", turn=4, active=1, pending={
+            "kind": "draw", "source": "Beast King", "ability": True, "player": 1, "effect": 0,
+            "draws_left": 1, "target": None}), "activated ability"),
+    "a setup after turn 0": (lambda d: d.update(phase="setup", current="chance"), "setup is turn 0"),
+    "a setup with both hands complete": (complete_both_hands, "the setup is over"),
+    "a game over without result": (lambda d: d.update(phase="over", current=None), "result"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BROKEN))
+def test_from_dict_refuses_what_the_c_state_cannot_hold(name):
+    tables = core.Tables(CARDS, *CRIMSON_WILD)
+    d = valid_action_dict()
+    core.CoreState.from_dict(tables, d)   # valid before the change
+    change, message = BROKEN[name]
+    change(d)
+    with pytest.raises(ValueError, match=message):
+        core.CoreState.from_dict(tables, d)
+
+
+def test_from_dict_game_over_and_the_game_interface():
+    from xenophon.errors import XenophonError
+    from xenophon.hero import Game
+    d = valid_action_dict()
+    d["players"][1]["hp"] = -2
+    d.update(phase="over", current=None, result=[1, -1])
+    tables = core.Tables(CARDS, *CRIMSON_WILD)
+    state = core.CoreState.from_dict(tables, d)
+    assert state.is_terminal() and state.returns() == [1.0, -1.0] and state.to_dict() == d
+    check_against_oracle(tables, OracleGame(CARDS, *CRIMSON_WILD), d, seeds=range(1))
+    for engine in ("c", "oracle"):
+        game = Game(engine=engine)
+        assert game.state_from_dict(d).to_dict() == d
+        assert game.state_from_dict(valid_action_dict()).to_dict() == valid_action_dict()
+    with pytest.raises(XenophonError, match="unknown card"):
+        Game(engine="c").state_from_dict({**d, "players": [
+            {**d["players"][0], "hand": {"Excalibur": 1}}, d["players"][1]]})

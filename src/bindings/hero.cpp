@@ -440,6 +440,19 @@ struct DictReader {
         return v;
     }
 
+    // d[key] (required) as an integer in lo..hi; `where` names d.
+    static long long field(const py::dict &d, const char *key, const std::string &where, long long lo,
+                           long long hi) {
+        return integer(required(d, key, where), where + "." + key, lo, hi);
+    }
+
+    // d[key] as an integer in lo..hi, `otherwise` when missing (or None).
+    static long long field_or(const py::dict &d, const char *key, const std::string &where, long long lo,
+                              long long hi, long long otherwise) {
+        py::object v = optional(d, key);
+        return v.is_none() ? otherwise : integer(v, where + "." + key, lo, hi);
+    }
+
     static bool boolean(const py::handle &o, const std::string &where) {
         if (!py::isinstance<py::bool_>(o)) fail(where, "True or False is needed, not " + repr(o));
         return o.cast<bool>();
@@ -453,7 +466,7 @@ struct DictReader {
     static py::list list(const py::handle &o, const std::string &where) {
         if (!py::isinstance<py::list>(o) && !py::isinstance<py::tuple>(o))
             fail(where, "a list is needed, not " + repr(o));
-        return py::list(o);
+        return py::list(py::reinterpret_borrow<py::object>(o));
     }
 
     static std::string text(const py::handle &o, const std::string &where) {
@@ -506,7 +519,8 @@ CoreState from_dict(const TablesPtr &tables, const py::dict &d) {
     HeroState &s = out.st;
     std::memset(&s, 0, sizeof s);
 
-    R::only_keys(d, {"turn", "active", "current", "phase", "result", "pending", "attack", "players"}, "the dict");
+    R::only_keys(d, {"turn", "active", "current", "phase", "result", "pending", "attack", "players"},
+                 "the dict");
     std::string phase_name = R::text(R::required(d, "phase", "the dict"), "phase");
     int phase = -1;
     for (int ph = HERO_PH_SETUP; ph <= HERO_PH_OVER; ph++)
@@ -528,7 +542,8 @@ CoreState from_dict(const TablesPtr &tables, const py::dict &d) {
                    : r0 == -1 && r1 == 1 ? HERO_RES_WIN1
                    : r0 == 0 && r1 == 0  ? HERO_RES_DRAW
                                          : HERO_RES_NONE;
-        if (s.result == HERO_RES_NONE) R::fail("result", "[1, -1], [-1, 1] or [0, 0] is needed, not " + R::repr(result));
+        if (s.result == HERO_RES_NONE)
+            R::fail("result", "[1, -1], [-1, 1] or [0, 0] is needed, not " + R::repr(result));
     }
 
     // ---- players
@@ -545,11 +560,8 @@ CoreState from_dict(const TablesPtr &tables, const py::dict &d) {
         if (R::fold(avatar) != R::fold(py::str(tb.avatar_names[p])))
             R::fail(where + ".avatar", R::repr(avatar) + ", but the tables give seat " + std::to_string(p) +
                                            " the avatar '" + tb.avatar_names[p] + "'");
-        py::object hp = R::optional(pd, "hp");
-        s.hp[p] = hp.is_none() ? seat.hp : static_cast<int32_t>(R::integer(hp, where + ".hp", -BIG, seat.hp));
-        py::object charisma = R::optional(pd, "charisma_used");
-        if (!charisma.is_none())
-            s.charisma_used[p] = static_cast<uint8_t>(R::integer(charisma, where + ".charisma_used", 0, seat.charisma));
+        s.hp[p] = static_cast<int32_t>(R::field_or(pd, "hp", where, -BIG, seat.hp, seat.hp));
+        s.charisma_used[p] = static_cast<uint8_t>(R::field_or(pd, "charisma_used", where, 0, seat.charisma, 0));
         py::object ability = R::optional(pd, "ability_used");
         if (!ability.is_none()) s.ability_used[p] = R::boolean(ability, where + ".ability_used");
         r.multiset(R::optional(pd, "hand"), s.hand[p], where + ".hand");
@@ -585,13 +597,10 @@ CoreState from_dict(const TablesPtr &tables, const py::dict &d) {
                     if (!t->card[c].is_unit) R::fail(uw + ".card", "'" + tb.card_names[c] + "' is not a unit");
                     s.card[at] = static_cast<uint8_t>(c);
                 }
-                py::object v = R::optional(u, "damage");
-                if (!v.is_none()) s.damage[at] = static_cast<int32_t>(R::integer(v, uw + ".damage", 0, BIG));
-                v = R::optional(u, "pump_power");
-                if (!v.is_none()) s.pump_power[at] = static_cast<int32_t>(R::integer(v, uw + ".pump_power", 0, BIG));
-                v = R::optional(u, "pump_attack");
-                if (!v.is_none()) s.pump_attack[at] = static_cast<int32_t>(R::integer(v, uw + ".pump_attack", 0, BIG));
-                v = R::optional(u, "used");
+                s.damage[at] = static_cast<int32_t>(R::field_or(u, "damage", uw, 0, BIG, 0));
+                s.pump_power[at] = static_cast<int32_t>(R::field_or(u, "pump_power", uw, 0, BIG, 0));
+                s.pump_attack[at] = static_cast<int32_t>(R::field_or(u, "pump_attack", uw, 0, BIG, 0));
+                py::object v = R::optional(u, "used");
                 if (!v.is_none() && R::boolean(v, uw + ".used")) s.flags[at] |= HERO_F_USED;
                 v = R::optional(u, "can_move");
                 if (!v.is_none() && R::boolean(v, uw + ".can_move")) s.flags[at] |= HERO_F_CAN_MOVE;
@@ -620,9 +629,10 @@ CoreState from_dict(const TablesPtr &tables, const py::dict &d) {
         for (int c = 0; c < t->n_cards; c++) {
             int sum = s.hand[p][c] + s.deck[p][c] + s.grave[p][c] + field[c];
             if (sum != seat.decklist[c])
-                R::fail(where, "'" + tb.card_names[c] + "': hand " + std::to_string(s.hand[p][c]) + " + deck " +
-                                   std::to_string(s.deck[p][c]) + " + graveyard " + std::to_string(s.grave[p][c]) +
-                                   " + field " + std::to_string(field[c]) + " = " + std::to_string(sum) +
+                R::fail(where, "'" + tb.card_names[c] + "': hand " + std::to_string(s.hand[p][c]) +
+                                   " + deck " + std::to_string(s.deck[p][c]) + " + graveyard " +
+                                   std::to_string(s.grave[p][c]) + " + field " + std::to_string(field[c]) +
+                                   " = " + std::to_string(sum) +
                                    ", but the deck of seat " + std::to_string(p) + " ('" + tb.deck_names[p] +
                                    "') has " + std::to_string(seat.decklist[c]) +
                                    " (every card of the decklist is in exactly one zone)");
@@ -634,12 +644,10 @@ CoreState from_dict(const TablesPtr &tables, const py::dict &d) {
         }
         s.hand_n[p] = static_cast<uint8_t>(hand_n);
         s.deck_n[p] = static_cast<uint8_t>(deck_n);
-        py::object size = R::optional(pd, "hand_size");
-        if (!size.is_none() && R::integer(size, where + ".hand_size", 0, 255) != hand_n)
-            R::fail(where + ".hand_size", R::repr(size) + ", but the hand holds " + std::to_string(hand_n) + " cards");
-        size = R::optional(pd, "deck_size");
-        if (!size.is_none() && R::integer(size, where + ".deck_size", 0, 255) != deck_n)
-            R::fail(where + ".deck_size", R::repr(size) + ", but the deck holds " + std::to_string(deck_n) + " cards");
+        if (R::field_or(pd, "hand_size", where, 0, 255, hand_n) != hand_n)
+            R::fail(where + ".hand_size", "the hand holds " + std::to_string(hand_n) + " cards");
+        if (R::field_or(pd, "deck_size", where, 0, 255, deck_n) != deck_n)
+            R::fail(where + ".deck_size", "the deck holds " + std::to_string(deck_n) + " cards");
         if (!over && (s.hp[p] <= 0 || deck_n == 0))
             R::fail(where, "HP <= 0 or an empty deck in a game that goes on (it would be over)");
     }
@@ -665,7 +673,7 @@ CoreState from_dict(const TablesPtr &tables, const py::dict &d) {
         if (over) R::fail("pending", "nothing is pending in a game over");
         py::dict pd = R::dict(pending, "pending");
         std::string kind = R::text(R::required(pd, "kind", "pending"), "pending.kind");
-        int player = static_cast<int>(R::integer(R::required(pd, "player", "pending"), "pending.player", 0, 1));
+        int player = static_cast<int>(R::field(pd, "player", "pending", 0, 1));
         s.pend_player = static_cast<uint8_t>(player);
         if (kind == "target") {
             R::only_keys(pd, {"kind", "source", "player"}, "pending");
@@ -678,7 +686,8 @@ CoreState from_dict(const TablesPtr &tables, const py::dict &d) {
             s.pend_kind = HERO_PEND_TARGET;
             s.pend_source = static_cast<uint8_t>(c);
         } else if (kind == "draw") {
-            R::only_keys(pd, {"kind", "source", "ability", "player", "effect", "draws_left", "target"}, "pending");
+            R::only_keys(pd, {"kind", "source", "ability", "player", "effect", "draws_left", "target"},
+                         "pending");
             if (phase == HERO_PH_SETUP || phase == HERO_PH_DRAW)
                 R::fail("pending", "an effect draws only in the action, window, battle and defend phases");
             int decider = phase == HERO_PH_WINDOW || phase == HERO_PH_DEFEND ? 1 - s.active : s.active;
@@ -700,21 +709,20 @@ CoreState from_dict(const TablesPtr &tables, const py::dict &d) {
                 fx = &t->card[c].effects;
                 s.pend_source = static_cast<uint8_t>(c);
             }
-            int effect = static_cast<int>(R::integer(R::required(pd, "effect", "pending"), "pending.effect", 0, 3));
+            int effect = static_cast<int>(R::field(pd, "effect", "pending", 0, HERO_MAX_EFFECTS - 1));
             if (effect >= fx->n || fx->fx[effect].op != HERO_FX_DRAW || fx->fx[effect].a < 1)
                 R::fail("pending.effect", "effect " + std::to_string(effect) + " of " + R::repr(source) +
                                               " is not a draw(n) with n >= 1");
             s.pend_kind = HERO_PEND_DRAW;
             s.pend_ability = is_ability;
             s.pend_effect = static_cast<uint8_t>(effect);
-            s.draws_left = static_cast<int32_t>(
-                R::integer(R::required(pd, "draws_left", "pending"), "pending.draws_left", 1, fx->fx[effect].a));
+            s.draws_left = static_cast<int32_t>(R::field(pd, "draws_left", "pending", 1, fx->fx[effect].a));
             py::object target = R::required(pd, "target", "pending");
             s.pend_target = HERO_REF_NONE;
             if (!target.is_none()) {
                 py::dict td = R::dict(target, "pending.target");
                 R::only_keys(td, {"seat", "slot"}, "pending.target");
-                int seat = static_cast<int>(R::integer(R::required(td, "seat", "pending.target"), "pending.target.seat", 0, 1));
+                int seat = static_cast<int>(R::field(td, "seat", "pending.target", 0, 1));
                 py::object where = R::required(td, "slot", "pending.target");
                 if (!where.is_none()) {   // a slot of None: a unit that is GONE, as the oracle reads it
                     if (fx->target == HERO_TG_NONE)
@@ -739,7 +747,7 @@ CoreState from_dict(const TablesPtr &tables, const py::dict &d) {
         py::dict ad = R::dict(attack, "attack");
         R::only_keys(ad, {"attacker", "target"}, "attack");
         py::object from = R::required(ad, "attacker", "attack"), to = R::required(ad, "target", "attack");
-        s.att_from = from.is_none() ? HERO_REF_NONE
+        s.att_from = from.is_none() ? static_cast<uint8_t>(HERO_REF_NONE)
                                     : static_cast<uint8_t>(R::slot(s, from, s.active, "attack.attacker"));
         if (to.is_none()) s.att_to = HERO_REF_NONE;
         else if (py::isinstance<py::str>(to) && R::fold(to) == "avatar") s.att_to = HERO_REF_AVATAR;
@@ -753,9 +761,10 @@ CoreState from_dict(const TablesPtr &tables, const py::dict &d) {
     if (d.contains("current")) {   // derived: when given, it must agree
         py::object current = d["current"], expected = out.to_dict()["current"];
         bool same = current.is_none() ? expected.is_none()
-                    : py::isinstance<py::str>(expected) ? py::isinstance<py::str>(current) && current.equal(expected)
-                    : !expected.is_none() && py::isinstance<py::int_>(current) &&
-                          !py::isinstance<py::bool_>(current) && current.equal(expected);
+                    : py::isinstance<py::str>(expected)
+                        ? py::isinstance<py::str>(current) && current.equal(expected)
+                        : !expected.is_none() && py::isinstance<py::int_>(current) &&
+                              !py::isinstance<py::bool_>(current) && current.equal(expected);
         if (!same)
             R::fail("current", R::repr(current) + ", but phase, pending and active give " + R::repr(expected));
     }
