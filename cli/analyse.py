@@ -112,10 +112,12 @@ def result_dict(result: SearchResult, top: int) -> dict[str, Any]:
 
 
 def result_table(result: SearchResult, top: int) -> str:
-    lines = [f"{'move':<28} {'visits':>7} {'win':>5} {'low':>5}  line"]
-    for stat in result.moves[:top]:
-        line = " ".join(f"[{m}]" for m in stat.principal_variation[1:6])
-        lines.append(f"{stat.move.text:<28} {stat.visits:>7} {percent(stat.win_probability):>5} "
+    shown = result.moves[:top]
+    width = max([len("move")] + [len(stat.move.text) for stat in shown]) + 1
+    lines = [f"{'move':<{width}} {'visits':>7} {'win':>5} {'low':>5}  then"]
+    for stat in shown:
+        line = ", ".join(stat.principal_variation[1:5])
+        lines.append(f"{stat.move.text:<{width}} {stat.visits:>7} {percent(stat.win_probability):>5} "
                      f"{percent(stat.lower_bound):>5}  {line}")
     lines.append(f"{result.iterations} iterations, {result.worlds} worlds sampled, "
                  f"{result.nodes} nodes, {result.seconds:.2f} s")

@@ -167,8 +167,10 @@ class Session:
     def hint(self) -> None:
         result = self.hint_bot.analyse(self.state)
         self.say(f"  AI's view for you ({result.iterations} iterations):")
-        for stat in result.moves[:3]:
-            self.say(f"  {stat.move.text:<28} win {percent(stat.win_probability):>4}  "
+        top = result.moves[:3]
+        width = max(len(stat.move.text) for stat in top) + 2
+        for stat in top:
+            self.say(f"  {stat.move.text:<{width}} win {percent(stat.win_probability):>4}  "
                      f"({stat.visits} visits)")
 
     def undo(self) -> bool:

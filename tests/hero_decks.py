@@ -19,3 +19,24 @@ PAIRINGS = {
     "sage-queen": (SKY_SAGE, NIGHT_QUEEN),
     "queen-crimson": (NIGHT_QUEEN, DECKS["crimson_conqueror"]),
 }
+
+
+def hand_written(decks, cards, seats, phase="action", active=0, turn=None, pending=None,
+                 attack=None) -> dict:
+    """A dict in the style of tests/test_hero_oracle.py; each seat's parts as given,
+    its deck the rest of its decklist (the C core keeps every card in one zone)."""
+    players = []
+    for deck, parts in zip(decks, seats):
+        p = {"avatar": deck.avatar.name, "hand": {}, "known": {}, "graveyard": {}, "exile": {},
+             "front": [], "back": []}
+        p.update(parts)
+        rest = deck.cards(cards)
+        taken = list(p["hand"].items()) + list(p["graveyard"].items()) + [
+            (u["card"], 1) for u in p["front"] + p["back"] if u["card"] != "Retainer"]
+        for name, n in taken:
+            rest[name] -= n
+            assert rest[name] >= 0, name
+        p["deck"] = {name: n for name, n in rest.items() if n}
+        players.append(p)
+    return {"turn": turn if turn is not None else 3 + active, "active": active, "phase": phase,
+            "result": None, "pending": pending, "attack": attack, "players": players}

@@ -11,25 +11,9 @@ import random
 import pytest
 
 from xenophon._core import hero as core
-from xenophon.hero.cards import build_deck, load_card_set, prebuilt_decks
+from xenophon.hero.cards import build_deck, load_card_set
 
-CARDS = load_card_set()
-DECKS = prebuilt_decks(CARDS)
-NIGHT_QUEEN = build_deck(CARDS, "Night Queen", {
-    "Skeleton Soldier": 4, "Shadow Assassin": 4, "Vampire Lord": 4, "Death Curse": 4,
-    "Dark Pact": 4, "Grave Knight": 4, "Night Ambush": 4, "Mercenary": 4, "Hero's Crown": 4,
-    "Storm Mage": 4}, name="Night Queen test")
-SKY_SAGE = build_deck(CARDS, "Sky Sage", {
-    "Sky Scout": 4, "Cloud Archer": 4, "Storm Mage": 4, "Leviathan": 4, "Tidal Return": 4,
-    "Insight": 4, "Wind Ward": 4, "Mercenary": 4, "Hero's Crown": 2, "Goblin Raider": 2,
-    "Giant Growth": 4}, name="Sky Sage test")
-PAIRINGS = {
-    "crimson-wild": (DECKS["crimson_conqueror"], DECKS["wild_grove"]),
-    "wild-crimson": (DECKS["wild_grove"], DECKS["crimson_conqueror"]),
-    "queen-sage": (NIGHT_QUEEN, SKY_SAGE),
-    "sage-queen": (SKY_SAGE, NIGHT_QUEEN),
-    "queen-crimson": (NIGHT_QUEEN, DECKS["crimson_conqueror"]),
-}
+from hero_decks import CARDS, DECKS, NIGHT_QUEEN, PAIRINGS, SKY_SAGE, hand_written
 TABLES = {name: core.Tables(CARDS, d0, d1) for name, (d0, d1) in PAIRINGS.items()}
 
 
@@ -786,27 +770,6 @@ def hw_unit(name: str, **changes) -> dict:
          "can_move": True, "pump_power": 0, "pump_attack": 0}
     u.update(changes)
     return u
-
-
-def hand_written(decks, cards, seats, phase="action", active=0, turn=None, pending=None,
-                 attack=None) -> dict:
-    """A dict in the style of tests/test_hero_oracle.py; each seat's parts as given,
-    its deck the rest of its decklist (the C core keeps every card in one zone)."""
-    players = []
-    for deck, parts in zip(decks, seats):
-        p = {"avatar": deck.avatar.name, "hand": {}, "known": {}, "graveyard": {}, "exile": {},
-             "front": [], "back": []}
-        p.update(parts)
-        rest = deck.cards(cards)
-        taken = list(p["hand"].items()) + list(p["graveyard"].items()) + [
-            (u["card"], 1) for u in p["front"] + p["back"] if u["card"] != "Retainer"]
-        for name, n in taken:
-            rest[name] -= n
-            assert rest[name] >= 0, name
-        p["deck"] = {name: n for name, n in rest.items() if n}
-        players.append(p)
-    return {"turn": turn if turn is not None else 3 + active, "active": active, "phase": phase,
-            "result": None, "pending": pending, "attack": attack, "players": players}
 
 
 def check_against_oracle(tables, oracle_game, d: dict, seeds=range(4), steps=40):
