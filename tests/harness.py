@@ -3,9 +3,10 @@ the oracle, undo walks, information-set checks. Each game's tests supply two
 factories returning fresh initial backends (C core, oracle)."""
 from __future__ import annotations
 
+import contextlib
 import itertools
 import random
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 Factory = Callable[[], Any]
 
@@ -107,3 +108,55 @@ def undo_walk(factory: Factory, seed: int, steps: int) -> None:
         state.undo()
         assert state.to_bytes() == before and state.hash() == before_hash
         state.apply(code)
+
+
+class CoreBacked:
+    """A C core state with the oracle's two extra test methods: its
+    information-set key stands for the information view (equal exactly when
+    the player cannot tell two states apart), and resample takes an rng."""
+
+    def __init__(self, state: Any):
+        self._state = state
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._state, name)
+
+    def information_view(self, player: int) -> int:
+        return self._state.information_set_key(player)
+
+    def resample(self, player: int, rng: random.Random) -> "CoreBacked":
+        return CoreBacked(self._state.resample(player, rng.getrandbits(63)))
+
+    def clone(self) -> "CoreBacked":
+        return CoreBacked(self._state.clone())
+
+
+class SwitchedBackend:
+    """A game for scenario tests whose states come from the backend selected
+    with `SwitchedBackend.using("oracle" | "c")`: one scenario, both engines."""
+
+    current = "oracle"
+
+    def __init__(self, oracle_game: Any, core_state: Any, tables: Any):
+        self.oracle = oracle_game
+        self.core_state = core_state
+        self.tables = tables
+
+    @classmethod
+    @contextlib.contextmanager
+    def using(cls, name: str) -> Iterator[None]:
+        cls.current = name
+        try:
+            yield
+        finally:
+            cls.current = "oracle"
+
+    def new_initial_state(self) -> Any:
+        if SwitchedBackend.current == "oracle":
+            return self.oracle.new_initial_state()
+        return CoreBacked(self.core_state.initial(self.tables))
+
+    def state_from_dict(self, d: dict) -> Any:
+        if SwitchedBackend.current == "oracle":
+            return self.oracle.state_from_dict(d)
+        return CoreBacked(self.core_state.from_dict(self.tables, d))

@@ -14,6 +14,7 @@ from collections import Counter
 
 import pytest
 
+from harness import SwitchedBackend
 from xenophon._core import anabasis as core
 from xenophon.anabasis.cards import load_card_set
 from xenophon.reference.anabasis import (
@@ -25,53 +26,18 @@ from xenophon.reference.anabasis import (
 CARDS = load_card_set()
 
 
-class CoreBacked:
-    """A C core state with the oracle's two extra test methods: its
-    information-set key stands for the information view (equal exactly when
-    the player cannot tell two states apart), and resample takes an rng."""
-
-    def __init__(self, state):
-        self._state = state
-
-    def __getattr__(self, name):
-        return getattr(self._state, name)
-
-    def information_view(self, player):
-        return self._state.information_set_key(player)
-
-    def resample(self, player, rng):
-        return CoreBacked(self._state.resample(player, rng.getrandbits(63)))
-
-    def clone(self):
-        return CoreBacked(self._state.clone())
-
-
-class Backend:
-    """A game whose states come from the backend under test (see the fixture)."""
-
-    current = "oracle"
+class Backend(SwitchedBackend):
+    """An Anabasis game whose states come from the backend under test."""
 
     def __init__(self, cards, mode):
-        self.oracle = OracleGame(cards, mode)
-        self.tables = core.Tables(cards, mode)
-
-    def new_initial_state(self):
-        if Backend.current == "oracle":
-            return self.oracle.new_initial_state()
-        return CoreBacked(core.CoreState.initial(self.tables))
-
-    def state_from_dict(self, d):
-        if Backend.current == "oracle":
-            return self.oracle.state_from_dict(d)
-        return CoreBacked(core.CoreState.from_dict(self.tables, d))
+        super().__init__(OracleGame(cards, mode), core.CoreState, core.Tables(cards, mode))
 
 
 @pytest.fixture(autouse=True, params=["oracle", "c"])
 def backend(request):
     """Every scenario runs on the oracle and on the C core."""
-    Backend.current = request.param
-    yield request.param
-    Backend.current = "oracle"
+    with SwitchedBackend.using(request.param):
+        yield request.param
 
 
 STANDARD = Backend(CARDS, "standard")
