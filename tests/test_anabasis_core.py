@@ -208,6 +208,23 @@ def test_resample_keeps_what_the_player_knows(mode):
     assert checked > 500 and changed > 100
 
 
+def test_resample_depends_only_on_what_the_player_knows():
+    """Two states the player cannot tell apart resample to the same bytes with
+    the same seed: the true hidden cards never leak into the sample."""
+    compared = 0
+    for state, rng in walk("standard", 33, 1500):
+        if state.is_terminal() or rng.random() > 0.2:
+            continue
+        player = rng.randrange(2)
+        twin = state.resample(player, rng.randrange(1 << 62))
+        if twin.to_bytes() == state.to_bytes():
+            continue
+        seed = rng.randrange(1 << 62)
+        assert state.resample(player, seed).to_bytes() == twin.resample(player, seed).to_bytes()
+        compared += 1
+    assert compared > 50
+
+
 def test_keys_of_the_two_players_differ():
     for state, _ in walk("standard", 5, 400):
         assert state.information_set_key(0) != state.information_set_key(1)
