@@ -23,7 +23,7 @@ PAIRINGS = {
 
 def hand_written(decks, cards, seats, phase="action", active=0, turn=None, pending=None,
                  attack=None) -> dict:
-    """A dict in the style of tests/test_hero_oracle.py; each seat's parts as given,
+    """A dict in the style of tests/test_hero_scenarios.py; each seat's parts as given,
     its deck the rest of its decklist (the C core keeps every card in one zone)."""
     players = []
     for deck, parts in zip(decks, seats):

@@ -1,30 +1,96 @@
-"""Scenario tests of the pure-Python Hero oracle (src/reference/hero.py) and of
-the Hero notation (src/hero/notation.py).
+"""Scenario tests of the Hero rules, run on both backends: the pure-Python
+oracle (src/reference/hero.py) and the C core (xenophon._core.hero); and of the
+Hero notation (src/hero/notation.py).
 
 Each scenario builds a position (a canonical dict, docs/hero-engine.md §10,
 turned into a state by ``from_dict``), plays moves written in the notation of
 spec §8 and checks the result against RULES.md Part B and the spec. Moves are
 always written from the side of the player who makes them: ``op.F1`` is the
 opponent's first front-row unit of whoever is acting.
+
+Positions conserve cards, as the C core insists (spec §10): every card of a
+seat's decklist is in exactly one zone. A position names what is in hand, in
+the graveyard and on the field; its deck is the rest of the decklist (see
+`build`). Every draw is a chance node, so a test picks the card drawn.
 """
 from __future__ import annotations
 
 import random
 import textwrap
+from collections import Counter
 
 import pytest
 
+from harness import CoreBacked, SwitchedBackend
+from xenophon._core import hero as core
 from xenophon.errors import NotationError
 from xenophon.hero.cards import build_deck, load_card_set, prebuilt_decks
 from xenophon.hero.notation import (
     ABILITY, ATTACK, AVATAR, DEPLOY, DRAW, END, GUARD, MOVE, NONE, PASS, PLAY, RETAINER,
     TARGET, decode, encode, format_action, parse_action, parse_slot, slot_name,
 )
-from xenophon.reference.hero import CHANCE, TERMINAL, OracleGame, OracleState, perft
+from xenophon.reference.hero import CHANCE, TERMINAL, OracleGame, perft
 
 CARDS = load_card_set()
 DECKS = prebuilt_decks(CARDS)
-GAME = OracleGame(CARDS, DECKS["crimson_conqueror"], DECKS["wild_grove"])
+
+
+class CoreState(CoreBacked):
+    """A C core state that knows its game, as the oracle's states do (the notation
+    helpers read the card set from ``state.game``)."""
+
+    def __init__(self, state, game: "Backend"):
+        super().__init__(state)
+        self.game = game
+
+    def resample(self, player: int, rng: random.Random) -> "CoreState":
+        return CoreState(self._state.resample(player, rng.getrandbits(63)), self.game)
+
+    def clone(self) -> "CoreState":
+        return CoreState(self._state.clone(), self.game)
+
+
+class Backend(SwitchedBackend):
+    """A Hero game (a card set and two decks) whose states come from the backend under test."""
+
+    def __init__(self, cards, deck0, deck1):
+        super().__init__(OracleGame(cards, deck0, deck1), core.CoreState,
+                         core.Tables(cards, deck0, deck1))
+        self.cards = cards
+        self.decks = (deck0, deck1)
+
+    def new_initial_state(self):
+        return self._own(super().new_initial_state())
+
+    def state_from_dict(self, d: dict):
+        return self._own(super().state_from_dict(d))
+
+    def _own(self, state):
+        return CoreState(state._state, self) if isinstance(state, CoreBacked) else state
+
+
+@pytest.fixture(autouse=True, params=["oracle", "c"])
+def backend(request):
+    """Every scenario runs on the oracle and on the C core."""
+    with SwitchedBackend.using(request.param):
+        yield request.param
+
+
+def on_oracle() -> bool:
+    """Whether the oracle runs: guards the few checks of the oracle's own API."""
+    return SwitchedBackend.current == "oracle"
+
+
+def oracle_only(why: str) -> None:
+    """Skips the running test on the C core: it is about the oracle's own API."""
+    if SwitchedBackend.current != "oracle":
+        pytest.skip(f"oracle only: {why}")
+
+
+#: for tests of the notation alone, which build no state: run once, on no backend
+NO_BACKEND = pytest.mark.parametrize("backend", ["none"])
+
+GAME = Backend(CARDS, DECKS["crimson_conqueror"], DECKS["wild_grove"])
 
 
 # ---------------------------------------------------------------------------
@@ -32,6 +98,26 @@ GAME = OracleGame(CARDS, DECKS["crimson_conqueror"], DECKS["wild_grove"])
 
 def cid(name: str) -> int:
     return CARDS.by_name(name).id
+
+
+def scenario_deck(cards, avatar: str):
+    """The decklist of every position built here: each card of the set, 4 copies
+    (the most a deck may hold, D-21), 10 of a HORDE card, so that any position
+    of the scenarios fits in it."""
+    counts = {c.name: 10 if "HORDE" in c.keywords else 4 for c in cards.cards}
+    return build_deck(cards, avatar, counts, name=f"{avatar} scenarios")
+
+
+_SCENARIO_GAMES: dict[tuple[str, str, str], Backend] = {}
+
+
+def scenario_game(avatar0: str, avatar1: str, cards=CARDS) -> Backend:
+    """The game of positions with these avatars: a scenario deck for each seat."""
+    key = (str(cards.digest), avatar0, avatar1)
+    if key not in _SCENARIO_GAMES:
+        _SCENARIO_GAMES[key] = Backend(cards, scenario_deck(cards, avatar0),
+                                       scenario_deck(cards, avatar1))
+    return _SCENARIO_GAMES[key]
 
 
 def unit(name: str, **changes) -> dict:
@@ -45,34 +131,66 @@ def unit(name: str, **changes) -> dict:
 
 
 def blank(avatars=("Flame Warlord", "Beast King"), phase="action", active=0, turn=None,
-          cards=CARDS, deck="Mercenary") -> dict:
-    """A canonical dict with two avatars at full HP, empty hands and fields, and a
-    10-card deck each (so that nobody decks out by accident)."""
+          cards=CARDS) -> dict:
+    """A canonical dict with two avatars at full HP, empty hands and fields; `build`
+    gives each seat the rest of its decklist as its deck."""
     players = []
     for name in avatars:
         players.append({"avatar": name, "hp": cards.avatar_by_name(name).hp,
                         "charisma_used": 0, "ability_used": False, "hand": {}, "known": {},
-                        "deck": {deck: 10}, "graveyard": {}, "exile": {},
+                        "deck": None, "graveyard": {}, "exile": {},
                         "front": [], "back": []})
     return {"turn": turn if turn is not None else 3 + active, "active": active,
             "phase": phase, "result": None, "pending": None, "attack": None,
             "players": players}
 
 
-def build(d: dict, game: OracleGame = GAME) -> OracleState:
-    return game.state_from_dict(d)
+def conserved(d: dict, game: Backend) -> dict:
+    """A copy of `d` whose zones hold each seat's decklist exactly: a seat's deck is
+    the rest of its decklist; a seat given a deck (``"deck": {...}``, e.g. a tiny one
+    for a deck-out) keeps it, and the rest of its decklist is in its graveyard."""
+    d = {**d, "players": [dict(p) for p in d["players"]]}
+    for deck, p in zip(game.decks, d["players"]):
+        rest = Counter(deck.cards(game.cards))
+        rest.subtract(p["hand"])
+        rest.subtract(p["graveyard"])
+        rest.subtract(u["card"] for u in p["front"] + p["back"] if u["card"] != "Retainer")
+        if p.get("deck") is not None:
+            rest.subtract(p["deck"])
+        short = {name: -n for name, n in rest.items() if n < 0}
+        assert not short, f"seat of {p['avatar']}: more cards than its decklist holds: {short}"
+        rest = {name: n for name, n in rest.items() if n}
+        if p.get("deck") is None:
+            p["deck"] = rest
+        else:
+            p["graveyard"] = dict(Counter(p["graveyard"]) + Counter(rest))
+    return d
 
 
-def code_of(state: OracleState, text: str) -> int:
+def build(d: dict, game: Backend | None = None):
+    """The state of position `d` (cards conserved, see `conserved`) on the backend
+    under test; by default in the scenario game of its two avatars."""
+    if game is None:
+        game = scenario_game(*(p["avatar"] for p in d["players"]))
+    return game.state_from_dict(conserved(d, game))
+
+
+def draw_odds(deck: dict[str, int], cards=CARDS) -> list[tuple[int, float]]:
+    """The chance outcomes of a draw from `deck`: each card with its share, by card id."""
+    size = sum(deck.values())
+    return sorted((encode(DRAW, cards.by_name(name).id), n / size) for name, n in deck.items())
+
+
+def code_of(state, text: str) -> int:
     return parse_action(text, state.game.cards)
 
 
-def legal(state: OracleState) -> list[str]:
+def legal(state) -> list[str]:
     """The legal moves in notation, in code order."""
     return [format_action(c, state.game.cards) for c in state.legal_actions()]
 
 
-def act(state: OracleState, *moves: str) -> None:
+def act(state, *moves: str) -> None:
     """Plays moves (or chance outcomes such as 'draw Insight'), each of which must be legal."""
     for text in moves:
         code = code_of(state, text)
@@ -80,15 +198,15 @@ def act(state: OracleState, *moves: str) -> None:
         state.apply(code)
 
 
-def seat(state: OracleState, s: int) -> dict:
+def seat(state, s: int) -> dict:
     return state.to_dict()["players"][s]
 
 
-def row(state: OracleState, s: int, which: str) -> list[str]:
+def row(state, s: int, which: str) -> list[str]:
     return [u["card"] for u in seat(state, s)[which]]
 
 
-def starting_with(state: OracleState, word: str) -> list[str]:
+def starting_with(state, word: str) -> list[str]:
     return [m for m in legal(state) if m.startswith(word)]
 
 
@@ -229,14 +347,13 @@ CUSTOM_TOML = textwrap.dedent('''
 
 @pytest.fixture(scope="module")
 def custom(tmp_path_factory):
-    """(card set, game factory) of the custom set; decks of 40 Squires."""
+    """(card set, game factory) of the custom set; scenario decks of its cards."""
     path = tmp_path_factory.mktemp("hero") / "custom.toml"
     path.write_text(CUSTOM_TOML)
     cards = load_card_set(path)
 
-    def game(avatar0: str = "Blood Witch", avatar1: str = "Blood Witch") -> OracleGame:
-        decks = [build_deck(cards, a, {"Squire": 40}, name=a) for a in (avatar0, avatar1)]
-        return OracleGame(cards, decks[0], decks[1])
+    def game(avatar0: str = "Blood Witch", avatar1: str = "Blood Witch") -> Backend:
+        return scenario_game(avatar0, avatar1, cards)
 
     return cards, game
 
@@ -337,10 +454,13 @@ def test_turn_start_standby_resets_and_draw():
                                    "pump_power": 0, "pump_attack": 0}
     assert [u["used"] for u in p1["front"] + p1["back"]] == [False, False]
     assert all(u["can_move"] for u in p1["front"] + p1["back"])
-    assert s.chance_outcomes() == [(encode(DRAW, cid("Mercenary")), 1.0)]
+    # the draw is a chance node over seat 1's deck
+    deck = seat(s, 1)["deck"]
+    assert s.chance_outcomes() == draw_odds(deck)
     act(s, "draw Mercenary")
     assert s.to_dict()["phase"] == "action" and s.current_player() == 1
-    assert seat(s, 1)["hand"] == {"Mercenary": 1} and seat(s, 1)["deck_size"] == 9
+    assert seat(s, 1)["hand"] == {"Mercenary": 1}
+    assert seat(s, 1)["deck_size"] == sum(deck.values()) - 1
 
 
 def test_both_windows_are_decision_nodes_even_with_only_pass():
@@ -544,7 +664,7 @@ def test_blitz_front_row_and_full_rows():
 # ---------------------------------------------------------------------------
 # Fast and normal operations in every window (B7, D-28)
 
-def windows_position() -> OracleState:
+def windows_position():
     d = blank()
     p0, p1 = d["players"]
     p0["front"] = [unit("Goblin Raider"), unit("Flame Lancer")]
@@ -675,7 +795,7 @@ def test_a_unit_deployed_this_turn_may_attack():
 # Guards (B7 step 2)
 
 def guard_position(attacker: str, attacker_row: str, target: tuple[str, str] | None,
-                   defenders: dict[str, list[dict]]) -> OracleState:
+                   defenders: dict[str, list[dict]]):
     """Seat 0 (Flame Warlord) attacks with its only unit; seat 1 (Beast King) has
     `defenders`; target (row, name) is put first in that row, used."""
     d = blank(phase="battle")
@@ -799,7 +919,7 @@ def test_tap_untap_and_pumps_do_not_cancel_an_attack():
 # Battle (B7 step 3, spec §6)
 
 def battle(attacker: str, target: str, avatars=("Flame Warlord", "Beast King"),
-           guard: str | None = None) -> OracleState:
+           guard: str | None = None):
     d = blank(phase="battle", avatars=avatars)
     d["players"][0]["front"] = [unit(attacker)]
     d["players"][1]["front"] = [unit(target, used=True)]
@@ -919,7 +1039,7 @@ def test_destroy_unit_reads_current_power():
 def test_destroy_unit_rechecks_power_when_it_resolves(custom):
     cards, game = custom
     g = game("Blood Witch", "Penitent")
-    d = blank(avatars=("Blood Witch", "Penitent"), cards=cards, deck="Squire")
+    d = blank(avatars=("Blood Witch", "Penitent"), cards=cards)
     d["players"][0]["hand"] = {"Reckless Curse": 1}
     d["players"][1]["front"] = [unit("Squire")]
     s = build(d, g)
@@ -934,7 +1054,7 @@ def test_destroy_unit_rechecks_power_when_it_resolves(custom):
 def test_targeted_effects_skip_a_gone_target(custom):
     cards, game = custom
     g = game("Blood Witch", "Blood Witch")
-    d = blank(avatars=("Blood Witch", "Blood Witch"), cards=cards, deck="Squire")
+    d = blank(avatars=("Blood Witch", "Blood Witch"), cards=cards)
     d["players"][0]["hand"] = {"Blast": 1, "Recall": 1}
     d["players"][1]["front"] = [unit("Squire"), unit("Squire")]
     s = build(d, g)
@@ -951,7 +1071,7 @@ def test_targeted_effects_skip_a_gone_target(custom):
 def test_a_suspended_effect_list_keeps_its_target(custom):
     cards, game = custom
     g = game("Seer", "Seer")
-    d = blank(avatars=("Seer", "Seer"), cards=cards, deck="Squire", phase="battle")
+    d = blank(avatars=("Seer", "Seer"), cards=cards, phase="battle")
     d["players"][0]["front"] = [unit("Squire"), unit("Wolf")]
     d["players"][0]["hand"] = {"Study": 1}
     s = build(d, g)
@@ -960,7 +1080,7 @@ def test_a_suspended_effect_list_keeps_its_target(custom):
     assert d["pending"] == {"kind": "draw", "source": "Study", "ability": False, "player": 0,
                             "effect": 1, "draws_left": 1, "target": {"seat": 0, "slot": "F2"}}
     assert (d["phase"], d["current"]) == ("battle", "chance")
-    assert OracleState.from_dict(g, d).to_dict() == d
+    assert g.state_from_dict(d).to_dict() == d
     act(s, "draw Squire")
     wolf = seat(s, 0)["front"][1]
     assert (wolf["pump_power"], wolf["pump_attack"]) == (500, 1)
@@ -969,7 +1089,7 @@ def test_a_suspended_effect_list_keeps_its_target(custom):
 
 def test_blood_witch_damages_the_owner_of_a_destroyed_unit(custom):
     cards, game = custom
-    d = blank(avatars=("Blood Witch", "Seer"), cards=cards, deck="Squire")
+    d = blank(avatars=("Blood Witch", "Seer"), cards=cards)
     d["players"][1]["hand"] = {"Blast": 1}
     d["players"][0]["front"] = [unit("Squire")]
     s = build(d, game("Blood Witch", "Seer"))
@@ -986,7 +1106,7 @@ def test_blood_witch_damages_the_owner_of_a_destroyed_unit(custom):
 
 def test_lose_hp_and_heal_in_an_on_enemy_destroyed_ability(custom):
     cards, game = custom
-    d = blank(avatars=("Penitent", "Seer"), cards=cards, deck="Squire")
+    d = blank(avatars=("Penitent", "Seer"), cards=cards)
     d["players"][0]["hp"] = 5
     d["players"][0]["hand"] = {"Blast": 1}
     d["players"][1]["front"] = [unit("Squire")]
@@ -1024,7 +1144,7 @@ def test_damage_avatar_heal_and_lose_hp():
 
 
 def test_insight_draws_two_as_separate_chance_nodes():
-    d = blank(avatars=("Sky Sage", "Beast King"), deck="Wolf Pack")
+    d = blank(avatars=("Sky Sage", "Beast King"))
     d["players"][0]["hand"] = {"Insight": 1}
     d["players"][0]["deck"] = {"Sky Scout": 1, "Cloud Archer": 3}
     s = build(d)
@@ -1040,7 +1160,7 @@ def test_insight_draws_two_as_separate_chance_nodes():
 
 def test_draw_zero_is_no_node(custom):
     cards, game = custom
-    d = blank(avatars=("Seer", "Seer"), cards=cards, deck="Squire")
+    d = blank(avatars=("Seer", "Seer"), cards=cards)
     d["players"][0]["hand"] = {"Ponder": 1}
     d["players"][0]["hp"] = 5
     s = build(d, game("Seer", "Seer"))
@@ -1102,8 +1222,10 @@ def test_bounce_known_in_hand_and_tokens_cease():
     p1 = seat(s, 1)
     assert p1["hand"] == {"Berserker": 2, "Fireball": 1} and p1["known"] == {"Berserker": 1}
     assert row(s, 1, "front") == ["Retainer"] and p1["graveyard"] == {}
-    view = s.information_view(0)
-    assert view["players"][1]["hand"] is None and view["players"][1]["known"] == {"Berserker": 1}
+    if on_oracle():                 # the view as a dict is the oracle's API (C: a key)
+        view = s.information_view(0)
+        assert view["players"][1]["hand"] is None
+        assert view["players"][1]["known"] == {"Berserker": 1}
     act(s, "play Tidal Return on op.F1")                  # a token ceases to exist
     assert row(s, 1, "front") == [] and seat(s, 1)["hand_size"] == 3
     # using a known card forgets one copy (B11)
@@ -1139,7 +1261,7 @@ def test_hero_s_crown_counts_eight_non_token_units():
 def test_small_crown_and_race_bonus_attack(custom):
     cards, game = custom
     g = game("Beastmaster", "Seer")
-    d = blank(avatars=("Beastmaster", "Seer"), cards=cards, deck="Squire", phase="battle")
+    d = blank(avatars=("Beastmaster", "Seer"), cards=cards, phase="battle")
     d["players"][0]["front"] = [unit("Wolf"), unit("Squire")]
     s = build(d, g)
     wolf, squire = seat(s, 0)["front"]
@@ -1147,7 +1269,7 @@ def test_small_crown_and_race_bonus_attack(custom):
                                                                               1000, 1)
     act(s, "attack F1 > avatar", "pass")
     assert seat(s, 1)["hp"] == 7
-    d = blank(avatars=("Beastmaster", "Seer"), cards=cards, deck="Squire")
+    d = blank(avatars=("Beastmaster", "Seer"), cards=cards)
     d["players"][0]["front"] = [unit("Wolf")]
     d["players"][0]["back"] = [unit("Retainer")]
     d["players"][0]["hand"] = {"Small Crown": 1}
@@ -1211,7 +1333,7 @@ def test_storm_mage_draws_on_deploy():
 
 def test_the_entering_unit_may_be_its_own_target(custom):
     cards, game = custom
-    d = blank(avatars=("Seer", "Seer"), cards=cards, deck="Squire")
+    d = blank(avatars=("Seer", "Seer"), cards=cards)
     d["players"][0]["hand"] = {"Herald": 1}
     s = build(d, game("Seer", "Seer"))
     act(s, "deploy Herald back")
@@ -1222,7 +1344,7 @@ def test_the_entering_unit_may_be_its_own_target(custom):
 
 def test_activated_ability_with_a_draw(custom):
     cards, game = custom
-    d = blank(avatars=("Seer", "Seer"), cards=cards, deck="Squire")
+    d = blank(avatars=("Seer", "Seer"), cards=cards)
     d["players"][0]["hp"] = 5
     s = build(d, game("Seer", "Seer"))
     assert starting_with(s, "ability") == ["ability"]
@@ -1326,7 +1448,7 @@ def test_deck_out_at_the_draw_phase():
 
 def test_simultaneous_loss_is_a_draw(custom):
     cards, game = custom
-    d = blank(avatars=("Blood Witch", "Blood Witch"), cards=cards, deck="Squire",
+    d = blank(avatars=("Blood Witch", "Blood Witch"), cards=cards,
               phase="battle")
     d["players"][0]["hp"] = d["players"][1]["hp"] = 1
     d["players"][0]["front"] = [unit("Squire")]
@@ -1341,7 +1463,7 @@ def test_simultaneous_loss_is_a_draw(custom):
 # ---------------------------------------------------------------------------
 # Protocol: apply, undo, clone, from_dict, perft
 
-def random_states(seeds: range, every: int = 1, game: OracleGame = GAME):
+def random_states(seeds: range, every: int = 1, game: Backend = GAME):
     """Yields (state, rng) at every `every`-th node of seeded random games."""
     for seed in seeds:
         rng = random.Random(seed)
@@ -1375,7 +1497,7 @@ def test_undo_clone_and_from_dict_over_random_games():
     nodes = 0
     for s, rng in random_states(range(12), every=3):
         d = s.to_dict()
-        assert OracleState.from_dict(GAME, d).to_dict() == d
+        assert GAME.state_from_dict(d).to_dict() == d
         assert s.legal_actions() == sorted(set(s.legal_actions()))
         if s.is_terminal():
             continue
@@ -1425,21 +1547,40 @@ def test_perft():
 # ---------------------------------------------------------------------------
 # Information (spec §11)
 
-def test_information_view_hides_only_the_other_hand_and_deck():
+def information_position() -> dict:
     d = blank()
     d["players"][0]["hand"] = {"Fireball": 1}
     d["players"][1]["hand"] = {"Wolf Pack": 1, "Insight": 1}
     d["players"][1]["known"] = {"Insight": 1}
+    return d
+
+
+def test_information_view_hides_only_the_other_hand_and_deck():
+    # On the C core a view is its information-set key: equal exactly when equal views.
+    d = information_position()
     s = build(d)
     view = s.information_view(0)
-    assert view["players"][1]["hand"] is None and view["players"][1]["deck"] is None
-    assert view["players"][1]["hand_size"] == 2 and view["players"][1]["known"] == {"Insight": 1}
-    assert view["players"][0]["hand"] == {"Fireball": 1}
     # a different hidden card: same view for seat 0, different for seat 1
     d["players"][1]["hand"] = {"Great Bear": 1, "Insight": 1}
     other = build(d)
     assert other.information_view(0) == view
     assert other.information_view(1) != s.information_view(1)
+    # what seat 0 does see: the other hand's size and known cards, and its own hand
+    for seat_, part, changed in ((1, "hand", {"Wolf Pack": 2, "Insight": 1}),
+                                 (1, "known", {}), (0, "hand", {"War Cry": 1})):
+        e = information_position()
+        e["players"][seat_][part] = changed
+        assert build(e).information_view(0) != view, (seat_, part)
+
+
+def test_oracle_information_view_is_the_dict_without_the_hidden_zones():
+    oracle_only("the view as a dict is the oracle's API; the C core gives a key, checked "
+                "above and against these views in test_hero_differential.py")
+    s = build(information_position())
+    view = s.information_view(0)
+    assert view["players"][1]["hand"] is None and view["players"][1]["deck"] is None
+    assert view["players"][1]["hand_size"] == 2 and view["players"][1]["known"] == {"Insight": 1}
+    assert view["players"][0]["hand"] == {"Fireball": 1}
 
 
 def test_resample_keeps_the_view_and_the_known_cards():
@@ -1459,11 +1600,11 @@ def test_resample_keeps_the_view_and_the_known_cards():
     d = blank()
     d["players"][1]["hand"] = {"Wolf Pack": 2, "Insight": 1}
     d["players"][1]["known"] = {"Insight": 1}
-    d["players"][1]["deck"] = {"Great Bear": 5}
+    d["players"][1]["deck"] = {"Great Bear": 4}             # the rest in the graveyard
     s = build(d)
     hands = set()
-    for seed in range(40):
-        hand = s.resample(0, seed).to_dict()["players"][1]["hand"]
+    for seed in range(200):                                # 2 Wolf Packs: 1 in 15
+        hand = s.resample(0, random.Random(seed)).to_dict()["players"][1]["hand"]
         assert hand.get("Insight") == 1 and sum(hand.values()) == 3
         hands.add(tuple(sorted(hand.items())))
     assert len(hands) == 3                                 # 0, 1 or 2 Wolf Packs
@@ -1473,6 +1614,7 @@ def test_resample_keeps_the_view_and_the_known_cards():
 # ---------------------------------------------------------------------------
 # Notation (spec §8)
 
+@NO_BACKEND
 def test_notation_examples_of_the_spec_table():
     examples = {
         "end": 0, "pass": 4096, "move F1": 8192, "deploy Berserker front": 12416,
@@ -1491,6 +1633,7 @@ def test_notation_examples_of_the_spec_table():
         "F1", "F5", "B1", "B5", "op.F1", "op.B5", "avatar"]
 
 
+@NO_BACKEND
 def test_notation_is_case_insensitive_and_spaces_are_loose():
     assert parse_action("  PLAY  fireball   ON  OP.f2 ", CARDS) == 16651
     assert parse_action("attack f2>AVATAR", CARDS) == 32852
@@ -1502,6 +1645,7 @@ def test_notation_is_case_insensitive_and_spaces_are_loose():
     assert parse_slot("op.b5") == 19
 
 
+@NO_BACKEND
 @pytest.mark.parametrize("text", [
     "", "fly", "end now", "pass pass", "move", "move op.F1", "move F6", "move F0", "guard op.B1",
     "deploy Berserker", "deploy Berserker middle", "deploy front", "deploy Nobody back",
@@ -1516,6 +1660,7 @@ def test_malformed_notation_raises_notation_error(text):
         parse_action(text, CARDS)
 
 
+@NO_BACKEND
 def test_notation_messages_help_the_player():
     with pytest.raises(NotationError, match="did you mean Fireball"):
         parse_action("play Firebal on op.F1", CARDS)
@@ -1530,7 +1675,7 @@ def test_notation_messages_help_the_player():
 def test_notation_round_trip_for_every_legal_move_of_random_games(custom):
     cards, game = custom
     games = [(GAME, range(30)),
-             (OracleGame(CARDS, DECKS["wild_grove"], DECKS["crimson_conqueror"]), range(10)),
+             (Backend(CARDS, DECKS["wild_grove"], DECKS["crimson_conqueror"]), range(10)),
              (game("Seer", "Beastmaster"), range(5))]
     seen = set()
     for g, seeds in games:
