@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from xenophon.errors import CardFileError
+from xenophon.names import find_by_name
 
 KEYWORDS = frozenset({"ARMORED", "CHARGE", "SIEGE", "COMMAND"})
 EVENT_EFFECTS = {
@@ -108,18 +109,10 @@ class CardSet:
 
     def by_name(self, name: str) -> Card:
         """The card of that name, ignoring case; KeyError if there is none."""
-        wanted = name.strip().casefold()
-        for card in self.cards:
-            if card.name.casefold() == wanted:
-                return card
-        raise KeyError(name)
+        return find_by_name(self.cards, name)
 
     def field_by_name(self, name: str) -> FieldCard:
-        wanted = name.strip().casefold()
-        for field in self.fields:
-            if field.name.casefold() == wanted:
-                return field
-        raise KeyError(name)
+        return find_by_name(self.fields, name)
 
     def of_kind(self, kind: str) -> tuple[Card, ...]:
         return tuple(card for card in self.cards if card.kind == kind)

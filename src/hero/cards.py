@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from xenophon.errors import CardFileError
+from xenophon.names import find_by_name
 
 #: faction symbols; the index is the faction's code in the C tables
 FACTIONS = ("R", "U", "G", "K", "N")
@@ -220,19 +221,11 @@ class HeroCardSet:
 
     def by_name(self, name: str) -> HeroCard:
         """The card of that name, ignoring case and surrounding spaces; KeyError if none."""
-        wanted = name.strip().casefold()
-        for card in self.cards:
-            if card.name.casefold() == wanted:
-                return card
-        raise KeyError(name)
+        return find_by_name(self.cards, name)
 
     def avatar_by_name(self, name: str) -> HeroAvatar:
         """The avatar of that name, ignoring case and surrounding spaces; KeyError if none."""
-        wanted = name.strip().casefold()
-        for avatar in self.avatars:
-            if avatar.name.casefold() == wanted:
-                return avatar
-        raise KeyError(name)
+        return find_by_name(self.avatars, name)
 
     def card_id(self, name: str) -> int:
         return self.by_name(name).id
