@@ -1,12 +1,9 @@
 // xenophon._core.anabasis: the int-level backend over the C core
 // (src/engine_c/anabasis.h). Thin: it reads the Python CardSet into plain C
-// specs, keeps the undo history, checks codes and builds the canonical dict
-// of docs/anabasis-engine.md §8. The rules live only in the C core.
-#include <pybind11/pybind11.h>
-#include <pybind11/stl.h>
-
+// specs and builds the canonical dict of docs/anabasis-engine.md §8; the undo
+// history, the code checks and the rest of the protocol that both games share
+// are in backend.hpp. The rules live only in the C core.
 #include <algorithm>
-#include <array>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -15,14 +12,13 @@
 
 #include "anabasis.h"
 #include "anabasis_api.h"
+#include "backend.hpp"
 
 namespace py = pybind11;
 
 namespace {
 
-struct Tables {
-    std::unique_ptr<AnaTables> t{new AnaTables()};
-    std::vector<std::string> card_names;
+struct Tables : xen::TablesBase<AnaTables> {
     std::vector<std::string> field_names;
     std::string mode;
 };
@@ -122,71 +118,62 @@ std::string square_name(int q) {
     return std::string(1, static_cast<char>('a' + q % ANA_FILES)) + std::to_string(q / ANA_FILES + 1);
 }
 
-struct CoreState {
-    TablesPtr tables;
-    AnaState st{};
-    std::vector<AnaUndo> history;
-
-    const AnaTables *t() const { return tables->t.get(); }
-
-    std::vector<int> legal_actions() const {
-        std::array<uint16_t, ANA_MAX_ACTIONS> buf;
-        int n = ana_legal_actions(t(), &st, buf.data());
-        return std::vector<int>(buf.begin(), buf.begin() + n);
+// The Anabasis C core as backend.hpp sees it.
+struct Anabasis {
+    using PyTables = Tables;
+    using CTables = AnaTables;
+    using State = AnaState;
+    using Undo = AnaUndo;
+    static constexpr int max_actions = ANA_MAX_ACTIONS, max_outcomes = ANA_MAX_OUTCOMES;
+    static constexpr int chance = ANA_CHANCE, terminal = ANA_TERMINAL;
+    static constexpr const char *a_state = "an Anabasis state";
+    static constexpr const char *invalid_state = "not a valid Anabasis state: ";
+    static constexpr const XenGameApi *api = &anabasis_game_api;
+    static constexpr auto initial_state = ana_initial_state;
+    static constexpr auto current_player = ana_current_player;
+    static constexpr auto is_chance = ana_is_chance;
+    static constexpr auto is_terminal = ana_is_terminal;
+    static constexpr auto legal_actions = ana_legal_actions;
+    static constexpr auto chance_outcomes = ana_chance_outcomes;
+    static constexpr auto is_legal = ana_is_legal;
+    static constexpr auto apply = ana_apply;
+    static constexpr auto undo = ana_undo;
+    static constexpr auto sample_chance = ana_sample_chance;
+    static constexpr auto returns = ana_returns;
+    static constexpr auto hash_from_scratch = ana_hash_from_scratch;
+    static constexpr auto state_check = ana_state_check;
+    static constexpr auto information_set_key = ana_information_set_key;
+    static constexpr auto evaluate = ana_evaluate;
+    static constexpr auto perft = ana_perft;
+    static constexpr auto random_actions = ana_random_actions;
+    static constexpr auto apply_undo_pairs = ana_apply_undo_pairs;
+    // The C function writes into an out state, which may be the state itself.
+    static void resample(const AnaTables *t, AnaState *s, int player, XenRng *rng) {
+        ana_resample(t, s, player, rng, s);
     }
-
-    std::vector<std::pair<int, uint32_t>> chance_weights(uint32_t *total) const {
-        std::array<uint16_t, ANA_MAX_OUTCOMES> codes;
-        std::array<uint32_t, ANA_MAX_OUTCOMES> weights;
-        int n = ana_chance_outcomes(t(), &st, codes.data(), weights.data(), total);
-        std::vector<std::pair<int, uint32_t>> out;
-        for (int i = 0; i < n; i++) out.emplace_back(codes[i], weights[i]);
-        return out;
-    }
-
-    void apply(int code) {
-        if (code < 0 || code > 0xFFFF || !ana_is_legal(t(), &st, static_cast<uint16_t>(code)))
-            throw py::value_error("illegal action code " + std::to_string(code));
-        history.emplace_back();
-        ana_apply(t(), &st, static_cast<uint16_t>(code), &history.back());
-    }
-
-    void undo() {
-        if (history.empty()) throw py::index_error("no action to undo");
-        ana_undo(t(), &st, &history.back());
-        history.pop_back();
-    }
-
-    CoreState clone() const { return CoreState{tables, st, {}}; }
-
-    py::dict multiset(const uint8_t *counts) const {
-        py::dict d;
-        for (int c = 0; c < t()->n_cards; c++)
-            if (counts[c]) d[py::str(tables->card_names[c])] = counts[c];
-        return d;
-    }
-
-    py::dict pile_multiset(int pile) const {
-        py::dict d;
-        for (int i = 0; i < t()->pile_size[pile]; i++) {
-            int c = t()->pile_cards[pile][i];
-            if (st.unseen[c]) d[py::str(tables->card_names[c])] = st.unseen[c];
-        }
-        return d;
-    }
-
-    py::object card_name(int c) const {
-        if (c == ANA_NONE) return py::none();
-        return py::str(tables->card_names[c]);
-    }
-
-    py::dict to_dict() const;
 };
+using CoreState = xen::CoreStateT<Anabasis>;
+
+py::dict pile_multiset(const CoreState &s, int pile) {
+    py::dict d;
+    for (int i = 0; i < s.t()->pile_size[pile]; i++) {
+        int c = s.t()->pile_cards[pile][i];
+        if (s.st.unseen[c]) d[py::str(s.tables->card_names[c])] = s.st.unseen[c];
+    }
+    return d;
+}
+
+py::object card_name(const CoreState &s, int c) {
+    if (c == ANA_NONE) return py::none();
+    return py::str(s.tables->card_names[c]);
+}
 
 const char *PHASE_NAMES[] = {"standby1", "field", "standby2", "response", "nullify",
                              "evade", "chance", "over"};
 
-py::dict CoreState::to_dict() const {
+py::dict to_dict(const CoreState &s) {
+    const AnaState &st = s.st;
+    const Tables &tables = *s.tables;
     py::dict d;
     d["turn"] = st.turn;
     d["active"] = st.active;
@@ -212,10 +199,10 @@ py::dict CoreState::to_dict() const {
         pd["castle_hp"] = pl.castle_hp;
         pd["ap"] = pl.ap;
         pd["funds"] = pl.funds;
-        pd["hand"] = multiset(pl.hand);
-        pd["deck"] = multiset(pl.deck);
-        pd["flow"] = multiset(pl.flow);
-        pd["cemetery"] = multiset(pl.cemetery);
+        pd["hand"] = s.multiset(pl.hand);
+        pd["deck"] = s.multiset(pl.deck);
+        pd["flow"] = s.multiset(pl.flow);
+        pd["cemetery"] = s.multiset(pl.cemetery);
         py::list slots;
         for (int k = 0; k < ANA_SLOTS; k++) {
             if (pl.slot[k] == ANA_NONE) {
@@ -223,7 +210,7 @@ py::dict CoreState::to_dict() const {
                 continue;
             }
             py::dict slot;
-            slot["card"] = card_name(pl.slot[k]);
+            slot["card"] = card_name(s, pl.slot[k]);
             slot["face_up"] = static_cast<bool>((pl.slot_up >> k) & 1);
             slots.append(slot);
         }
@@ -235,7 +222,7 @@ py::dict CoreState::to_dict() const {
     for (int q = 0; q < ANA_SQUARES; q++) {
         if (st.sq_card[q] == ANA_NONE) continue;
         py::dict cell;
-        cell["card"] = card_name(st.sq_card[q]);
+        cell["card"] = card_name(s, st.sq_card[q]);
         cell["owner"] = static_cast<int>((st.occ[1] >> q) & 1);
         cell["damage"] = st.sq_damage[q];
         cell["ready"] = static_cast<bool>((st.ready >> q) & 1);
@@ -248,43 +235,31 @@ py::dict CoreState::to_dict() const {
     py::dict market;
     py::list tops, piles;
     for (int i = 0; i < 3; i++) {
-        tops.append(card_name(st.top[i]));
-        piles.append(pile_multiset(i));
+        tops.append(card_name(s, st.top[i]));
+        piles.append(pile_multiset(s, i));
     }
     market["tops"] = tops;
     market["piles"] = piles;
     py::dict row;
     for (int i = 0; i < ANA_ROW_SIZE && st.row[i] != ANA_NONE; i++) {
-        py::str name(tables->card_names[st.row[i]]);
+        py::str name(tables.card_names[st.row[i]]);
         row[name] = (row.contains(name) ? row[name].cast<int>() : 0) + 1;
     }
     market["row"] = row;
-    market["row_pile"] = pile_multiset(ANA_PILE_ROW);
+    market["row_pile"] = pile_multiset(s, ANA_PILE_ROW);
     d["market"] = market;
     if (st.field_n == 0) {
         d["field"] = py::none();
     } else {
         py::dict field;
-        field["active"] = tables->field_names[st.field_rev[st.field_idx]];
+        field["active"] = tables.field_names[st.field_rev[st.field_idx]];
         field["remaining"] = st.field_left;
         py::list revealed;
-        for (int i = 0; i < st.field_n; i++) revealed.append(tables->field_names[st.field_rev[i]]);
+        for (int i = 0; i < st.field_n; i++) revealed.append(tables.field_names[st.field_rev[i]]);
         field["revealed"] = revealed;
         d["field"] = field;
     }
     return d;
-}
-
-CoreState from_bytes(const TablesPtr &tables, const py::bytes &data) {
-    std::string raw = data;
-    if (raw.size() != sizeof(AnaState))
-        throw py::value_error("an Anabasis state is " + std::to_string(sizeof(AnaState)) +
-                              " bytes, got " + std::to_string(raw.size()));
-    CoreState s{tables, {}, {}};
-    std::memcpy(&s.st, raw.data(), sizeof(AnaState));
-    if (const char *why = ana_state_check(tables->t.get(), &s.st))
-        throw py::value_error(std::string("not a valid Anabasis state: ") + why);
-    return s;
 }
 
 // ------------------------------------------------------------ from_dict
@@ -416,137 +391,31 @@ CoreState from_dict(const TablesPtr &tables, const py::dict &d) {
 }  // namespace
 
 void bind_anabasis(py::module_ &m) {
-    m.attr("CHANCE") = py::int_(static_cast<int>(ANA_CHANCE));
-    m.attr("TERMINAL") = py::int_(static_cast<int>(ANA_TERMINAL));
-    const std::pair<const char *, int> kinds[] = {
+    xen::bind_constants<Anabasis>(m, {
         {"END", ANA_END}, {"PASS", ANA_PASS}, {"BUY", ANA_BUY}, {"BUY_PLACE", ANA_BUY_PLACE},
         {"PLACE", ANA_PLACE}, {"SET", ANA_SET}, {"MOVE", ANA_MOVE}, {"ATTACK", ANA_ATTACK},
         {"READY", ANA_READY}, {"EVENT", ANA_EVENT}, {"EVADE", ANA_EVADE}, {"DEAL", ANA_DEAL},
-        {"REVEAL", ANA_REVEAL}, {"FIELD", ANA_FIELD}, {"DRAW", ANA_DRAW}, {"STRIKE", ANA_STRIKE}};
-    py::dict kind_numbers;
-    for (const auto &k : kinds) {
-        m.attr(k.first) = py::int_(k.second);
-        kind_numbers[k.first] = k.second;
-    }
-    m.attr("KINDS") = kind_numbers;
+        {"REVEAL", ANA_REVEAL}, {"FIELD", ANA_FIELD}, {"DRAW", ANA_DRAW}, {"STRIKE", ANA_STRIKE}});
     m.attr("MAX_TURNS") = py::int_(static_cast<int>(ANA_MAX_TURNS));
-    m.attr("STATE_SIZE") = py::int_(sizeof(AnaState));
 
-    py::class_<Tables, TablesPtr>(m, "Tables", "Card tables of one Anabasis game (built once per game).")
+    xen::bind_tables<Anabasis>(m, "Card tables of one Anabasis game (built once per game).")
         .def(py::init(&make_tables), py::arg("card_set"), py::arg("mode") = "standard")
         .def_property_readonly("mode", [](const Tables &t) { return t.mode; })
-        .def_property_readonly("card_names", [](const Tables &t) { return t.card_names; })
-        .def_property_readonly("field_names", [](const Tables &t) { return t.field_names; })
-        .def("capsule", [](const TablesPtr &tables) {
-            // The capsule keeps the tables alive: its context holds a shared_ptr.
-            PyObject *capsule = PyCapsule_New(tables->t.get(), "xenophon.tables", [](PyObject *o) {
-                delete static_cast<TablesPtr *>(PyCapsule_GetContext(o));
-            });
-            if (!capsule) throw py::error_already_set();
-            PyCapsule_SetContext(capsule, new TablesPtr(tables));
-            return py::reinterpret_steal<py::object>(capsule);
-        }, "The tables for the C search (a PyCapsule named xenophon.tables).");
+        .def_property_readonly("field_names", [](const Tables &t) { return t.field_names; });
+    xen::bind_game_api<Anabasis>(m);
 
-    m.def("game_api", []() {
-        PyObject *capsule = PyCapsule_New(const_cast<XenGameApi *>(&anabasis_game_api),
-                                          "xenophon.game_api", nullptr);
-        if (!capsule) throw py::error_already_set();
-        return py::reinterpret_steal<py::object>(capsule);
-    }, "The game interface for the C search (a PyCapsule named xenophon.game_api).");
-
-    py::class_<CoreState>(m, "CoreState", "The C core's Anabasis state (backend protocol).")
-        .def_static("initial", [](const TablesPtr &tables) {
-            CoreState s{tables, {}, {}};
-            ana_initial_state(tables->t.get(), &s.st);
-            return s;
-        }, py::arg("tables"))
-        .def_property_readonly("tables", [](const CoreState &s) { return s.tables; })
-        .def("current_player", [](const CoreState &s) { return ana_current_player(&s.st); })
-        .def("is_chance", [](const CoreState &s) { return ana_is_chance(&s.st) != 0; })
-        .def("is_terminal", [](const CoreState &s) { return ana_is_terminal(&s.st) != 0; })
-        .def("legal_actions", &CoreState::legal_actions)
-        .def("chance_outcomes", [](const CoreState &s) {
-            uint32_t total = 0;
-            std::vector<std::pair<int, double>> out;
-            for (auto &cw : s.chance_weights(&total))
-                out.emplace_back(cw.first, static_cast<double>(cw.second) / static_cast<double>(total));
-            return out;
-        })
-        .def("chance_weights", [](const CoreState &s) {
-            uint32_t total = 0;
-            auto w = s.chance_weights(&total);
-            return py::make_tuple(w, total);
-        }, "([(code, weight)], total): the exact integer weights of the chance outcomes")
-        .def("apply", &CoreState::apply, py::arg("code"))
-        .def("undo", &CoreState::undo)
-        .def("history_size", [](const CoreState &s) { return s.history.size(); })
-        .def("returns", [](const CoreState &s) {
-            int r[2];
-            ana_returns(&s.st, r);
-            return std::vector<double>{static_cast<double>(r[0]), static_cast<double>(r[1])};
-        })
-        .def("to_dict", &CoreState::to_dict)
-        .def("clone", &CoreState::clone)
-        .def("__copy__", &CoreState::clone)
-        .def("hash", [](const CoreState &s) { return s.st.hash; })
-        .def("evaluate", [](const CoreState &s, int player) {
-            if (player != 0 && player != 1) throw py::value_error("player must be 0 or 1");
-            return ana_evaluate(s.t(), &s.st, player);
-        }, py::arg("player"), "Static evaluation in [-1, 1] for `player` (public information only).")
-        .def("hash_from_scratch", [](const CoreState &s) { return ana_hash_from_scratch(s.t(), &s.st); })
-        .def("check", [](const CoreState &s) -> py::object {
-            const char *why = ana_state_check(s.t(), &s.st);
-            return why ? py::object(py::str(why)) : py::object(py::none());
-        }, "None when every invariant of the state holds, else what is broken")
-        .def("is_ok", [](const CoreState &s) { return ana_state_is_ok(s.t(), &s.st) != 0; })
-        .def("information_set_key", [](const CoreState &s, int player) {
-            if (player != 0 && player != 1) throw py::value_error("player must be 0 or 1");
-            return ana_information_set_key(s.t(), &s.st, player);
-        }, py::arg("player"))
-        .def("resample", [](const CoreState &s, int player, uint64_t seed) {
-            if (player != 0 && player != 1) throw py::value_error("player must be 0 or 1");
-            XenRng rng;
-            xen_rng_seed(&rng, seed);
-            CoreState out{s.tables, {}, {}};
-            ana_resample(s.t(), &s.st, player, &rng, &out.st);
-            return out;
-        }, py::arg("player"), py::arg("seed"))
-        .def("to_bytes", [](const CoreState &s) {
-            return py::bytes(reinterpret_cast<const char *>(&s.st), sizeof(AnaState));
-        })
-        .def_static("from_bytes", &from_bytes, py::arg("tables"), py::arg("data"))
+    py::class_<CoreState> cls(m, "CoreState", "The C core's Anabasis state (backend protocol).");
+    xen::bind_backend(cls);
+    cls.def_static("initial", &CoreState::initial, py::arg("tables"))
+        .def("to_dict", &to_dict)
         .def_static("from_dict", &from_dict, py::arg("tables"), py::arg("d"),
                     "A resting position (standby1, field, standby2) from a canonical dict")
+        .def("is_ok", [](const CoreState &s) { return ana_state_is_ok(s.t(), &s.st) != 0; })
         .def("cards_conserved", [](const CoreState &s) { return ana_cards_conserved(s.t(), &s.st) != 0; },
              "every copy of every card is somewhere exactly once (states reached by play)")
-        .def("perft", [](CoreState &s, int depth) {
-            AnaState copy = s.st;
-            py::gil_scoped_release release;
-            return ana_perft(s.t(), &copy, depth);
-        }, py::arg("depth"))
         .def("random_games", [](const CoreState &s, int n_games, uint64_t seed) {
             py::gil_scoped_release release;
             return ana_random_games(s.t(), &s.st, n_games, seed);
         }, py::arg("n_games"), py::arg("seed"),
-           "Play n_games uniformly random games from this state (a copy); total codes applied")
-        .def("random_actions", [](const CoreState &s, uint64_t n, uint64_t seed) {
-            py::gil_scoped_release release;
-            return ana_random_actions(s.t(), &s.st, n, seed);
-        }, py::arg("n"), py::arg("seed"),
-           "Apply n random codes from this state (a copy), restarting here when a game ends")
-        .def("apply_undo_pairs", [](const CoreState &s, uint64_t n, uint64_t seed) {
-            py::gil_scoped_release release;
-            return ana_apply_undo_pairs(s.t(), &s.st, n, seed);
-        }, py::arg("n"), py::arg("seed"))
-        .def("sample_chance", [](const CoreState &s, uint64_t seed) {
-            if (!ana_is_chance(&s.st)) throw py::value_error("not a chance node");
-            XenRng rng;
-            xen_rng_seed(&rng, seed);
-            return static_cast<int>(ana_sample_chance(s.t(), &s.st, &rng));
-        }, py::arg("seed"))
-        .def_static("state_size", []() { return sizeof(AnaState); })
-        .def("__eq__", [](const CoreState &a, const CoreState &b) {
-            return a.tables == b.tables && std::memcmp(&a.st, &b.st, sizeof(AnaState)) == 0;
-        })
-        .def("__hash__", [](const CoreState &s) { return static_cast<py::ssize_t>(s.st.hash >> 1); });
+           "Play n_games uniformly random games from this state (a copy); total codes applied");
 }

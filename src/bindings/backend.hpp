@@ -1,0 +1,261 @@
+// What the bindings of the two games share (xenophon._core.anabasis and
+// xenophon._core.hero).
+//
+// Both games expose their C core (src/engine_c) to Python as the same
+// int-level backend protocol: a Tables class built from the Python card data,
+// and a CoreState class holding a plain C state plus an undo history, with
+// checked apply/undo, chance outcomes, hashes, information sets, the PyCapsules
+// the Cython search runs on, and the speed loops (C calls with the GIL
+// released). That part is written once here, as templates over a small traits
+// struct per game that names the game's C types and functions:
+//
+//   struct Game {
+//       using PyTables;               // the binding's Tables, derived from TablesBase<CTables>
+//       using CTables, State, Undo;   // the C core's types
+//       max_actions, max_outcomes;    // buffer sizes for legal_actions, chance_outcomes
+//       chance, terminal;             // the current_player codes
+//       a_state, invalid_state;       // wording of the from_bytes errors
+//       api;                          // the game's XenGameApi
+//       initial_state, current_player, is_chance, is_terminal, legal_actions,
+//       chance_outcomes, is_legal, apply, undo, sample_chance, returns,
+//       hash_from_scratch, state_check, information_set_key, evaluate, perft,
+//       random_actions, apply_undo_pairs;   // the C functions, with their C signatures
+//       resample(t, state, player, rng);    // in place, as XenGameApi.resample
+//   };
+//
+// Each game's file (anabasis.cpp, hero.cpp) keeps only what is its own:
+// reading the Python card set into C specs, the canonical dict (to_dict,
+// from_dict), the signature of CoreState.initial, and its extra methods.
+#pragma once
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <array>
+#include <cstring>
+#include <initializer_list>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "game_api.h"
+
+namespace xen {
+
+namespace py = pybind11;
+
+// The C tables of one game and the names of its cards; a game's Tables adds the rest.
+template <class CTables>
+struct TablesBase {
+    std::unique_ptr<CTables> t{new CTables()};
+    std::vector<std::string> card_names;
+};
+
+inline int check_player(int player) {
+    if (player != 0 && player != 1) throw py::value_error("player must be 0 or 1");
+    return player;
+}
+
+template <class Game>
+struct CoreStateT {
+    using State = typename Game::State;
+    using TablesPtr = std::shared_ptr<typename Game::PyTables>;
+
+    TablesPtr tables;
+    State st{};
+    std::vector<typename Game::Undo> history;
+
+    const typename Game::CTables *t() const { return tables->t.get(); }
+
+    static CoreStateT initial(const TablesPtr &tables) {
+        CoreStateT s{tables, {}, {}};
+        Game::initial_state(tables->t.get(), &s.st);
+        return s;
+    }
+
+    // Never at a terminal state (Hero's C predicate alone does not say so).
+    bool is_chance() const { return !Game::is_terminal(&st) && Game::is_chance(&st) != 0; }
+
+    std::vector<int> legal_actions() const {
+        std::array<uint16_t, Game::max_actions> buf;
+        int n = Game::legal_actions(t(), &st, buf.data());
+        return std::vector<int>(buf.begin(), buf.begin() + n);
+    }
+
+    std::vector<std::pair<int, uint32_t>> chance_weights(uint32_t *total) const {
+        std::array<uint16_t, Game::max_outcomes> codes;
+        std::array<uint32_t, Game::max_outcomes> weights;
+        int n = Game::chance_outcomes(t(), &st, codes.data(), weights.data(), total);
+        std::vector<std::pair<int, uint32_t>> out;
+        for (int i = 0; i < n; i++) out.emplace_back(codes[i], weights[i]);
+        return out;
+    }
+
+    void apply(int code) {
+        if (code < 0 || code > 0xFFFF || !Game::is_legal(t(), &st, static_cast<uint16_t>(code)))
+            throw py::value_error("illegal action code " + std::to_string(code));
+        history.emplace_back();
+        Game::apply(t(), &st, static_cast<uint16_t>(code), &history.back());
+    }
+
+    void undo() {
+        if (history.empty()) throw py::index_error("no action to undo");
+        Game::undo(t(), &st, &history.back());
+        history.pop_back();
+    }
+
+    CoreStateT clone() const { return CoreStateT{tables, st, {}}; }
+
+    std::vector<double> returns() const {
+        int r[2];
+        Game::returns(&st, r);
+        return {static_cast<double>(r[0]), static_cast<double>(r[1])};
+    }
+
+    // {card name: count} of a per-card count array of the state.
+    py::dict multiset(const uint8_t *counts) const {
+        py::dict d;
+        for (int c = 0; c < t()->n_cards; c++)
+            if (counts[c]) d[py::str(tables->card_names[c])] = counts[c];
+        return d;
+    }
+
+    static CoreStateT from_bytes(const TablesPtr &tables, const py::bytes &data) {
+        std::string raw = data;
+        if (raw.size() != sizeof(State))
+            throw py::value_error(std::string(Game::a_state) + " is " + std::to_string(sizeof(State)) +
+                                  " bytes, got " + std::to_string(raw.size()));
+        CoreStateT s{tables, {}, {}};
+        std::memcpy(&s.st, raw.data(), sizeof(State));
+        if (const char *why = Game::state_check(tables->t.get(), &s.st))
+            throw py::value_error(std::string(Game::invalid_state) + why);
+        return s;
+    }
+};
+
+// CHANCE, TERMINAL, the action kinds (each a constant, and all in KINDS) and STATE_SIZE.
+template <class Game>
+void bind_constants(py::module_ &m, std::initializer_list<std::pair<const char *, int>> kinds) {
+    m.attr("CHANCE") = py::int_(Game::chance);
+    m.attr("TERMINAL") = py::int_(Game::terminal);
+    py::dict kind_numbers;
+    for (const auto &k : kinds) {
+        m.attr(k.first) = py::int_(k.second);
+        kind_numbers[k.first] = k.second;
+    }
+    m.attr("KINDS") = kind_numbers;
+    m.attr("STATE_SIZE") = py::int_(sizeof(typename Game::State));
+}
+
+// m.game_api(): the game's XenGameApi for the C search.
+template <class Game>
+void bind_game_api(py::module_ &m) {
+    m.def("game_api", []() {
+        PyObject *capsule = PyCapsule_New(const_cast<XenGameApi *>(Game::api), "xenophon.game_api", nullptr);
+        if (!capsule) throw py::error_already_set();
+        return py::reinterpret_steal<py::object>(capsule);
+    }, "The game interface for the C search (a PyCapsule named xenophon.game_api).");
+}
+
+// The Tables class with what both games have (capsule, card_names); the game adds
+// its constructor and other properties.
+template <class Game>
+py::class_<typename Game::PyTables, std::shared_ptr<typename Game::PyTables>>
+bind_tables(py::module_ &m, const char *doc) {
+    using Tables = typename Game::PyTables;
+    using TablesPtr = std::shared_ptr<Tables>;
+    return py::class_<Tables, TablesPtr>(m, "Tables", doc)
+        .def("capsule", [](const TablesPtr &tables) {
+            // The capsule keeps the tables alive: its context holds a heap shared_ptr.
+            PyObject *capsule = PyCapsule_New(tables->t.get(), "xenophon.tables", [](PyObject *o) {
+                delete static_cast<TablesPtr *>(PyCapsule_GetContext(o));
+            });
+            if (!capsule) throw py::error_already_set();
+            PyCapsule_SetContext(capsule, new TablesPtr(tables));
+            return py::reinterpret_steal<py::object>(capsule);
+        }, "The tables for the C search (a PyCapsule named xenophon.tables; it keeps the tables alive).")
+        .def_property_readonly("card_names", [](const Tables &t) { return t.card_names; });
+}
+
+// The CoreState methods of the backend protocol that both games share.
+template <class Game>
+void bind_backend(py::class_<CoreStateT<Game>> &cls) {
+    using CoreState = CoreStateT<Game>;
+    using State = typename Game::State;
+    cls.def_property_readonly("tables", [](const CoreState &s) { return s.tables; })
+        .def("current_player", [](const CoreState &s) { return Game::current_player(&s.st); })
+        .def("is_chance", [](const CoreState &s) { return s.is_chance(); })
+        .def("is_terminal", [](const CoreState &s) { return Game::is_terminal(&s.st) != 0; })
+        .def("legal_actions", &CoreState::legal_actions)
+        .def("chance_outcomes", [](const CoreState &s) {
+            uint32_t total = 0;
+            std::vector<std::pair<int, double>> out;
+            for (auto &cw : s.chance_weights(&total))
+                out.emplace_back(cw.first, static_cast<double>(cw.second) / static_cast<double>(total));
+            return out;
+        })
+        .def("chance_weights", [](const CoreState &s) {
+            uint32_t total = 0;
+            auto w = s.chance_weights(&total);
+            return py::make_tuple(w, total);
+        }, "([(code, weight)], total): the exact integer weights of the chance outcomes")
+        .def("apply", &CoreState::apply, py::arg("code"))
+        .def("undo", &CoreState::undo)
+        .def("history_size", [](const CoreState &s) { return s.history.size(); })
+        .def("returns", &CoreState::returns)
+        .def("clone", &CoreState::clone)
+        .def("__copy__", &CoreState::clone)
+        .def("hash", [](const CoreState &s) { return s.st.hash; })
+        .def("hash_from_scratch", [](const CoreState &s) { return Game::hash_from_scratch(s.t(), &s.st); })
+        .def("check", [](const CoreState &s) -> py::object {
+            const char *why = Game::state_check(s.t(), &s.st);
+            return why ? py::object(py::str(why)) : py::object(py::none());
+        }, "None when every invariant of the state holds, else what is broken")
+        .def("evaluate", [](const CoreState &s, int player) {
+            return Game::evaluate(s.t(), &s.st, check_player(player));
+        }, py::arg("player"), "Static evaluation in [-1, 1] for `player` (public information only).")
+        .def("information_set_key", [](const CoreState &s, int player) {
+            return Game::information_set_key(s.t(), &s.st, check_player(player));
+        }, py::arg("player"))
+        .def("resample", [](const CoreState &s, int player, uint64_t seed) {
+            check_player(player);
+            XenRng rng;
+            xen_rng_seed(&rng, seed);
+            CoreState out{s.tables, s.st, {}};
+            Game::resample(s.t(), &out.st, player, &rng);
+            return out;
+        }, py::arg("player"), py::arg("seed"))
+        .def("sample_chance", [](const CoreState &s, uint64_t seed) {
+            if (!s.is_chance()) throw py::value_error("not a chance node");
+            XenRng rng;
+            xen_rng_seed(&rng, seed);
+            return static_cast<int>(Game::sample_chance(s.t(), &s.st, &rng));
+        }, py::arg("seed"))
+        .def("to_bytes", [](const CoreState &s) {
+            return py::bytes(reinterpret_cast<const char *>(&s.st), sizeof(State));
+        })
+        .def_static("from_bytes", &CoreState::from_bytes, py::arg("tables"), py::arg("data"))
+        .def_static("state_size", []() { return sizeof(State); })
+        // The speed loops: C calls on a copy of the state, the GIL released.
+        .def("perft", [](const CoreState &s, int depth) {
+            State copy = s.st;
+            py::gil_scoped_release release;
+            return Game::perft(s.t(), &copy, depth);
+        }, py::arg("depth"))
+        .def("random_actions", [](const CoreState &s, uint64_t n, uint64_t seed) {
+            py::gil_scoped_release release;
+            return Game::random_actions(s.t(), &s.st, n, seed);
+        }, py::arg("n"), py::arg("seed"),
+           "Apply n random codes from this state (a copy), restarting here when a game ends")
+        .def("apply_undo_pairs", [](const CoreState &s, uint64_t n, uint64_t seed) {
+            py::gil_scoped_release release;
+            return Game::apply_undo_pairs(s.t(), &s.st, n, seed);
+        }, py::arg("n"), py::arg("seed"))
+        .def("__eq__", [](const CoreState &a, const CoreState &b) {
+            return a.tables == b.tables && std::memcmp(&a.st, &b.st, sizeof(State)) == 0;
+        })
+        .def("__hash__", [](const CoreState &s) { return static_cast<py::ssize_t>(s.st.hash >> 1); });
+}
+
+}  // namespace xen
