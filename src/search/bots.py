@@ -99,7 +99,7 @@ class SearchBot(Bot):
     resample = True
 
     def __init__(self, iterations: int | None = 2000, time_limit: float | None = None,
-                 workers: int = 1, seed: int = 0, c_uct: float = 0.7, cutoff_turns: int = 2,
+                 workers: int = 1, seed: int = 0, c_uct: float = 0.4, cutoff_turns: int = 4,
                  memory_mb: float = DEFAULT_MEMORY_MB, temperature: float = 0.0,
                  max_playout_actions: int = 2000):
         if not iterations and not time_limit:
