@@ -29,6 +29,7 @@ core_extension = Pybind11Extension(
     include_dirs=[ENGINE_DIR],
     cxx_std=17,
     extra_compile_args=["-O3"],
+    depends=["src/bindings/backend.hpp"] + sorted(glob.glob(f"{ENGINE_DIR}/*.h")),
 )
 
 ext_modules = [core_extension]
@@ -60,7 +61,7 @@ ext_modules += search_extensions()
 setup(
     packages=[
         "xenophon", "xenophon.anabasis", "xenophon.hero", "xenophon.reference",
-        "xenophon.search", "xenophon.cli",
+        "xenophon.search", "xenophon.interop", "xenophon.cli",
     ],
     package_dir={"xenophon": "src", "xenophon.cli": "cli"},
     package_data={"xenophon": ["py.typed", "data/*/*.toml", "data/*/*/*.toml"],

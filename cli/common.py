@@ -77,6 +77,15 @@ def bot_for_level(level: str, seed: int, workers: int = 1):
                      temperature=temperature)
 
 
+def parse_sprt(text: str) -> tuple[float, float]:
+    """'ELO0,ELO1' -> (elo0, elo1), for --sprt."""
+    try:
+        elo0, elo1 = (float(x) for x in text.split(","))
+    except ValueError:
+        raise UsageError("--sprt takes two Elo values, e.g. --sprt 0,20") from None
+    return elo0, elo1
+
+
 def use_color(stream: Any = None) -> bool:
     stream = stream or sys.stdout
     return stream.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"

@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from xenophon.cli.common import parse_sprt
 from xenophon.search.tournament import play_match
 
 
@@ -26,14 +27,7 @@ def add_parser(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    sprt = None
-    if args.sprt:
-        try:
-            elo0, elo1 = (float(x) for x in args.sprt.split(","))
-        except ValueError:
-            from xenophon.cli.common import UsageError
-            raise UsageError("--sprt takes two Elo values, e.g. --sprt 0,20") from None
-        sprt = (elo0, elo1, 0.05, 0.05)
+    sprt = (*parse_sprt(args.sprt), 0.05, 0.05) if args.sprt else None
     report = play_match(args.game, args.bot_a, args.bot_b, games=args.games, seed=args.seed,
                         processes=args.processes, sprt=sprt)
     print(report.text())

@@ -101,7 +101,7 @@ class SearchBot(Bot):
     def __init__(self, iterations: int | None = 2000, time_limit: float | None = None,
                  workers: int = 1, seed: int = 0, c_uct: float = 0.4, cutoff_turns: int = 4,
                  memory_mb: float = DEFAULT_MEMORY_MB, temperature: float = 0.0,
-                 max_playout_actions: int = 2000):
+                 max_playout_actions: int = 2000, uniform_playouts: bool = False):
         if not iterations and not time_limit:
             raise XenophonError("a search needs an iteration budget, a time budget, or both")
         if workers < 1:
@@ -115,6 +115,9 @@ class SearchBot(Bot):
         self.memory_bytes = int(memory_mb * 1024 * 1024)
         self.temperature = temperature
         self.max_playout_actions = max_playout_actions
+        # uniformly random playout actions instead of the game's policy (to
+        # compare with searches that use random rollouts)
+        self.uniform_playouts = uniform_playouts
         self.rng = random.Random(seed)
         self.searches = 0
 
@@ -125,7 +128,8 @@ class SearchBot(Bot):
         base = self.seed * 1_000_003 + self.searches * 7919
         return [Worker(api, tables, root, player, (base + index * 104_729) & (2**63 - 1),
                        self.c_uct, self.cutoff_turns, self.max_playout_actions, self.resample,
-                       memory_bytes, state.game, root_moves) for index in range(count)]
+                       memory_bytes, state.game, root_moves, self.uniform_playouts)
+                for index in range(count)]
 
     def _run(self, workers: list[Worker], iterations: int, time_limit: float) -> None:
         shares = [iterations // len(workers) + (1 if i < iterations % len(workers) else 0)

@@ -13,7 +13,9 @@ true probabilities and is not stored. Selection is UCB1 over the actions
 available in the sampled world, with each action's availability count in
 place of the parent's visits; untried actions are taken first, at random.
 A new node is expanded per iteration and its value estimated by a playout,
-cut off after a number of turns and scored by the game's static evaluation.
+cut off after a number of turns and scored by the game's static evaluation
+(the game's playout policy, or uniformly random actions with
+``uniform_playouts``, as OpenSpiel's random rollouts for benchmarks).
 
 With ``resample=False`` the same code is a perfect-information UCT keyed by
 the full state hash: the PIMC baseline runs it on sampled worlds, the cheating
@@ -68,6 +70,7 @@ cdef struct Params:
     double c_uct
     int cutoff_turns           # playout turns before the static evaluation; < 0: to the end
     int max_playout_actions
+    int uniform                # playouts choose uniformly among the legal actions
 
 
 cdef inline double now() noexcept nogil:
@@ -261,8 +264,9 @@ cdef int select_action(Node *node, const uint32_t *legal, int n_legal, double c_
 
 
 cdef double playout(const XenGameApi *api, const void *tables, void *world, Params *p,
-                    XenRng *rng) noexcept nogil:
-    """Plays on with the game's playout policy; returns the value for player 0."""
+                    XenRng *rng, uint32_t *legal) noexcept nogil:
+    """Plays on with the game's playout policy (or uniformly at random, with
+    `p.uniform`; `legal` is scratch space); returns the value for player 0."""
     cdef double rets[2]
     cdef int start = api.turn(tables, world)
     cdef int steps = 0, player
@@ -276,6 +280,9 @@ cdef double playout(const XenGameApi *api, const void *tables, void *world, Para
             return api.evaluate(tables, world, 0)
         if player == XEN_CHANCE:
             api.apply(tables, world, api.sample_chance(tables, world, rng))
+        elif p.uniform:
+            api.apply(tables, world,
+                      legal[xen_rng_below(rng, api.legal_actions(tables, world, legal))])
         else:
             api.apply(tables, world, api.playout_action(tables, world, rng))
         steps += 1
@@ -333,13 +340,13 @@ cdef void iterate(const XenGameApi *api, const void *tables, const char *root, c
         if node == NULL:
             node = tree_create(tree, key, player, legal, n)
         if node == NULL or depth >= MAX_PATH:
-            value0 = playout(api, tables, world, p, rng)
+            value0 = playout(api, tables, world, p, rng, legal)
             break
         index = select_action(node, legal, n, p.c_uct, rng)
         if index < 0:
             # none of the node's actions is legal here (cannot happen when the
             # player's legal actions follow from their information); play out
-            value0 = playout(api, tables, world, p, rng)
+            value0 = playout(api, tables, world, p, rng, legal)
             break
         stats = stats_of(node)
         new_leaf = stats[index].visits == 0
@@ -348,7 +355,7 @@ cdef void iterate(const XenGameApi *api, const void *tables, const char *root, c
         depth += 1
         api.apply(tables, world, stats[index].code)
         if new_leaf:
-            value0 = playout(api, tables, world, p, rng)
+            value0 = playout(api, tables, world, p, rng, legal)
             break
     for k in range(depth):
         node = <Node *>(tree.arena + path[k].node)
@@ -377,7 +384,8 @@ cdef class Worker:
 
     def __cinit__(self, api_capsule, tables_capsule, bytes root, int searcher, uint64_t seed,
                   double c_uct, int cutoff_turns, int max_playout_actions, bint resample,
-                  size_t memory_bytes, object keepalive=None, object root_moves=None):
+                  size_t memory_bytes, object keepalive=None, object root_moves=None,
+                  bint uniform_playouts=False):
         self.api = <const XenGameApi *>PyCapsule_GetPointer(api_capsule, b"xenophon.game_api")
         self.tables = PyCapsule_GetPointer(tables_capsule, b"xenophon.tables")
         if <size_t>len(root) != self.api.state_size:
@@ -402,6 +410,7 @@ cdef class Worker:
         self.params.c_uct = c_uct
         self.params.cutoff_turns = cutoff_turns
         self.params.max_playout_actions = max_playout_actions
+        self.params.uniform = uniform_playouts
         xen_rng_seed(&self.rng, seed)
         tree_init(&self.tree, memory_bytes)
         self.iterations = 0

@@ -2,7 +2,8 @@
 
 Bots and games are named by short spec strings so that worker processes can
 build their own (``"ismcts:iterations=2000"``, ``"pimc:worlds=8,iterations=2000"``,
-``"greedy"``, ``"random"``, ``"cheat:iterations=2000"``; games ``"anabasis"``,
+``"greedy"``, ``"random"``, ``"cheat:iterations=2000"``, and with OpenSpiel
+``"openspiel:iterations=2000"``, its C++ ISMCTS; games ``"anabasis"``,
 ``"anabasis:mode=expert"``, ``"hero"``).
 
 >>> report = play_match("anabasis", "greedy", "random", games=2, processes=1, progress=False)
@@ -23,7 +24,12 @@ from typing import Any, Callable
 from xenophon.errors import XenophonError
 from xenophon.games import make_game, parse_spec
 
-BOT_KINDS = ("random", "greedy", "ismcts", "pimc", "cheat")
+BOT_KINDS = ("random", "greedy", "ismcts", "pimc", "cheat", "openspiel")
+
+
+def _openspiel_bot(**options: Any):
+    from xenophon.interop.native import OpenSpielISMCTSBot
+    return OpenSpielISMCTSBot(**options)
 
 
 def make_bot(spec: str, seed: int):
@@ -32,7 +38,7 @@ def make_bot(spec: str, seed: int):
     name, options = parse_spec(spec, "bot")
     constructors: dict[str, Callable[..., Any]] = {
         "random": bots.RandomBot, "greedy": bots.GreedyBot, "ismcts": bots.ISMCTSBot,
-        "pimc": bots.PIMCBot, "cheat": bots.CheatingUCTBot,
+        "pimc": bots.PIMCBot, "cheat": bots.CheatingUCTBot, "openspiel": _openspiel_bot,
     }
     if name not in constructors:
         raise XenophonError(f"unknown bot '{name}' ({', '.join(BOT_KINDS)})")

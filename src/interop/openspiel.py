@@ -1,0 +1,234 @@
+"""Anabasis and A Hero incarnation in OpenSpiel's Python game API.
+
+Registers ``python_xenophon_anabasis`` and ``python_xenophon_hero`` with
+``pyspiel.register_game``, so that OpenSpiel's Python algorithms (its Python
+ISMCTS among them) run on our exact rules, through our public API:
+
+>>> from xenophon.interop import openspiel            # doctest: +SKIP
+>>> game = pyspiel.load_game("python_xenophon_hero")  # doctest: +SKIP
+>>> game = openspiel.spiel_game(xenophon_game)        # or wrap a Game you hold
+
+What OpenSpiel sees:
+
+- actions are our 16-bit action codes (chance outcomes too); their strings
+  are our notation;
+- chance nodes are explicit, with the outcomes of ``chance_outcomes()``;
+- a player's information-state string (and observation string) is its
+  information-set key in hex: equal exactly when the player cannot tell two
+  states apart (docs/anabasis-engine.md §9, docs/hero-engine.md §11). It keys
+  what the player knows now, not a replay of the history; there is no tensor;
+- ``resample_from_infostate(player, sampler)`` is our ``resample``: a world
+  the player cannot tell from this one, with an empty action history;
+- ``clone()`` copies the position (OpenSpiel deep-copies the attributes).
+
+Needs OpenSpiel: ``pip install 'xenophon[openspiel]'``. Importing this module
+without it raises XenophonError.
+"""
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from xenophon.errors import XenophonError
+from xenophon.game import Game, State
+from xenophon.games import make_game
+
+try:
+    import pyspiel
+except ImportError:  # pragma: no cover - depends on the environment
+    raise XenophonError("OpenSpiel is not installed: pip install 'xenophon[openspiel]'") \
+        from None
+
+#: OpenSpiel's name of each game
+GAME_NAMES = {"anabasis": "python_xenophon_anabasis", "hero": "python_xenophon_hero"}
+MAX_GAME_LENGTH = 100_000      # a bound, not tight: turn limit and deck-out end games long before
+
+DEFAULT_PARAMETERS = {
+    "anabasis": {"mode": "standard", "cards": ""},
+    "hero": {"decks": "crimson_conqueror,wild_grove", "cards": ""},
+}
+
+
+def _game_type(name: str) -> "pyspiel.GameType":
+    return pyspiel.GameType(
+        short_name=GAME_NAMES[name],
+        long_name=f"{name} (xenophon, Python API)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=2,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=False,
+        parameter_specification=DEFAULT_PARAMETERS[name],
+    )
+
+
+GAME_INFO = pyspiel.GameInfo(
+    num_distinct_actions=1 << 16,      # action codes are 16 bits
+    max_chance_outcomes=1 << 16,
+    num_players=2,
+    min_utility=-1.0,
+    max_utility=1.0,
+    utility_sum=0.0,
+    max_game_length=MAX_GAME_LENGTH,
+)
+
+
+def _xenophon_game(name: str, params: dict[str, Any]) -> Game:
+    """The xenophon Game named by OpenSpiel game parameters."""
+    options: dict[str, Any] = {}
+    if params.get("cards"):
+        options["cards"] = params["cards"]
+    if name == "anabasis":
+        options["mode"] = params.get("mode") or "standard"
+    else:
+        options["decks"] = tuple(str(params.get("decks")).split(","))
+    return make_game(name, **options)
+
+
+def _parameters(game: Game) -> dict[str, Any]:
+    """The OpenSpiel game parameters that name a xenophon Game."""
+    params = {"cards": game.cards.path}
+    if game.name == "anabasis":
+        params["mode"] = game.mode
+    else:
+        params["decks"] = ",".join(game.deck_specs)
+    return params
+
+
+class _Position:
+    """Holds the xenophon State inside an OpenSpiel state; OpenSpiel clones
+    states by deep-copying their attributes, which copies the position only
+    (the Game and its tables are shared)."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: State):
+        self.state = state
+
+    def __deepcopy__(self, memo: dict) -> "_Position":
+        return _Position(self.state.copy())
+
+
+class SpielGame(pyspiel.Game):
+    """One of our games as an OpenSpiel Python game; `xgame` is the xenophon Game."""
+
+    def __init__(self, params: dict[str, Any] | None = None, *, name: str | None = None,
+                 xgame: Game | None = None):
+        name = xgame.name if xgame is not None else name
+        if name not in GAME_NAMES:
+            raise XenophonError(f"unknown game '{name}' ({' or '.join(GAME_NAMES)})")
+        self.xgame = xgame if xgame is not None else _xenophon_game(name, dict(params or {}))
+        if self.xgame.engine != "c":
+            raise XenophonError("OpenSpiel plays the C engine (it needs resample)")
+        super().__init__(_game_type(name), GAME_INFO, _parameters(self.xgame))
+
+    def new_initial_state(self) -> "SpielState":
+        return SpielState(self, self.xgame.new_initial_state())
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> "_Observer":
+        if params:
+            raise ValueError(f"observation parameters are not supported; got {params}")
+        return _Observer(iig_obs_type)
+
+
+class SpielState(pyspiel.State):
+    """An OpenSpiel state over a xenophon State (`state.xstate`)."""
+
+    def __init__(self, game: SpielGame, xstate: State):
+        super().__init__(game)
+        self._position = _Position(xstate)
+
+    @property
+    def xstate(self) -> State:
+        return self._position.state
+
+    def current_player(self) -> int:
+        return self.xstate.current_player        # CHANCE = -1, TERMINAL = -4, as in OpenSpiel
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self.xstate.legal_actions()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        # the backend's int-level outcomes (docs/architecture.md): no notation needed
+        return list(self.xstate.backend.chance_outcomes())
+
+    def _apply_action(self, action: int) -> None:
+        self.xstate.apply_code(int(action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return self.xstate.format_code(int(action))
+
+    def is_terminal(self) -> bool:
+        return self.xstate.is_terminal()
+
+    def returns(self) -> list[float]:
+        return self.xstate.returns()
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> "SpielState":
+        seed = int(probability_sampler() * 2**53)
+        return SpielState(self.get_game(), self.xstate.resample(player_id, random.Random(seed)))
+
+    def __str__(self) -> str:
+        return json.dumps(self.xstate.to_dict(), sort_keys=True)
+
+
+class _Observer:
+    """The player's view as a string: its information-set key (no tensor)."""
+
+    def __init__(self, iig_obs_type: Any):
+        if iig_obs_type is not None and (
+                not iig_obs_type.public_info
+                or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER):
+            raise ValueError("only the player's own view (public and private) is provided")
+        self.tensor = None
+        self.dict: dict[str, Any] = {}
+
+    def set_from(self, state: SpielState, player: int) -> None:
+        pass
+
+    def string_from(self, state: SpielState, player: int) -> str:
+        return f"{state.xstate.information_set_key(player):016x}"
+
+
+class AnabasisSpielGame(SpielGame):
+    """``python_xenophon_anabasis``: parameters mode and cards."""
+
+    def __init__(self, params: dict[str, Any] | None = None):
+        super().__init__(params, name="anabasis")
+
+
+class HeroSpielGame(SpielGame):
+    """``python_xenophon_hero``: parameters decks (two, comma-separated) and cards."""
+
+    def __init__(self, params: dict[str, Any] | None = None):
+        super().__init__(params, name="hero")
+
+
+def register() -> None:
+    """Registers both games with OpenSpiel (once; importing this module does it).
+    The factories are module-level classes: OpenSpiel's registry keeps them
+    until the process exits."""
+    registered = set(pyspiel.registered_names())
+    for name, factory in (("anabasis", AnabasisSpielGame), ("hero", HeroSpielGame)):
+        if GAME_NAMES[name] not in registered:
+            pyspiel.register_game(_game_type(name), factory)
+
+
+def spiel_game(game: Game) -> SpielGame:
+    """An OpenSpiel game over this xenophon Game (sharing its tables)."""
+    return SpielGame(xgame=game)
+
+
+def spiel_state(game: SpielGame, state: State) -> SpielState:
+    """An OpenSpiel state at a copy of this position (with an empty OpenSpiel history)."""
+    return SpielState(game, state.copy())
+
+
+register()

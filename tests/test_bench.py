@@ -1,0 +1,63 @@
+"""`xenophon bench --quick`: every part of the benchmark runs (not how fast),
+with OpenSpiel or without it (then the peer parts say why they are skipped)."""
+import json
+import random
+
+from test_cli import assert_clean_error, xenophon
+from xenophon.benchmarks import PARTS, TO_THE_END
+from xenophon.games import make_game
+from xenophon.interop.native import unavailable_reason
+from xenophon.search.bots import ISMCTSBot
+
+
+def test_quick_bench_runs_every_part(tmp_path):
+    out = tmp_path / "bench.json"
+    result = xenophon("bench", "--quick", "--json", out, timeout=120)
+    assert result.returncode == 0, result.stderr
+    results = json.loads(out.read_text())
+    assert set(results["tables"]) == {"anabasis", "hero"}
+    assert results["environment"]["versions"]["xenophon"]
+    reason = unavailable_reason()
+    for game, rows in results["tables"].items():
+        assert game in result.stdout
+        assert {row["part"] for row in rows} == set(PARTS)
+        for row in rows:
+            if row["part"] == "core":
+                assert row["xenophon_value"] > 0 and row["peer_value"] > 0
+            elif reason:
+                assert row["result"] == f"skipped: {reason}"
+            elif row["part"] == "strength":
+                assert row["match"]["games"] == 2
+            else:
+                assert row["xenophon_value"] > 0 and row["peer_value"] > 0
+
+
+def test_bench_one_part_of_one_game():
+    result = xenophon("bench", "--quick", "--game", "hero", "--only", "core")
+    assert result.returncode == 0, result.stderr
+    assert "hero" in result.stdout and "anabasis" not in result.stdout
+    assert "search" not in result.stdout
+
+
+def test_bench_bad_input_is_one_line():
+    assert_clean_error(xenophon("bench", "--game", "chess"), "invalid choice: 'chess'")
+    assert_clean_error(xenophon("bench", "--frobnicate"), "unrecognized arguments")
+    assert_clean_error(xenophon("bench", "--games", "1"), "--games must be at least 2")
+    assert_clean_error(xenophon("bench", "--move-time", "0"), "--move-time must be positive")
+    assert_clean_error(xenophon("bench", "--sprt", "abc"), "--sprt takes two Elo values")
+    assert_clean_error(xenophon("bench", "--positions", "/nonexistent.json"),
+                       "cannot read the benchmark positions")
+
+
+def test_uniform_playouts_search_is_reproducible_and_differs_from_the_policy():
+    state = make_game("hero", seed=5).new_initial_state()
+    state.resolve_chance(random.Random(5))
+
+    def visits(**options):
+        result = ISMCTSBot(iterations=300, seed=2, **TO_THE_END, **options).analyse(state)
+        return [(m.move.code, m.visits) for m in result.moves]
+
+    uniform = visits(uniform_playouts=True)
+    assert uniform == visits(uniform_playouts=True)
+    assert uniform != visits()
+    assert {code for code, _ in uniform} <= set(state.legal_actions())
