@@ -64,7 +64,7 @@ setup(
         "xenophon.search", "xenophon.interop", "xenophon.cli",
     ],
     package_dir={"xenophon": "src", "xenophon.cli": "cli"},
-    package_data={"xenophon": ["py.typed", "data/*/*.toml", "data/*/*/*.toml"],
+    package_data={"xenophon": ["py.typed", "data/*.json", "data/*/*.toml", "data/*/*/*.toml"],
                   "xenophon.search": ["*.pxd"]},
     libraries=[engine_library],
     ext_modules=ext_modules,

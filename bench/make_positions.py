@@ -1,4 +1,4 @@
-"""Writes bench/positions.json: fixed opening, midgame and endgame positions of
+"""Writes src/data/bench_positions.json (installed as xenophon/data/): fixed opening, midgame and endgame positions of
 each game, taken from one seeded self-play game of ISMCTS (300 iterations a
 move) per game. Rerun only to change the bench: `python bench/make_positions.py`."""
 import json
@@ -40,7 +40,7 @@ def main():
             index = next(i for i, t in decisions if t >= turn)
             positions.append({"game": name, "stage": stage, "options": options,
                               "moves": moves[:index]})
-    path = Path(__file__).with_name("positions.json")
+    path = Path(__file__).resolve().parent.parent / "src" / "data" / "bench_positions.json"
     path.write_text(json.dumps(positions, indent=1) + "\n")
     print(f"wrote {len(positions)} positions to {path}")
 

@@ -1,4 +1,4 @@
-"""xenophon against its peers on the positions of bench/positions.json:
+"""xenophon against its peers on the positions of src/data/bench_positions.json:
 ISMCTS iterations per second and bytes per node, xenophon vs OpenSpiel's C++
 and Python ISMCTS, all with one uniformly random rollout to the end per
 iteration (ratios printed at the end); then matches against OpenSpiel's C++

@@ -1,18 +1,16 @@
-"""Search speed on the fixed positions of bench/positions.json (opening,
+"""Search speed on the fixed positions of src/data/bench_positions.json (opening,
 midgame, endgame of each game): ISMCTS iterations per second on one core with
 the games' own playout policies, bytes per node, and the speed-up of two
 workers, measured in one run.
 
 Run: pytest bench/test_search_speed.py --benchmark-only"""
-import json
-from pathlib import Path
-
 import pytest
 
+from xenophon.benchmarks import load_positions
 from xenophon.games import make_game
 from xenophon.search.bots import ISMCTSBot
 
-POSITIONS = json.loads(Path(__file__).with_name("positions.json").read_text())
+POSITIONS = load_positions()
 IDS = [f"{p['game']}-{p['stage']}" for p in POSITIONS]
 ITERATIONS = 40_000
 

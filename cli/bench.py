@@ -16,7 +16,7 @@ from xenophon.games import GAMES
 def add_parser(commands: Any) -> None:
     parser = commands.add_parser(
         "bench", help="measure speed and strength against the oracle and OpenSpiel",
-        description="Measure, in one run on the positions of bench/positions.json: the C "
+        description="Measure, in one run on the positions of src/data/bench_positions.json: the C "
                     "core against the Python oracle (actions/s), xenophon's ISMCTS against "
                     "OpenSpiel's C++ and Python ISMCTS (iterations/s, bytes/node), and "
                     "matches against OpenSpiel's C++ ISMCTS at equal iterations and at equal "
@@ -42,7 +42,7 @@ def add_parser(commands: Any) -> None:
                         help="processes playing matches (default: all cores)")
     parser.add_argument("--seed", type=int, help="seed of the searches and matches (default 1)")
     parser.add_argument("--positions", metavar="FILE", help="positions instead of "
-                        "bench/positions.json")
+                        "src/data/bench_positions.json")
     parser.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     parser.set_defaults(run=run)
 

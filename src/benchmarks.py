@@ -1,7 +1,7 @@
 """Benchmarks: xenophon measured against the pure-Python oracle and against
 OpenSpiel, shared by bench/ (pytest-benchmark) and `xenophon bench`.
 
-Three parts, each measured in one run on the positions of bench/positions.json
+Three parts, each measured in one run on the positions of src/data/bench_positions.json
 (opening, midgame, endgame of each game) with fixed seeds:
 
 - core: random actions and apply+undo pairs per second, C core vs oracle;
@@ -37,7 +37,7 @@ from xenophon.errors import XenophonError
 from xenophon.game import State
 from xenophon.games import make_game
 
-POSITIONS_FILE = Path(xenophon.__file__).resolve().parent.parent / "bench" / "positions.json"
+POSITIONS_FILE = Path(xenophon.__file__).resolve().parent / "data" / "bench_positions.json"
 PARTS = ("core", "search", "strength")
 #: playouts to the end of the game: no cut-off, no cap on their length
 TO_THE_END = {"cutoff_turns": -1, "max_playout_actions": 1_000_000}
@@ -68,13 +68,13 @@ QUICK = Settings(core_actions=5_000, oracle_actions=200, search_iterations=100,
 
 def load_positions(path: str | Path | None = None, games: tuple[str, ...] | None = None
                    ) -> list[dict[str, Any]]:
-    """The benchmark positions (bench/positions.json unless `path`), of `games`."""
+    """The benchmark positions (src/data/bench_positions.json unless `path`), of `games`."""
     path = Path(path) if path else POSITIONS_FILE
     try:
         entries = json.loads(path.read_text())
     except OSError:
-        raise XenophonError(f"cannot read the benchmark positions {path} (bench/positions.json "
-                            "of a source checkout, or --positions FILE)") from None
+        raise XenophonError(f"cannot read the benchmark positions {path} "
+                            "(give a positions file with --positions FILE)") from None
     except ValueError as error:
         raise XenophonError(f"{path}: not a positions file ({error})") from None
     return [e for e in entries if games is None or e["game"] in games]
