@@ -258,7 +258,8 @@ def python_openspiel_search(state: State, iterations: int, seed: int,
 
 @dataclass
 class Row:
-    """One line of a game's table: xenophon's figure against a peer's."""
+    """One line of a game's table: xenophon's figure against a peer's (labels
+    and values; a match's figures are in `match`)."""
 
     part: str
     measure: str
@@ -274,9 +275,9 @@ class Row:
 def _figure(value: float | None) -> str:
     if value is None:
         return "n/a"
-    for limit, suffix in ((1e9, "G"), (1e6, "M"), (1e4, "k")):
+    for limit, unit, suffix in ((1e9, 1e9, "G"), (1e6, 1e6, "M"), (1e4, 1e3, "k")):
         if abs(value) >= limit:
-            return f"{value / limit:.3g}{suffix}"
+            return f"{value / unit:.3g}{suffix}"
     return f"{value:.3g}" if value < 100 else f"{value:.0f}"
 
 
@@ -287,12 +288,12 @@ def compare(part: str, measure: str, position: str, ours: tuple[str, float | Non
     if ours[1] and peer[1]:
         value = ours[1] / peer[1]
         ratio = f"{value:,.0f}x" if value >= 100 else f"{value:.3g}x"
-    return Row(part, measure, position, f"{ours[0]} {_figure(ours[1])}",
-               f"{peer[0]} {_figure(peer[1])}", ours[1], peer[1], ratio)
+    return Row(part, measure, position, ours[0], peer[0], ours[1], peer[1], ratio)
 
 
-def skipped(part: str, measure: str, position: str, ours: str, reason: str) -> Row:
-    return Row(part, measure, position, ours, "-", result=f"skipped: {reason}")
+def skipped(part: str, measure: str, position: str, ours: str, reason: str,
+            value: float | None = None) -> Row:
+    return Row(part, measure, position, ours, "-", value, result=f"skipped: {reason}")
 
 
 def peer_reason() -> str | None:
@@ -326,7 +327,7 @@ def search_rows(entry: dict[str, Any], settings: Settings, reason: str | None) -
             ("iterations/s, own playouts to the end", own.rate, "rate", PEER_CC),
             ("iterations/s, defaults (cut-off playouts)", default.rate, "rate", PEER_CC)]
     if reason:
-        return [skipped("search", measure, stage, f"ISMCTS {_figure(value)}", reason)
+        return [skipped("search", measure, stage, "ISMCTS", reason, value)
                 for measure, value, _, peer in ours if peer == PEER_CC]
     peers = {PEER_CC: openspiel_search(state, n, seed),
              PEER_PY: python_openspiel_search(state, settings.python_iterations, seed)}
@@ -370,7 +371,7 @@ def strength_row(entry: dict[str, Any], settings: Settings, match: str, reason: 
     result = (f"{s['score']:.1%} [{low:.1%}, {high:.1%}], Elo {s['elo']:+.0f} "
               f"[{elo_low:+.0f}, {elo_high:+.0f}], {s['games']} games"
               + (f", SPRT {s['sprt']}" if s["sprt"] else ""))
-    return Row("strength", match, "match", ours, peer, s["score"], None, result, s)
+    return Row("strength", match, "match", ours, peer, result=result, match=s)
 
 
 def environment() -> dict[str, Any]:
@@ -440,13 +441,18 @@ def run(games: tuple[str, ...], settings: Settings, parts: tuple[str, ...] = PAR
             "tables": {game: [asdict(row) for row in rows] for game, rows in tables.items()}}
 
 
+def _cell(label: str, value: float | None) -> str:
+    return label if value is None else f"{label} {_figure(value)}"
+
+
 def format_tables(results: dict[str, Any]) -> str:
     """One plain-text table per game."""
     header = ("part", "measure", "position", "xenophon", "peer", "ratio / result")
     out = []
     for game, rows in results["tables"].items():
-        cells = [header] + [(r["part"], r["measure"], r["position"], r["xenophon"], r["peer"],
-                             r["result"]) for r in rows]
+        cells = [header] + [(r["part"], r["measure"], r["position"],
+                             _cell(r["xenophon"], r["xenophon_value"]),
+                             _cell(r["peer"], r["peer_value"]), r["result"]) for r in rows]
         widths = [max(len(row[i]) for row in cells) for i in range(len(header) - 1)]
         out.append(game)
         for row in cells:
