@@ -9,10 +9,12 @@ Each iteration samples a world consistent with the searcher's information
 move, that player's information-set key): the searcher's choices depend only
 on what it knows, and each opponent decision on what the opponent would know
 in that world (Cowling, Powley & Whitehouse 2012). Chance is sampled with its
-true probabilities and is not stored. Selection is UCB1 over the actions
-available in the sampled world, with each action's availability count in
-place of the parent's visits; untried actions are taken first, at random.
-A new node is expanded per iteration and its value estimated by a playout,
+true probabilities and is not stored. Selection is UCB1 over the node's
+actions; untried ones are taken first, at random. A node's legal actions
+follow from its player's information, and are part of its key too, so they
+are the same at every visit: each action's availability count (the
+subset-armed bandit's) is the node's visit count. A new node is added per
+iteration, recording only the action it tries, and its value is estimated by a playout,
 cut off after a number of turns and scored by the game's static evaluation
 (the game's playout policy, or uniformly random actions with
 ``uniform_playouts``, as OpenSpiel's random rollouts for benchmarks).
@@ -47,22 +49,34 @@ cdef enum:
     TIME_CHECK_EVERY = 16
 
 cdef struct ActionStat:
-    uint32_t code
+    # a node's statistics are indexed like its (ascending) legal actions, which
+    # are part of its key: so they hold no action code, and each action has
+    # been available at every visit of the node
     uint32_t visits
-    uint32_t available     # how often this action was legal when its node was visited
     float value_sum        # returns for the node's player, each in [-1, 1]
 
+cdef struct FirstTry:
+    uint32_t code          # the action tried at the node's first visit
+    float value_sum        # its return (the node has one visit)
+
+cdef union NodeBody:
+    FirstTry first         # before expansion
+    size_t stats           # after: arena offset of the node's n_actions ActionStat
+
 cdef struct Node:
+    # Nodes are expanded lazily, as most are visited once: a node's first
+    # visit records only the action it tried (`body.first`, 24 bytes in all);
+    # its second visit gives it an ActionStat per action (`expand`).
     uint64_t key
     uint32_t visits
     uint16_t n_actions
     uint8_t player
-    uint8_t unused
-    # followed in the arena by n_actions ActionStat, in ascending code order
+    uint8_t expanded
+    NodeBody body
 
 cdef struct PathStep:
     size_t node        # byte offset of the node in the arena
-    uint32_t index     # index of the chosen action
+    uint32_t index     # index of the chosen action, FIRST_TRY at an unexpanded node
 
 cdef struct Params:
     int searcher
@@ -73,25 +87,29 @@ cdef struct Params:
     int uniform                # playouts choose uniformly among the legal actions
 
 
+cdef enum:
+    FIRST_TRY = 0xFFFFFFFF
+
+
 cdef inline double now() noexcept nogil:
     cdef timespec ts
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
-cdef inline ActionStat *stats_of(Node *node) noexcept nogil:
-    return <ActionStat *>(<char *>node + sizeof(Node))
+cdef struct Slot:
+    uint32_t check     # the key's high 32 bits (the slot's index comes from its low bits)
+    uint32_t ref       # arena offset / ARENA_ALIGN + 1 of the node; 0: empty
 
 
 cdef struct Tree:
-    # One worker's search tree: a byte arena of nodes and an open-addressing
-    # table from node key to arena offset, grown by doubling (load <= 1/2) up
-    # to max_slots. Single-threaded; one per worker.
+    # One worker's search tree: a byte arena of nodes and action statistics,
+    # and an open-addressing table from node key to arena offset, grown by
+    # doubling (load <= 1/2) up to max_slots. Single-threaded; one per worker.
     char *arena
     size_t arena_size
     size_t arena_used
-    uint64_t *keys
-    size_t *offsets
+    Slot *slots
     size_t mask
     size_t max_slots
     size_t n_nodes
@@ -100,22 +118,27 @@ cdef struct Tree:
 
 cdef enum:
     FIRST_SLOTS = 1024
-    SLOT_BYTES = 16       # a table slot: a uint64_t key and a 64-bit arena offset
+    ARENA_ALIGN = 8           # every arena block (Node, ActionStat array) is a multiple of 8
+
+
+cdef inline ActionStat *stats_of(const Tree *tree, const Node *node) noexcept nogil:
+    return <ActionStat *>(tree.arena + node.body.stats)
 
 
 cdef int tree_init(Tree *tree, size_t memory_bytes) except -1:
-    # the table may take up to an eighth of the cap; the arena the rest
+    # the table may take up to an eighth of the cap; the arena the rest, up to
+    # what a 32-bit slot reference can address
     cdef size_t max_slots = FIRST_SLOTS
-    while (max_slots * 2) * SLOT_BYTES * 8 <= memory_bytes:
+    while (max_slots * 2) * sizeof(Slot) * 8 <= memory_bytes:
         max_slots <<= 1
-    if memory_bytes < 2 * FIRST_SLOTS * SLOT_BYTES:
+    if memory_bytes < 2 * FIRST_SLOTS * sizeof(Slot) + 1024:
         raise ValueError(f"a memory cap of {memory_bytes} bytes is too small for a search tree")
     tree.max_slots = max_slots
-    tree.arena_size = memory_bytes - max_slots * SLOT_BYTES
+    tree.arena_size = min(memory_bytes - max_slots * sizeof(Slot),
+                          <size_t>0xFFFFFFFE * ARENA_ALIGN)
     tree.arena = <char *>malloc(tree.arena_size)
-    tree.keys = <uint64_t *>calloc(FIRST_SLOTS, sizeof(uint64_t))
-    tree.offsets = <size_t *>malloc(FIRST_SLOTS * sizeof(size_t))
-    if tree.arena == NULL or tree.keys == NULL or tree.offsets == NULL:
+    tree.slots = <Slot *>calloc(FIRST_SLOTS, sizeof(Slot))
+    if tree.arena == NULL or tree.slots == NULL:
         tree_free(tree)
         raise MemoryError("cannot allocate the search tree")
     tree.mask = FIRST_SLOTS - 1
@@ -127,139 +150,185 @@ cdef int tree_init(Tree *tree, size_t memory_bytes) except -1:
 
 cdef void tree_free(Tree *tree) noexcept:
     free(tree.arena)
-    free(tree.keys)
-    free(tree.offsets)
+    free(tree.slots)
     tree.arena = NULL
-    tree.keys = NULL
-    tree.offsets = NULL
+    tree.slots = NULL
 
 
 cdef inline size_t tree_bytes(const Tree *tree) noexcept nogil:
     """Bytes in use: the arena's nodes plus the table as allocated now."""
-    return tree.arena_used + (tree.mask + 1) * SLOT_BYTES
+    return tree.arena_used + (tree.mask + 1) * sizeof(Slot)
+
+
+cdef inline Node *node_at(const Tree *tree, uint32_t ref) noexcept nogil:
+    return <Node *>(tree.arena + <size_t>(ref - 1) * ARENA_ALIGN)
 
 
 cdef Node *tree_find(Tree *tree, uint64_t key) noexcept nogil:
     cdef size_t slot = key & tree.mask
-    while tree.keys[slot] != 0:
-        if tree.keys[slot] == key:
-            return <Node *>(tree.arena + tree.offsets[slot])
+    cdef uint32_t check = <uint32_t>(key >> 32)
+    while tree.slots[slot].ref != 0:
+        if tree.slots[slot].check == check and node_at(tree, tree.slots[slot].ref).key == key:
+            return node_at(tree, tree.slots[slot].ref)
         slot = (slot + 1) & tree.mask
     return NULL
 
 
+cdef inline void slot_insert(Slot *slots, size_t mask, uint64_t key, uint32_t ref) noexcept nogil:
+    cdef size_t slot = key & mask
+    while slots[slot].ref != 0:
+        slot = (slot + 1) & mask
+    slots[slot].check = <uint32_t>(key >> 32)
+    slots[slot].ref = ref
+
+
 cdef bint tree_grow(Tree *tree) noexcept nogil:
     """Doubles the table (rehashing every key); False when it may not grow."""
-    cdef size_t slots = (tree.mask + 1) * 2
-    cdef size_t i, slot
-    cdef uint64_t *keys
-    cdef size_t *offsets
-    if slots > tree.max_slots:
+    cdef size_t n_slots = (tree.mask + 1) * 2
+    cdef size_t i
+    cdef Slot *slots
+    if n_slots > tree.max_slots:
         return False
-    keys = <uint64_t *>calloc(slots, sizeof(uint64_t))
-    offsets = <size_t *>malloc(slots * sizeof(size_t))
-    if keys == NULL or offsets == NULL:
-        free(keys)
-        free(offsets)
+    slots = <Slot *>calloc(n_slots, sizeof(Slot))
+    if slots == NULL:
         return False
     for i in range(tree.mask + 1):
-        if tree.keys[i] != 0:
-            slot = tree.keys[i] & (slots - 1)
-            while keys[slot] != 0:
-                slot = (slot + 1) & (slots - 1)
-            keys[slot] = tree.keys[i]
-            offsets[slot] = tree.offsets[i]
-    free(tree.keys)
-    free(tree.offsets)
-    tree.keys = keys
-    tree.offsets = offsets
-    tree.mask = slots - 1
+        if tree.slots[i].ref != 0:
+            slot_insert(slots, n_slots - 1, node_at(tree, tree.slots[i].ref).key,
+                        tree.slots[i].ref)
+    free(tree.slots)
+    tree.slots = slots
+    tree.mask = n_slots - 1
     return True
 
 
-cdef Node *tree_create(Tree *tree, uint64_t key, int player, const uint32_t *actions,
-                       int n) noexcept nogil:
-    """A new node holding these actions, or NULL when the tree is full."""
-    cdef size_t size = sizeof(Node) + n * sizeof(ActionStat)
-    cdef size_t slot
+cdef void *tree_alloc(Tree *tree, size_t size) noexcept nogil:
+    """`size` bytes (a multiple of ARENA_ALIGN) of arena, or NULL (and the
+    tree marked full) when they do not fit."""
+    cdef void *block
+    if tree.arena_used + size > tree.arena_size:
+        tree.full = True
+        return NULL
+    block = tree.arena + tree.arena_used
+    tree.arena_used += size
+    return block
+
+
+cdef Node *tree_create(Tree *tree, uint64_t key, int player, int n_actions) noexcept nogil:
+    """A new, unexpanded node with `n_actions` actions, or NULL when the tree is full."""
     cdef Node *node
-    cdef ActionStat *stats
-    cdef int i
     if tree.full:
         return NULL
     if (tree.n_nodes + 1) * 2 > tree.mask + 1 and not tree_grow(tree):
         tree.full = True
         return NULL
-    if tree.arena_used + size > tree.arena_size:
-        tree.full = True
+    node = <Node *>tree_alloc(tree, sizeof(Node))
+    if node == NULL:
         return NULL
-    node = <Node *>(tree.arena + tree.arena_used)
     node.key = key
     node.visits = 0
-    node.n_actions = n
+    node.n_actions = n_actions
     node.player = player
-    node.unused = 0
-    stats = stats_of(node)
-    for i in range(n):
-        stats[i].code = actions[i]
-        stats[i].visits = 0
-        stats[i].available = 0
-        stats[i].value_sum = 0
-    slot = key & tree.mask
-    while tree.keys[slot] != 0:
-        slot = (slot + 1) & tree.mask
-    tree.keys[slot] = key
-    tree.offsets[slot] = tree.arena_used
-    tree.arena_used += size
+    node.expanded = False
+    node.body.first.code = 0
+    node.body.first.value_sum = 0
+    slot_insert(tree.slots, tree.mask, key, <uint32_t>((<char *>node - tree.arena)
+                                                      // ARENA_ALIGN + 1))
     tree.n_nodes += 1
     return node
 
 
+cdef bint tree_expand(Tree *tree, Node *node, const uint32_t *legal, int n) noexcept nogil:
+    """Gives `node` one ActionStat per action (`legal`, its n_actions actions),
+    carrying over the first try's return. False when the arena is full."""
+    cdef size_t size = (<size_t>n * sizeof(ActionStat) + ARENA_ALIGN - 1) & ~(
+        <size_t>ARENA_ALIGN - 1)
+    cdef ActionStat *stats = <ActionStat *>tree_alloc(tree, size)
+    cdef FirstTry first = node.body.first
+    cdef int i
+    if stats == NULL:
+        return False
+    for i in range(n):
+        stats[i].visits = 0
+        stats[i].value_sum = 0
+        if node.visits > 0 and legal[i] == first.code:
+            stats[i].visits = node.visits
+            stats[i].value_sum = first.value_sum
+    node.body.stats = <size_t>(<char *>stats - tree.arena)
+    node.expanded = True
+    return True
+
+
+cdef int most_visited(const Tree *tree, const Node *node, const uint32_t *legal,
+                      uint32_t *code) noexcept nogil:
+    """Sets `code` to the node's most visited action (`legal`: its actions; the
+    first found on a tie); returns its visits (0: none visited)."""
+    cdef const ActionStat *stats
+    cdef int i, best = 0
+    if not node.expanded:
+        code[0] = node.body.first.code
+        return node.visits
+    stats = stats_of(tree, node)
+    for i in range(node.n_actions):
+        if stats[i].visits > stats[best].visits:
+            best = i
+    code[0] = legal[best]
+    return stats[best].visits
+
+
+cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
+    # splitmix64's finaliser
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL
+    return x ^ (x >> 31)
+
+
 cdef inline uint64_t node_key(const XenGameApi *api, const void *tables, const void *world,
-                              int player, int resample) noexcept nogil:
-    cdef uint64_t key
+                              int player, int resample, const uint32_t *legal,
+                              int n) noexcept nogil:
+    """The key of the node of `player` to move with these legal actions: the
+    player's information-set key (with `resample`; else the state's hash), the
+    player, and the actions. The player's actions follow from what they know,
+    so the actions split no information set; they are in the key so that a
+    node's actions are fixed by construction (as restricted root moves are)."""
+    cdef uint64_t key, actions = <uint64_t>n
+    cdef int i
     if resample:
         key = api.information_set_key(tables, world, player)
     else:
         key = api.hash(tables, world)
-    # the player to move is part of the key; 0 marks an empty table slot
-    key ^= (<uint64_t>(player + 1)) * 0x9E3779B97F4A7C15ULL
-    return key if key != 0 else 1
+    for i in range(n):
+        actions = (actions ^ legal[i]) * 0x100000001B3ULL
+    key ^= mix64(actions + <uint64_t>(player + 1) * 0x9E3779B97F4A7C15ULL)
+    # 0 never marks a node (Slot.ref 0 marks an empty slot; keys may be 0 elsewhere)
+    return key
 
 
-cdef int select_action(Node *node, const uint32_t *legal, int n_legal, double c_uct,
+cdef int select_action(const Node *node, const ActionStat *stats, int n, double c_uct,
                        XenRng *rng) noexcept nogil:
-    """UCB1 over the node's actions that are legal in this world, untried ones
-    first (uniformly at random), ties broken at random. Marks availability."""
-    cdef ActionStat *stats = stats_of(node)
-    cdef int i = 0, j = 0, best = -1, untried = 0, ties = 0
+    """UCB1 over the (expanded) node's `n` actions, untried ones first
+    (uniformly at random), ties broken at random; -1 when n is 0. Every action
+    was available at each of the node's visits, this one included."""
+    cdef int i, best = -1, untried = 0, ties = 0
     cdef double score, best_score = -1e300, mean
-    cdef double sign = 1.0
-    while i < node.n_actions and j < n_legal:
-        if stats[i].code < legal[j]:
-            i += 1
-        elif stats[i].code > legal[j]:
-            j += 1
-        else:
-            stats[i].available += 1
-            if stats[i].visits == 0:
-                untried += 1
-                # reservoir sampling: uniform among the untried actions
-                if xen_rng_below(rng, untried) == 0:
+    cdef double log_available = log(<double>(node.visits + 1))
+    for i in range(n):
+        if stats[i].visits == 0:
+            untried += 1
+            # reservoir sampling: uniform among the untried actions
+            if xen_rng_below(rng, untried) == 0:
+                best = i
+        elif untried == 0:
+            mean = stats[i].value_sum / stats[i].visits
+            score = mean + c_uct * sqrt(log_available / stats[i].visits)
+            if score > best_score:
+                best_score = score
+                best = i
+                ties = 1
+            elif score == best_score:
+                ties += 1
+                if xen_rng_below(rng, ties) == 0:
                     best = i
-            elif untried == 0:
-                mean = stats[i].value_sum / stats[i].visits
-                score = mean + c_uct * sqrt(log(<double>stats[i].available) / stats[i].visits)
-                if score > best_score:
-                    best_score = score
-                    best = i
-                    ties = 1
-                elif score == best_score:
-                    ties += 1
-                    if xen_rng_below(rng, ties) == 0:
-                        best = i
-            i += 1
-            j += 1
     return best
 
 
@@ -335,32 +404,48 @@ cdef void iterate(const XenGameApi *api, const void *tables, const char *root, c
             # a forced decision (e.g. a window with only `pass`) needs no node
             api.apply(tables, world, legal[0])
             continue
-        key = node_key(api, tables, world, player, p.resample)
+        if depth >= MAX_PATH:
+            value0 = playout(api, tables, world, p, rng, legal)
+            break
+        key = node_key(api, tables, world, player, p.resample, legal, n)
         node = tree_find(tree, key)
         if node == NULL:
-            node = tree_create(tree, key, player, legal, n)
-        if node == NULL or depth >= MAX_PATH:
-            value0 = playout(api, tables, world, p, rng, legal)
+            node = tree_create(tree, key, player, n)
+            if node == NULL:
+                value0 = playout(api, tables, world, p, rng, legal)
+                break
+            if depth > 0:
+                # a new node records only the action it tries, at random
+                node.body.first.code = legal[xen_rng_below(rng, n)]
+                path[depth].node = <size_t>(<char *>node - tree.arena)
+                path[depth].index = FIRST_TRY
+                depth += 1
+                api.apply(tables, world, node.body.first.code)
+                value0 = playout(api, tables, world, p, rng, legal)
+                break
+        if not node.expanded and not tree_expand(tree, node, legal, n):
+            value0 = playout(api, tables, world, p, rng, legal)     # the tree is full
             break
-        index = select_action(node, legal, n, p.c_uct, rng)
+        stats = stats_of(tree, node)
+        index = select_action(node, stats, n, p.c_uct, rng)
         if index < 0:
-            # none of the node's actions is legal here (cannot happen when the
-            # player's legal actions follow from their information); play out
-            value0 = playout(api, tables, world, p, rng, legal)
+            value0 = playout(api, tables, world, p, rng, legal)     # no root move allowed
             break
-        stats = stats_of(node)
         new_leaf = stats[index].visits == 0
         path[depth].node = <size_t>(<char *>node - tree.arena)
         path[depth].index = index
         depth += 1
-        api.apply(tables, world, stats[index].code)
+        api.apply(tables, world, legal[index])
         if new_leaf:
             value0 = playout(api, tables, world, p, rng, legal)
             break
     for k in range(depth):
         node = <Node *>(tree.arena + path[k].node)
-        stats = stats_of(node)
         node.visits += 1
+        if path[k].index == FIRST_TRY:
+            node.body.first.value_sum += value0 if node.player == 0 else -value0
+            continue
+        stats = stats_of(tree, node)
         stats[path[k].index].visits += 1
         stats[path[k].index].value_sum += value0 if node.player == 0 else -value0
 
@@ -458,22 +543,23 @@ cdef class Worker:
 
     def root_statistics(self):
         """[(code, visits, value_sum)] of the root node for the player to move."""
-        cdef Node *node = self._root_node()
+        cdef int player, n
+        cdef Node *node
         cdef ActionStat *stats
-        if node == NULL:
-            return []
-        stats = stats_of(node)
-        return [(stats[i].code, stats[i].visits, <double>stats[i].value_sum)
-                for i in range(node.n_actions)]
-
-    cdef Node *_root_node(self) noexcept:
-        cdef int player
         memcpy(self.world, self.root, self.api.state_size)
         player = self.api.current_player(self.tables, self.world)
         if player < 0:
-            return NULL
-        return tree_find(&self.tree, node_key(self.api, self.tables, self.world, player,
-                                              self.params.resample))
+            return []
+        # the root's actions as the iterations see them (its key includes them)
+        n = self.api.legal_actions(self.tables, self.world, self.legal)
+        if self.n_root_allowed > 0:
+            n = restrict_actions(self.legal, n, self.root_allowed, self.n_root_allowed)
+        node = tree_find(&self.tree, node_key(self.api, self.tables, self.world, player,
+                                              self.params.resample, self.legal, n))
+        if node == NULL or not node.expanded:
+            return []
+        stats = stats_of(&self.tree, node)
+        return [(self.legal[i], stats[i].visits, <double>stats[i].value_sum) for i in range(n)]
 
     def principal_variation(self, int first_code, int length, uint64_t seed):
         """The most visited line after `first_code`, followed in one world
@@ -481,10 +567,9 @@ cdef class Worker:
         (player, code, state bytes before the code) triples."""
         cdef XenRng rng
         cdef list line = []
-        cdef int player, n, i, best
+        cdef int player, n
         cdef uint32_t code = first_code
         cdef Node *node
-        cdef ActionStat *stats
         xen_rng_seed(&rng, seed)
         memcpy(self.world, self.root, self.api.state_size)
         if self.params.resample:
@@ -504,17 +589,9 @@ cdef class Worker:
                 code = self.legal[0]
             else:
                 node = tree_find(&self.tree, node_key(self.api, self.tables, self.world, player,
-                                                      self.params.resample))
-                if node == NULL or node.visits == 0:
+                                                      self.params.resample, self.legal, n))
+                if node == NULL or most_visited(&self.tree, node, self.legal, &code) == 0:
                     break
-                stats = stats_of(node)
-                best = 0
-                for i in range(node.n_actions):
-                    if stats[i].visits > stats[best].visits:
-                        best = i
-                if stats[best].visits == 0:
-                    break
-                code = stats[best].code
             line.append((player, code, self.world[:self.api.state_size]))
             self.api.apply(self.tables, self.world, code)
         return line
