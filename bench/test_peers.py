@@ -50,7 +50,7 @@ def test_search_speed(measure, record_rate, benchmark, entry, searcher):
 
 
 @needs_openspiel
-@pytest.mark.parametrize("match", list(benchmarks.match_specs(SETTINGS)))
+@pytest.mark.parametrize("match", list(benchmarks.match_specs(SETTINGS, GAMES[0])))
 @pytest.mark.parametrize("game", GAMES)
 def test_strength(benchmark, record_result, game, match):
     entry = next(e for e in POSITIONS if e["game"] == game)

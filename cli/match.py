@@ -12,7 +12,7 @@ def add_parser(commands: Any) -> None:
     parser = commands.add_parser(
         "match", help="play two bots against each other",
         description="Play N games between two bots, seats alternated, on all cores; report "
-                    "score, Wilson 95%% interval and Elo difference.")
+                    "score, Wilson 95% interval and Elo difference.")
     parser.add_argument("bot_a", help="e.g. ismcts:iterations=2000, pimc:worlds=8, greedy, random")
     parser.add_argument("bot_b")
     parser.add_argument("--game", default="anabasis",

@@ -336,22 +336,32 @@ def search_rows(entry: dict[str, Any], settings: Settings, reason: str | None) -
             for measure, value, attribute, peer in ours]
 
 
-def match_specs(settings: Settings) -> dict[str, tuple[str, str, str, str]]:
+#: xenophon's best settings at 0.1 s a move, where they differ from its defaults
+#: (tuned against OpenSpiel in docs/benchmarks.md: in Anabasis, 15 times the
+#: iterations of the 2,000 the defaults were tuned at pay for longer playouts)
+BEST_AT_EQUAL_TIME: dict[str, dict[str, Any]] = {"anabasis": {"cutoff_turns": 8}, "hero": {}}
+
+
+def match_specs(settings: Settings, game: str) -> dict[str, tuple[str, str, str, str]]:
     """{match: (xenophon label, xenophon bot spec, OpenSpiel label, OpenSpiel bot spec)}.
     At equal iterations both use one uniform rollout to the end per iteration
     and the same exploration constant; at equal time each its best settings
-    (xenophon its defaults, OpenSpiel the constant tuned in docs/benchmarks.md)."""
+    (xenophon `BEST_AT_EQUAL_TIME`, OpenSpiel the constant tuned in
+    docs/benchmarks.md)."""
     from xenophon.interop.native import DEFAULT_C_UCT
     to_end = ",".join(f"{k}={v}" for k, v in TO_THE_END.items())
     n, t = settings.match_iterations, f"{settings.move_time:g}"
+    best = BEST_AT_EQUAL_TIME.get(game, {})
+    best_label = ", ".join(f"{k} {v}" for k, v in best.items()) or "defaults"
     return {
         f"equal iterations, {UNIFORM}":
             (f"ISMCTS {n} it, uniform, c {DEFAULT_C_UCT:g}",
              f"ismcts:iterations={n},uniform_playouts=1,c_uct={DEFAULT_C_UCT},{to_end}",
              f"{PEER_CC} {n} it", f"openspiel:iterations={n}"),
         "equal time, best settings":
-            (f"ISMCTS {t} s, defaults", f"ismcts:time={t}", f"{PEER_CC} {t} s",
-             f"openspiel:time={t}"),
+            (f"ISMCTS {t} s, {best_label}",
+             ",".join([f"ismcts:time={t}", *(f"{k}={v}" for k, v in best.items())]),
+             f"{PEER_CC} {t} s", f"openspiel:time={t}"),
     }
 
 
@@ -359,7 +369,7 @@ def strength_row(entry: dict[str, Any], settings: Settings, match: str, reason: 
                  progress: bool) -> Row:
     """One match of `match_specs` against OpenSpiel's C++ ISMCTS, from xenophon's side."""
     from xenophon.search.tournament import play_match
-    ours, ours_spec, peer, peer_spec = match_specs(settings)[match]
+    ours, ours_spec, peer, peer_spec = match_specs(settings, entry["game"])[match]
     if reason:
         return skipped("strength", match, "match", ours, reason)
     sprt = (*settings.sprt, 0.05, 0.05) if settings.sprt else None
@@ -428,7 +438,7 @@ def run(games: tuple[str, ...], settings: Settings, parts: tuple[str, ...] = PAR
                           lambda e=entry: search_rows(e, settings, reason)))
     for game in games:
         entry = next((e for e in entries if e["game"] == game), None)
-        for match in match_specs(settings) if entry and "strength" in parts else ():
+        for match in match_specs(settings, game) if entry and "strength" in parts else ():
             tasks.append((game, f"{game} {match}", lambda e=entry, m=match: [
                 strength_row(e, settings, m, reason, progress)]))
     from tqdm import tqdm
