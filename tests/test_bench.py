@@ -61,3 +61,10 @@ def test_uniform_playouts_search_is_reproducible_and_differs_from_the_policy():
     assert uniform == visits(uniform_playouts=True)
     assert uniform != visits()
     assert {code for code, _ in uniform} <= set(state.legal_actions())
+
+
+def test_table_figures_carry_their_unit():
+    # a value is printed in the unit its suffix names (34,645 is 34.6k, not 3.46k)
+    from xenophon.benchmarks import _figure
+    assert [_figure(v) for v in (34_645, 9_999, 88.5, 8_870_000, 2.1e9, None)] == \
+        ["34.6k", "9999", "88.5", "8.87M", "2.1G", "n/a"]
