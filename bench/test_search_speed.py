@@ -6,8 +6,7 @@ workers, measured in one run.
 Run: pytest bench/test_search_speed.py --benchmark-only"""
 import pytest
 
-from xenophon.benchmarks import load_positions
-from xenophon.games import make_game
+from xenophon.benchmarks import load_positions, position_state
 from xenophon.search.bots import ISMCTSBot
 
 POSITIONS = load_positions()
@@ -15,19 +14,9 @@ IDS = [f"{p['game']}-{p['stage']}" for p in POSITIONS]
 ITERATIONS = 40_000
 
 
-def position(entry):
-    options = dict(entry["options"])
-    if "decks" in options:
-        options["decks"] = tuple(options["decks"])
-    state = make_game(entry["game"], seed=0, **options).new_initial_state()
-    for move in entry["moves"]:
-        state.apply(move)
-    return state
-
-
 @pytest.mark.parametrize("entry", POSITIONS, ids=IDS)
 def test_ismcts_one_core(benchmark, record_rate, entry):
-    state = position(entry)
+    state = position_state(entry)
     results = []
     benchmark.pedantic(lambda: results.append(ISMCTSBot(iterations=ITERATIONS, seed=1)
                                               .analyse(state)), rounds=3, iterations=1)
@@ -42,7 +31,7 @@ def test_ismcts_one_core(benchmark, record_rate, entry):
 @pytest.mark.parametrize("entry", POSITIONS[1:2] + POSITIONS[4:5],
                          ids=[IDS[1], IDS[4]])
 def test_ismcts_two_workers(benchmark, record_rate, entry):
-    state = position(entry)
+    state = position_state(entry)
     benchmark.pedantic(lambda: ISMCTSBot(iterations=2 * ITERATIONS, workers=2, seed=1)
                        .analyse(state), rounds=3, iterations=1)
     record_rate(f"ismcts iterations, 2 workers, {entry['game']} {entry['stage']}",

@@ -167,9 +167,12 @@ cdef inline Node *node_at(const Tree *tree, uint32_t ref) noexcept nogil:
 cdef Node *tree_find(Tree *tree, uint64_t key) noexcept nogil:
     cdef size_t slot = key & tree.mask
     cdef uint32_t check = <uint32_t>(key >> 32)
+    cdef Node *node
     while tree.slots[slot].ref != 0:
-        if tree.slots[slot].check == check and node_at(tree, tree.slots[slot].ref).key == key:
-            return node_at(tree, tree.slots[slot].ref)
+        if tree.slots[slot].check == check:
+            node = node_at(tree, tree.slots[slot].ref)
+            if node.key == key:
+                return node
         slot = (slot + 1) & tree.mask
     return NULL
 
