@@ -23,6 +23,39 @@ class UsageError(XenophonError):
     """A command line that cannot be carried out as written."""
 
 
+def whole_number(least: int, most: int | None = None):
+    """An argparse type: a whole number from `least` to `most` (one clear line
+    from the parser otherwise)."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+        if value < least or (most is not None and value > most):
+            span = f"from {least:,} to {most:,}" if most is not None else f"at least {least:,}"
+            raise argparse.ArgumentTypeError(f"{value:,} is out of range (must be {span})")
+        return value
+    return parse
+
+
+def real_number(least: float, most: float | None = None, *, above: bool = False):
+    """An argparse type: a finite number at least (or, with `above`, above)
+    `least` and at most `most`."""
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
+        low_ok = value > least if above else value >= least
+        if value != value or not low_ok or (most is not None and value > most) \
+                or value in (float("inf"), float("-inf")):
+            low = f"above {least:g}" if above else f"at least {least:g}"
+            span = f"{low} and at most {most:g}" if most is not None else low
+            raise argparse.ArgumentTypeError(f"{text} is out of range (must be {span})")
+        return value
+    return parse
+
+
 def add_game_arguments(parser: argparse.ArgumentParser, game_positional: bool = True) -> None:
     if game_positional:
         parser.add_argument("game", choices=GAMES, help="which game")

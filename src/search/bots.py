@@ -121,6 +121,14 @@ class SearchBot(Bot):
         self.rng = random.Random(seed)
         self.searches = 0
 
+    def reseed(self, seed: int) -> None:
+        """Starts the bot's randomness afresh from `seed`, as if it were new:
+        a game that derives the seed from the position makes the bot's choice
+        there the same every time (so taking a move back cannot re-roll it)."""
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.searches = 0
+
     # -- running workers ----------------------------------------------------
     def _workers_for(self, state: State, root: bytes, player: int, count: int,
                      memory_bytes: int, root_moves: list[int] | None = None) -> list[Worker]:

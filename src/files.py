@@ -1,0 +1,232 @@
+"""Reading and writing the user's files safely: the one owner of every file
+check in the project.
+
+Readers are bounded (regular files only, a size cap, valid UTF-8, JSON with a
+depth cap), so no input can hang a command, exhaust memory or end in a
+traceback. Writers check the target before the work starts (not a folder, its
+folder exists and is writable, an existing file is replaced only when the user
+says so, never the command's own input) and write atomically (a temporary
+file beside the target, renamed over it), leaving nothing behind on failure.
+Every fault is a `FileError` with one line naming the file.
+"""
+from __future__ import annotations
+
+import errno
+import json
+import os
+import stat
+import tempfile
+from pathlib import Path
+from typing import Any, Iterable
+
+from xenophon.errors import XenophonError
+
+MAX_INPUT_BYTES = 64 * 1024 * 1024       # a record of a very long game is well under 1 MiB
+MAX_JSON_DEPTH = 64                       # records and queries nest 3 or 4 levels deep
+
+
+class FileError(XenophonError):
+    """A file that cannot be read or written; the message names it."""
+
+
+def _reason(error: OSError) -> str:
+    return error.strerror or str(error)
+
+
+# -- reading ----------------------------------------------------------------
+def read_bytes(path: str | Path, what: str = "file", max_bytes: int = MAX_INPUT_BYTES) -> bytes:
+    """The bytes of a regular file of at most `max_bytes`.
+
+    Opened without blocking, so a FIFO or a device is refused instead of
+    waited on; /dev/zero and its like are not regular files."""
+    path = Path(path)
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as error:
+        raise FileError(f"{path}: cannot read {what} ({_reason(error)})") from None
+    try:
+        info = os.fstat(descriptor)
+        if stat.S_ISDIR(info.st_mode):
+            raise FileError(f"{path}: is a folder, not a {what}")
+        if not stat.S_ISREG(info.st_mode):
+            raise FileError(f"{path}: not a regular file (a {what} is read from a file)")
+        if info.st_size > max_bytes:
+            raise FileError(f"{path}: too large for a {what} "
+                            f"({info.st_size:,} bytes; at most {max_bytes:,})")
+        chunks, total = [], 0
+        while True:
+            chunk = os.read(descriptor, 1 << 20)
+            if not chunk:
+                break
+            total += len(chunk)
+            if total > max_bytes:      # the file grew while being read
+                raise FileError(f"{path}: too large for a {what} (at most {max_bytes:,} bytes)")
+            chunks.append(chunk)
+        return b"".join(chunks)
+    except OSError as error:
+        raise FileError(f"{path}: cannot read {what} ({_reason(error)})") from None
+    finally:
+        os.close(descriptor)
+
+
+def decode_text(data: bytes, where: str, what: str = "file") -> str:
+    """UTF-8 text (a leading byte-order mark is dropped), or one clear line."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise FileError(f"{where}: not a {what} (not UTF-8 text at byte {error.start})") from None
+
+
+def read_text(path: str | Path, what: str = "file", max_bytes: int = MAX_INPUT_BYTES) -> str:
+    return decode_text(read_bytes(path, what, max_bytes), str(path), what)
+
+
+def json_depth_exceeds(text: str, limit: int = MAX_JSON_DEPTH) -> bool:
+    """Whether arrays and objects in a JSON text nest deeper than `limit`.
+
+    Counting brackets first keeps the common case in C: a text with at most
+    `limit` opening brackets cannot nest deeper, and only the rest is scanned
+    (brackets inside strings do not count)."""
+    if text.count("[") + text.count("{") <= limit:
+        return False
+    depth, in_string, escaped = 0, False, False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif char in "]}":
+            depth -= 1
+    return False
+
+
+class JsonError(XenophonError, ValueError):
+    """A JSON text that is malformed or nests too deeply."""
+
+
+def loads(text: str, max_depth: int = MAX_JSON_DEPTH) -> Any:
+    """json.loads with a depth cap; JsonError (a one-line reason) on any fault."""
+    if json_depth_exceeds(text, max_depth):
+        raise JsonError(f"nested more than {max_depth} levels deep")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise JsonError(f"not valid JSON ({error.msg})") from None
+    except (RecursionError, ValueError) as error:   # numbers too long to convert, ...
+        raise JsonError(f"not valid JSON ({error})") from None
+
+
+def dumps_line(data: Any) -> str:
+    """One JSON line that is always valid UTF-8: text that holds a lone
+    surrogate (possible in data that came from JSON escapes) is written with
+    ASCII escapes instead of raw."""
+    line = json.dumps(data, ensure_ascii=False)
+    try:
+        line.encode("utf-8")
+    except UnicodeEncodeError:
+        line = json.dumps(data, ensure_ascii=True)
+    return line
+
+
+# -- writing ----------------------------------------------------------------
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.abspath(a) == os.path.abspath(b)
+
+
+def check_output(path: str | Path, *, force: bool = False, inputs: Iterable[str | Path] = (),
+                 what: str = "output", replaceable: Iterable[str | Path] = ()) -> Path:
+    """Checks, before any work, that `path` can be written; returns it.
+
+    Refused: a folder; a missing or unwritable folder (folders are never made
+    silently); an existing file unless `force` or it is one of `replaceable`
+    (files this command wrote itself); a file that is one of the command's
+    `inputs`, even with `force`; anything that is not a regular file."""
+    path = Path(path)
+    if str(path) == "" or path.name in ("", ".", ".."):
+        raise FileError(f"'{path}': not a file name")
+    for source in inputs:
+        if _same_file(path, Path(source)):
+            raise FileError(f"{path}: is this command's input; choose another file to write")
+    if path.is_dir():
+        raise FileError(f"{path}: is a folder; give a file name")
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise FileError(f"{path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise FileError(f"{path}: the folder {folder} is not writable")
+    if path.exists() or path.is_symlink():
+        if not path.is_file():
+            raise FileError(f"{path}: exists and is not a regular file")
+        if not force and not any(_same_file(path, Path(p)) for p in replaceable):
+            raise FileError(f"{path}: exists already (add --force to replace it)")
+    return path
+
+
+def check_output_folder(folder: str | Path, names: Iterable[str], *, force: bool = False,
+                        what: str = "output") -> list[Path]:
+    """Checks a folder a command writes several files into (it is made when
+    missing, as the user named it), and that none of `names` exists there
+    unless `force`; returns the paths."""
+    folder = Path(folder)
+    if folder.exists() and not folder.is_dir():
+        raise FileError(f"{folder}: is a file; give a folder for the {what}")
+    if not folder.exists():
+        if not folder.parent.is_dir() and str(folder.parent) not in ("", "."):
+            raise FileError(f"{folder}: its folder {folder.parent} does not exist")
+        try:
+            folder.mkdir()
+        except OSError as error:
+            raise FileError(f"{folder}: cannot make the folder ({_reason(error)})") from None
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise FileError(f"{folder}: the folder is not writable")
+    paths = [folder / name for name in names]
+    clashes = [p for p in paths if p.exists() or p.is_symlink()]
+    if clashes and not force:
+        shown = ", ".join(p.name for p in clashes[:3]) + (", ..." if len(clashes) > 3 else "")
+        raise FileError(f"{folder}: {len(clashes)} of the files exist already ({shown}); "
+                        "add --force to replace them")
+    for clash in clashes:
+        if not clash.is_file():
+            raise FileError(f"{clash}: exists and is not a regular file")
+    return paths
+
+
+def write_atomic(path: str | Path, text: str | bytes) -> Path:
+    """Writes the whole file or nothing: a temporary file in the same folder,
+    flushed to disk, then renamed over the target. On failure the temporary
+    file is removed and a FileError says why; the target is untouched."""
+    path = Path(path)
+    folder = path.parent if str(path.parent) else Path(".")
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    temporary = None
+    try:
+        descriptor, temporary = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.",
+                                                 suffix=".tmp")
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+        temporary = None
+    except OSError as error:
+        reason = "is a folder" if error.errno == errno.EISDIR else _reason(error)
+        raise FileError(f"{path}: cannot write ({reason})") from None
+    finally:
+        if temporary is not None:
+            try:
+                os.unlink(temporary)
+            except OSError:
+                pass
+    return path
