@@ -137,6 +137,14 @@ def dumps_line(data: Any) -> str:
     return line
 
 
+def user_data_folder() -> Path:
+    """Where xenophon keeps the user's games and keys: $XDG_DATA_HOME/xenophon
+    (by default ~/.local/share/xenophon)."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"),
+                                                           ".local", "share")
+    return Path(base) / "xenophon"
+
+
 # -- writing ----------------------------------------------------------------
 def _same_file(a: Path, b: Path) -> bool:
     try:
@@ -203,6 +211,17 @@ def check_output_folder(folder: str | Path, names: Iterable[str], *, force: bool
     return paths
 
 
+def _mode_for(path: Path) -> int:
+    """The permissions a new file gets (mkstemp's are owner-only), or the
+    replaced file's own."""
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
 def write_atomic(path: str | Path, text: str | bytes) -> Path:
     """Writes the whole file or nothing: a temporary file in the same folder,
     flushed to disk, then renamed over the target. On failure the temporary
@@ -214,6 +233,7 @@ def write_atomic(path: str | Path, text: str | bytes) -> Path:
     try:
         descriptor, temporary = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.",
                                                  suffix=".tmp")
+        os.chmod(temporary, _mode_for(path))
         with os.fdopen(descriptor, "wb") as handle:
             handle.write(data)
             handle.flush()

@@ -10,8 +10,6 @@ analysed.
 """
 from __future__ import annotations
 
-import json
-import os
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,11 +17,15 @@ from typing import Any
 
 from xenophon import __version__
 from xenophon.errors import XenophonError
+from xenophon.files import JsonError, dumps_line, loads, read_text, write_atomic
 from xenophon.game import CHANCE, Game, State
 
 FORMAT = "xenophon-record"
 FORMAT_VERSION = 1
 RESAMPLE_TRIES = 20000
+SEAT_LABELS = (0, 1, "chance")
+RESULTS = ([1.0, -1.0], [-1.0, 1.0], [0.0, 0.0])
+MAX_KEY_DIGITS = 16
 
 
 class RecordError(XenophonError):
@@ -34,35 +36,39 @@ class RecordError(XenophonError):
 class Record:
     game: str
     options: dict[str, Any]
-    seed: int | None
+    seed: int | None                           # only where the game's chance came from it
     card_digest: str
     seats: list[str]
     view: int | None = None                    # the seat a redacted record is for
     lines: list[dict[str, Any]] = field(default_factory=list)
     result: list[float] | None = None
     version: str = __version__
+    sealed: str | None = None                  # the hidden part of a saved game in progress
 
     def header(self) -> dict[str, Any]:
-        return {"format": FORMAT, "format_version": FORMAT_VERSION, "game": self.game,
-                "options": self.options, "seed": self.seed, "card_digest": self.card_digest,
+        head = {"format": FORMAT, "format_version": FORMAT_VERSION, "game": self.game,
+                "options": self.options, "card_digest": self.card_digest,
                 "seats": self.seats, "view": self.view, "xenophon": self.version}
+        if self.seed is not None:
+            head["seed"] = self.seed
+        if self.sealed is not None:
+            head["sealed"] = self.sealed
+        return head
 
     def add(self, player: int, move: str) -> None:
         self.lines.append({"seat": "chance" if player == CHANCE else player, "move": move})
 
+    def text(self) -> str:
+        rows = [self.header()] + [{k: v for k, v in line.items() if k != "line"}
+                                  for line in self.lines]
+        if self.result is not None:
+            rows.append({"result": self.result})
+        return "".join(dumps_line(row) + "\n" for row in rows)
+
     def save(self, path: str | Path) -> Path:
-        """Writes the record atomically (a temporary file, then a rename)."""
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_name(path.name + ".tmp")
-        with open(temporary, "w", encoding="utf-8") as handle:
-            handle.write(json.dumps(self.header(), ensure_ascii=False) + "\n")
-            for line in self.lines:
-                handle.write(json.dumps(line, ensure_ascii=False) + "\n")
-            if self.result is not None:
-                handle.write(json.dumps({"result": self.result}) + "\n")
-        os.replace(temporary, path)
-        return path
+        """Writes the record atomically (a temporary file, then a rename); the
+        caller has checked the target (xenophon.files.check_output)."""
+        return write_atomic(path, self.text())
 
 
 def new_record(game: Game, seats: list[str]) -> Record:
@@ -70,41 +76,142 @@ def new_record(game: Game, seats: list[str]) -> Record:
 
 
 def load_record(path: str | Path) -> Record:
-    """Reads a record file; RecordError with the line number on any fault."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise RecordError(f"{path}: cannot read record ({error.strerror})") from None
-    except UnicodeDecodeError:
-        raise RecordError(f"{path}: not a record (not UTF-8 text)") from None
+    """Reads and checks a record file: bounded (a regular file of at most
+    64 MiB, UTF-8, JSON nested at most 64 deep) and strict (the header's
+    fields, every line's seat, move, key and result); RecordError with the
+    line number on any fault."""
+    where = str(path)
+    rows = _json_rows(read_text(path, "record"), where)
+    if not rows or not isinstance(rows[0][1], dict) or rows[0][1].get("format") != FORMAT:
+        raise RecordError(f"{where}: not a xenophon record (no header line)")
+    record = _record_from_header(rows[0][1], where)
+    for index, (number, row) in enumerate(rows[1:], start=1):
+        here = f"{where}, line {number}"
+        if not isinstance(row, dict):
+            raise RecordError(f"{here}: not a record line")
+        if "result" in row:
+            if index != len(rows) - 1:
+                raise RecordError(f"{here}: the result must be the last line")
+            record.result = _checked_result(row["result"], here)
+            continue
+        record.lines.append({**_checked_line(row, record.view, here), "line": number})
+    return record
+
+
+def _json_rows(text: str, where: str) -> list[tuple[int, Any]]:
     rows = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    lines = text.splitlines()
+    for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
-            rows.append((number, json.loads(line)))
-        except json.JSONDecodeError:
-            raise RecordError(f"{path}, line {number}: not valid JSON (truncated file?)") from None
-    if not rows or not isinstance(rows[0][1], dict) or rows[0][1].get("format") != FORMAT:
-        raise RecordError(f"{path}: not a xenophon record (no header line)")
-    head = rows[0][1]
+            rows.append((number, loads(line)))
+        except JsonError as error:
+            hint = " (truncated file?)" if number == len(lines) else ""
+            raise RecordError(f"{where}, line {number}: {error}{hint}") from None
+    return rows
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _record_from_header(head: dict[str, Any], where: str) -> Record:
+    version = head.get("format_version")
+    if not _is_int(version) or version < 1:
+        raise RecordError(f"{where}: the header's format_version must be a whole number")
+    if version > FORMAT_VERSION:
+        raise RecordError(f"{where}: written in record format {version} by a newer xenophon; "
+                          f"this one reads format {FORMAT_VERSION}")
+    for key in ("game", "card_digest", "seats"):
+        if key not in head:
+            raise RecordError(f"{where}: the header lacks '{key}'")
+    checks = (
+        ("game", isinstance(head["game"], str), "a game name"),
+        ("options", isinstance(head.get("options", {}), dict) or head.get("options") is None,
+         "an object"),
+        ("seed", head.get("seed") is None or _is_int(head.get("seed")), "a whole number"),
+        ("card_digest", isinstance(head["card_digest"], str), "a text"),
+        ("seats", isinstance(head["seats"], list) and len(head["seats"]) == 2
+         and all(isinstance(s, str) for s in head["seats"]), "two texts"),
+        ("view", head.get("view") in (None, 0, 1) and not isinstance(head.get("view"), bool),
+         "0, 1 or null"),
+        ("sealed", head.get("sealed") is None or isinstance(head.get("sealed"), str), "a text"),
+    )
+    for key, ok, expected in checks:
+        if not ok:
+            raise RecordError(f"{where}: the header's '{key}' must be {expected}")
+    version_text = head.get("xenophon", "?")
+    return Record(head["game"], dict(head.get("options") or {}), head.get("seed"),
+                  head["card_digest"], list(head["seats"]), head.get("view"),
+                  version=version_text if isinstance(version_text, str) else "?",
+                  sealed=head.get("sealed"))
+
+
+def _checked_line(row: dict[str, Any], view: int | None, here: str) -> dict[str, Any]:
+    seat = row.get("seat")
+    if "seat" not in row or not any(seat == label and type(seat) is type(label)
+                                    for label in SEAT_LABELS):
+        raise RecordError(f"{here}: 'seat' must be 0, 1 or \"chance\"")
+    hidden = row.get("hidden", False)
+    if hidden is not False and hidden is not True:
+        raise RecordError(f"{here}: 'hidden' must be true or false")
+    if hidden and view is None:
+        raise RecordError(f"{here}: a hidden line in a full record (its header has no view)")
+    if hidden and seat == view:
+        raise RecordError(f"{here}: seat {view}'s own move cannot be hidden from it")
+    if not hidden and not isinstance(row.get("move"), str):
+        raise RecordError(f"{here}: a line needs 'seat' and 'move'")
+    if view is not None:
+        key = row.get("key")
+        if not isinstance(key, str) or not 0 < len(key) <= MAX_KEY_DIGITS \
+                or any(c not in "0123456789abcdefABCDEF" for c in key):
+            raise RecordError(f"{here}: a redacted line needs its key (hexadecimal)")
+    return dict(row)
+
+
+def _checked_result(result: Any, here: str) -> list[float]:
+    if not isinstance(result, list) or not all(
+            isinstance(r, (int, float)) and not isinstance(r, bool) for r in result) \
+            or [float(r) for r in result] not in RESULTS:
+        raise RecordError(f"{here}: 'result' must be [1, -1], [-1, 1] or [0, 0]")
+    return [float(r) for r in result]
+
+
+def seal_game(full: Record, view: Record, secrets: dict[str, Any]) -> Record:
+    """The record a game in progress is saved as: `view` (what its seat saw,
+    in plain text, analysable as a redacted record) with everything else, the
+    full lines and `secrets`, sealed (xenophon.seal)."""
+    from xenophon.seal import seal
+    payload = {"lines": [{k: v for k, v in line.items() if k != "line"} for line in full.lines],
+               "seed": full.seed, **secrets}
+    return Record(view.game, view.options, None, view.card_digest, view.seats, view.view,
+                  list(view.lines), view.result, view.version,
+                  sealed=seal(dumps_line(payload).encode("utf-8")))
+
+
+def open_sealed(record: Record) -> tuple[Record, dict[str, Any]]:
+    """The full record and the secrets of a sealed game in progress
+    (SealError when the seal cannot be opened here)."""
+    from xenophon.seal import SealError, unseal
     try:
-        record = Record(head["game"], dict(head.get("options") or {}), head.get("seed"),
-                        head["card_digest"], list(head["seats"]), head.get("view"),
-                        version=head.get("xenophon", "?"))
-    except (KeyError, TypeError) as error:
-        raise RecordError(f"{path}: header lacks {error}") from None
-    for number, row in rows[1:]:
-        if not isinstance(row, dict):
-            raise RecordError(f"{path}, line {number}: not a record line")
-        if "result" in row:
-            record.result = row["result"]
-            continue
-        if "seat" not in row or ("move" not in row and not row.get("hidden")):
-            raise RecordError(f"{path}, line {number}: a line needs 'seat' and 'move'")
-        record.lines.append({**row, "line": number})
-    return record
+        payload = loads(unseal(record.sealed or "").decode("utf-8"))
+    except (JsonError, UnicodeDecodeError):
+        raise SealError("the sealed part is damaged (not a record)") from None
+    if not isinstance(payload, dict) or not isinstance(payload.get("lines"), list):
+        raise SealError("the sealed part is damaged (no lines)")
+    seed = payload.pop("seed", None)
+    lines = [_checked_line(row, None, f"sealed line {n}") if isinstance(row, dict) else
+             _not_a_line(n) for n, row in enumerate(payload.pop("lines"), start=1)]
+    if len(lines) != len(record.lines):
+        raise SealError("the sealed part does not match the record's lines")
+    full = Record(record.game, record.options, seed if _is_int(seed) else None,
+                  record.card_digest, record.seats, None, lines, record.result, record.version)
+    return full, payload
+
+
+def _not_a_line(number: int) -> dict[str, Any]:
+    raise RecordError(f"sealed line {number}: not a record line")
 
 
 def make_game_for(record: Record, engine: str = "c", **overrides: Any) -> Game:
@@ -151,7 +258,8 @@ def redact(record: Record, game: Game, seat: int) -> Record:
     """The record as `seat` saw it: hidden lines carry no move, and every line
     carries the seat's information-set key after it."""
     state = game.new_initial_state()
-    redacted = Record(record.game, record.options, record.seed, record.card_digest,
+    # no seed: it would determine every hidden outcome
+    redacted = Record(record.game, record.options, None, record.card_digest,
                       record.seats, seat, result=record.result, version=record.version)
     for line in record.lines:
         code = state.move(line["move"]).code
@@ -182,16 +290,44 @@ def replay(record: Record, game: Game, upto: int | None = None,
     lines = record.lines if upto is None else record.lines[:upto]
     for index, line in enumerate(lines):
         before.append(state.copy())
+        where = f"line {line.get('line', index + 2)}"
         if state.is_terminal():
-            raise RecordError(f"line {line.get('line', index + 2)}: the game was already over")
+            raise RecordError(f"{where}: the game was already over")
+        _check_label(state, line, where)
         if record.view is None:
             try:
                 state.apply(line["move"])
             except XenophonError as error:
-                raise RecordError(f"line {line.get('line', index + 2)}: {error}") from None
+                raise RecordError(f"{where}: {error}") from None
         else:
             state = _rebuild_step(state, line, record.view, rng)
+    if upto is None:
+        _check_result(record, state)
     return state, before
+
+
+def seat_label(player: int) -> str:
+    return "chance" if player == CHANCE else f"seat {player}"
+
+
+def _check_label(state: State, line: dict[str, Any], where: str) -> None:
+    """A line's seat must be the player to move (public in both games)."""
+    expected = "chance" if state.is_chance() else state.current_player
+    if line["seat"] != expected:
+        labelled = "chance" if line["seat"] == "chance" else f"seat {line['seat']}"
+        raise RecordError(f"{where}: the line is labelled {labelled}, but "
+                          f"{seat_label(state.current_player)} is to move")
+
+
+def _check_result(record: Record, final: State) -> None:
+    if record.result is None:
+        return
+    if not final.is_terminal():
+        raise RecordError(f"the record gives the result {record.result}, but the game is "
+                          "not over after its last line")
+    if final.returns() != record.result:
+        raise RecordError(f"the record's result {record.result} contradicts the game, "
+                          f"which ends {final.returns()}")
 
 
 def _rebuild_step(state: State, line: dict[str, Any], seat: int, rng: random.Random) -> State:

@@ -1,0 +1,209 @@
+"""Fair play: nothing a seat did not see is readable from what it is given,
+and no seed or undo lets a player steer chance (docs/records.md)."""
+import io
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+
+from xenophon.anabasis import Game as AnabasisGame
+from xenophon.chance import ChanceStream
+from xenophon.cli.play import Session
+from xenophon.hero import Game as HeroGame
+from xenophon.records import load_record, open_sealed
+from xenophon.search.bots import ISMCTSBot
+
+GAMES = {"anabasis": AnabasisGame, "hero": HeroGame}
+
+
+def xenophon(*args, input_text=None, home=None, timeout=600):
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(home or "/nonexistent")}
+    if home is not None:
+        env["XDG_DATA_HOME"] = str(home)
+    return subprocess.run([sys.executable, "-m", "xenophon.cli.main", *map(str, args)],
+                          input=input_text, capture_output=True, text=True, timeout=timeout,
+                          env=env)
+
+
+def saved_games(home):
+    return sorted((home / "xenophon" / "games").glob("*.jsonl"))
+
+
+def session_for(name, seed, human=0):
+    game = GAMES[name](seed=None)
+    from xenophon.records import new_record
+    record = new_record(game, ["human", "ismcts:20"] if human == 0 else ["ismcts:20", "human"])
+    bot = ISMCTSBot(iterations=20)
+    return Session(game.new_initial_state(), record, [], human, bot, ISMCTSBot(iterations=20),
+                   ChanceStream.from_seed(seed), io.StringIO(), False, None)
+
+
+class Script:
+    """Answers the human's prompts: a random legal move, and at every
+    decision first the move, an undo and the same move again, recording the
+    full record at the prompt after each try."""
+
+    def __init__(self, session, seed, decisions):
+        self.session = session
+        self.rng = random.Random(seed)
+        self.left = decisions
+        self.pending: list[str] = []
+        self.tries: list[tuple[list, list]] = []
+        self.after_move: list = []
+
+    def __call__(self, prompt):
+        session = self.session
+        if self.pending:
+            command = self.pending.pop(0)
+            if command == "undo":
+                self.after_move.append([dict(line) for line in session.record.lines])
+            return command
+        if self.after_move:
+            self.after_move.append([dict(line) for line in session.record.lines])
+            self.tries.append(tuple(self.after_move))
+            self.after_move = []
+        if self.left == 0:
+            return None
+        self.left -= 1
+        move = self.rng.choice(session.state.legal_moves()).text
+        self.pending = ["undo", move]
+        return move
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_undo_and_replay_meet_the_same_chance(name):
+    """Taking a move back and playing it again gives the same draws, strikes
+    and AI replies (they used to be drawn anew from a running generator)."""
+    session = session_for(name, seed=5)
+    script = Script(session, seed=7, decisions=40)
+    session.leave = lambda why: 0
+    session.save_somewhere = lambda: None
+    session.run(script)
+    assert len(script.tries) >= 20
+    chance_after = 0
+    for first, second in script.tries:
+        assert first == second
+        chance_after += any(line["seat"] == "chance" for line in first[-3:])
+    assert chance_after >= 3          # some of the tried moves were followed by chance
+
+
+def test_chance_stream_is_fixed_per_kind():
+    stream = ChanceStream.from_seed(3)
+    assert stream.uniform(5, 0) == ChanceStream.from_seed(3).uniform(5, 0)
+    assert stream.uniform(5, 0) != stream.uniform(5, 1) != stream.uniform(6, 1)
+    assert ChanceStream.secret().key != ChanceStream.secret().key
+    values = [stream.uniform(1, i) for i in range(2000)]
+    assert 0 <= min(values) and max(values) < 1 and abs(sum(values) / 2000 - 0.5) < 0.03
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_saved_game_in_progress_hides_what_the_human_did_not_see(name, tmp_path):
+    """The save holds no seed, and nothing hidden from the human in plain
+    text; the sealed part resumes the very same game."""
+    script = "end\npass\n" * 6 + "quit\n"
+    played = xenophon("play", name, "--seat", "1", "--level", "20", input_text=script,
+                      home=tmp_path)
+    assert played.returncode == 0, played.stderr
+    path = saved_games(tmp_path)[-1]
+    text = path.read_text()
+    header = json.loads(text.splitlines()[0])
+    assert "seed" not in header and header["view"] == 1 and header["sealed"].startswith("xs1:")
+    saved = load_record(path)
+    hidden = [line for line in saved.lines if line.get("hidden")]
+    assert hidden and all("move" not in line for line in hidden)
+    import os
+    os.environ["XDG_DATA_HOME"] = str(tmp_path)
+    try:
+        full, secrets = open_sealed(saved)
+    finally:
+        del os.environ["XDG_DATA_HOME"]
+    secret_moves = [full.lines[i]["move"] for i, line in enumerate(saved.lines)
+                    if line.get("hidden")]
+    plain_part = text.split('"sealed"')[0] + "\n".join(text.splitlines()[1:])
+    for move in secret_moves:
+        assert json.dumps({"seat": 0, "move": move})[1:-1] not in plain_part
+    assert len(secrets["chance_key"]) == 64
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_resume_goes_on_with_the_same_chance(name, tmp_path):
+    """Quitting and resuming changes nothing: the game goes on exactly as if
+    it had not been interrupted (same draws, same AI replies)."""
+    moves = "end\npass\n" * 4
+    straight = tmp_path / "straight"
+    interrupted = tmp_path / "interrupted"
+    first = xenophon("play", name, "--seat", "0", "--level", "20", "--seed", "9",
+                     input_text=moves + moves + "quit\n", home=straight)
+    assert first.returncode == 0, first.stderr
+    second = xenophon("play", name, "--seat", "0", "--level", "20", "--seed", "9",
+                      input_text=moves + "quit\n", home=interrupted)
+    path = saved_games(interrupted)[-1]
+    resumed = xenophon("play", "--resume", path, input_text=moves + "quit\n", home=interrupted)
+    assert second.returncode == 0 and resumed.returncode == 0, resumed.stderr
+    import os
+    results = []
+    for home, record_path in ((straight, saved_games(straight)[-1]),
+                              (interrupted, saved_games(interrupted)[-1])):
+        os.environ["XDG_DATA_HOME"] = str(home)
+        try:
+            results.append(open_sealed(load_record(record_path))[0].lines)
+        finally:
+            del os.environ["XDG_DATA_HOME"]
+    assert results[0] == results[1]
+
+
+def test_a_changed_seal_is_refused(tmp_path):
+    played = xenophon("play", "hero", "--seat", "0", "--level", "20", input_text="quit\n",
+                      home=tmp_path)
+    assert played.returncode == 0
+    path = saved_games(tmp_path)[-1]
+    lines = path.read_text().splitlines()
+    header = json.loads(lines[0])
+    body = header["sealed"]
+    header["sealed"] = body[:40] + ("A" if body[40] != "A" else "B") + body[41:]
+    path.write_text("\n".join([json.dumps(header)] + lines[1:]) + "\n")
+    result = xenophon("play", "--resume", path, input_text="quit\n", home=tmp_path)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "sealed part was changed" in result.stderr
+    elsewhere = xenophon("play", "--resume", path, input_text="quit\n", home=tmp_path / "other")
+    assert elsewhere.returncode == 2 and "not on this machine" in elsewhere.stderr
+
+
+def test_live_games_draw_chance_from_a_secret(tmp_path):
+    """Two games with no --seed differ, and neither file names a seed."""
+    starts = []
+    for number in range(2):
+        home = tmp_path / str(number)
+        result = xenophon("play", "anabasis", "--seat", "0", "--level", "20",
+                          input_text="quit\n", home=home)
+        assert result.returncode == 0
+        saved = load_record(saved_games(home)[-1])
+        assert saved.seed is None
+        starts.append([line.get("move") for line in saved.lines])
+    assert starts[0] != starts[1]
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_exports_and_seat_replays_carry_no_seed_nor_hidden_lines(name, tmp_path):
+    made = xenophon("selfplay", name, "--bots", "random;random", "--seed", "12",
+                    "--out", tmp_path)
+    assert made.returncode == 0, made.stderr
+    full = next(tmp_path.glob("*-selfplay-12.jsonl"))
+    assert json.loads(full.read_text().splitlines()[0])["seed"] == 12    # selfplay keeps it
+    exported = tmp_path / "seat1.jsonl"
+    assert xenophon("export", full, "--as", "1", "--out", exported).returncode == 0
+    assert "seed" not in json.loads(exported.read_text().splitlines()[0])
+    shown = xenophon("replay", full, "--as", "1")
+    assert shown.returncode == 0, shown.stderr
+    redacted = [json.loads(line) for line in exported.read_text().splitlines()[1:]]
+    printed = [line for line in shown.stdout.splitlines() if line[:4].strip().isdigit()]
+    assert len(printed) == len([r for r in redacted if "result" not in r])
+    for line, row in zip(printed, redacted):
+        if row.get("hidden"):
+            assert line.endswith("(hidden)"), line
+        else:
+            assert line.endswith(row["move"]), line
+    if name == "anabasis":   # seat 0's starting events stay hidden from seat 1
+        assert sum(" deal " in line for line in printed) == 3

@@ -1,0 +1,192 @@
+"""Record files and saves as a careless or hostile user meets them: every
+fault is one line and a non-zero exit, nothing hangs, nothing the user saved
+is lost or overwritten, and no temporary file is left behind."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+COMMANDS_READING_RECORDS = (
+    ("replay",), ("analyse", "--iterations", "5"), ("suggest", "--iterations", "5"),
+    ("review", "--as", "0", "--iterations", "5"),
+)
+
+
+def xenophon(*args, input_text=None, home=None, timeout=120):
+    env = dict(os.environ)
+    env.pop("NO_COLOR", None)
+    if home is not None:
+        env["XDG_DATA_HOME"] = str(home)
+    return subprocess.run([sys.executable, "-m", "xenophon.cli.main", *map(str, args)],
+                          input=input_text, capture_output=True, text=True, timeout=timeout,
+                          env=env)
+
+
+def one_line_error(result, fragment):
+    assert result.returncode != 0, result.stdout
+    assert "Traceback" not in result.stderr, result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, result.stderr
+    assert fragment in lines[0], lines[0]
+
+
+@pytest.fixture(scope="module")
+def record(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("records")
+    made = xenophon("selfplay", "anabasis", "--bots", "random;random", "--seed", "3",
+                    "--out", folder)
+    assert made.returncode == 0, made.stderr
+    return folder / "anabasis-selfplay-3.jsonl"
+
+
+def edited(record, tmp_path, change):
+    rows = [json.loads(line) for line in record.read_text().splitlines()]
+    change(rows)
+    path = tmp_path / "edited.jsonl"
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    return path
+
+
+def first_decision(rows, seat):
+    return next(i for i, row in enumerate(rows) if row.get("seat") == seat)
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda rows: rows[0].update(format_version=99), "newer xenophon"),
+    (lambda rows: rows[0].update(seed="abc"), "'seed' must be"),
+    (lambda rows: rows[0].update(seats=["human"]), "'seats' must be"),
+    (lambda rows: rows[0].update(view=5), "'view' must be"),
+    (lambda rows: rows[5].update(seat=5), "'seat' must be"),
+    (lambda rows: rows[first_decision(rows, 0)].update(seat=1), "labelled seat 1"),
+    (lambda rows: rows[-1].update(result=[-r for r in rows[-1]["result"]]), "contradicts"),
+    (lambda rows: rows[-1].update(result="x"), "'result' must be"),
+    (lambda rows: rows.insert(3, {"result": [1, -1]}), "must be the last line"),
+    (lambda rows: rows[4].update(hidden=True), "hidden line in a full record"),
+])
+def test_records_are_checked_on_read(record, tmp_path, change, message):
+    one_line_error(xenophon("replay", edited(record, tmp_path, change)), message)
+
+
+def test_a_result_before_the_end_is_refused(record, tmp_path):
+    def cut(rows):
+        result = rows[-1]
+        del rows[len(rows) // 2:]
+        rows.append(result)
+    one_line_error(xenophon("replay", edited(record, tmp_path, cut)), "not over")
+
+
+def test_a_byte_order_mark_is_read(record, tmp_path):
+    path = tmp_path / "bom.jsonl"
+    path.write_bytes(b"\xef\xbb\xbf" + record.read_bytes())
+    result = xenophon("replay", path)
+    assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize("command", COMMANDS_READING_RECORDS + (("export", "--as", "1", "--out"),
+                                                                ("play", "--resume")))
+def test_deeply_nested_json_is_one_line(record, tmp_path, command):
+    lines = record.read_text().splitlines()
+    path = tmp_path / "deep.jsonl"
+    path.write_text(lines[0] + "\n" + "[" * 100_000 + "]" * 100_000 + "\n")
+    args = list(command)
+    if command[0] == "export":
+        args.append(tmp_path / "out.jsonl")
+    args = args[:1] + [path] + args[1:] if command[0] != "play" else args + [path]
+    one_line_error(xenophon(*args, home=tmp_path), "nested more than")
+
+
+@pytest.mark.parametrize("source", ["/dev/zero", "fifo", "folder"])
+def test_special_files_are_refused_without_waiting(tmp_path, source):
+    if source == "fifo":
+        path = tmp_path / "pipe.jsonl"
+        os.mkfifo(path)
+    elif source == "folder":
+        path = tmp_path
+    else:
+        path = source
+    one_line_error(xenophon("replay", path, timeout=30), "folder" if source == "folder"
+                   else "not a regular file")
+
+
+def test_a_huge_file_is_refused(tmp_path):
+    path = tmp_path / "huge.jsonl"
+    with open(path, "wb") as handle:
+        handle.truncate(65 * 1024 * 1024)            # sparse: no disk used
+    one_line_error(xenophon("replay", path), "too large")
+
+
+def test_save_at_the_prompt_never_loses_the_game(tmp_path):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n")
+    script = "\n".join([f"save {tmp_path}", "save /proc/xenophon-test.jsonl",
+                        f"save {tmp_path}/no/such/folder/x.jsonl", f"save {notes}",
+                        f"save {tmp_path}/mine.jsonl", f"save {tmp_path}/mine.jsonl",
+                        "end", "quit"]) + "\n"
+    result = xenophon("play", "anabasis", "--seat", "0", "--level", "20", input_text=script,
+                      home=tmp_path)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert out.count("Not saved:") == 4 and out.count("The game goes on") == 4
+    assert "is a folder" in out and "does not exist" in out and "add --force" in out
+    assert notes.read_text() == "my notes\n"                  # not overwritten
+    assert not (tmp_path / "no").exists()                      # no folder made silently
+    assert out.count("Saved to") == 2                          # its own file twice
+    assert not list(tmp_path.rglob("*.tmp"))
+    forced = xenophon("play", "anabasis", "--seat", "0", "--level", "20",
+                      input_text=f"save {notes} --force\nquit\n", home=tmp_path)
+    assert "Saved to" in forced.stdout and notes.read_text().startswith('{"format"')
+
+
+def test_export_refuses_its_own_input_and_existing_files(record, tmp_path):
+    before = record.read_bytes()
+    one_line_error(xenophon("export", record, "--as", "1", "--out", record), "input")
+    one_line_error(xenophon("export", record, "--as", "1", "--out", record, "--force"), "input")
+    assert record.read_bytes() == before
+    one_line_error(xenophon("export", record, "--as", "1", "--out", tmp_path), "is a folder")
+    one_line_error(xenophon("export", record, "--as", "1", "--out", "/proc/x/y.jsonl"),
+                   "does not exist")
+    out = tmp_path / "seat1.jsonl"
+    assert xenophon("export", record, "--as", "1", "--out", out).returncode == 0
+    one_line_error(xenophon("export", record, "--as", "0", "--out", out), "--force")
+    assert xenophon("export", record, "--as", "0", "--out", out, "--force").returncode == 0
+    assert json.loads(out.read_text().splitlines()[0])["view"] == 0
+    assert not list(tmp_path.glob("*.tmp")) and not list(tmp_path.glob(".*.tmp"))
+
+
+def test_selfplay_never_overwrites(tmp_path):
+    common = ("selfplay", "hero", "--bots", "random;random", "--games", "2", "--out")
+    assert xenophon(*common, tmp_path / "sp", "--seed", "1").returncode == 0
+    written = (tmp_path / "sp" / "hero-selfplay-2.jsonl").read_bytes()
+    one_line_error(xenophon(*common, tmp_path / "sp", "--seed", "2"), "exist already")
+    assert (tmp_path / "sp" / "hero-selfplay-2.jsonl").read_bytes() == written
+    assert not (tmp_path / "sp" / "hero-selfplay-3.jsonl").exists()   # checked before playing
+    existing = tmp_path / "existing.txt"
+    existing.write_text("x")
+    one_line_error(xenophon(*common, existing, "--seed", "1"), "is a file")
+
+
+def test_export_full_unseals_only_on_request(tmp_path):
+    played = xenophon("play", "hero", "--seat", "0", "--level", "20", input_text="end\nquit\n",
+                      home=tmp_path)
+    saved = sorted((tmp_path / "xenophon" / "games").glob("*.jsonl"))[-1]
+    full = tmp_path / "full.jsonl"
+    assert played.returncode == 0
+    result = xenophon("export", saved, "--full", "--out", full, home=tmp_path)
+    assert result.returncode == 0, result.stderr
+    rows = [json.loads(line) for line in full.read_text().splitlines()]
+    assert rows[0]["view"] is None and "sealed" not in rows[0]
+    assert all("move" in row for row in rows[1:])
+    replayed = xenophon("replay", full)
+    assert replayed.returncode == 0 and "(hidden)" not in replayed.stdout
+
+
+def test_resume_says_when_the_level_changes(tmp_path):
+    xenophon("play", "hero", "--seat", "0", "--level", "20", input_text="quit\n", home=tmp_path)
+    saved = sorted((tmp_path / "xenophon" / "games").glob("*.jsonl"))[-1]
+    result = xenophon("play", "--resume", saved, "--level", "30", input_text="quit\n",
+                      home=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "now plays at level 30 (the game was saved at 20)" in result.stdout
+    one_line_error(xenophon("play", "hero", "--resume", saved, home=tmp_path), "--resume")
