@@ -49,8 +49,15 @@ def add_parser(commands: Any) -> None:
 
 
 def default_save_path(game_name: str) -> Path:
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    return user_data_folder() / "games" / f"{game_name}-{stamp}.jsonl"
+    """A new file in the user's games folder, named by the time (never one
+    that exists: two games started in the same second get -2, -3, ...)."""
+    folder = user_data_folder() / "games"
+    stem = f"{game_name}-{time.strftime('%Y%m%d-%H%M%S')}"
+    path, number = folder / f"{stem}.jsonl", 1
+    while path.exists():
+        number += 1
+        path = folder / f"{stem}-{number}.jsonl"
+    return path
 
 
 class Session:
