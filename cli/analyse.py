@@ -8,21 +8,26 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from xenophon.cli.common import UsageError, percent
+from xenophon.cli.common import (UsageError, add_force_argument, add_workers_argument, percent,
+                                 real_number, whole_number)
+from xenophon.files import check_output, write_atomic
 from xenophon.game import State
 from xenophon.records import Record, load_record, make_game_for, replay
-from xenophon.search.bots import ISMCTSBot, SearchResult
+from xenophon.search.bots import MAX_ITERATIONS, MAX_SECONDS, ISMCTSBot, SearchResult
 
 SPARK = "▁▂▃▄▅▆▇█"
+MAX_TOP = 1000        # moves shown (a position has far fewer; the engine's cap too)
 
 
 def add_budget_arguments(parser: argparse.ArgumentParser, iterations: int) -> None:
     budget = parser.add_mutually_exclusive_group()
-    budget.add_argument("--time", type=float, metavar="S", help="seconds of search per position")
-    budget.add_argument("--iterations", type=int, metavar="N",
-                        help=f"search iterations per position (default {iterations})")
-    parser.add_argument("--workers", type=int, default=1, help="search threads")
-    parser.add_argument("--seed", type=int, default=0, help="search seed")
+    budget.add_argument("--time", type=real_number(0, MAX_SECONDS, above=True), metavar="S",
+                        help=f"seconds of search per position (above 0, at most {MAX_SECONDS:g})")
+    budget.add_argument("--iterations", type=whole_number(1, MAX_ITERATIONS), metavar="N",
+                        help=f"search iterations per position (1 to {MAX_ITERATIONS:,}; "
+                             f"default {iterations:,})")
+    add_workers_argument(parser)
+    parser.add_argument("--seed", type=int, default=0, help="search seed (default 0)")
 
 
 def add_parsers(commands: Any) -> None:
@@ -32,15 +37,16 @@ def add_parsers(commands: Any) -> None:
                                      + ", from one seat's information only.")
         parser.add_argument("record", help="a game record (.jsonl)")
         where = parser.add_mutually_exclusive_group()
-        where.add_argument("--turn", type=int, metavar="N",
+        where.add_argument("--turn", type=whole_number(1), metavar="N",
                            help="the seat's first decision in turn N")
         where.add_argument("--last", action="store_true",
                            help="the seat's last decision (the default)")
         parser.add_argument("--as", dest="seat", type=int, choices=(0, 1),
                             help="the seat whose information is used (default: the player "
                                  "to move at the end of the record)")
-        parser.add_argument("--top", type=int, default=5 if name == "analyse" else 1,
-                            metavar="K", help="how many moves to show")
+        parser.add_argument("--top", type=whole_number(1, MAX_TOP),
+                            default=5 if name == "analyse" else 1, metavar="K",
+                            help=f"how many moves to show (1 to {MAX_TOP})")
         parser.add_argument("--json", action="store_true", help="JSON output")
         add_budget_arguments(parser, 5000)
         parser.set_defaults(run=run_analyse, short=name == "suggest")
@@ -50,18 +56,20 @@ def add_parsers(commands: Any) -> None:
     parser.add_argument("record", help="a game record (.jsonl)")
     parser.add_argument("--as", dest="seat", type=int, choices=(0, 1), required=True,
                         help="the seat to review")
-    parser.add_argument("--threshold", type=float, default=0.10,
-                        help="a drop in win probability above this is a mistake (default 0.10)")
-    parser.add_argument("--svg", metavar="FILE", help="also write the curve as an SVG file")
+    parser.add_argument("--threshold", type=real_number(0, 1), default=0.10,
+                        help="a drop in win probability above this is a mistake (0 to 1; "
+                             "default 0.10)")
+    parser.add_argument("--svg", metavar="FILE", help="also write the curve as an SVG file "
+                        "(checked before the review starts)")
+    add_force_argument(parser)
     parser.add_argument("--json", action="store_true", help="JSON output")
     add_budget_arguments(parser, 1000)
     parser.set_defaults(run=run_review)
 
 
 def searcher(args: argparse.Namespace, default_iterations: int) -> ISMCTSBot:
-    iterations = None if args.time else (args.iterations or default_iterations)
-    if iterations is not None and iterations < 1 or args.time is not None and args.time <= 0:
-        raise UsageError("the search budget must be positive")
+    """The search of --time or --iterations (their ranges checked by the parser)."""
+    iterations = None if args.time is not None else (args.iterations or default_iterations)
     return ISMCTSBot(iterations=iterations, time_limit=args.time, workers=args.workers,
                      seed=args.seed)
 
@@ -149,7 +157,7 @@ def sparkline(values: list[float], width: int = 60) -> str:
     return "".join(SPARK[min(len(SPARK) - 1, int(v * len(SPARK)))] for v in values)
 
 
-def write_svg(path: str, values: list[float]) -> None:
+def curve_svg(values: list[float]) -> str:
     width, height = 600, 200
     step = width / max(1, len(values) - 1)
     points = " ".join(f"{i * step:.1f},{height - v * height:.1f}" for i, v in enumerate(values))
@@ -160,12 +168,12 @@ def write_svg(path: str, values: list[float]) -> None:
            f'stroke-dasharray="4"/>\n'
            f'<polyline fill="none" stroke="#1f5fbf" stroke-width="2" points="{points}"/>\n'
            f'</svg>\n')
-    temporary = Path(path + ".tmp")
-    temporary.write_text(svg, encoding="utf-8")
-    temporary.replace(path)
+    return svg
 
 
 def run_review(args: argparse.Namespace) -> int:
+    if args.svg:
+        check_output(args.svg, force=args.force, inputs=[args.record], what="curve")
     record = load_record(args.record)
     if record.view is not None and args.seat != record.view:
         raise UsageError(f"this record was redacted for seat {record.view}")
@@ -196,7 +204,7 @@ def run_review(args: argparse.Namespace) -> int:
     if progress:
         progress.close()
     if args.svg:
-        write_svg(args.svg, curve)
+        write_atomic(args.svg, curve_svg(curve))
     if args.json:
         print(json.dumps({"seat": args.seat, "decisions": len(indexes), "mistakes": mistakes,
                           "curve": [round(v, 3) for v in curve]}))

@@ -4,13 +4,15 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import os
 import sys
 from typing import Any
 
-from xenophon.benchmarks import PARTS
-from xenophon.cli.common import UsageError, parse_sprt
+from xenophon.benchmarks import PARTS, POSITIONS_FILE
+from xenophon.cli.common import add_force_argument, parse_sprt, real_number, whole_number
+from xenophon.files import check_output, write_atomic
 from xenophon.games import GAMES
+from xenophon.search.bots import MAX_ITERATIONS, MAX_SECONDS
+from xenophon.search.tournament import MAX_GAMES, MAX_PROCESSES
 
 
 def add_parser(commands: Any) -> None:
@@ -29,21 +31,30 @@ def add_parser(commands: Any) -> None:
                         help="run only this part (repeatable; default all)")
     parser.add_argument("--quick", action="store_true",
                         help="tiny budgets: checks that everything runs, not the speed")
-    parser.add_argument("--iterations", type=int, metavar="N",
-                        help="search iterations per position for the speed figures")
-    parser.add_argument("--games", type=int, metavar="N", help="games per match (default 200)")
-    parser.add_argument("--sprt", metavar="ELO0,ELO1",
-                        help="stop a match early on an SPRT decision (alpha = beta = 0.05)")
-    parser.add_argument("--match-iterations", type=int, metavar="N",
-                        help="iterations per move in the equal-iterations match")
-    parser.add_argument("--move-time", type=float, metavar="SECONDS",
-                        help="seconds per move in the equal-time match")
-    parser.add_argument("--processes", type=int, metavar="N",
-                        help="processes playing matches (default: all cores)")
+    iterations = whole_number(1, MAX_ITERATIONS)
+    parser.add_argument("--iterations", type=iterations, metavar="N",
+                        help="search iterations per position for the speed figures "
+                             f"(1 to {MAX_ITERATIONS:,})")
+    parser.add_argument("--games", type=whole_number(2, MAX_GAMES), metavar="N",
+                        help=f"games per match (2 to {MAX_GAMES:,}; default 200)")
+    parser.add_argument("--sprt", metavar="ELO0,ELO1", type=parse_sprt,
+                        help="stop a match early on an SPRT decision between two Elo "
+                             "differences, ELO0 below ELO1 (alpha = beta = 0.05)")
+    parser.add_argument("--match-iterations", type=iterations, metavar="N",
+                        help="iterations per move in the equal-iterations match "
+                             f"(1 to {MAX_ITERATIONS:,})")
+    parser.add_argument("--move-time", type=real_number(0, MAX_SECONDS, above=True),
+                        metavar="SECONDS", help="seconds per move in the equal-time match "
+                                                f"(above 0, at most {MAX_SECONDS:g})")
+    parser.add_argument("--processes", type=whole_number(1, MAX_PROCESSES), metavar="N",
+                        help=f"processes playing matches (1 to {MAX_PROCESSES}; default: all "
+                             "cores)")
     parser.add_argument("--seed", type=int, help="seed of the searches and matches (default 1)")
     parser.add_argument("--positions", metavar="FILE", help="positions instead of "
                         "src/data/bench_positions.json")
-    parser.add_argument("--json", metavar="FILE", help="also write the results as JSON")
+    parser.add_argument("--json", metavar="FILE", help="also write the results as JSON "
+                        "(checked before the run)")
+    add_force_argument(parser)
     parser.set_defaults(run=run)
 
 
@@ -52,22 +63,17 @@ def settings_from(args: argparse.Namespace) -> Any:
     overrides: dict[str, Any] = {
         "search_iterations": args.iterations, "match_games": args.games,
         "match_iterations": args.match_iterations, "move_time": args.move_time,
-        "processes": args.processes, "seed": args.seed,
-        "sprt": parse_sprt(args.sprt) if args.sprt else None,
+        "processes": args.processes, "seed": args.seed, "sprt": args.sprt,
     }
-    for option, value, least in (("--iterations", args.iterations, 1), ("--games", args.games, 2),
-                                 ("--match-iterations", args.match_iterations, 1),
-                                 ("--processes", args.processes, 1)):
-        if value is not None and value < least:
-            raise UsageError(f"{option} must be at least {least}")
-    if args.move_time is not None and args.move_time <= 0:
-        raise UsageError("--move-time must be positive")
     base = QUICK if args.quick else Settings()
     return dataclasses.replace(base, **{k: v for k, v in overrides.items() if v is not None})
 
 
 def run(args: argparse.Namespace) -> int:
     from xenophon import benchmarks
+    if args.json:
+        check_output(args.json, force=args.force, inputs=[args.positions or POSITIONS_FILE],
+                     what="results")
     settings = settings_from(args)
     games = tuple(dict.fromkeys(args.game or GAMES))
     parts = tuple(dict.fromkeys(args.only or PARTS))
@@ -75,9 +81,6 @@ def run(args: argparse.Namespace) -> int:
                              command=" ".join(["xenophon", *sys.argv[1:]]))
     print(benchmarks.format_tables(results), end="")
     if args.json:
-        temporary = f"{args.json}.tmp"
-        with open(temporary, "w", encoding="utf-8") as handle:
-            json.dump(results, handle, indent=1)
-        os.replace(temporary, args.json)
+        write_atomic(args.json, json.dumps(results, indent=1) + "\n")
         print(f"written to {args.json}")
     return 0

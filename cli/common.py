@@ -9,6 +9,8 @@ from typing import Any
 from xenophon.errors import XenophonError
 from xenophon.games import GAMES, make_game
 from xenophon.game import Game
+from xenophon.search.bots import MAX_WORKERS, ISMCTSBot, SettingError, check_setting
+from xenophon.search.tournament import check_sprt
 
 LEVELS = {
     # name: (iterations, seconds, temperature) of the ISMCTS that plays it
@@ -87,36 +89,61 @@ def game_from_arguments(args: argparse.Namespace, seed: int | None) -> Game:
     return make_game(args.game, **options)
 
 
+def level_budget(level: str) -> tuple[int | None, float | None, float]:
+    """(iterations, seconds, temperature) of a level name or of an explicit
+    budget ('2s', '5000'), within the search's caps."""
+    if level in LEVELS:
+        return LEVELS[level]
+    timed = level.endswith("s")
+    try:
+        value: float = float(level[:-1]) if timed else int(level)
+    except ValueError:
+        raise UsageError(f"unknown level '{level}' (easy, normal, hard, max, a time like 2s or "
+                         "an iteration count like 5000)") from None
+    try:
+        if timed:
+            return None, check_setting("time_limit", value, f"the time of level '{level}'"), 0.0
+        return check_setting("iterations", value, f"the iterations of level '{level}'"), None, 0.0
+    except SettingError as error:
+        raise UsageError(str(error)) from None
+
+
 def bot_for_level(level: str, seed: int, workers: int = 1):
     """The ISMCTS bot of a level name, or of an explicit budget ('2s', '5000')."""
-    from xenophon.search.bots import ISMCTSBot
-    if level in LEVELS:
-        iterations, seconds, temperature = LEVELS[level]
-        if level == "max":
-            workers = max(workers, os.cpu_count() or 1)
-    else:
-        temperature = 0.0
-        try:
-            if level.endswith("s"):
-                iterations, seconds = None, float(level[:-1])
-            else:
-                iterations, seconds = int(level), None
-        except ValueError:
-            raise UsageError(f"unknown level '{level}' (easy, normal, hard, max, a time "
-                             "like 2s or an iteration count like 5000)") from None
-        if (seconds is not None and seconds <= 0) or (iterations is not None and iterations < 1):
-            raise UsageError(f"level '{level}' must be a positive budget")
+    try:
+        check_setting("workers", workers, "--workers")
+    except SettingError as error:
+        raise UsageError(str(error)) from None
+    iterations, seconds, temperature = level_budget(level)
+    if level == "max":
+        workers = min(MAX_WORKERS, max(workers, os.cpu_count() or 1))
     return ISMCTSBot(iterations=iterations, time_limit=seconds, workers=workers, seed=seed,
                      temperature=temperature)
 
 
+def add_workers_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--workers", type=whole_number(1, MAX_WORKERS), default=1,
+                        help=f"search threads (1 to {MAX_WORKERS}; default 1)")
+
+
 def parse_sprt(text: str) -> tuple[float, float]:
-    """'ELO0,ELO1' -> (elo0, elo1), for --sprt."""
+    """The argparse type of --sprt: 'ELO0,ELO1' -> (elo0, elo1), finite, each
+    within the cap and elo0 below elo1."""
     try:
         elo0, elo1 = (float(x) for x in text.split(","))
     except ValueError:
-        raise UsageError("--sprt takes two Elo values, e.g. --sprt 0,20") from None
+        raise argparse.ArgumentTypeError(f"'{text}': give two Elo values, e.g. 0,20") from None
+    try:
+        check_sprt(elo0, elo1)
+    except XenophonError as error:
+        raise argparse.ArgumentTypeError(f"'{text}': {error}") from None
     return elo0, elo1
+
+
+def add_force_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--force", action="store_true",
+                        help="replace an output file that exists already (the command's "
+                             "own input is never replaced)")
 
 
 def use_color(stream: Any = None) -> bool:

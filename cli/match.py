@@ -4,8 +4,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from xenophon.cli.common import parse_sprt
-from xenophon.search.tournament import play_match
+from xenophon.cli.common import add_force_argument, parse_sprt, whole_number
+from xenophon.files import check_output
+from xenophon.games import DECK_SEPARATOR
+from xenophon.search.tournament import MAX_GAMES, MAX_PROCESSES, play_match
+
+BOT_HELP = ("a bot spec: random, greedy, ismcts:iterations=2000, ismcts:time=0.5 (a time alone: "
+            "that time only), pimc:worlds=8,iterations=2000, cheat:iterations=2000; settings "
+            "and their ranges in docs/search.md")
 
 
 def add_parser(commands: Any) -> None:
@@ -13,21 +19,32 @@ def add_parser(commands: Any) -> None:
         "match", help="play two bots against each other",
         description="Play N games between two bots, seats alternated, on all cores; report "
                     "score, Wilson 95% interval and Elo difference.")
-    parser.add_argument("bot_a", help="e.g. ismcts:iterations=2000, pimc:worlds=8, greedy, random")
-    parser.add_argument("bot_b")
+    parser.add_argument("bot_a", help=BOT_HELP)
+    parser.add_argument("bot_b", help="the other bot's spec")
     parser.add_argument("--game", default="anabasis",
-                        help="anabasis, anabasis:mode=expert, hero, hero:decks=... ")
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--processes", type=int, default=None, help="default: all cores")
-    parser.add_argument("--sprt", metavar="ELO0,ELO1", help="stop early on an SPRT decision "
-                        "(alpha = beta = 0.05)")
-    parser.add_argument("--json", metavar="FILE", help="write the games and summary as JSON")
+                        help="anabasis, anabasis:mode=expert, hero, or hero with two decks "
+                             f"joined by '{DECK_SEPARATOR}': "
+                             f"hero:decks=crimson_conqueror{DECK_SEPARATOR}wild_grove "
+                             "(prebuilt names or deck files; default anabasis)")
+    parser.add_argument("--games", type=whole_number(1, MAX_GAMES), default=200,
+                        help=f"games to play (1 to {MAX_GAMES:,}; default 200)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the first deal (default 1)")
+    parser.add_argument("--processes", type=whole_number(1, MAX_PROCESSES), default=None,
+                        help=f"processes playing games (1 to {MAX_PROCESSES}; default: all "
+                             "cores)")
+    parser.add_argument("--sprt", metavar="ELO0,ELO1", type=parse_sprt,
+                        help="stop early on an SPRT decision between two Elo differences, "
+                             "ELO0 below ELO1 (alpha = beta = 0.05)")
+    parser.add_argument("--json", metavar="FILE", help="write the games and summary as JSON "
+                        "(checked before the first game)")
+    add_force_argument(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    sprt = (*parse_sprt(args.sprt), 0.05, 0.05) if args.sprt else None
+    if args.json:
+        check_output(args.json, force=args.force, what="match report")
+    sprt = (*args.sprt, 0.05, 0.05) if args.sprt else None
     report = play_match(args.game, args.bot_a, args.bot_b, games=args.games, seed=args.seed,
                         processes=args.processes, sprt=sprt)
     print(report.text())

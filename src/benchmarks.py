@@ -20,7 +20,6 @@ or the source checkout the native games are built from) is missing.
 from __future__ import annotations
 
 import ctypes
-import json
 import os
 import platform
 import random
@@ -35,7 +34,8 @@ from typing import Any, Callable
 import xenophon
 from xenophon.errors import XenophonError
 from xenophon.game import State
-from xenophon.games import make_game
+from xenophon.files import FileError, JsonError, loads, read_text
+from xenophon.games import GAMES, make_game
 
 POSITIONS_FILE = Path(xenophon.__file__).resolve().parent / "data" / "bench_positions.json"
 PARTS = ("core", "search", "strength")
@@ -71,13 +71,31 @@ def load_positions(path: str | Path | None = None, games: tuple[str, ...] | None
     """The benchmark positions (src/data/bench_positions.json unless `path`), of `games`."""
     path = Path(path) if path else POSITIONS_FILE
     try:
-        entries = json.loads(path.read_text())
-    except OSError:
-        raise XenophonError(f"cannot read the benchmark positions {path} "
-                            "(give a positions file with --positions FILE)") from None
-    except ValueError as error:
+        entries = loads(read_text(path, "positions file"))
+    except FileError as error:
+        raise XenophonError(f"cannot read the benchmark positions: {error} (give a positions "
+                            "file with --positions FILE)") from None
+    except JsonError as error:
         raise XenophonError(f"{path}: not a positions file ({error})") from None
+    if not isinstance(entries, list):
+        raise XenophonError(f"{path}: not a positions file (a JSON list of positions)")
+    for number, entry in enumerate(entries, start=1):
+        _check_position(entry, f"{path}: position {number}")
     return [e for e in entries if games is None or e["game"] in games]
+
+
+def _check_position(entry: Any, where: str) -> None:
+    """A position of a positions file: {"game", "stage", "options", "moves"}."""
+    fields = {"game": str, "stage": str, "options": dict, "moves": list}
+    if not isinstance(entry, dict):
+        raise XenophonError(f"{where}: not an object with {', '.join(fields)}")
+    for name, kind in fields.items():
+        if not isinstance(entry.get(name), kind):
+            raise XenophonError(f"{where}: field '{name}' must be a JSON {kind.__name__}")
+    if entry["game"] not in GAMES:
+        raise XenophonError(f"{where}: unknown game '{entry['game']}' ({' or '.join(GAMES)})")
+    if not all(isinstance(move, str) for move in entry["moves"]):
+        raise XenophonError(f"{where}: field 'moves' must be a list of moves")
 
 
 def game_spec(entry: dict[str, Any]) -> str:

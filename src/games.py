@@ -1,39 +1,123 @@
-"""The registry of games, and the short spec strings naming games and bots
-on the command line and in tournaments ('anabasis:mode=expert',
-'ismcts:iterations=2000')."""
+"""The registry of games, their options, and the short spec strings naming
+games and bots on the command line and in tournaments ('anabasis:mode=expert',
+'hero:decks=crimson_conqueror+wild_grove', 'ismcts:iterations=2000')."""
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from xenophon.errors import XenophonError
+from xenophon.files import read_bytes
 from xenophon.game import Game
 
 GAMES = ("anabasis", "hero")
+#: the options each game takes besides its seed and engine
+GAME_OPTIONS = {"anabasis": ("mode", "cards"), "hero": ("decks", "cards")}
+#: joins the two Hero decks in a game spec (',' separates a spec's options)
+DECK_SEPARATOR = "+"
 
 
-def parse_spec(text: str, what: str) -> tuple[str, dict[str, Any]]:
-    """'name:key=value,key=value' -> (name, {key: value}), numbers converted."""
+class SpecError(XenophonError, ValueError):
+    """A game or bot spec, or a game option, that cannot be used as written."""
+
+
+def parse_spec(text: str, what: str, hint: str = "") -> tuple[str, dict[str, str]]:
+    """'name:key=value,key=value' -> (name, {key: value}), the values as
+    written (each consumer converts its own); a key given twice is refused.
+    `hint` ends the message of an option that is not key=value."""
     name, _, rest = text.partition(":")
-    options: dict[str, Any] = {}
-    for item in filter(None, rest.split(",")):
+    options: dict[str, str] = {}
+    for item in filter(None, (part.strip() for part in rest.split(","))):
         key, eq, value = item.partition("=")
-        if not eq or not key.strip():
-            raise XenophonError(f"{what} option '{item}' must look like key=value")
-        options[key.strip()] = _number(value.strip())
+        key = key.strip()
+        if not eq or not key:
+            raise SpecError(f"{what} '{text}': option '{item}' must look like key=value{hint}")
+        if key in options:
+            raise SpecError(f"{what} '{text}': option '{key}' is given twice")
+        options[key] = value.strip()
     return name.strip(), options
 
 
-def _number(value: str) -> Any:
-    for kind in (int, float):
-        try:
-            return kind(value)
-        except ValueError:
-            pass
-    return value
+def game_options_from_text(name: str, texts: dict[str, str]) -> dict[str, Any]:
+    """A game spec's options as make_game takes them: the Hero decks split at '+'."""
+    options: dict[str, Any] = dict(texts)
+    if name == "hero" and "decks" in options:
+        options["decks"] = tuple(deck.strip() for deck in options["decks"].split(DECK_SEPARATOR))
+    return options
 
 
-def make_game(name: str, **options: Any) -> Game:
+def game_from_spec(spec: str, seed: int | None = None, engine: str = "c") -> Game:
+    """The game a spec names, e.g. 'anabasis:mode=expert' or
+    'hero:decks=crimson_conqueror+wild_grove'."""
+    name, texts = parse_spec(spec, "game", f" (the two Hero decks are joined by "
+                                           f"'{DECK_SEPARATOR}': hero:decks=DECK0"
+                                           f"{DECK_SEPARATOR}DECK1)")
+    return game_with_options(name, game_options_from_text(name, texts), seed=seed, engine=engine)
+
+
+def _check_readable(path: Any, what: str) -> None:
+    """A card or deck file must be a regular file of bounded size (a FIFO or a
+    device would hang the card readers, which read whatever they are given)."""
+    if "\0" in str(path):
+        raise SpecError(f"{what} {str(path)!r}: a file name holds no NUL character")
+    read_bytes(path, what)
+
+
+def _is_path(value: Any) -> bool:
+    return isinstance(value, (str, os.PathLike))
+
+
+def _check_cards(name: str, cards: Any) -> None:
+    if cards is None:
+        return
+    if _is_path(cards):
+        _check_readable(cards, "card file")
+    elif isinstance(cards, (bool, int, float, list, dict, tuple)):
+        raise SpecError(f"{name} option 'cards' must be the name of a card file")
+
+
+def _check_decks(decks: Any) -> None:
+    from xenophon.hero.cards import default_deck_dir
+    if isinstance(decks, (str, bytes)) or not isinstance(decks, (list, tuple)) \
+            or len(decks) != 2:
+        raise SpecError(f"hero option 'decks' takes two decks, for seat 0 and seat 1 (in a "
+                        f"spec joined by '{DECK_SEPARATOR}': hero:decks=DECK0{DECK_SEPARATOR}DECK1)")
+    prebuilt = {path.stem for path in default_deck_dir().glob("*.toml")}
+    for deck in decks:
+        if _is_path(deck):
+            if not str(deck):
+                raise SpecError("hero option 'decks': a deck name is empty")
+            if str(deck) not in prebuilt and (os.path.lexists(deck) or "\0" in str(deck)):
+                _check_readable(deck, "deck file")
+        elif isinstance(deck, (bool, int, float, list, dict, tuple)) or deck is None:
+            raise SpecError("hero option 'decks' takes deck names (prebuilt: "
+                            f"{', '.join(sorted(prebuilt))}) or deck files")
+
+
+def check_game_options(name: str, options: dict[str, Any]) -> None:
+    """Each option is one the game takes, with a value of the right kind (the
+    values themselves, such as a mode's name, are checked by the game)."""
+    known = GAME_OPTIONS[name]
+    for key in options:
+        if key not in known:
+            raise SpecError(f"{name} has no option '{key}' (its options: {', '.join(known)})")
+    if "mode" in options and not isinstance(options["mode"], str):
+        raise SpecError(f"{name} option 'mode' must be standard or expert")
+    if "cards" in options:
+        _check_cards(name, options["cards"])
+    if "decks" in options:
+        _check_decks(options["decks"])
+
+
+def make_game(name: str, seed: int | None = None, engine: str = "c", **options: Any) -> Game:
     """A game by name: 'anabasis' (mode, cards) or 'hero' (decks, cards)."""
+    return game_with_options(name, options, seed=seed, engine=engine)
+
+
+def game_with_options(name: str, options: dict[str, Any], seed: int | None = None,
+                      engine: str = "c") -> Game:
+    """A game by name with its options as a mapping (from a spec, a query or
+    a record): every option checked before the game is made."""
     if name == "anabasis":
         from xenophon.anabasis import Game as AnabasisGame
         factory: Any = AnabasisGame
@@ -41,8 +125,8 @@ def make_game(name: str, **options: Any) -> Game:
         from xenophon.hero import Game as HeroGame
         factory = HeroGame
     else:
-        raise XenophonError(f"unknown game '{name}' ({' or '.join(GAMES)})")
-    try:
-        return factory(**options)
-    except TypeError as error:
-        raise XenophonError(f"bad option for {name}: {error}") from None
+        raise SpecError(f"unknown game '{name}' ({' or '.join(GAMES)})")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise SpecError(f"a game's seed must be a whole number (got {seed!r})")
+    check_game_options(name, options)
+    return factory(seed=seed, engine=engine, **options)

@@ -21,6 +21,136 @@ from xenophon.search.ismcts import Worker
 
 DEFAULT_MEMORY_MB = 256
 
+# -- the ranges of the settings: the one owner of every budget cap ------------
+MAX_ITERATIONS = 50_000_000       # iterations of one search (hours at the slowest speeds)
+MAX_SECONDS = 3600.0              # seconds of one search
+MAX_WORKERS = 64                  # search threads
+MAX_MEMORY_MB = 16_384            # the tree memory cap of one search
+MIN_TREE_BYTES = 2 * 1024 * 8 + 1024  # the least one tree takes (tree_init in ismcts.pyx)
+MAX_WORLDS = 1024                 # PIMC's sampled worlds
+MAX_CUTOFF_TURNS = 10_000         # playout turns before the evaluation (-1: to the end)
+MAX_PLAYOUT_ACTIONS = 10_000_000  # actions of one playout
+MAX_C_UCT = 100.0                 # exploration constant (returns are in [-1, 1])
+MAX_TEMPERATURE = 100.0           # beyond it the choice is as good as uniform
+MAX_GREEDY_BRANCHES = 65_536      # chance leaves GreedyBot expands exhaustively
+MAX_GREEDY_SAMPLES = 1024         # chance samples GreedyBot draws beyond that
+
+
+class SettingError(XenophonError, ValueError):
+    """A bot setting of the wrong type or out of its range; the message names it."""
+
+
+@dataclass(frozen=True)
+class Setting:
+    """The type (int, float or bool) and range a bot setting must have."""
+
+    kind: type
+    least: float | None = None
+    most: float | None = None
+    above: bool = False           # `least` itself is out of range
+    none_allowed: bool = False    # None leaves it out (a budget not given, a random seed)
+
+    def describe(self) -> str:
+        """'a whole number from 1 to 64', 'a number above 0 and at most 3,600', ..."""
+        if self.kind is bool:
+            return "true or false"
+        noun = "a whole number" if self.kind is int else "a number"
+        if self.least is None:
+            return noun
+        if self.above or self.kind is float:
+            low = f"above {self.least:,g}" if self.above else f"at least {self.least:,g}"
+            return f"{noun} {low}" + (f" and at most {self.most:,g}" if self.most is not None
+                                      else "")
+        if self.most is None:
+            return f"{noun} of at least {self.least:,}"
+        return f"{noun} from {self.least:,} to {self.most:,}"
+
+    def _in_range(self, value: float) -> bool:
+        if self.kind is float and not math.isfinite(value):
+            return False
+        if self.least is not None and (value <= self.least if self.above else value < self.least):
+            return False
+        return self.most is None or value <= self.most
+
+    def check(self, label: str, value: Any) -> Any:
+        """`value` if it fits (an int widened to a float for a float setting),
+        else SettingError: "<label> must be <describe()> (got <value>)"."""
+        if value is None and self.none_allowed:
+            return None
+        if self.kind is bool:
+            fits = isinstance(value, bool)
+        elif self.kind is int:
+            fits = isinstance(value, int) and not isinstance(value, bool) and self._in_range(value)
+        else:
+            fits = isinstance(value, (int, float)) and not isinstance(value, bool) \
+                and self._in_range(value)
+        if not fits:
+            shown = f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) \
+                else repr(value)
+            raise SettingError(f"{label} must be {self.describe()} (got {shown})")
+        return float(value) if self.kind is float else value
+
+    def parse(self, label: str, text: str) -> Any:
+        """A setting written as text (in a bot spec): converted, then checked."""
+        text = text.strip()
+        value: Any = text
+        if self.kind is bool:
+            value = {"true": True, "1": True, "false": False, "0": False}.get(text.lower(), text)
+        else:
+            for kind in ((int,) if self.kind is int else (int, float)):
+                try:
+                    value = kind(text)
+                    break
+                except ValueError:
+                    pass
+        return self.check(label, value)
+
+
+SETTINGS: dict[str, Setting] = {
+    "iterations": Setting(int, 1, MAX_ITERATIONS, none_allowed=True),
+    "time_limit": Setting(float, 0, MAX_SECONDS, above=True, none_allowed=True),
+    "workers": Setting(int, 1, MAX_WORKERS),
+    "seed": Setting(int, none_allowed=True),
+    "c_uct": Setting(float, 0, MAX_C_UCT),
+    "cutoff_turns": Setting(int, -1, MAX_CUTOFF_TURNS),
+    "memory_mb": Setting(float, 0, MAX_MEMORY_MB, above=True),
+    "temperature": Setting(float, 0, MAX_TEMPERATURE),
+    "max_playout_actions": Setting(int, 1, MAX_PLAYOUT_ACTIONS),
+    "uniform_playouts": Setting(bool),
+    "worlds": Setting(int, 1, MAX_WORLDS),
+    "max_branches": Setting(int, 1, MAX_GREEDY_BRANCHES),
+    "samples": Setting(int, 1, MAX_GREEDY_SAMPLES),
+}
+
+
+def check_setting(name: str, value: Any, label: str | None = None) -> Any:
+    """`value` checked against the range of setting `name` (SettingError
+    naming `label`, by default the setting's name, otherwise)."""
+    return SETTINGS[name].check(label or f"'{name}'", value)
+
+
+def check_settings(**values: Any) -> None:
+    """Checks each setting given by name (the one check every bot uses)."""
+    for name, value in values.items():
+        check_setting(name, value)
+
+
+def check_budget(iterations: int | None, time_limit: float | None) -> None:
+    if iterations is None and time_limit is None:
+        raise SettingError("a search needs an iteration budget, a time budget, or both")
+
+
+def memory_bytes_of(memory_mb: float) -> int:
+    return int(memory_mb * 1024 * 1024)
+
+
+def check_tree_memory(memory_bytes: int, trees: int) -> None:
+    """Each of the `trees` trees a search grows gets memory_bytes // trees."""
+    share = memory_bytes // trees
+    if share < MIN_TREE_BYTES:
+        raise SettingError(f"'memory_mb' is too small for {trees} trees: {share:,} bytes "
+                           f"each, and a tree needs at least {MIN_TREE_BYTES:,}")
+
 
 @dataclass(frozen=True)
 class MoveStat:
@@ -74,6 +204,8 @@ class Bot:
     """A player: `choose(state)` returns a legal move for the player to move."""
 
     name = "bot"
+    #: the settings a bot spec may give (tournament.make_bot; their ranges in SETTINGS)
+    settings: tuple[str, ...] = ()
 
     def choose(self, state: State) -> Move:
         raise NotImplementedError
@@ -86,6 +218,7 @@ class RandomBot(Bot):
     """Uniformly random among the legal moves."""
 
     def __init__(self, seed: int | None = None):
+        check_settings(seed=seed)
         self.rng = random.Random(seed)
         self.name = "random"
 
@@ -97,22 +230,30 @@ class SearchBot(Bot):
     """Shared machinery of the tree searches: budgets, workers, results."""
 
     resample = True
+    settings: tuple[str, ...] = ("iterations", "time_limit", "workers", "c_uct", "cutoff_turns",
+                                 "memory_mb", "temperature", "max_playout_actions",
+                                 "uniform_playouts")
 
     def __init__(self, iterations: int | None = 2000, time_limit: float | None = None,
-                 workers: int = 1, seed: int = 0, c_uct: float = 0.4, cutoff_turns: int = 4,
-                 memory_mb: float = DEFAULT_MEMORY_MB, temperature: float = 0.0,
-                 max_playout_actions: int = 2000, uniform_playouts: bool = False):
-        if not iterations and not time_limit:
-            raise XenophonError("a search needs an iteration budget, a time budget, or both")
-        if workers < 1:
-            raise XenophonError("workers must be at least 1")
+                 workers: int = 1, seed: int | None = 0, c_uct: float = 0.4,
+                 cutoff_turns: int = 4, memory_mb: float = DEFAULT_MEMORY_MB,
+                 temperature: float = 0.0, max_playout_actions: int = 2000,
+                 uniform_playouts: bool = False):
+        check_settings(iterations=iterations, time_limit=time_limit, workers=workers, seed=seed,
+                       c_uct=c_uct, cutoff_turns=cutoff_turns, memory_mb=memory_mb,
+                       temperature=temperature, max_playout_actions=max_playout_actions,
+                       uniform_playouts=uniform_playouts)
+        check_budget(iterations, time_limit)
+        check_tree_memory(memory_bytes_of(memory_mb), workers)
+        if seed is None:
+            seed = random.getrandbits(32)
         self.iterations = iterations or 0
         self.time_limit = time_limit or 0.0
         self.workers = workers
         self.seed = seed
         self.c_uct = c_uct
         self.cutoff_turns = cutoff_turns
-        self.memory_bytes = int(memory_mb * 1024 * 1024)
+        self.memory_bytes = memory_bytes_of(memory_mb)
         self.temperature = temperature
         self.max_playout_actions = max_playout_actions
         # uniformly random playout actions instead of the game's policy (to
@@ -212,9 +353,11 @@ class SearchBot(Bot):
         temperature, a draw weighted by visits ** (1 / temperature)."""
         if self.temperature <= 0 or len(result.moves) == 1:
             return result.best.move
-        weights = [m.visits ** (1 / self.temperature) for m in result.moves]
-        if sum(weights) == 0:
+        most = max(m.visits for m in result.moves)
+        if most == 0:
             return result.best.move
+        # (visits / most) ** (1 / T) has the same ratios and cannot overflow
+        weights = [(m.visits / most) ** (1 / self.temperature) for m in result.moves]
         return self.rng.choices([m.move for m in result.moves], weights=weights)[0]
 
     def analyse(self, state: State) -> SearchResult:
@@ -276,9 +419,12 @@ class PIMCBot(SearchBot):
     information, a perfect-information UCT in each, votes merged."""
 
     resample = False
+    settings = SearchBot.settings + ("worlds",)
 
     def __init__(self, *args: Any, worlds: int = 8, **kwargs: Any):
+        check_settings(worlds=worlds)
         super().__init__(*args, **kwargs)
+        check_tree_memory(self.memory_bytes, worlds)
         self.worlds = worlds
         self.name = f"pimc({worlds}x{self.iterations // worlds if self.iterations else ''})"
 
@@ -336,7 +482,10 @@ class GreedyBot(Bot):
     """One ply with the static evaluation; chance after the move by expectation
     (exhaustively while at most `max_branches` leaves, else by sampling)."""
 
+    settings = ("max_branches", "samples")
+
     def __init__(self, seed: int | None = None, max_branches: int = 64, samples: int = 8):
+        check_settings(seed=seed, max_branches=max_branches, samples=samples)
         self.rng = random.Random(seed)
         self.max_branches = max_branches
         self.samples = samples

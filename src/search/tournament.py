@@ -4,7 +4,10 @@ Bots and games are named by short spec strings so that worker processes can
 build their own (``"ismcts:iterations=2000"``, ``"pimc:worlds=8,iterations=2000"``,
 ``"greedy"``, ``"random"``, ``"cheat:iterations=2000"``, and with OpenSpiel
 ``"openspiel:iterations=2000"``, its C++ ISMCTS; games ``"anabasis"``,
-``"anabasis:mode=expert"``, ``"hero"``).
+``"anabasis:mode=expert"``, ``"hero"``, ``"hero:decks=crimson_conqueror+wild_grove"``).
+A bot spec's options are the bot's settings (``time`` for ``time_limit``),
+checked against the ranges in `xenophon.search.bots.SETTINGS`; a spec that
+gives a time and no iterations searches for that time only.
 
 >>> report = play_match("anabasis", "greedy", "random", games=2, processes=1, progress=False)
 >>> report.games
@@ -21,10 +24,19 @@ import sys
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
-from xenophon.errors import XenophonError
-from xenophon.games import make_game, parse_spec
+from xenophon.files import write_atomic
+from xenophon.games import SpecError, game_from_spec, parse_spec
+from xenophon.search import bots
 
 BOT_KINDS = ("random", "greedy", "ismcts", "pimc", "cheat", "openspiel")
+#: what a spec writes for a setting of another name
+SPEC_NAMES = {"time_limit": "time"}
+#: the settings OpenSpiel's bot takes (its class lives with the optional interop)
+OPENSPIEL_SETTINGS = ("iterations", "time_limit", "c_uct")
+
+MAX_GAMES = 1_000_000             # games of one match
+MAX_PROCESSES = 256               # processes playing a match
+MAX_SPRT_ELO = 1000.0             # an SPRT bound's size (1000 Elo is a 99.7% score)
 
 
 def _openspiel_bot(**options: Any):
@@ -32,22 +44,46 @@ def _openspiel_bot(**options: Any):
     return OpenSpielISMCTSBot(**options)
 
 
+def _bot_kind(name: str) -> tuple[Callable[..., Any], tuple[str, ...]]:
+    """The constructor of a bot kind and the settings its spec may give."""
+    kinds: dict[str, tuple[Callable[..., Any], tuple[str, ...]]] = {
+        "random": (bots.RandomBot, bots.RandomBot.settings),
+        "greedy": (bots.GreedyBot, bots.GreedyBot.settings),
+        "ismcts": (bots.ISMCTSBot, bots.ISMCTSBot.settings),
+        "pimc": (bots.PIMCBot, bots.PIMCBot.settings),
+        "cheat": (bots.CheatingUCTBot, bots.CheatingUCTBot.settings),
+        "openspiel": (_openspiel_bot, OPENSPIEL_SETTINGS),
+    }
+    if name not in kinds:
+        raise SpecError(f"unknown bot '{name}' ({', '.join(BOT_KINDS)})")
+    return kinds[name]
+
+
+def bot_settings(spec: str) -> tuple[str, dict[str, Any]]:
+    """A bot spec's kind and its settings, converted and checked
+    (SpecError or SettingError naming the spec and the option)."""
+    name, texts = parse_spec(spec, "bot")
+    _, allowed = _bot_kind(name)
+    spec_names = {SPEC_NAMES.get(setting, setting): setting for setting in allowed}
+    settings: dict[str, Any] = {}
+    for key, text in texts.items():
+        if key not in spec_names:
+            offered = ", ".join(spec_names) or "none"
+            raise SpecError(f"bot '{spec}': {name} has no option '{key}' (its options: "
+                            f"{offered})")
+        setting = spec_names[key]
+        settings[setting] = bots.SETTINGS[setting].parse(f"bot '{spec}': '{key}'", text)
+    return name, settings
+
+
 def make_bot(spec: str, seed: int):
     """A bot from its spec, e.g. 'ismcts:iterations=2000,workers=2'."""
-    from xenophon.search import bots
-    name, options = parse_spec(spec, "bot")
-    constructors: dict[str, Callable[..., Any]] = {
-        "random": bots.RandomBot, "greedy": bots.GreedyBot, "ismcts": bots.ISMCTSBot,
-        "pimc": bots.PIMCBot, "cheat": bots.CheatingUCTBot, "openspiel": _openspiel_bot,
-    }
-    if name not in constructors:
-        raise XenophonError(f"unknown bot '{name}' ({', '.join(BOT_KINDS)})")
-    if "time" in options:
-        options["time_limit"] = options.pop("time")
+    name, settings = bot_settings(spec)
+    constructor, _ = _bot_kind(name)
     try:
-        return constructors[name](seed=seed, **options)
-    except TypeError as error:
-        raise XenophonError(f"bad options for bot '{name}': {error}") from None
+        return constructor(seed=seed, **settings)
+    except bots.SettingError as error:         # settings that do not fit together
+        raise bots.SettingError(f"bot '{spec}': {error}") from None
 
 
 @dataclass
@@ -65,8 +101,7 @@ class GameRecord:
 
 def play_one(game_spec: str, bot_specs: tuple[str, str], seed: int, a_seat: int) -> GameRecord:
     """One game: bot A in `a_seat`, bot B in the other; chance from the seed."""
-    name, options = parse_spec(game_spec, "game")
-    game = make_game(name, seed=seed, **options)
+    game = game_from_spec(game_spec, seed=seed)
     rng = random.Random(seed)
     players = [None, None]
     players[a_seat] = make_bot(bot_specs[0], seed * 2 + 1)
@@ -137,11 +172,10 @@ class MatchReport:
         return line + (f", SPRT: {self.sprt}" if self.sprt else "")
 
     def write_json(self, path: str) -> None:
+        """The summary and every game, written atomically (check the path with
+        xenophon.files.check_output before the match)."""
         data = {"summary": self.summary(), "games": [asdict(r) for r in self.records]}
-        temporary = f"{path}.tmp"
-        with open(temporary, "w", encoding="utf-8") as handle:
-            json.dump(data, handle, indent=1)
-        os.replace(temporary, path)
+        write_atomic(path, json.dumps(data, indent=1) + "\n")
 
     def add(self, record: GameRecord) -> None:
         self.records.append(record)
@@ -170,19 +204,38 @@ def sprt_llr(report: MatchReport, elo0: float, elo1: float) -> float:
     return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * variance)
 
 
+def check_sprt(elo0: float, elo1: float, alpha: float = 0.05, beta: float = 0.05) -> None:
+    """SPRT bounds a match can decide between (SpecError otherwise)."""
+    for label, elo in (("elo0", elo0), ("elo1", elo1)):
+        bots.Setting(float, -MAX_SPRT_ELO, MAX_SPRT_ELO).check(f"SPRT {label}", elo)
+    if not elo0 < elo1:
+        raise SpecError(f"SPRT elo0 ({elo0:g}) must be below elo1 ({elo1:g})")
+    for label, error_rate in (("alpha", alpha), ("beta", beta)):
+        bots.Setting(float, 0, 0.5, above=True).check(f"SPRT {label}", error_rate)
+
+
+def check_match(games: int, processes: int | None) -> None:
+    bots.Setting(int, 1, MAX_GAMES).check("the number of games", games)
+    bots.Setting(int, 1, MAX_PROCESSES, none_allowed=True).check("the number of processes",
+                                                                  processes)
+
+
 def play_match(game: str, bot_a: str, bot_b: str, games: int = 200, seed: int = 1,
                processes: int | None = None, progress: bool | None = None,
                sprt: tuple[float, float, float, float] | None = None) -> MatchReport:
     """Plays `games` games, bot A taking seat 0 in even games and seat 1 in odd
     ones; game k uses seed `seed + k // 2` so each deal is played from both
-    seats. `sprt=(elo0, elo1, alpha, beta)` stops early on a decision."""
-    name, options = parse_spec(game, "game")
-    make_game(name, **options)  # fail early on a bad game spec
+    seats. `sprt=(elo0, elo1, alpha, beta)` stops early on a decision. Every
+    argument and spec is checked before the first game."""
+    check_match(games, processes)
+    if sprt:
+        check_sprt(*sprt)
+    game_from_spec(game)
     for spec in (bot_a, bot_b):
         make_bot(spec, 0)
     report = MatchReport(game, bot_a, bot_b)
     jobs = [(game, (bot_a, bot_b), seed + k // 2, k % 2) for k in range(games)]
-    processes = processes or os.cpu_count() or 1
+    processes = min(games, processes or os.cpu_count() or 1)
     if progress is None:
         progress = sys.stderr.isatty()
     bar = None
