@@ -73,6 +73,8 @@ def bot_settings(spec: str) -> tuple[str, dict[str, Any]]:
                             f"{offered})")
         setting = spec_names[key]
         settings[setting] = bots.SETTINGS[setting].parse(f"bot '{spec}': '{key}'", text)
+    if "time_limit" in settings and "iterations" not in settings:
+        settings["iterations"] = None          # a time alone: search for that time only
     return name, settings
 
 
