@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import hashlib
 import re
-import tomllib
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from xenophon.errors import CardFileError
-from xenophon.names import find_by_name
+from xenophon.names import find_by_name, read_toml
 
 KEYWORDS = frozenset({"ARMORED", "CHARGE", "SIEGE", "COMMAND"})
 EVENT_EFFECTS = {
@@ -125,14 +124,7 @@ def default_card_path() -> Path:
 def load_card_set(path: str | Path | None = None) -> CardSet:
     """Load and validate an Anabasis card file (the reference set by default)."""
     path = Path(path) if path is not None else default_card_path()
-    try:
-        raw = path.read_bytes()
-    except OSError as error:
-        raise CardFileError(f"{path}: cannot read card file ({error.strerror})") from None
-    try:
-        data = tomllib.loads(raw.decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        raise CardFileError(f"{path}: not a valid TOML file ({error})") from None
+    raw, data = read_toml(path, "card file")
     return _CardFileReader(str(path), data).card_set(hashlib.sha256(raw).hexdigest())
 
 

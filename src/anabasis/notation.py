@@ -138,20 +138,31 @@ def parse_action(text: str, cards: CardSet) -> int:
     return _parse_event(rest)
 
 
+def _number(word: str, low: int, high: int) -> int | None:
+    """The value of a word of ASCII digits from `low` to `high`, else None (int()
+    also reads other scripts' digits, and fails on superscripts and on numbers
+    of thousands of digits)."""
+    if not (word.isascii() and word.isdigit()) or len(word) > 4:
+        return None
+    value = int(word)
+    return value if low <= value <= high else None
+
+
 def _parse_event(rest: list[str]) -> int:
-    if not rest or not rest[0].isdigit() or not 1 <= int(rest[0]) <= 3:
+    slot = _number(rest[0], 1, 3) if rest else None
+    if slot is None:
         raise NotationError("event needs a slot 1-3, e.g. 'event 2', 'event 1 rank 3', "
                             "'event 3 c4'")
-    slot = int(rest[0]) - 1
     target = rest[1:]
     if not target:
-        return encode(EVENT, slot, 0)
+        return encode(EVENT, slot - 1, 0)
     if len(target) == 2 and target[0].lower() == "rank":
-        if not target[1].isdigit() or not 1 <= int(target[1]) <= 6:
+        rank = _number(target[1], 1, 6)
+        if rank is None:
             raise NotationError("a rank is 1 to 6")
-        return encode(EVENT, slot, int(target[1]) - 1)
+        return encode(EVENT, slot - 1, rank - 1)
     if len(target) == 1:
-        return encode(EVENT, slot, parse_square(target[0]))
+        return encode(EVENT, slot - 1, parse_square(target[0]))
     raise NotationError("an event target is 'rank N' or a square")
 
 

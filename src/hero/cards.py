@@ -19,14 +19,13 @@ from __future__ import annotations
 
 import hashlib
 import re
-import tomllib
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any, Mapping
 
 from xenophon.errors import CardFileError
-from xenophon.names import find_by_name
+from xenophon.names import find_by_name, read_toml
 
 #: faction symbols; the index is the faction's code in the C tables
 FACTIONS = ("R", "U", "G", "K", "N")
@@ -77,9 +76,10 @@ MAX_EFFECTS = 4           # effects per card or ability (fixed-size C tables)
 TOKEN_NAME = "Retainer"   # the name of the avatars' token; no card may take it
 
 NAME = re.compile(r"[A-Za-z][A-Za-z' -]*")
-CONDITION = re.compile(r"((?:\([RUGK]\))*)(?:\((\d+)\))?")
+MAX_CONDITION = 99        # symbols of a colour, and the number, in a condition
+CONDITION = re.compile(r"((?:\([RUGK]\))*)(?:\(([0-9]{1,2})\))?")
 EFFECT = re.compile(r"([a-z_]+)\s*(?:\((.*)\))?")
-INTEGER = re.compile(r"-?\d+")
+INTEGER = re.compile(r"-?[0-9]+")       # ASCII digits only: int() reads any script's
 
 
 @dataclass(frozen=True)
@@ -138,12 +138,15 @@ class Condition:
 
     @classmethod
     def parse(cls, text: str) -> "Condition":
-        """Parses ``""``, ``"(R)"``, ``"(U)(U)(2)"``...; ValueError if malformed."""
+        """Parses ``""``, ``"(R)"``, ``"(U)(U)(2)"``...; ValueError if malformed or
+        above MAX_CONDITION symbols of a colour."""
         match = CONDITION.fullmatch(text)
         if match is None:
             raise ValueError(text)
         symbols = re.findall(r"\(([RUGK])\)", match.group(1))
         colours = tuple(symbols.count(f) for f in FACTIONS[:4])
+        if max(colours) > MAX_CONDITION:
+            raise ValueError(text)
         generic = int(match.group(2)) if match.group(2) else 0
         return cls(colours, generic)  # type: ignore[arg-type]
 
@@ -265,21 +268,10 @@ def default_deck_dir() -> Path:
     return Path(str(resources.files("xenophon") / "data" / "hero" / "decks"))
 
 
-def _read_toml(path: Path, what: str) -> tuple[bytes, dict[str, Any]]:
-    try:
-        raw = path.read_bytes()
-    except OSError as error:
-        raise CardFileError(f"{path}: cannot read {what} ({error.strerror})") from None
-    try:
-        return raw, tomllib.loads(raw.decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        raise CardFileError(f"{path}: not a valid TOML file ({error})") from None
-
-
 def load_card_set(path: str | Path | None = None) -> HeroCardSet:
     """Load and validate a Hero card file (the reference set by default)."""
     path = Path(path) if path is not None else default_card_path()
-    raw, data = _read_toml(path, "card file")
+    raw, data = read_toml(path, "card file")
     return _CardFileReader(str(path), data).card_set(hashlib.sha256(raw).hexdigest())
 
 
@@ -290,7 +282,7 @@ def load_deck(path: str | Path, card_set: HeroCardSet) -> Deck:
     ``avatar`` and a ``[cards]`` table of card name = count.
     """
     path = Path(path)
-    raw, data = _read_toml(path, "deck file")
+    raw, data = read_toml(path, "deck file")
     where = str(path)
     for key in data:
         if key not in ("name", "avatar", "cards"):
@@ -471,14 +463,18 @@ class _CardFileReader:
         usage = kind.name + (f"({', '.join(kind.params)})" if kind.params else "")
         if len(parts) != len(kind.params) or not all(INTEGER.fullmatch(p) for p in parts):
             raise self.fail(where, f"effect '{text.strip()}' must be written {usage}")
-        args = tuple(int(p) for p in parts)
-        for param, arg in zip(kind.params, args):
-            if arg < 0:
-                raise self.fail(where, f"effect '{text.strip()}': {param} is negative ({arg})")
-            if arg > MAX_NUMBER:
-                raise self.fail(where, f"effect '{text.strip()}': {param} is above "
-                                       f"{MAX_NUMBER} ({arg})")
-        return Effect(kind.name, args)
+        for param, part in zip(kind.params, parts):
+            self.check_argument(part, f"effect '{text.strip()}': {param}", where)
+        return Effect(kind.name, tuple(int(p) for p in parts))
+
+    def check_argument(self, part: str, what: str, where: str) -> None:
+        """An effect argument from 0 to MAX_NUMBER (its digits counted before
+        int() is asked to read thousands of them)."""
+        short = len(part.lstrip("-")) <= len(str(MAX_NUMBER))
+        if part.startswith("-") and (not short or int(part) < 0):
+            raise self.fail(where, f"{what} is negative ({part})")
+        if not short or int(part) > MAX_NUMBER:
+            raise self.fail(where, f"{what} is above {MAX_NUMBER} ({part})")
 
     def target(self, entry: dict[str, Any], effects: tuple[Effect, ...], where: str) -> str:
         target = self.choice(entry, "target", where, TARGETS, default="none",
@@ -571,8 +567,9 @@ class _CardFileReader:
             condition = Condition.parse(condition_text)
         except ValueError:
             raise self.fail(where, f"bad condition '{condition_text}': write faction symbols "
-                                   "then an optional number, like \"(R)(K)(1)\", or \"\"") \
-                from None
+                                   "then an optional number, like \"(R)(K)(1)\", or \"\" "
+                                   f"(at most {MAX_CONDITION} symbols of a colour, a number "
+                                   f"up to {MAX_CONDITION})") from None
         keywords = self.keywords(entry, where)
         effects = self.effects(entry, "effects", where)
         target = self.target(entry, effects, where)

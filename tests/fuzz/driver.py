@@ -21,7 +21,7 @@ import signal
 import sys
 import time
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
@@ -61,7 +61,6 @@ class Stats:
     seconds: float = 0.0
     resume: int = 0                    # every input below this number has run
     interrupted: bool = False
-    findings: list[Path] = field(default_factory=list)
 
     @property
     def found(self) -> int:
@@ -252,9 +251,8 @@ class Run:
     def lost_input(self, job: Job, kind: str, what: str) -> None:
         """Saves the input that hung or crashed the worker; starts it again after it."""
         index, data = job.shared.current()
-        self.stats.findings.append(save_finding(
-            self.settings.findings, self.target, data, kind,
-            f"input {index} of seed {self.settings.seed} {what}\n"))
+        save_finding(self.settings.findings, self.target, data, kind,
+                     f"input {index} of seed {self.settings.seed} {what}\n")
         if kind == "hang":
             self.stats.hangs += 1
         else:

@@ -47,13 +47,25 @@ def tiny_searches() -> Iterator[None]:
         engine.ISMCTSBot = saved
 
 
+class Output(io.BytesIO):
+    """The engine's standard output: takes bytes, or text that must encode
+    as UTF-8 (an answer that cannot is a finding)."""
+
+    def write(self, data: bytes | str) -> int:   # type: ignore[override]
+        if isinstance(data, str):
+            try:
+                data = data.encode("utf-8")
+            except UnicodeEncodeError as error:
+                raise EngineFinding(f"answer {data[:300]!r} is not UTF-8 ({error})") from None
+        return super().write(data)
+
+
 def answers(data: bytes) -> bytes:
     """What the serve loop writes for `data` given as its standard input."""
-    stdin = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")
-    stdout = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", write_through=True)
+    out = Output()
     with tiny_searches():
-        engine.serve(stdin, stdout)
-    return stdout.buffer.getvalue()
+        engine.serve(io.BytesIO(data), out)
+    return out.getvalue()
 
 
 def check_answer(line: bytes) -> None:
@@ -72,12 +84,16 @@ def engine_target(data: bytes) -> None:
         check_answer(line)
 
 
-def decision_prefixes(name: str) -> list[list[str]]:
-    """The moves up to the first decision of the seeded game, and up to one a
-    third of the way in."""
+def decision_prefixes(name: str) -> list[tuple[list[str], int]]:
+    """(moves, the player then to move) up to the first real choice of the
+    seeded game (more than one legal move), and up to one a third of the way in."""
+    game = sample.games(name)[0]
+    states = [state for state, _ in sample.walk(game, game.seed)]
     lines = sample.game_lines(name)
-    decisions = [i for i, (player, _) in enumerate(lines) if player >= 0]
-    return [[move for _, move in lines[:i]] for i in (decisions[0], decisions[len(decisions) // 3])]
+    choices = [i for i, state in enumerate(states)
+               if state.current_player >= 0 and len(state.legal_actions()) > 1]
+    return [([move for _, move in lines[:i]], states[i].current_player)
+            for i in (choices[0], choices[len(choices) // 3])]
 
 
 def query(**fields: Any) -> bytes:
@@ -88,11 +104,11 @@ def engine_seeds() -> list[bytes]:
     seeds = []
     for name in sample.GAMES:
         options = {"decks": ["crimson_conqueror", "wild_grove"]} if name == "hero" else {}
-        for number, moves in enumerate(decision_prefixes(name)):
+        for number, (moves, seat) in enumerate(decision_prefixes(name)):
             base = {"id": f"{name}-{number}", "game": name, "options": options, "moves": moves}
             seeds.append(query(**base, iterations=MAX_ITERATIONS, top=3))
             seeds.append(query(**base, time=MAX_SECONDS, stream=0.01, search_seed=5))
-            seeds.append(query(**base, iterations=4, restrict=["end"], seat=0))
+            seeds.append(query(**base, iterations=4, restrict=["end"], seat=seat))
         seeds.append(query(id=name, record=str(record_targets.stable_record_file(name)),
                            iterations=4))
     seeds += [query(id=None, game="chess"), b'{"id": 1, "command": "quit"}\n', b"not json\n"]

@@ -1,0 +1,226 @@
+"""Fuzzing in CI (docs/fuzzing.md): a short run of every fuzz target, the
+driver's own checks (it finds a planted failure, hang and crash, it is
+reproducible, Ctrl-C loses nothing), and regression tests for what the
+fuzzers found."""
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from fuzz import notation_targets, sample
+from fuzz.driver import Settings, run_target
+from fuzz.mutate import Mutator
+from fuzz.targets import SEEDS, TARGETS
+from xenophon.anabasis.cards import load_card_set as load_anabasis_cards
+from xenophon.anabasis.notation import parse_action as parse_anabasis
+from xenophon.errors import CardFileError, NotationError
+from xenophon.hero.cards import load_card_set as load_hero_cards
+from xenophon.hero.cards import load_deck
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "src" / "data"
+SUMMARY = re.compile(r"^(\S+): (\d+) inputs, (\d+) failures, (\d+) hangs, [\d.]+ s")
+
+#: inputs of the CI-sized run: a few seconds per target on one core
+CI_INPUTS = {"anabasis_notation": 20000, "hero_notation": 20000, "record_file": 150,
+             "anabasis_cards": 300, "hero_cards": 300, "hero_deck": 300, "engine_query": 600}
+CI_DEFAULT_INPUTS = 1000          # core_targets' targets
+CI_SECONDS = 6.0                  # the cap per target, for a slow machine
+
+
+# -- the CI-sized run -----------------------------------------------------------
+@pytest.mark.parametrize("target", sorted(TARGETS))
+def test_short_fuzz_run_finds_nothing(target, tmp_path):
+    inputs = CI_INPUTS.get(target, CI_DEFAULT_INPUTS)
+    stats = run_target(target, Settings(inputs=inputs, seconds=CI_SECONDS, timeout=5.0,
+                                        findings=tmp_path))
+    assert stats.inputs >= min(100, inputs), stats.summary()
+    assert stats.found == 0, first_finding(stats.summary(), tmp_path)
+
+
+def first_finding(summary: str, folder: Path) -> str:
+    reports = sorted(folder.glob("*.txt"))
+    return summary + ("; the first finding:\n" + reports[0].read_text()[:3000] if reports else "")
+
+
+def test_every_target_has_seeds_that_pass():
+    for name, target in TARGETS.items():
+        seeds = SEEDS[name]()
+        assert seeds, name
+        for data in seeds:
+            target(data)
+
+
+@pytest.mark.parametrize("game", notation_targets.GAMES)
+def test_every_legal_move_text_names_its_move_again(game):
+    for state in sample.positions(game):
+        notation_targets.check_round_trip(state)
+
+
+# -- the driver ---------------------------------------------------------------------
+def planted(name: str, tmp_path: Path, **settings) -> tuple:
+    options = {"inputs": 20, "timeout": 0.5, "findings": tmp_path, **settings}
+    return run_target(f"fuzz.planted:{name}", Settings(**options)), sorted(tmp_path.iterdir())
+
+
+def test_driver_saves_a_failing_input_with_its_traceback(tmp_path):
+    stats, files = planted("fails", tmp_path)
+    assert stats.inputs == 20 and stats.failures >= 1 and stats.hangs == 0
+    inputs = [p for p in files if p.suffix == ".bin"]
+    assert any(p.read_bytes() == b"boom" for p in inputs)
+    report = inputs[0].with_suffix(".txt").read_text()
+    assert "PlantedFailure" in report and "Traceback" in report and "--replay" in report
+
+
+def test_driver_stops_a_hanging_input_and_goes_on(tmp_path):
+    stats, files = planted("hangs", tmp_path)
+    assert stats.hangs == 1 and stats.inputs == 20
+    assert [p.read_bytes() for p in files if p.suffix == ".bin"] == [b"hang"]
+    assert "longer than 0.5 s" in next(p for p in files if p.suffix == ".txt").read_text()
+
+
+def test_driver_survives_a_crashing_input(tmp_path):
+    stats, files = planted("crashes", tmp_path, inputs=6)
+    assert stats.crashes >= 1 and stats.inputs == 6
+    assert b"crash" in [p.read_bytes() for p in files if p.suffix == ".bin"]
+
+
+def test_driver_splits_inputs_between_jobs(tmp_path):
+    stats, _ = planted("fails", tmp_path, inputs=30, jobs=2)
+    assert stats.inputs == 30 and stats.resume == 30
+
+
+def test_inputs_depend_only_on_the_seed_and_their_number():
+    seeds = SEEDS["hero_deck"]()
+    one, again, other = Mutator(seeds, 7), Mutator(seeds, 7), Mutator(seeds, 8)
+    assert [one.input(i) for i in range(50, 80)] == [again.input(i) for i in range(79, 49, -1)][::-1]
+    assert [one.input(i) for i in range(50, 80)] != [other.input(i) for i in range(50, 80)]
+    assert [one.input(i) for i in range(len(seeds))] == seeds
+
+
+def driver(*args: str, **popen) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "tests.fuzz.run", *args], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **popen)
+
+
+def test_command_prints_one_summary_line_and_fails_on_a_finding(tmp_path):
+    process = driver("tests.fuzz.planted:fails", "--inputs", "10", "--findings", str(tmp_path))
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 1, err
+    match = SUMMARY.match(out.splitlines()[0])
+    assert match and match.group(2) == "10" and int(match.group(3)) >= 1, out
+    assert err == ""                      # piped: no progress bar
+
+
+def test_command_passes_when_nothing_is_found(tmp_path):
+    process = driver("tests.fuzz.planted:fails", "--inputs", "1", "--start", "1",
+                     "--findings", str(tmp_path))
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 0, err
+    assert out.startswith("tests.fuzz.planted:fails: 0 inputs, 0 failures, 0 hangs")
+
+
+def test_ctrl_c_prints_the_summary_and_where_to_resume(tmp_path):
+    process = driver("tests.fuzz.planted:slow", "--findings", str(tmp_path))
+    time.sleep(4)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=30)
+    match = re.search(r"interrupted, resume with --start (\d+)", out)
+    assert SUMMARY.match(out) and match, out + err
+    assert 0 < int(match.group(1)) <= int(SUMMARY.match(out).group(2))
+
+
+# -- regression tests for what the fuzzers found ----------------------------------
+@pytest.mark.parametrize("text", ["event \u00b2", "event 1 rank \u00b2", "event " + "9" * 5000,
+                                  "event 1 rank " + "9" * 5000, "event \u0663",
+                                  "event \uff11"])
+def test_event_slot_and_rank_are_plain_digits(text):
+    """int() takes superscripts (and fails), other scripts' digits and 5000-digit
+    numbers (and fails): found by anabasis_notation."""
+    with pytest.raises(NotationError):
+        parse_anabasis(text, load_anabasis_cards())
+
+
+def test_event_numbers_still_parse():
+    cards = load_anabasis_cards()
+    assert parse_anabasis("event 3 rank 6", cards) == parse_anabasis("event 03 rank 06", cards)
+
+
+LOADERS = {
+    "anabasis cards": load_anabasis_cards,
+    "hero cards": load_hero_cards,
+    "hero deck": lambda path: load_deck(path, load_hero_cards()),
+}
+
+
+def refused_quickly(load, path: Path) -> str:
+    """The message of the CardFileError `load(path)` raises within a few seconds."""
+    outcome: list = []
+
+    def attempt() -> None:
+        try:
+            load(path)
+        except BaseException as error:          # noqa: BLE001 - the test inspects it
+            outcome.append(error)
+    thread = threading.Thread(target=attempt, daemon=True)
+    thread.start()
+    thread.join(5)
+    if thread.is_alive():                       # blocked on a FIFO: let it go, then fail
+        with open(path, "wb"):
+            pass
+        pytest.fail(f"reading {path} did not return")
+    assert outcome and isinstance(outcome[0], CardFileError), outcome
+    return str(outcome[0])
+
+
+@pytest.mark.parametrize("what", sorted(LOADERS))
+def test_card_and_deck_files_must_be_regular_files(what, tmp_path):
+    fifo = tmp_path / "cards.toml"
+    os.mkfifo(fifo)
+    assert "not a regular file" in refused_quickly(LOADERS[what], fifo)
+    assert "not a regular file" in refused_quickly(LOADERS[what], Path("/dev/zero"))
+    assert "is a folder" in refused_quickly(LOADERS[what], tmp_path)
+
+
+@pytest.mark.parametrize("what", sorted(LOADERS))
+@pytest.mark.parametrize("text, message", [
+    ("a = " + "9" * 5000 + "\n", "number"),
+    ("a = " + "[" * 5000 + "]" * 5000 + "\n", "nested"),
+    ("a = 1\n" + "#" * (2 << 20), "too large"),
+])
+def test_card_and_deck_files_that_break_the_toml_reader(what, text, message, tmp_path):
+    """tomllib raises ValueError on a number of over 4300 digits and
+    RecursionError on deep nesting: found by hero_cards and hero_deck."""
+    path = tmp_path / "file.toml"
+    path.write_text(text)
+    assert message in refused_quickly(LOADERS[what], path)
+
+
+def hero_cards_with(tmp_path: Path, old: str, new: str) -> Path:
+    text = (DATA / "hero" / "cards.toml").read_text()
+    assert old in text
+    path = tmp_path / "cards.toml"
+    path.write_text(text.replace(old, new, 1))
+    return path
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ('"damage_unit(2000)"', '"damage_unit(' + "9" * 5000 + ')"', "above 100000"),
+    ('"damage_unit(2000)"', '"damage_unit(\u0662000)"', "must be written damage_unit(x)"),
+    ('condition = "(R)"', 'condition = "(99999999999999999999)"', "bad condition"),
+    ('condition = "(R)"', 'condition = "(\u0663)"', "bad condition"),
+    ('condition = "(R)"', 'condition = "' + "(R)" * 300 + '"', "bad condition"),
+])
+def test_hero_numbers_in_effects_and_conditions(old, new, message, tmp_path):
+    """Effect arguments and conditions take plain digits within the C core's
+    ranges (a 20-digit condition reached the C tables as a RuntimeError)."""
+    with pytest.raises(CardFileError, match=re.escape(message)):
+        load_hero_cards(hero_cards_with(tmp_path, old, new))
