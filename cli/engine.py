@@ -17,13 +17,19 @@ from xenophon.errors import XenophonError
 from xenophon.files import JsonError, decode_text, dumps_line, loads
 from xenophon.games import game_with_options
 from xenophon.records import load_record, make_game_for, replay
-from xenophon.search.bots import MAX_SECONDS, ISMCTSBot, SearchResult, check_setting
+from xenophon.search.bots import (MAX_SECONDS, ISMCTSBot, SearchResult, Setting,
+                                  check_setting)
 
 MAX_LINE_BYTES = 16 * 1024 * 1024    # one query line
 READ_CHUNK = 1024 * 1024             # how much of an over-long line is read at a time
 MIN_STREAM_SECONDS = 0.01            # the shortest interval between partial answers
 DEFAULT_ITERATIONS = 2000
 DEFAULT_TOP = 10
+#: the ranges of the fields that are not search settings (those are bots.SETTINGS)
+TOP = Setting(int, 1, MAX_TOP)
+STREAM = Setting(float, MIN_STREAM_SECONDS, MAX_SECONDS, none_allowed=True)
+SEARCH_SEED = Setting(int)
+SEAT = Setting(int, 0, 1, none_allowed=True)
 
 #: every field a query may have
 QUERY_FIELDS = ("id", "command", "game", "options", "seed", "moves", "record", "seat",
@@ -81,10 +87,6 @@ def parse_query(line: bytes | LineTooLong, number: int) -> dict[str, Any]:
 
 
 # -- checking the fields -------------------------------------------------------
-def is_whole_number(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def holds_only_finite_numbers(value: Any) -> bool:
     """JSON has no NaN or Infinity (Python's reader takes them): an id holding
     one could not be copied into a valid answer."""
@@ -110,47 +112,22 @@ def check_fields(query: dict[str, Any]) -> None:
                          "analysis)")
 
 
-def checked(name: str, setting: str, value: Any) -> Any:
-    """A budget field checked against the search's ranges (bots.SETTINGS)."""
-    try:
-        return check_setting(setting, value, f"'{name}'")
-    except XenophonError as error:
-        raise QueryError(str(error)) from None
-
-
 def budget_of(query: dict[str, Any]) -> tuple[int | None, float | None, int]:
-    iterations = checked("iterations", "iterations", query.get("iterations"))
-    seconds = checked("time", "time_limit", query.get("time"))
+    """Iterations, seconds and workers, within the search's own ranges."""
+    iterations = check_setting("iterations", query.get("iterations"))
+    seconds = check_setting("time_limit", query.get("time"), "'time'")
     if iterations is None and seconds is None:
         iterations = DEFAULT_ITERATIONS
-    workers = checked("workers", "workers", query.get("workers", 1))
+    workers = check_setting("workers", query.get("workers", 1))
     return iterations, seconds, workers
 
 
-def top_of(query: dict[str, Any]) -> int:
-    top = query.get("top", DEFAULT_TOP)
-    if not is_whole_number(top) or not 1 <= top <= MAX_TOP:
-        raise QueryError(f"'top' must be a whole number from 1 to {MAX_TOP}")
-    return top
-
-
-def stream_of(query: dict[str, Any]) -> float | None:
-    """Seconds between partial answers, or None for none."""
-    stream = query.get("stream")
-    if stream is None:
-        return None
-    if isinstance(stream, bool) or not isinstance(stream, (int, float)) \
-            or not MIN_STREAM_SECONDS <= stream <= MAX_SECONDS:
-        raise QueryError(f"'stream' must be a number of seconds from {MIN_STREAM_SECONDS:g} "
-                         f"to {MAX_SECONDS:g}")
-    return float(stream)
-
-
-def search_seed_of(query: dict[str, Any]) -> int:
-    seed = query.get("search_seed", 0)
-    if not is_whole_number(seed):
-        raise QueryError("'search_seed' must be a whole number")
-    return seed
+def restrict_field(query: dict[str, Any]) -> list[str] | None:
+    restrict = query.get("restrict")
+    if restrict is not None and (not isinstance(restrict, list) or not restrict
+                                 or not all(isinstance(m, str) for m in restrict)):
+        raise QueryError("'restrict' must be a non-empty list of moves")
+    return restrict
 
 
 # -- the position ---------------------------------------------------------------
@@ -193,21 +170,6 @@ def position_of(query: dict[str, Any]):
     return position_from_moves(query)
 
 
-def seat_field(query: dict[str, Any]) -> int | None:
-    seat = query.get("seat")
-    if seat is not None and (not is_whole_number(seat) or seat not in (0, 1)):
-        raise QueryError("'seat' must be 0 or 1")
-    return seat
-
-
-def restrict_field(query: dict[str, Any]) -> list[str] | None:
-    restrict = query.get("restrict")
-    if restrict is not None and (not isinstance(restrict, list) or not restrict
-                                 or not all(isinstance(m, str) for m in restrict)):
-        raise QueryError("'restrict' must be a non-empty list of moves")
-    return restrict
-
-
 def viewing_seat(seat: int | None, state: Any, view: int | None) -> int:
     """The seat the search views from: the player to move, who must be the
     seat asked for and the seat a redacted record was written for."""
@@ -232,8 +194,11 @@ def answer(query: dict[str, Any], out: BinaryIO) -> dict[str, Any]:
     """The final answer to a query (partial ones are written to `out` on the
     way); every field is checked before the position is built."""
     iterations, seconds, workers = budget_of(query)
-    top, stream, search_seed = top_of(query), stream_of(query), search_seed_of(query)
-    seat, restrict = seat_field(query), restrict_field(query)
+    top = TOP.check("'top'", query.get("top", DEFAULT_TOP))
+    stream = STREAM.check("'stream'", query.get("stream"))
+    search_seed = SEARCH_SEED.check("'search_seed'", query.get("search_seed", 0))
+    seat = SEAT.check("'seat'", query.get("seat"))
+    restrict = restrict_field(query)
     state, view = position_of(query)
     if state.is_terminal():
         raise QueryError("the game is over in that position")

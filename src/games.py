@@ -67,12 +67,18 @@ def _is_path(value: Any) -> bool:
     return isinstance(value, (str, os.PathLike))
 
 
+def _is_other_data(value: Any) -> bool:
+    """A value a spec, a query or a record can hold that names no file (a
+    caller in Python may also give a loaded card set or deck)."""
+    return isinstance(value, (bool, int, float, list, tuple, dict)) or value is None
+
+
 def _check_cards(name: str, cards: Any) -> None:
     if cards is None:
-        return
+        return                   # the reference set
     if _is_path(cards):
         _check_readable(cards, "card file")
-    elif isinstance(cards, (bool, int, float, list, dict, tuple)):
+    elif _is_other_data(cards):
         raise SpecError(f"{name} option 'cards' must be the name of a card file")
 
 
@@ -81,7 +87,8 @@ def _check_decks(decks: Any) -> None:
     if isinstance(decks, (str, bytes)) or not isinstance(decks, (list, tuple)) \
             or len(decks) != 2:
         raise SpecError(f"hero option 'decks' takes two decks, for seat 0 and seat 1 (in a "
-                        f"spec joined by '{DECK_SEPARATOR}': hero:decks=DECK0{DECK_SEPARATOR}DECK1)")
+                        f"spec joined by '{DECK_SEPARATOR}': "
+                        f"hero:decks=DECK0{DECK_SEPARATOR}DECK1)")
     prebuilt = {path.stem for path in default_deck_dir().glob("*.toml")}
     for deck in decks:
         if _is_path(deck):
@@ -89,7 +96,7 @@ def _check_decks(decks: Any) -> None:
                 raise SpecError("hero option 'decks': a deck name is empty")
             if str(deck) not in prebuilt and (os.path.lexists(deck) or "\0" in str(deck)):
                 _check_readable(deck, "deck file")
-        elif isinstance(deck, (bool, int, float, list, dict, tuple)) or deck is None:
+        elif _is_other_data(deck):
             raise SpecError("hero option 'decks' takes deck names (prebuilt: "
                             f"{', '.join(sorted(prebuilt))}) or deck files")
 

@@ -207,7 +207,7 @@ def sprt_llr(report: MatchReport, elo0: float, elo1: float) -> float:
 
 
 def check_sprt(elo0: float, elo1: float, alpha: float = 0.05, beta: float = 0.05) -> None:
-    """SPRT bounds a match can decide between (SpecError otherwise)."""
+    """SPRT bounds a match can decide between (an error naming the bound otherwise)."""
     for label, elo in (("elo0", elo0), ("elo1", elo1)):
         bots.Setting(float, -MAX_SPRT_ELO, MAX_SPRT_ELO).check(f"SPRT {label}", elo)
     if not elo0 < elo1:

@@ -1,0 +1,212 @@
+"""`xenophon engine` never stops on a line and always answers valid UTF-8 JSON:
+over-long lines, bytes that are not UTF-8, deep nesting, lone surrogates,
+fields of the wrong type or range, records that are not regular files; and
+an unexpected fault is answered, not fatal."""
+import io
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from xenophon.cli import engine
+
+QUICK = {"iterations": 20}
+
+
+def serve(*lines: bytes) -> list[dict]:
+    """The answers of the serve loop to `lines`, each checked to be UTF-8 JSON."""
+    out = io.BytesIO()
+    engine.serve(io.BytesIO(b"".join(line + b"\n" for line in lines)), out)
+    answers = [json.loads(line.decode("utf-8")) for line in out.getvalue().splitlines()]
+    for answer in answers:
+        assert "internal error" not in answer.get("error", ""), answer
+    return answers
+
+
+def query(**fields) -> bytes:
+    return json.dumps(fields).encode()
+
+
+def first_decision(game: str = "hero") -> list[str]:
+    """The moves up to the first decision of seed 1 (its chance outcomes)."""
+    from xenophon.games import make_game
+    made = make_game(game, seed=1)
+    state = made.new_initial_state()
+    moves = []
+    while state.is_chance():
+        move = state.sample_chance(made.rng)
+        moves.append(move.text)
+        state.apply_code(move.code)
+    return moves
+
+
+FOLLOW_UP = query(id="next", game="anabasis", moves=[])   # answered: a chance node
+
+
+def assert_error_then_next_answered(answers, fragment, query_id=None):
+    assert len(answers) == 2, answers
+    assert fragment in answers[0]["error"], answers[0]
+    assert answers[0]["id"] == query_id
+    assert answers[1]["id"] == "next" and "chance node" in answers[1]["error"]
+
+
+def test_invalid_utf8_gets_an_error_answer():
+    answers = serve(b'{"id": "\xff\xfe", "game": "anabasis"}', FOLLOW_UP)
+    assert_error_then_next_answered(answers, "not UTF-8")
+
+
+def test_deep_nesting_gets_an_error_answer():
+    deep = b'{"id": 1, "x": ' + b"[" * 1000 + b"]" * 1000 + b"}"
+    assert_error_then_next_answered(serve(deep, FOLLOW_UP), "nested more than")
+
+
+def test_a_lone_surrogate_in_the_id_is_answered_as_utf8():
+    answers = serve(b'{"id": "u\\ud800", "game": "chess"}', FOLLOW_UP)
+    assert answers[0]["id"] == "u\ud800" and "unknown game" in answers[0]["error"]
+
+
+def test_nan_in_the_id_is_refused():
+    answers = serve(b'{"id": [NaN], "game": "anabasis"}', FOLLOW_UP)
+    assert_error_then_next_answered(answers, "NaN")
+
+
+def test_a_line_over_the_cap_is_skipped_without_reading_it_whole():
+    sizes = []
+
+    class Recording(io.BytesIO):
+        def readline(self, size=-1):
+            sizes.append(size)
+            return super().readline(size)
+
+    stream = Recording(b"x" * 100 + b"\n{}\n")
+    lines = list(engine.read_lines(stream, limit=10))
+    assert isinstance(lines[0], engine.LineTooLong) and lines[1] == b"{}"
+    assert sizes and all(0 < size <= max(11, engine.READ_CHUNK) for size in sizes)
+
+
+def test_a_huge_line_gets_an_error_answer():
+    long_line = b'{"id": 1, "pad": "' + b"x" * (engine.MAX_LINE_BYTES + 10) + b'"}'
+    assert_error_then_next_answered(serve(long_line, FOLLOW_UP), "longer than")
+
+
+@pytest.mark.parametrize("fields, fragment", [
+    ({"bogus": 1}, "unknown field 'bogus'"),
+    ({"command": "stop"}, "'command'"),
+    ({"seed": "x"}, "seed"),
+    ({"seed": 1.5}, "seed"),
+    ({"options": []}, "'options'"),
+    ({"options": {"mode": 5}}, "'mode'"),
+    ({"options": {"seed": 5}}, "no option 'seed'"),
+    ({"options": {"engine": "oracle"}}, "no option 'engine'"),
+    ({"options": {"cards": "/dev/zero"}}, "not a regular file"),
+    ({"search_seed": "1"}, "'search_seed'"),
+    ({"search_seed": 2.5}, "'search_seed'"),
+    ({"stream": -1}, "'stream'"),
+    ({"stream": 0}, "'stream'"),
+    ({"stream": "fast"}, "'stream'"),
+    ({"restrict": "end"}, "'restrict'"),
+    ({"restrict": []}, "'restrict'"),
+    ({"restrict": [1]}, "'restrict'"),
+    ({"seat": 2}, "'seat'"),
+    ({"seat": True}, "'seat'"),
+    ({"seat": "0"}, "'seat'"),
+    ({"top": 0}, "'top'"),
+    ({"top": 10**9}, "'top'"),
+    ({"top": 2.0}, "'top'"),
+    ({"iterations": 0}, "'iterations'"),
+    ({"iterations": True}, "'iterations'"),
+    ({"iterations": 10**12}, "'iterations'"),
+    ({"time": 0}, "'time'"),
+    ({"time": -2}, "'time'"),
+    ({"time": 10**9}, "'time'"),
+    ({"workers": 0}, "'workers'"),
+    ({"workers": 10**6}, "'workers'"),
+    ({"moves": "end"}, "'moves'"),
+    ({"moves": [1, 2]}, "'moves'"),
+    ({"record": "x.jsonl"}, "either 'record' or 'game'"),
+])
+def test_every_field_is_checked(fields, fragment):
+    """Each bad field gets its own error, before the position is built (the
+    position here is a chance node, which would be the error otherwise)."""
+    answers = serve(query(**{"id": 7, "game": "anabasis", "moves": [], **fields}), FOLLOW_UP)
+    assert_error_then_next_answered(answers, fragment, query_id=7)
+
+
+@pytest.mark.parametrize("record", [5, "", "a\0b", ["x"]])
+def test_record_must_be_a_path(record):
+    answers = serve(query(id=3, record=record), FOLLOW_UP)
+    assert_error_then_next_answered(answers, "'record'", query_id=3)
+
+
+def test_records_that_are_not_regular_files_get_error_answers(tmp_path):
+    huge = tmp_path / "huge.jsonl"
+    with open(huge, "wb") as handle:
+        handle.truncate(200 * 1024 * 1024)          # sparse: no disk used
+    for path, fragment in (("/dev/zero", "not a regular file"), (tmp_path, "folder"),
+                           (huge, "too large")):
+        answers = serve(query(id=1, record=str(path)), FOLLOW_UP)
+        assert_error_then_next_answered(answers, fragment, query_id=1)
+
+
+def test_a_fifo_record_gets_an_error_answer(tmp_path):
+    fifo = tmp_path / "pipe.jsonl"
+    os.mkfifo(fifo)
+    lines = query(id=1, record=str(fifo)) + b"\n" + FOLLOW_UP + b"\n"
+    result = subprocess.run([sys.executable, "-m", "xenophon.cli.main", "engine"], input=lines,
+                            capture_output=True, timeout=60)
+    answers = [json.loads(line) for line in result.stdout.decode("utf-8").splitlines()]
+    assert_error_then_next_answered(answers, "not a regular file", query_id=1)
+
+
+def test_a_good_query_is_still_answered():
+    moves = first_decision()
+    answers = serve(query(id="q", game="hero", moves=moves, top=2, **QUICK))
+    assert answers[0]["final"] and len(answers[0]["moves"]) <= 2
+
+
+def test_an_unexpected_fault_is_answered_and_the_engine_goes_on(monkeypatch):
+    def broken(query, out):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(engine, "answer", broken)
+    out = io.BytesIO()
+    engine.serve(io.BytesIO(query(id=1) + b"\n" + query(id=2) + b"\n"), out)
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [a["id"] for a in answers] == [1, 2]
+    assert all(a["error"] == "internal error: RuntimeError: boom" for a in answers)
+
+
+def test_answers_are_flushed_one_by_one_as_bytes():
+    """A front end reads each answer before it sends the next query."""
+    process = subprocess.Popen([sys.executable, "-m", "xenophon.cli.main", "engine"],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    try:
+        process.stdin.write(b'{"id": "\xc3\xa9t\xc3\xa9", "game": "chess"}\n')
+        process.stdin.flush()
+        first = json.loads(process.stdout.readline().decode("utf-8"))
+        assert first["id"] == "été" and "unknown game" in first["error"]
+        process.stdin.write(b'{"command": "quit"}\n')
+        process.stdin.close()
+        assert process.wait(timeout=30) == 0
+    finally:
+        process.kill()
+
+
+def test_the_command_survives_every_bad_line():
+    """The reproductions through `xenophon engine` itself: each line below
+    used to end the engine or give an answer that is not UTF-8."""
+    lines = [b'{"id": "\xff\xfe", "game": "anabasis"}',
+             b'{"id": 1, "x": ' + b"[" * 1000 + b"]" * 1000 + b"}",
+             b'{"id": "u\\ud800", "game": "chess"}',
+             b'{"id": 4, "game": "anabasis", "options": {"seed": 1}}',
+             b'{"id": 5, "game": "anabasis", "seat": "x"}',
+             FOLLOW_UP]
+    result = subprocess.run([sys.executable, "-m", "xenophon.cli.main", "engine"],
+                            input=b"\n".join(lines) + b"\n", capture_output=True, timeout=60)
+    assert result.returncode == 0 and not result.stderr, result.stderr
+    answers = [json.loads(line.decode("utf-8")) for line in result.stdout.splitlines()]
+    assert len(answers) == len(lines) and all("error" in answer for answer in answers)
+    assert not any("internal error" in answer["error"] for answer in answers)
+    assert answers[-1]["id"] == "next"
