@@ -15,7 +15,7 @@ from typing import Any, BinaryIO, Iterator
 from xenophon.cli.analyse import MAX_TOP, result_dict
 from xenophon.errors import XenophonError
 from xenophon.files import JsonError, decode_text, dumps_line, loads
-from xenophon.games import game_with_options
+from xenophon.games import check_file_name, game_with_options
 from xenophon.records import load_record, make_game_for, replay
 from xenophon.search.bots import (MAX_SECONDS, ISMCTSBot, SearchResult, Setting,
                                   check_setting)
@@ -137,8 +137,9 @@ def position_from_record(query: dict[str, Any]):
         raise QueryError(f"give either 'record' or 'game' with 'moves', not both "
                          f"('{given[0]}' with 'record')")
     path = query["record"]
-    if not isinstance(path, str) or not path or "\0" in path:
+    if not isinstance(path, str) or not path:
         raise QueryError("'record' must be the path of a record file")
+    check_file_name(path, "'record'")
     record = load_record(path)
     state, _ = replay(record, make_game_for(record))
     return state, record.view

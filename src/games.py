@@ -55,11 +55,22 @@ def game_from_spec(spec: str, seed: int | None = None, engine: str = "c") -> Gam
     return game_with_options(name, game_options_from_text(name, texts), seed=seed, engine=engine)
 
 
+def check_file_name(path: Any, what: str) -> None:
+    """A name the system can open: no NUL character, no text that has no
+    bytes (a lone surrogate from a JSON escape); os.open raises ValueError
+    on those, which the file readers do not expect."""
+    try:
+        name = os.fsencode(path)
+    except UnicodeEncodeError:
+        raise SpecError(f"{what} {str(path)!r}: not a file name the system can use") from None
+    if b"\0" in name:
+        raise SpecError(f"{what} {str(path)!r}: a file name holds no NUL character")
+
+
 def _check_readable(path: Any, what: str) -> None:
     """A card or deck file must be a regular file of bounded size (a FIFO or a
     device would hang the card readers, which read whatever they are given)."""
-    if "\0" in str(path):
-        raise SpecError(f"{what} {str(path)!r}: a file name holds no NUL character")
+    check_file_name(path, what)
     read_bytes(path, what)
 
 
@@ -82,6 +93,18 @@ def _check_cards(name: str, cards: Any) -> None:
         raise SpecError(f"{name} option 'cards' must be the name of a card file")
 
 
+def _check_deck_file(deck: Any) -> None:
+    """A deck that is not prebuilt names a file: one that exists must be
+    readable (a missing one is reported by the game as an unknown deck)."""
+    try:
+        os.stat(deck)
+    except (FileNotFoundError, NotADirectoryError):
+        return
+    except (OSError, ValueError):          # a name too long, a NUL, a loop, no permission
+        pass
+    _check_readable(deck, "deck file")
+
+
 def _check_decks(decks: Any) -> None:
     from xenophon.hero.cards import default_deck_dir
     if isinstance(decks, (str, bytes)) or not isinstance(decks, (list, tuple)) \
@@ -94,8 +117,8 @@ def _check_decks(decks: Any) -> None:
         if _is_path(deck):
             if not str(deck):
                 raise SpecError("hero option 'decks': a deck name is empty")
-            if str(deck) not in prebuilt and (os.path.lexists(deck) or "\0" in str(deck)):
-                _check_readable(deck, "deck file")
+            if str(deck) not in prebuilt:
+                _check_deck_file(deck)
         elif _is_other_data(deck):
             raise SpecError("hero option 'decks' takes deck names (prebuilt: "
                             f"{', '.join(sorted(prebuilt))}) or deck files")

@@ -101,6 +101,8 @@ def test_a_huge_line_gets_an_error_answer():
     ({"options": {"seed": 5}}, "no option 'seed'"),
     ({"options": {"engine": "oracle"}}, "no option 'engine'"),
     ({"options": {"cards": "/dev/zero"}}, "not a regular file"),
+    ({"options": {"cards": "\udfff"}}, "not a file name"),
+    ({"options": {"cards": "x" * 5000}}, "too long"),
     ({"search_seed": "1"}, "'search_seed'"),
     ({"search_seed": 2.5}, "'search_seed'"),
     ({"stream": -1}, "'stream'"),
@@ -134,7 +136,7 @@ def test_every_field_is_checked(fields, fragment):
     assert_error_then_next_answered(answers, fragment, query_id=7)
 
 
-@pytest.mark.parametrize("record", [5, "", "a\0b", ["x"]])
+@pytest.mark.parametrize("record", [5, "", "a\0b", "\ud800.jsonl", ["x"]])
 def test_record_must_be_a_path(record):
     answers = serve(query(id=3, record=record), FOLLOW_UP)
     assert_error_then_next_answered(answers, "'record'", query_id=3)
