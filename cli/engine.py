@@ -14,7 +14,7 @@ from typing import Any, BinaryIO, Iterator
 
 from xenophon.cli.analyse import MAX_TOP, result_dict
 from xenophon.errors import XenophonError
-from xenophon.files import JsonError, decode_text, dumps_line, loads
+from xenophon.files import MAX_JSON_DEPTH, JsonError, decode_text, dumps_line, loads
 from xenophon.games import check_file_name, game_with_options
 from xenophon.records import load_record, make_game_for, replay
 from xenophon.search.bots import (MAX_SECONDS, ISMCTSBot, SearchResult, Setting,
@@ -50,9 +50,9 @@ def add_parser(commands: Any) -> None:
         "engine", help="JSON analysis protocol on stdin/stdout",
         description="Answer analysis queries, one JSON object per line "
                     f"(docs/engine-protocol.md). A line holds at most "
-                    f"{MAX_LINE_BYTES // (1024 * 1024)} MiB of UTF-8 JSON nested at most 64 "
-                    "levels deep; any line that cannot be answered gets an error answer and "
-                    "the engine goes on.")
+                    f"{MAX_LINE_BYTES // (1024 * 1024)} MiB of UTF-8 JSON nested at most "
+                    f"{MAX_JSON_DEPTH} levels deep; any line that cannot be answered gets an "
+                    "error answer and the engine goes on.")
     parser.set_defaults(run=run)
 
 
