@@ -6,7 +6,7 @@ from typing import Any
 
 from xenophon.cli.common import add_force_argument, parse_sprt, whole_number
 from xenophon.files import check_output
-from xenophon.games import DECK_SEPARATOR
+from xenophon.games import DECK_SEPARATOR, spec_files
 from xenophon.search.tournament import MAX_GAMES, MAX_PROCESSES, play_match
 
 BOT_HELP = ("a bot spec: random, greedy, ismcts:iterations=2000, ismcts:time=0.5 (a time alone: "
@@ -43,7 +43,8 @@ def add_parser(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.json:
-        check_output(args.json, force=args.force, what="match report")
+        check_output(args.json, force=args.force, inputs=spec_files(args.game),
+                     what="match report")
     sprt = (*args.sprt, 0.05, 0.05) if args.sprt else None
     report = play_match(args.game, args.bot_a, args.bot_b, games=args.games, seed=args.seed,
                         processes=args.processes, sprt=sprt)

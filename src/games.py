@@ -67,6 +67,15 @@ def check_file_name(path: Any, what: str) -> None:
         raise SpecError(f"{what} {str(path)!r}: a file name holds no NUL character")
 
 
+def spec_files(spec: str) -> list[str]:
+    """The files a game spec reads (its card and deck files): inputs an
+    output of the same command must never replace."""
+    name, texts = parse_spec(spec, "game")
+    options = game_options_from_text(name, texts)
+    named = [options["cards"]] if "cards" in options else []
+    return named + [deck for deck in options.get("decks", ()) if os.path.isfile(deck)]
+
+
 def _check_readable(path: Any, what: str) -> None:
     """A card or deck file must be a regular file of bounded size (a FIFO or a
     device would hang the card readers, which read whatever they are given)."""

@@ -4,6 +4,7 @@ line naming the option and exit 2, never a traceback; output files are
 checked before the work and written atomically."""
 import json
 import math
+import os
 import time
 
 import pytest
@@ -258,10 +259,16 @@ def output_cases(tmp_path, record):
     """(path, extra options, what the line says) for each output that must be refused."""
     existing = tmp_path / "exists.out"
     existing.write_text("keep me")
-    return [(tmp_path, [], "is a folder"),
-            (tmp_path / "missing" / "x.out", [], "does not exist"),
-            (existing, [], "exists already"),
-            (record, ["--force"], "input")]
+    cases = [(tmp_path, [], "is a folder"),
+             (tmp_path / "missing" / "x.out", [], "does not exist"),
+             (existing, [], "exists already"),
+             ("/dev/null", ["--force"], "not a regular file"),
+             (record, ["--force"], "input")]
+    if os.geteuid() != 0:              # root may write anywhere
+        locked = tmp_path / "locked"
+        locked.mkdir(mode=0o500)
+        cases.append((locked / "x.out", [], "not writable"))
+    return cases
 
 
 SLOW = {  # a command whose work would take minutes, then writing to the path
@@ -286,6 +293,16 @@ def test_output_file_is_checked_before_the_work(tmp_path, record, command):
     assert not list(tmp_path.glob("*.tmp")) and not list(tmp_path.glob(".*.tmp"))
 
 
+def test_match_json_never_replaces_a_deck_file_it_reads(tmp_path, capsys):
+    from xenophon.hero.cards import default_deck_dir
+    deck = tmp_path / "my_deck.toml"
+    deck.write_bytes((default_deck_dir() / "wild_grove.toml").read_bytes())
+    before = deck.read_bytes()
+    assert_one_line(capsys, "input", "match", "greedy", "random", "--games", "1", "--game",
+                    f"hero:decks={deck}+crimson_conqueror", "--json", deck, "--force")
+    assert deck.read_bytes() == before
+
+
 def test_bench_json_is_checked_before_the_run(tmp_path):
     result = xenophon("bench", "--quick", "--only", "core", "--game", "hero", "--json", tmp_path)
     assert_clean_error(result, "is a folder")
@@ -299,6 +316,11 @@ def test_bench_json_is_checked_before_the_run(tmp_path):
     assert result.returncode == 0, result.stderr
     assert json.loads(existing.read_text())["tables"]["hero"]
     assert [p.name for p in tmp_path.iterdir()] == ["results.json"]
+    positions = tmp_path / "positions.json"
+    positions.write_text("[]")
+    assert_clean_error(xenophon("bench", "--quick", "--positions", positions, "--json",
+                                positions, "--force"), "input")
+    assert positions.read_text() == "[]"
 
 
 def test_outputs_are_replaced_with_force(tmp_path, record, capsys):
