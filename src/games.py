@@ -7,7 +7,6 @@ import os
 from typing import Any
 
 from xenophon.errors import XenophonError
-from xenophon.files import read_bytes
 from xenophon.game import Game
 
 GAMES = ("anabasis", "hero")
@@ -76,13 +75,6 @@ def spec_files(spec: str) -> list[str]:
     return named + [deck for deck in options.get("decks", ()) if os.path.isfile(deck)]
 
 
-def _check_readable(path: Any, what: str) -> None:
-    """A card or deck file must be a regular file of bounded size (a FIFO or a
-    device would hang the card readers, which read whatever they are given)."""
-    check_file_name(path, what)
-    read_bytes(path, what)
-
-
 def _is_path(value: Any) -> bool:
     return isinstance(value, (str, os.PathLike))
 
@@ -97,21 +89,23 @@ def _check_cards(name: str, cards: Any) -> None:
     if cards is None:
         return                   # the reference set
     if _is_path(cards):
-        _check_readable(cards, "card file")
+        check_file_name(cards, "card file")      # the card reader checks the file itself
     elif _is_other_data(cards):
         raise SpecError(f"{name} option 'cards' must be the name of a card file")
 
 
 def _check_deck_file(deck: Any) -> None:
-    """A deck that is not prebuilt names a file: one that exists must be
-    readable (a missing one is reported by the game as an unknown deck)."""
+    """A deck that is not prebuilt names a file. The game only asks whether
+    it exists (then its reader checks it), so a name the system refuses to
+    look up (too long, a loop, a folder without permission) is one line here."""
+    check_file_name(deck, "deck file")
     try:
         os.stat(deck)
     except (FileNotFoundError, NotADirectoryError):
-        return
-    except (OSError, ValueError):          # a name too long, a NUL, a loop, no permission
-        pass
-    _check_readable(deck, "deck file")
+        pass                     # the game reports an unknown deck
+    except OSError as error:
+        raise SpecError(f"deck file {str(deck)[:200]}: cannot read it ({error.strerror})") \
+            from None
 
 
 def _check_decks(decks: Any) -> None:
