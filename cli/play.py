@@ -12,7 +12,8 @@ from typing import Any, TextIO
 
 from xenophon.chance import ChanceStream, event_kind
 from xenophon.cli.common import (LEVELS, UsageError, add_game_arguments, bot_for_level,
-                                 game_from_arguments, percent, use_color, whole_number)
+                                 add_workers_argument, game_from_arguments, percent,
+                                 use_color)
 from xenophon.errors import XenophonError
 from xenophon.files import FileError, check_output, user_data_folder
 from xenophon.game import CHANCE, State
@@ -42,8 +43,7 @@ def add_parser(commands: Any) -> None:
                         help=f"AI strength: {', '.join(LEVELS)}, a time per move like 2s, "
                              "or an iteration count like 5000 (default normal; with --resume, "
                              "the saved level)")
-    parser.add_argument("--workers", type=whole_number(1, 64), default=1,
-                        help="AI search threads (1 to 64)")
+    add_workers_argument(parser)
     parser.add_argument("--resume", metavar="RECORD", help="continue a saved game")
     parser.set_defaults(run=run)
 

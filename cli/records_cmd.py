@@ -6,7 +6,8 @@ import random
 import sys
 from typing import Any
 
-from xenophon.cli.common import UsageError, add_game_arguments, game_from_arguments, whole_number
+from xenophon.cli.common import (UsageError, add_force_argument, add_game_arguments,
+                                 game_from_arguments, whole_number)
 from xenophon.files import check_output, check_output_folder
 from xenophon.game import CHANCE
 from xenophon.records import (Record, load_record, make_game_for, new_record, open_sealed,
@@ -24,7 +25,7 @@ def add_parsers(commands: Any) -> None:
                         help="the two bots, separated by ';' (e.g. 'ismcts:time=1;greedy')")
     parser.add_argument("--games", type=whole_number(1, 1_000_000), default=1)
     parser.add_argument("--out", default=".", metavar="DIR", help="folder for the records")
-    parser.add_argument("--force", action="store_true", help="replace records that exist")
+    add_force_argument(parser)
     parser.set_defaults(run=run_selfplay)
 
     parser = commands.add_parser("replay", help="step through a recorded game",
@@ -50,7 +51,7 @@ def add_parsers(commands: Any) -> None:
                       help="unseal a saved game in progress: the whole record, everything "
                            "hidden in plain text (spoils the game for its player)")
     parser.add_argument("--out", required=True, metavar="FILE")
-    parser.add_argument("--force", action="store_true", help="replace FILE if it exists")
+    add_force_argument(parser)
     parser.set_defaults(run=run_export)
 
 

@@ -44,6 +44,8 @@ def read_bytes(path: str | Path, what: str = "file", max_bytes: int = MAX_INPUT_
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as error:
         raise FileError(f"{path}: cannot read {what} ({_reason(error)})") from None
+    except (ValueError, UnicodeEncodeError):       # a NUL byte or a lone surrogate in the name
+        raise FileError(f"{ascii(str(path))}: not a usable file name") from None
     try:
         info = os.fstat(descriptor)
         if stat.S_ISDIR(info.st_mode):
@@ -113,12 +115,16 @@ class JsonError(XenophonError, ValueError):
     """A JSON text that is malformed or nests too deeply."""
 
 
+def _no_constant(name: str) -> Any:
+    raise JsonError(f"not valid JSON ({name} is not a JSON number)")
+
+
 def loads(text: str, max_depth: int = MAX_JSON_DEPTH) -> Any:
     """json.loads with a depth cap; JsonError (a one-line reason) on any fault."""
     if json_depth_exceeds(text, max_depth):
         raise JsonError(f"nested more than {max_depth} levels deep")
     try:
-        return json.loads(text)
+        return json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as error:
         raise JsonError(f"not valid JSON ({error.msg})") from None
     except (RecursionError, ValueError) as error:   # numbers too long to convert, ...
@@ -153,6 +159,18 @@ def _same_file(a: Path, b: Path) -> bool:
         return os.path.abspath(a) == os.path.abspath(b)
 
 
+def _check_writable(folder: Path, named: Path) -> None:
+    """Makes and removes a file in `folder`: the only test that holds for
+    root, read-only mounts and access lists alike (os.access does not)."""
+    try:
+        descriptor, probe = tempfile.mkstemp(dir=folder, prefix=".xenophon-probe-")
+        os.close(descriptor)
+        os.unlink(probe)
+    except OSError as error:
+        raise FileError(f"{named}: cannot write in the folder {folder} "
+                        f"({_reason(error)})") from None
+
+
 def check_output(path: str | Path, *, force: bool = False, inputs: Iterable[str | Path] = (),
                  what: str = "output", replaceable: Iterable[str | Path] = ()) -> Path:
     """Checks, before any work, that `path` can be written; returns it.
@@ -164,6 +182,12 @@ def check_output(path: str | Path, *, force: bool = False, inputs: Iterable[str 
     path = Path(path)
     if str(path) == "" or path.name in ("", ".", ".."):
         raise FileError(f"'{path}': not a file name")
+    try:
+        os.fsencode(path)
+    except UnicodeEncodeError:
+        raise FileError(f"{ascii(str(path))}: not a usable file name") from None
+    if "\0" in str(path):
+        raise FileError(f"{ascii(str(path))}: not a usable file name")
     for source in inputs:
         if _same_file(path, Path(source)):
             raise FileError(f"{path}: is this command's input; choose another file to write")
@@ -172,8 +196,7 @@ def check_output(path: str | Path, *, force: bool = False, inputs: Iterable[str 
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise FileError(f"{path}: the folder {folder} does not exist")
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise FileError(f"{path}: the folder {folder} is not writable")
+    _check_writable(folder, path)
     if path.exists() or path.is_symlink():
         if not path.is_file():
             raise FileError(f"{path}: exists and is not a regular file")
@@ -197,8 +220,7 @@ def check_output_folder(folder: str | Path, names: Iterable[str], *, force: bool
             folder.mkdir()
         except OSError as error:
             raise FileError(f"{folder}: cannot make the folder ({_reason(error)})") from None
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise FileError(f"{folder}: the folder is not writable")
+    _check_writable(folder, folder)
     paths = [folder / name for name in names]
     clashes = [p for p in paths if p.exists() or p.is_symlink()]
     if clashes and not force:

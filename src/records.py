@@ -219,8 +219,8 @@ def make_game_for(record: Record, engine: str = "c", **overrides: Any) -> Game:
     try:
         game = make_game(record.game, seed=record.seed, engine=engine,
                          **{**record.options, **overrides})
-    except TypeError as error:
-        raise RecordError(f"record options do not fit the game: {error}") from None
+    except (TypeError, XenophonError) as error:
+        raise RecordError(f"the record's options do not fit the game: {error}") from None
     if game.card_digest() != record.card_digest:
         raise RecordError("the record was played with another card set "
                           f"(digest {record.card_digest[:12]}..., this one "

@@ -42,9 +42,9 @@ def test_bench_one_part_of_one_game():
 def test_bench_bad_input_is_one_line():
     assert_clean_error(xenophon("bench", "--game", "chess"), "invalid choice: 'chess'")
     assert_clean_error(xenophon("bench", "--frobnicate"), "unrecognized arguments")
-    assert_clean_error(xenophon("bench", "--games", "1"), "--games must be at least 2")
-    assert_clean_error(xenophon("bench", "--move-time", "0"), "--move-time must be positive")
-    assert_clean_error(xenophon("bench", "--sprt", "abc"), "--sprt takes two Elo values")
+    assert_clean_error(xenophon("bench", "--games", "1"), "argument --games: 1 is out of range")
+    assert_clean_error(xenophon("bench", "--move-time", "0"), "argument --move-time: 0 is out of range")
+    assert_clean_error(xenophon("bench", "--sprt", "abc"), "argument --sprt: 'abc': give two Elo values")
     assert_clean_error(xenophon("bench", "--positions", "/nonexistent.json"),
                        "cannot read the benchmark positions")
 
