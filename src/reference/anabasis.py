@@ -38,6 +38,7 @@ import random
 from typing import Any, NamedTuple
 
 from xenophon.anabasis.cards import Card, CardSet, FieldCard, load_card_set
+from xenophon.reference.tools import perft  # noqa: F401 (part of this module's API)
 
 __all__ = [
     "CHANCE", "TERMINAL", "END", "PASS", "BUY", "BUY_PLACE", "PLACE", "SET", "MOVE",
@@ -1124,24 +1125,6 @@ class OracleState:
 
 # ---------------------------------------------------------------------------
 # Tools
-
-def perft(state: OracleState, depth: int) -> int:
-    """Leaves of the game tree `depth` plies deep, every chance outcome a branch.
-
-    A game that ends before `depth` counts 0 (the chess convention), as in
-    the C core.
-    """
-    if depth == 0:
-        return 1
-    if state.is_terminal():
-        return 0
-    total = 0
-    for code in state.legal_actions():
-        state.apply(code)
-        total += perft(state, depth - 1)
-        state.undo()
-    return total
-
 
 def format_action(code: int, state_or_cards: Any = None) -> str:
     """The notation of spec §7 (card names need a state or a CardSet; EVENT args a state)."""

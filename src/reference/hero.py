@@ -49,6 +49,7 @@ from xenophon.hero.notation import (
     ABILITY, ATTACK, AVATAR, BACK, DEPLOY, DRAW, END, FRONT, GUARD, MOVE, NONE, PASS, PLAY,
     RETAINER, ROW_SIZE, TARGET, decode, encode, format_action,
 )
+from xenophon.reference.tools import perft  # noqa: F401 (part of this module's API)
 
 __all__ = [
     "CHANCE", "TERMINAL", "TOKEN", "END", "PASS", "MOVE", "DEPLOY", "PLAY", "RETAINER",
@@ -1060,21 +1061,3 @@ class OracleState:
         other.hand, other.deck = hand, deck
         new._legal = None
         return new
-
-
-# ---------------------------------------------------------------------------
-# Tools
-
-def perft(state: OracleState, depth: int) -> int:
-    """Leaves of the game tree `depth` plies deep, every chance outcome a branch.
-
-    A terminal state reached before `depth` counts as one leaf.
-    """
-    if depth == 0 or state.is_terminal():
-        return 1
-    total = 0
-    for code in state.legal_actions():
-        state.apply(code)
-        total += perft(state, depth - 1)
-        state.undo()
-    return total
