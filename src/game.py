@@ -150,6 +150,18 @@ class State:
         return [(Move(code, self.format_code(code)), p)
                 for code, p in self.backend.chance_outcomes()]
 
+    def chance_probabilities(self) -> list[tuple[int, float]]:
+        """(code, probability) of each outcome at a chance node, without the
+        notation (for programs that only need the codes)."""
+        return list(self.backend.chance_outcomes())
+
+    def evaluate(self, player: int) -> float:
+        """The core's static evaluation of this position for `player`, in
+        [-1, 1] (what the search scores a cut-off playout with)."""
+        if not hasattr(self.backend, "evaluate"):
+            raise XenophonError("the static evaluation is in the C engine only")
+        return self.backend.evaluate(player)
+
     def move(self, move: Move | str | int) -> Move:
         """The legal Move meant by a Move, a text or a code.
 

@@ -157,7 +157,7 @@ class SpielState(pyspiel.State):
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         # the backend's int-level outcomes (docs/architecture.md): no notation needed
-        return list(self.xstate.backend.chance_outcomes())
+        return self.xstate.chance_probabilities()
 
     def _apply_action(self, action: int) -> None:
         self.xstate.apply_code(int(action))

@@ -495,8 +495,8 @@ class GreedyBot(Bot):
         if state.is_terminal():
             return state.returns()[player]
         if not state.is_chance():
-            return state.backend.evaluate(player)
-        outcomes = state.backend.chance_outcomes()
+            return state.evaluate(player)
+        outcomes = state.chance_probabilities()
         if branches * len(outcomes) > self.max_branches:
             total = 0.0
             for _ in range(self.samples):
