@@ -8,9 +8,10 @@ rendering. Each game subclasses `State` and provides its notation.
 """
 from __future__ import annotations
 
+import importlib
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from xenophon.errors import IllegalMoveError, NotationError, XenophonError
 
@@ -39,6 +40,27 @@ class Move:
 
 
 ENGINES = ("c", "oracle")
+# Engines other than the C core live in modules that register themselves when
+# imported (register_engine); the game API never imports them by name in code,
+# so the dependency points from the oracle to this module, not back.
+ENGINE_PROVIDERS = {"oracle": "xenophon.reference"}
+_ENGINE_FACTORIES: dict[tuple[str, str], Callable[["Game"], Any]] = {}
+
+
+def register_engine(engine: str, game_name: str, factory: Callable[["Game"], Any]) -> None:
+    """Makes `engine` available for `game_name`: `factory(game)` returns an
+    object with `new_initial_state()` and `state_from_dict(data)` giving
+    backends (docs/architecture.md)."""
+    _ENGINE_FACTORIES[(engine, game_name)] = factory
+
+
+def _engine_factory(engine: str, game_name: str) -> Callable[["Game"], Any]:
+    if (engine, game_name) not in _ENGINE_FACTORIES and engine in ENGINE_PROVIDERS:
+        importlib.import_module(ENGINE_PROVIDERS[engine])
+    try:
+        return _ENGINE_FACTORIES[(engine, game_name)]
+    except KeyError:
+        raise XenophonError(f"the {engine} engine does not play {game_name}") from None
 
 
 class Game:
@@ -57,11 +79,23 @@ class Game:
         self.engine = engine
         self.rng = random.Random(seed)
         self.tables: Any = None
-        self._oracle: Any = None
+        self._engine_game: Any = None
 
     def _core(self) -> Any:
         """The game's submodule of the compiled extension xenophon._core."""
         raise NotImplementedError
+
+    def _make_tables(self) -> Any:
+        """The C core's tables for this game (its cards, mode or decks)."""
+        raise NotImplementedError
+
+    def _attach_engine(self) -> None:
+        """Builds the rules engine's side of the game; subclasses call it once
+        their cards and options are set."""
+        if self.engine == "c":
+            self.tables = self._make_tables()
+        else:
+            self._engine_game = _engine_factory(self.engine, self.name)(self)
 
     def options(self) -> dict[str, Any]:
         """The options that recreate this game (for records)."""
@@ -75,7 +109,7 @@ class Game:
         """The state before setup: a chance node (the setup's chance follows)."""
         if self.engine == "c":
             return self.state_class(self, self._core().CoreState.initial(self.tables))
-        return self.state_class(self, self._oracle.new_initial_state())
+        return self.state_class(self, self._engine_game.new_initial_state())
 
     def state_from_bytes(self, data: bytes) -> "State":
         if self.engine != "c":
@@ -90,7 +124,7 @@ class Game:
         try:
             if self.engine == "c":
                 return self.state_class(self, self._core().CoreState.from_dict(self.tables, data))
-            return self.state_class(self, self._oracle.state_from_dict(data))
+            return self.state_class(self, self._engine_game.state_from_dict(data))
         except (ValueError, KeyError, TypeError) as error:
             raise XenophonError(f"not a {self.name} position: {error}") from None
 

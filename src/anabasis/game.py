@@ -52,11 +52,10 @@ class Game(BaseGame):
             raise XenophonError(f"unknown mode '{mode}' (standard or expert)")
         self.mode = mode
         self.cards = cards if isinstance(cards, CardSet) else load_card_set(cards)
-        if engine == "c":
-            self.tables = self._core().Tables(self.cards, mode)
-        else:
-            from xenophon.reference.anabasis import OracleGame
-            self._oracle = OracleGame(self.cards, mode)
+        self._attach_engine()
+
+    def _make_tables(self) -> Any:
+        return self._core().Tables(self.cards, self.mode)
 
     def _core(self) -> Any:
         from xenophon._core import anabasis

@@ -58,14 +58,13 @@ class Game(BaseGame):
             raise XenophonError("a Hero game needs two decks")
         self.decks = tuple(resolve_deck(deck, self.cards) for deck in decks)
         self.deck_specs = [str(d) if not isinstance(d, Deck) else d.name for d in decks]
-        if engine == "c":
-            try:
-                self.tables = self._core().Tables(self.cards, *self.decks)
-            except ValueError as error:
-                raise XenophonError(str(error)) from None
-        else:
-            from xenophon.reference.hero import OracleGame
-            self._oracle = OracleGame(self.cards, *self.decks)
+        self._attach_engine()
+
+    def _make_tables(self) -> Any:
+        try:
+            return self._core().Tables(self.cards, *self.decks)
+        except ValueError as error:
+            raise XenophonError(str(error)) from None
 
     def _core(self) -> Any:
         from xenophon._core import hero
