@@ -12,7 +12,7 @@ from xenophon.cli.common import add_force_argument, parse_sprt, real_number, who
 from xenophon.files import check_output, write_atomic
 from xenophon.games import GAMES
 from xenophon.search.bots import MAX_ITERATIONS, MAX_SECONDS
-from xenophon.search.tournament import MAX_GAMES, MAX_PROCESSES
+from xenophon.tournament import MAX_GAMES, MAX_PROCESSES
 
 
 def add_parser(commands: Any) -> None:

@@ -10,7 +10,7 @@ from xenophon.errors import XenophonError
 from xenophon.games import GAMES, make_game
 from xenophon.game import Game
 from xenophon.search.bots import MAX_WORKERS, ISMCTSBot, SettingError, check_setting
-from xenophon.search.tournament import check_sprt
+from xenophon.tournament import check_sprt
 
 LEVELS = {
     # name: (iterations, seconds, temperature) of the ISMCTS that plays it

@@ -7,7 +7,7 @@ from typing import Any
 from xenophon.cli.common import add_force_argument, parse_sprt, whole_number
 from xenophon.files import check_output
 from xenophon.games import DECK_SEPARATOR, spec_files
-from xenophon.search.tournament import MAX_GAMES, MAX_PROCESSES, play_match
+from xenophon.tournament import MAX_GAMES, MAX_PROCESSES, play_match
 
 BOT_HELP = ("a bot spec: random, greedy, ismcts:iterations=2000, ismcts:time=0.5 (a time alone: "
             "that time only), pimc:worlds=8,iterations=2000, cheat:iterations=2000; settings "

@@ -12,7 +12,7 @@ from xenophon.files import check_output, check_output_folder
 from xenophon.game import CHANCE
 from xenophon.records import (Record, load_record, make_game_for, new_record, open_sealed,
                               redact, replay)
-from xenophon.search.tournament import make_bot
+from xenophon.players import make_bot
 
 
 def add_parsers(commands: Any) -> None:

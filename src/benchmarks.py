@@ -386,7 +386,7 @@ def match_specs(settings: Settings, game: str) -> dict[str, tuple[str, str, str,
 def strength_row(entry: dict[str, Any], settings: Settings, match: str, reason: str | None,
                  progress: bool) -> Row:
     """One match of `match_specs` against OpenSpiel's C++ ISMCTS, from xenophon's side."""
-    from xenophon.search.tournament import play_match
+    from xenophon.tournament import play_match
     ours, ours_spec, peer, peer_spec = match_specs(settings, entry["game"])[match]
     if reason:
         return skipped("strength", match, "match", ours, reason)

@@ -1,7 +1,7 @@
 """Matches between two bots: seats alternated, a seed schedule, all cores.
 
 Bots and games are named by short spec strings so that worker processes can
-build their own (``"ismcts:iterations=2000"``, ``"pimc:worlds=8,iterations=2000"``,
+build their own (bot specs: `xenophon.players`; ``"ismcts:iterations=2000"``, ``"pimc:worlds=8,iterations=2000"``,
 ``"greedy"``, ``"random"``, ``"cheat:iterations=2000"``, and with OpenSpiel
 ``"openspiel:iterations=2000"``, its C++ ISMCTS; games ``"anabasis"``,
 ``"anabasis:mode=expert"``, ``"hero"``, ``"hero:decks=crimson_conqueror+wild_grove"``).
@@ -22,70 +22,16 @@ import os
 import random
 import sys
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from xenophon.files import write_atomic
-from xenophon.games import SpecError, game_from_spec, parse_spec
+from xenophon.games import SpecError, game_from_spec
+from xenophon.players import make_bot
 from xenophon.search import bots
-
-BOT_KINDS = ("random", "greedy", "ismcts", "pimc", "cheat", "openspiel")
-#: what a spec writes for a setting of another name
-SPEC_NAMES = {"time_limit": "time"}
-#: the settings OpenSpiel's bot takes (its class lives with the optional interop)
-OPENSPIEL_SETTINGS = ("iterations", "time_limit", "c_uct")
 
 MAX_GAMES = 1_000_000             # games of one match
 MAX_PROCESSES = 256               # processes playing a match
 MAX_SPRT_ELO = 1000.0             # an SPRT bound's size (1000 Elo is a 99.7% score)
-
-
-def _openspiel_bot(**options: Any):
-    from xenophon.interop.native import OpenSpielISMCTSBot
-    return OpenSpielISMCTSBot(**options)
-
-
-def _bot_kind(name: str) -> tuple[Callable[..., Any], tuple[str, ...]]:
-    """The constructor of a bot kind and the settings its spec may give."""
-    kinds: dict[str, tuple[Callable[..., Any], tuple[str, ...]]] = {
-        "random": (bots.RandomBot, bots.RandomBot.settings),
-        "greedy": (bots.GreedyBot, bots.GreedyBot.settings),
-        "ismcts": (bots.ISMCTSBot, bots.ISMCTSBot.settings),
-        "pimc": (bots.PIMCBot, bots.PIMCBot.settings),
-        "cheat": (bots.CheatingUCTBot, bots.CheatingUCTBot.settings),
-        "openspiel": (_openspiel_bot, OPENSPIEL_SETTINGS),
-    }
-    if name not in kinds:
-        raise SpecError(f"unknown bot '{name}' ({', '.join(BOT_KINDS)})")
-    return kinds[name]
-
-
-def bot_settings(spec: str) -> tuple[str, dict[str, Any]]:
-    """A bot spec's kind and its settings, converted and checked
-    (SpecError or SettingError naming the spec and the option)."""
-    name, texts = parse_spec(spec, "bot")
-    _, allowed = _bot_kind(name)
-    spec_names = {SPEC_NAMES.get(setting, setting): setting for setting in allowed}
-    settings: dict[str, Any] = {}
-    for key, text in texts.items():
-        if key not in spec_names:
-            offered = ", ".join(spec_names) or "none"
-            raise SpecError(f"bot '{spec}': {name} has no option '{key}' (its options: "
-                            f"{offered})")
-        setting = spec_names[key]
-        settings[setting] = bots.SETTINGS[setting].parse(f"bot '{spec}': '{key}'", text)
-    if "time_limit" in settings and "iterations" not in settings:
-        settings["iterations"] = None          # a time alone: search for that time only
-    return name, settings
-
-
-def make_bot(spec: str, seed: int):
-    """A bot from its spec, e.g. 'ismcts:iterations=2000,workers=2'."""
-    name, settings = bot_settings(spec)
-    constructor, _ = _bot_kind(name)
-    try:
-        return constructor(seed=seed, **settings)
-    except bots.SettingError as error:         # settings that do not fit together
-        raise bots.SettingError(f"bot '{spec}': {error}") from None
 
 
 @dataclass

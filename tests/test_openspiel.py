@@ -172,7 +172,7 @@ def test_native_game_needs_tables():
 @needs_native
 @pytest.mark.parametrize("name", GAMES)
 def test_openspiel_cc_ismcts_bot_plays_a_legal_move(name):
-    from xenophon.search.tournament import make_bot
+    from xenophon.tournament import make_bot
     xgame = make_game(name, seed=4)
     ours = xgame.new_initial_state()
     ours.resolve_chance(random.Random(4))

@@ -18,7 +18,7 @@ from xenophon.games import SpecError, game_from_spec, game_with_options, make_ga
 from xenophon.search import bots
 from xenophon.search.bots import (MAX_ITERATIONS, MAX_SECONDS, MAX_WORKERS, GreedyBot,
                                   ISMCTSBot, PIMCBot, RandomBot, SettingError)
-from xenophon.search.tournament import GameRecord, MatchReport, make_bot, play_match
+from xenophon.tournament import GameRecord, MatchReport, make_bot, play_match
 
 
 def run_cli(capsys, *argv):

@@ -12,7 +12,7 @@ from xenophon.hero import Game as HeroGame
 from xenophon.errors import XenophonError
 from xenophon.search.bots import (CheatingUCTBot, GreedyBot, ISMCTSBot, PIMCBot, RandomBot,
                                   wilson_lower_bound)
-from xenophon.search.tournament import play_match
+from xenophon.tournament import play_match
 
 
 def random_positions(make_game, count, seed, min_actions=30):

@@ -204,7 +204,7 @@ class Bot:
     """A player: `choose(state)` returns a legal move for the player to move."""
 
     name = "bot"
-    #: the settings a bot spec may give (tournament.make_bot; their ranges in SETTINGS)
+    #: the settings a bot spec may give (xenophon.players.make_bot; their ranges in SETTINGS)
     settings: tuple[str, ...] = ()
 
     def choose(self, state: State) -> Move:
