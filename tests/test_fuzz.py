@@ -80,6 +80,12 @@ def test_driver_saves_a_failing_input_with_its_traceback(tmp_path):
     assert "PlantedFailure" in report and "Traceback" in report and "--replay" in report
 
 
+def test_driver_saves_as_many_inputs_of_one_bug_as_asked(tmp_path):
+    stats, files = planted("fails", tmp_path, inputs=300, max_per_bug=1)
+    assert stats.failures > 1 and len([p for p in files if p.suffix == ".bin"]) == 1
+    assert "PlantedFailure at " in files[0].with_suffix(".txt").read_text()
+
+
 def test_driver_stops_a_hanging_input_and_goes_on(tmp_path):
     stats, files = planted("hangs", tmp_path)
     assert stats.hangs == 1 and stats.inputs == 20

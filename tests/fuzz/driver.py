@@ -21,6 +21,7 @@ import signal
 import sys
 import time
 import traceback
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -48,6 +49,7 @@ class Settings:
     start: int = 0
     findings: Path = DEFAULT_FINDINGS
     memory_mb: int = 4096              # address-space limit of a worker (0: none)
+    max_per_bug: int = 0               # inputs saved per bug and worker (0: every one)
     progress: bool = False
 
 
@@ -124,6 +126,13 @@ def _isolate(memory_mb: int) -> None:
     warnings.simplefilter("ignore")
 
 
+def bug(error: BaseException) -> str:
+    """What tells one bug from another: the exception's type and where it was raised."""
+    frames = traceback.extract_tb(error.__traceback__)
+    where = f" at {frames[-1].filename}:{frames[-1].lineno}" if frames else ""
+    return type(error).__name__ + where
+
+
 def work(target: str, settings: Settings, job: int, first: int, shared: Shared,
          stop: Any) -> None:
     """A worker: inputs first, first + jobs, ... until the end, or `stop`."""
@@ -131,6 +140,7 @@ def work(target: str, settings: Settings, job: int, first: int, shared: Shared,
     from .targets import resolve
     fn, seeds = resolve(target)
     mutator = Mutator(seeds(), settings.seed, MAX_INPUT)
+    saved: Counter[str] = Counter()
     shared.counters[READY] = 1
     index = first
     while not stop.value and (settings.inputs is None or index < settings.inputs):
@@ -138,10 +148,13 @@ def work(target: str, settings: Settings, job: int, first: int, shared: Shared,
         shared.begin(index, data)
         try:
             fn(data)
-        except Exception:
-            save_finding(settings.findings, target, data, "failure",
-                         f"input {index} of seed {settings.seed}\n\n{traceback.format_exc()}")
+        except Exception as error:
             shared.counters[FAILED] += 1
+            saved[bug(error)] += 1
+            if not settings.max_per_bug or saved[bug(error)] <= settings.max_per_bug:
+                save_finding(settings.findings, target, data, "failure",
+                             f"input {index} of seed {settings.seed}: {bug(error)}\n\n"
+                             f"{traceback.format_exc()}")
         shared.counters[BUSY] = 0
         shared.counters[DONE] += 1
         index += settings.jobs

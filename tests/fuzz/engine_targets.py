@@ -6,10 +6,9 @@ answer may report an internal error. Searches are cut to a few iterations
 """
 from __future__ import annotations
 
-import contextlib
 import io
 import json
-from typing import Any, Iterator
+from typing import Any
 
 from xenophon.cli import engine
 from xenophon.search.bots import ISMCTSBot
@@ -37,16 +36,6 @@ class TinyBot(ISMCTSBot):
                          workers=1, memory_mb=MEMORY_MB, **options)
 
 
-@contextlib.contextmanager
-def tiny_searches() -> Iterator[None]:
-    saved = engine.ISMCTSBot
-    engine.ISMCTSBot = TinyBot
-    try:
-        yield
-    finally:
-        engine.ISMCTSBot = saved
-
-
 class Output(io.BytesIO):
     """The engine's standard output: takes bytes, or text that must encode
     as UTF-8 (an answer that cannot is a finding)."""
@@ -63,7 +52,7 @@ class Output(io.BytesIO):
 def answers(data: bytes) -> bytes:
     """What the serve loop writes for `data` given as its standard input."""
     out = Output()
-    with tiny_searches():
+    with sample.patched(engine, "ISMCTSBot", TinyBot):
         engine.serve(io.BytesIO(data), out)
     return out.getvalue()
 

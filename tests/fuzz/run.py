@@ -46,6 +46,9 @@ def parser() -> argparse.ArgumentParser:
                    help="begin at input number I (to resume an interrupted run)")
     p.add_argument("--findings", type=Path, default=DEFAULT_FINDINGS, metavar="DIR",
                    help="folder for failing inputs (default tests/fuzz/findings)")
+    p.add_argument("--max-per-bug", type=int, default=0, metavar="B",
+                   help="save at most B failing inputs per bug (exception type and place) "
+                        "and worker; 0 saves every one (the default)")
     p.add_argument("--memory-mb", type=int, default=4096, metavar="M",
                    help="address-space limit per worker, 0 for none (default 4096)")
     p.add_argument("--replay", nargs="+", type=Path, metavar="FILE",
@@ -113,6 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     settings = Settings(inputs=args.inputs, seconds=args.seconds, jobs=args.jobs,
                         seed=args.seed, timeout=args.timeout, start=args.start,
                         findings=args.findings, memory_mb=args.memory_mb,
+                        max_per_bug=args.max_per_bug,
                         progress=sys.stderr.isatty())
     return fuzz(targets, settings)
 

@@ -3,12 +3,13 @@ play on the C core, so that every fuzz run starts from the same material."""
 from __future__ import annotations
 
 import atexit
+import contextlib
 import functools
 import random
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 from xenophon.game import Game, State
 from xenophon.games import make_game
@@ -95,3 +96,15 @@ def scratch(name: str) -> Path:
     """A path in this process's own temporary folder (removed at exit), for
     inputs that have to be files."""
     return _scratch_folder() / name
+
+
+@contextlib.contextmanager
+def patched(owner: Any, name: str, value: Any) -> Iterator[None]:
+    """`owner.name` set to `value` for the time of a with block (budgets a
+    fuzz target cuts so that no input can keep it busy for long)."""
+    saved = getattr(owner, name)
+    setattr(owner, name, value)
+    try:
+        yield
+    finally:
+        setattr(owner, name, saved)
