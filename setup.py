@@ -19,17 +19,40 @@ if os.environ.get("XENOPHON_DEBUG"):
     # Debug builds check the incremental hash and state invariants after every undo.
     C_FLAGS = ["-O1", "-g", "-std=c11", "-fPIC", "-Wall", "-Wextra", "-DXENOPHON_DEBUG"]
 
+# XENOPHON_SANITIZE=1: AddressSanitizer + UndefinedBehaviorSanitizer in the C
+# core, the bindings and the search (docs/sanitizers.md). Every undefined
+# behaviour aborts (no recovery), so a report fails the run. Python itself is
+# not instrumented: load such a build with the sanitizer runtimes preloaded
+# (.ci/sanitizers does). Python's own CFLAGS carry -fwrapv, which would make
+# signed overflow defined and hide it from UBSan: -fno-wrapv undoes that.
+SANITIZE_FLAGS = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer",
+                  "-fno-sanitize-recover=undefined", "-fno-wrapv"]
+SANITIZE = bool(os.environ.get("XENOPHON_SANITIZE"))
+OPT_FLAGS = ["-O1", "-g"] if SANITIZE else ["-O3"]
+EXTRA_FLAGS = SANITIZE_FLAGS if SANITIZE else []
+if SANITIZE:
+    C_FLAGS = [flag for flag in C_FLAGS if not flag.startswith("-O")] + OPT_FLAGS + EXTRA_FLAGS
+# Its own build folder: setuptools reuses up-to-date objects of build/, which
+# would mix optimised and instrumented code in one build.
+BUILD_OPTIONS = {"build": {"build_base": "build/sanitize"}} if SANITIZE else {}
+
 engine_sources = sorted(glob.glob(f"{ENGINE_DIR}/*.c"))
 engine_library = ("xenophon_engine", {"sources": engine_sources, "cflags": C_FLAGS,
                                        "include_dirs": [ENGINE_DIR]})
+# What the extensions are built from besides their own sources: build_ext
+# relinks an extension only when one of these is newer than it, and the
+# static library's sources must count (else a change to a .c file of the core
+# leaves an extension with the old core linked in).
+ENGINE_DEPENDS = engine_sources + sorted(glob.glob(f"{ENGINE_DIR}/*.h"))
 
 core_extension = Pybind11Extension(
     "xenophon._core",
     sources=sorted(glob.glob("src/bindings/*.cpp")),
     include_dirs=[ENGINE_DIR],
     cxx_std=17,
-    extra_compile_args=["-O3"],
-    depends=["src/bindings/backend.hpp"] + sorted(glob.glob(f"{ENGINE_DIR}/*.h")),
+    extra_compile_args=OPT_FLAGS + EXTRA_FLAGS,
+    extra_link_args=EXTRA_FLAGS,
+    depends=sorted(glob.glob("src/bindings/*.hpp")) + ENGINE_DEPENDS,
 )
 
 ext_modules = [core_extension]
@@ -48,7 +71,9 @@ def search_extensions():
             "xenophon.search." + os.path.splitext(os.path.basename(path))[0],
             sources=[path],
             include_dirs=[ENGINE_DIR, "src/search"],
-            extra_compile_args=["-O3"],
+            depends=ENGINE_DEPENDS,
+            extra_compile_args=OPT_FLAGS + EXTRA_FLAGS,
+            extra_link_args=EXTRA_FLAGS,
         )
         for path in pyx_files
     ]
@@ -69,4 +94,5 @@ setup(
     libraries=[engine_library],
     ext_modules=ext_modules,
     zip_safe=False,
+    options=BUILD_OPTIONS,
 )

@@ -4,6 +4,7 @@
 // history, the code checks and the rest of the protocol that both games share
 // are in backend.hpp. The rules live only in the C core.
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -13,6 +14,8 @@
 #include "anabasis.h"
 #include "anabasis_api.h"
 #include "backend.hpp"
+#include "check.h"
+#include "dict_reader.hpp"
 
 namespace py = pybind11;
 
@@ -263,127 +266,181 @@ py::dict to_dict(const CoreState &s) {
 }
 
 // ------------------------------------------------------------ from_dict
+//
+// A resting position (phase standby1, field or standby2, the active player to
+// move) from a canonical dict (spec §8), as the oracle's state_from_dict: a
+// dict does not hold a pending battle, event or chance node. The reader only
+// parses (xen::StrictReader: types, and the ranges of the C fields; keys it
+// does not read are ignored); whether the position holds together is
+// ana_state_check's, run on the result. The history is not checked.
 
-int card_id(const Tables &tables, const py::handle &name) {
-    std::string wanted = name.cast<std::string>();
-    for (size_t c = 0; c < tables.card_names.size(); c++)
-        if (tables.card_names[c] == wanted) return static_cast<int>(c);
-    throw py::value_error("unknown card '" + wanted + "'");
+struct Reader : xen::StrictReader {
+    const Tables &tb;
+    const AnaTables *t;
+
+    explicit Reader(const Tables &tables) : tb(tables), t(tables.t.get()) {}
+
+    static int index_of(const std::vector<std::string> &names, const py::handle &name,
+                        const std::string &where, const char *what) {
+        std::string wanted = text(name, where);
+        for (size_t i = 0; i < names.size(); i++)
+            if (names[i] == wanted) return static_cast<int>(i);
+        fail(where, std::string("unknown ") + what + " " + repr(name));
+    }
+
+    int card(const py::handle &name, const std::string &where) const {
+        return index_of(tb.card_names, name, where, "card");
+    }
+
+    int field_card(const py::handle &name, const std::string &where) const {
+        return index_of(tb.field_names, name, where, "field card");
+    }
+
+    // {card: count}: what count(c, n, where) says of each entry.
+    template <class Count>
+    void entries(const py::handle &o, const std::string &where, Count count) const {
+        for (auto item : dict(o, where)) {
+            std::string at = where + "[" + repr(item.first) + "]";
+            count(card(item.first, at), integer(item.second, at, 1, 255), at);
+        }
+    }
+
+    void multiset(const py::handle &o, uint8_t *counts, const std::string &where) const {
+        entries(o, where, [&](int c, long long n, const std::string &) { counts[c] = static_cast<uint8_t>(n); });
+    }
+
+    // A market pile's face-down cards into unseen: the state keeps one count per
+    // card, and a card's pile is in the tables, so each must be of this pile.
+    void pile(const py::handle &o, int pile, uint8_t *unseen, const std::string &where) const {
+        entries(o, where, [&](int c, long long n, const std::string &at) {
+            if (t->card[c].pile != pile) fail(at, "'" + tb.card_names[c] + "' is not a card of this pile");
+            unseen[c] = static_cast<uint8_t>(n);
+        });
+    }
+
+    static int square(const py::handle &name, const std::string &where) {
+        std::string sq = text(name, where);
+        if (sq.size() != 2 || sq[0] < 'a' || sq[0] > 'g' || sq[1] < '1' || sq[1] > '6')
+            fail(where, "a square a1..g6 is needed, not " + repr(name));
+        return (sq[1] - '1') * ANA_FILES + (sq[0] - 'a');
+    }
+};
+
+void read_slots(const Reader &r, const py::handle &o, AnaPlayer &pl, const std::string &where) {
+    py::list slots = r.list_of(o, ANA_SLOTS, where);
+    for (int k = 0; k < ANA_SLOTS; k++) {
+        pl.slot[k] = ANA_NONE;
+        if (slots[k].is_none()) continue;
+        std::string at = where + "[" + std::to_string(k) + "]";
+        py::dict slot = r.dict(slots[k], at);
+        pl.slot[k] = static_cast<uint8_t>(r.card(r.required(slot, "card", at), at + ".card"));
+        if (r.boolean(r.required(slot, "face_up", at), at + ".face_up"))
+            pl.slot_up = static_cast<uint8_t>(pl.slot_up | (1 << k));
+    }
 }
 
-int field_id(const Tables &tables, const py::handle &name) {
-    std::string wanted = name.cast<std::string>();
-    for (size_t f = 0; f < tables.field_names.size(); f++)
-        if (tables.field_names[f] == wanted) return static_cast<int>(f);
-    throw py::value_error("unknown field card '" + wanted + "'");
+void read_player(const Reader &r, const py::handle &o, AnaPlayer &pl, const std::string &where) {
+    py::dict pd = r.dict(o, where);
+    pl.castle_hp = static_cast<int16_t>(r.field(pd, "castle_hp", where, INT16_MIN, INT16_MAX));
+    pl.ap = static_cast<uint16_t>(r.field(pd, "ap", where, 0, UINT16_MAX));
+    pl.funds = static_cast<uint8_t>(r.field(pd, "funds", where, 0, UINT8_MAX));
+    r.multiset(r.required(pd, "hand", where), pl.hand, where + ".hand");
+    r.multiset(r.required(pd, "deck", where), pl.deck, where + ".deck");
+    r.multiset(r.required(pd, "flow", where), pl.flow, where + ".flow");
+    r.multiset(r.required(pd, "cemetery", where), pl.cemetery, where + ".cemetery");
+    pl.hand_n = static_cast<uint16_t>(xen_multiset_total(pl.hand, ANA_MAX_CARDS));
+    pl.deck_n = static_cast<uint16_t>(xen_multiset_total(pl.deck, ANA_MAX_CARDS));
+    for (int c = 0; c < r.t->n_cards; c++)
+        if (r.t->card[c].kind != ANA_EVENT_CARD) pl.cem_cards = static_cast<uint16_t>(pl.cem_cards + pl.cemetery[c]);
+    read_slots(r, r.required(pd, "slots", where), pl, where + ".slots");
 }
 
-int square_of(const py::handle &name) {
-    std::string sq = name.cast<std::string>();
-    if (sq.size() != 2 || sq[0] < 'a' || sq[0] > 'g' || sq[1] < '1' || sq[1] > '6')
-        throw py::value_error("bad square '" + sq + "'");
-    return (sq[1] - '1') * ANA_FILES + (sq[0] - 'a');
+void read_grid(const Reader &r, const py::handle &o, AnaState &s) {
+    for (auto item : r.dict(o, "grid")) {
+        std::string where = "grid[" + r.repr(item.first) + "]";
+        int q = r.square(item.first, where);
+        py::dict cell = r.dict(item.second, where);
+        int c = r.card(r.required(cell, "card", where), where + ".card");
+        int owner = static_cast<int>(r.field(cell, "owner", where, 0, 1));
+        s.sq_card[q] = static_cast<uint8_t>(c);
+        s.sq_damage[q] = static_cast<uint8_t>(r.field(cell, "damage", where, 0, UINT8_MAX));
+        s.sq_bonus[q] = static_cast<uint16_t>(r.field(cell, "atk_bonus", where, 0, UINT16_MAX));
+        uint64_t bit = 1ULL << q;
+        s.occ[owner] |= bit;
+        if (r.t->card[c].kind == ANA_CHARACTER) s.chars |= bit;
+        if (r.boolean(r.required(cell, "ready", where), where + ".ready")) s.ready |= bit;
+        if (r.boolean(r.required(cell, "moved", where), where + ".moved")) s.moved |= bit;
+        if (r.boolean(r.required(cell, "face_down", where), where + ".face_down")) s.face_down |= bit;
+    }
 }
 
-uint8_t count8(const py::handle &n) {
-    int v = n.cast<int>();
-    if (v < 1 || v > 255) throw py::value_error("a multiset count must be 1..255");
-    return static_cast<uint8_t>(v);
+void read_market(const Reader &r, const py::handle &o, AnaState &s) {
+    py::dict market = r.dict(o, "market");
+    py::list tops = r.list_of(r.required(market, "tops", "market"), 3, "market.tops");
+    py::list piles = r.list_of(r.required(market, "piles", "market"), 3, "market.piles");
+    for (int i = 0; i < 3; i++) {
+        std::string at = "market.tops[" + std::to_string(i) + "]";
+        if (!tops[i].is_none()) s.top[i] = static_cast<uint8_t>(r.card(tops[i], at));
+        r.pile(piles[i], i, s.unseen, "market.piles[" + std::to_string(i) + "]");
+    }
+    r.pile(r.required(market, "row_pile", "market"), ANA_PILE_ROW, s.unseen, "market.row_pile");
+    std::vector<int> row;
+    r.entries(r.required(market, "row", "market"), "market.row", [&](int c, long long n, const std::string &) {
+        if (row.size() + static_cast<size_t>(n) > ANA_ROW_SIZE) r.fail("market.row", "at most 5 cards in the row");
+        row.insert(row.end(), static_cast<size_t>(n), c);
+    });
+    std::sort(row.begin(), row.end());
+    for (size_t i = 0; i < row.size(); i++) s.row[i] = static_cast<uint8_t>(row[i]);
+    for (int c = 0; c < r.t->n_cards; c++) {
+        int pile = r.t->card[c].pile;
+        if (s.unseen[c]) s.pile_n[pile] = static_cast<uint16_t>(s.pile_n[pile] + s.unseen[c]);
+    }
 }
 
-void read_multiset(const Tables &tables, const py::handle &d, uint8_t *counts) {
-    for (auto item : d.cast<py::dict>()) counts[card_id(tables, item.first)] = count8(item.second);
+void read_field(const Reader &r, const py::handle &o, AnaState &s) {
+    if (o.is_none()) return;
+    py::dict field = r.dict(o, "field");
+    py::list revealed = r.list(r.required(field, "revealed", "field"), "field.revealed");
+    if (revealed.size() > ANA_MAX_FIELDS) r.fail("field.revealed", "at most 16 field cards are revealed");
+    int active = r.field_card(r.required(field, "active", "field"), "field.active");
+    bool found = false;
+    for (size_t i = 0; i < revealed.size(); i++) {
+        int f = r.field_card(revealed[i], "field.revealed[" + std::to_string(i) + "]");
+        s.field_rev[i] = static_cast<uint8_t>(f);
+        if (f == active && !found) s.field_idx = static_cast<uint8_t>(i);
+        found = found || f == active;
+    }
+    if (!found) r.fail("field.active", "the active field card is not one of the revealed");
+    s.field_n = static_cast<uint8_t>(revealed.size());
+    s.field_left = static_cast<uint8_t>(r.field(field, "remaining", "field", 0, UINT8_MAX));
 }
 
-// A state from a canonical dict (spec §8), for tests: only resting decisions
-// (phase standby1, field or standby2; current = active), as the oracle's
-// state_from_dict, since a dict does not hold a pending battle, event or
-// chance node. The structure is checked (ana_state_check), not the history.
 CoreState from_dict(const TablesPtr &tables, const py::dict &d) {
-    const Tables &tb = *tables;
-    const AnaTables *t = tb.t.get();
-    std::string phase = d["phase"].cast<std::string>();
+    Reader r(*tables);
+    std::string phase = r.text(r.required(d, "phase", "the dict"), "phase");
     int stage = phase == "standby1" ? ANA_SG_STANDBY1 : phase == "field" ? ANA_SG_FIELD
               : phase == "standby2" ? ANA_SG_STANDBY2 : -1;
-    if (stage < 0) throw py::value_error("from_dict: only phases standby1, field and standby2");
-    if (!d["result"].is_none() || d["current"].cast<py::object>().not_equal(d["active"]))
-        throw py::value_error("from_dict: the active player must be to move in a game not over");
+    if (stage < 0) r.fail("phase", "only phases standby1, field and standby2");
     CoreState out{tables, {}, {}};
     AnaState &s = out.st;
     std::memset(&s, 0, sizeof s);
     std::memset(s.sq_card, ANA_NONE, sizeof s.sq_card);
     std::memset(s.top, ANA_NONE, sizeof s.top);
     std::memset(s.row, ANA_NONE, sizeof s.row);
-    s.turn = static_cast<uint8_t>(d["turn"].cast<int>());
-    s.active = static_cast<uint8_t>(d["active"].cast<int>());
     s.stage = static_cast<uint8_t>(stage);
-    py::list players = d["players"];
-    for (int p = 0; p < 2; p++) {
-        py::dict pd = players[p];
-        AnaPlayer &pl = s.pl[p];
-        pl.castle_hp = static_cast<int16_t>(pd["castle_hp"].cast<int>());
-        pl.ap = static_cast<uint16_t>(pd["ap"].cast<int>());
-        pl.funds = static_cast<uint8_t>(pd["funds"].cast<int>());
-        read_multiset(tb, pd["hand"], pl.hand);
-        read_multiset(tb, pd["deck"], pl.deck);
-        read_multiset(tb, pd["flow"], pl.flow);
-        read_multiset(tb, pd["cemetery"], pl.cemetery);
-        for (int c = 0; c < ANA_MAX_CARDS; c++) {
-            pl.hand_n = static_cast<uint16_t>(pl.hand_n + pl.hand[c]);
-            pl.deck_n = static_cast<uint16_t>(pl.deck_n + pl.deck[c]);
-            if (c < t->n_cards && t->card[c].kind != ANA_EVENT_CARD)
-                pl.cem_cards = static_cast<uint16_t>(pl.cem_cards + pl.cemetery[c]);
-        }
-        py::list slots = pd["slots"];
-        for (int k = 0; k < ANA_SLOTS; k++) {
-            pl.slot[k] = ANA_NONE;
-            if (slots[k].is_none()) continue;
-            py::dict slot = slots[k];
-            pl.slot[k] = static_cast<uint8_t>(card_id(tb, slot["card"]));
-            if (slot["face_up"].cast<bool>()) pl.slot_up = static_cast<uint8_t>(pl.slot_up | (1 << k));
-        }
-    }
-    for (auto item : d["grid"].cast<py::dict>()) {
-        int q = square_of(item.first);
-        py::dict cell = item.second.cast<py::dict>();
-        int owner = cell["owner"].cast<int>(), c = card_id(tb, cell["card"]);
-        s.sq_card[q] = static_cast<uint8_t>(c);
-        s.sq_damage[q] = static_cast<uint8_t>(cell["damage"].cast<int>());
-        s.sq_bonus[q] = static_cast<uint16_t>(cell["atk_bonus"].cast<int>());
-        s.occ[owner & 1] |= 1ULL << q;
-        if (t->card[c].kind == ANA_CHARACTER) s.chars |= 1ULL << q;
-        if (cell["ready"].cast<bool>()) s.ready |= 1ULL << q;
-        if (cell["moved"].cast<bool>()) s.moved |= 1ULL << q;
-        if (cell["face_down"].cast<bool>()) s.face_down |= 1ULL << q;
-    }
-    py::dict market = d["market"];
-    py::list tops = market["tops"], piles = market["piles"];
-    for (int i = 0; i < 3; i++) {
-        if (!tops[i].is_none()) s.top[i] = static_cast<uint8_t>(card_id(tb, tops[i]));
-        read_multiset(tb, piles[i], s.unseen);
-    }
-    read_multiset(tb, market["row_pile"], s.unseen);
-    std::vector<int> row;
-    for (auto item : market["row"].cast<py::dict>())
-        for (int i = count8(item.second); i > 0; i--) row.push_back(card_id(tb, item.first));
-    if (row.size() > ANA_ROW_SIZE) throw py::value_error("from_dict: at most 5 cards in the row");
-    std::sort(row.begin(), row.end());
-    for (size_t i = 0; i < row.size(); i++) s.row[i] = static_cast<uint8_t>(row[i]);
-    for (int c = 0; c < t->n_cards; c++)
-        if (s.unseen[c] && t->card[c].pile <= ANA_PILE_ROW)
-            s.pile_n[t->card[c].pile] = static_cast<uint16_t>(s.pile_n[t->card[c].pile] + s.unseen[c]);
-    if (!d["field"].is_none()) {
-        py::dict field = d["field"];
-        py::list revealed = field["revealed"];
-        int active = field_id(tb, field["active"]);
-        for (auto f : revealed) {
-            if (field_id(tb, f) == active) s.field_idx = s.field_n;
-            s.field_rev[s.field_n++] = static_cast<uint8_t>(field_id(tb, f));
-        }
-        s.field_left = static_cast<uint8_t>(field["remaining"].cast<int>());
-    }
-    s.hash = ana_hash_from_scratch(t, &s);
-    if (const char *why = ana_state_check(t, &s))
+    s.turn = static_cast<uint8_t>(r.field(d, "turn", "the dict", 0, UINT8_MAX));
+    s.active = static_cast<uint8_t>(r.field(d, "active", "the dict", 0, 1));
+    py::object current = r.required(d, "current", "the dict");
+    if (!r.required(d, "result", "the dict").is_none() || !py::isinstance<py::int_>(current) ||
+        py::isinstance<py::bool_>(current) || r.integer(current, "current", 0, 1) != s.active)
+        r.fail("current", "the active player must be to move in a game not over");
+    py::list players = r.list_of(r.required(d, "players", "the dict"), 2, "players");
+    for (int p = 0; p < 2; p++) read_player(r, players[p], s.pl[p], "players[" + std::to_string(p) + "]");
+    read_grid(r, r.required(d, "grid", "the dict"), s);
+    read_market(r, r.required(d, "market", "the dict"), s);
+    read_field(r, r.required(d, "field", "the dict"), s);
+    s.hash = ana_hash_from_scratch(r.t, &s);
+    if (const char *why = ana_state_check(r.t, &s))
         throw py::value_error(std::string("from_dict: not a valid Anabasis state: ") + why);
     return out;
 }

@@ -121,16 +121,33 @@ struct CoreStateT {
         return d;
     }
 
-    static CoreStateT from_bytes(const TablesPtr &tables, const py::bytes &data) {
+    // The bytes of a state as a C state, unchecked (only the size is).
+    static State raw_state(const py::bytes &data) {
         std::string raw = data;
         if (raw.size() != sizeof(State))
             throw py::value_error(std::string(Game::a_state) + " is " + std::to_string(sizeof(State)) +
                                   " bytes, got " + std::to_string(raw.size()));
-        CoreStateT s{tables, {}, {}};
-        std::memcpy(&s.st, raw.data(), sizeof(State));
+        State st;
+        std::memcpy(&st, raw.data(), sizeof(State));
+        return st;
+    }
+
+    // Every state the game's check accepts, and only those: the check holds
+    // what the core needs to play on a state (src/engine_c/check.h).
+    static CoreStateT from_bytes(const TablesPtr &tables, const py::bytes &data) {
+        CoreStateT s{tables, raw_state(data), {}};
         if (const char *why = Game::state_check(tables->t.get(), &s.st))
             throw py::value_error(std::string(Game::invalid_state) + why);
         return s;
+    }
+
+    // The bytes with the stored hash (the first 8 bytes) replaced by the hash of
+    // the others: lets the fuzz targets' mutated states get past the hash test
+    // of from_bytes to the checks behind it.
+    static py::bytes rehashed(const TablesPtr &tables, const py::bytes &data) {
+        State st = raw_state(data);
+        st.hash = Game::hash_from_scratch(tables->t.get(), &st);
+        return py::bytes(reinterpret_cast<const char *>(&st), sizeof(State));
     }
 };
 
@@ -236,6 +253,8 @@ void bind_backend(py::class_<CoreStateT<Game>> &cls) {
             return py::bytes(reinterpret_cast<const char *>(&s.st), sizeof(State));
         })
         .def_static("from_bytes", &CoreState::from_bytes, py::arg("tables"), py::arg("data"))
+        .def_static("rehashed", &CoreState::rehashed, py::arg("tables"), py::arg("data"),
+                    "data (a state's bytes) with its hash recomputed from the other bytes (for fuzzing)")
         .def_static("state_size", []() { return sizeof(State); })
         // The speed loops: C calls on a copy of the state, the GIL released.
         .def("perft", [](const CoreState &s, int depth) {

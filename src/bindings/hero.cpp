@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "backend.hpp"
+#include "dict_reader.hpp"
 #include "hero.h"
 
 namespace py = pybind11;
@@ -347,90 +348,13 @@ py::dict to_dict(const CoreState &s) {
 // deck or a unit with damage >= power, a decision node without legal action.
 // The state is then checked by hero_state_check (hash included).
 
-struct DictReader {
+struct DictReader : xen::StrictReader {
     const Tables &tb;
     const HeroTables *t;
     std::vector<std::string> folded_cards;
 
     explicit DictReader(const Tables &tables) : tb(tables), t(tables.t.get()) {
         for (const auto &name : tb.card_names) folded_cards.push_back(fold(py::str(name)));
-    }
-
-    [[noreturn]] static void fail(const std::string &where, const std::string &why) {
-        throw py::value_error("from_dict: " + where + ": " + why);
-    }
-
-    // The oracle's name matching (HeroCardSet.by_name): strip, then casefold.
-    static std::string fold(const py::handle &name) {
-        return name.attr("strip")().attr("casefold")().cast<std::string>();
-    }
-
-    static std::string repr(const py::handle &o) { return py::repr(o).cast<std::string>(); }
-
-    static void only_keys(const py::dict &d, std::initializer_list<const char *> keys,
-                          const std::string &where) {
-        for (auto item : d) {
-            bool known = false;
-            if (py::isinstance<py::str>(item.first)) {
-                std::string key = item.first.cast<std::string>();
-                for (const char *k : keys) known = known || key == k;
-            }
-            if (!known) fail(where, "unknown key " + repr(item.first));
-        }
-    }
-
-    static py::object required(const py::dict &d, const char *key, const std::string &where) {
-        if (!d.contains(key)) fail(where, std::string("missing key '") + key + "'");
-        return d[key];
-    }
-
-    // None when the key is missing.
-    static py::object optional(const py::dict &d, const char *key) {
-        return d.contains(key) ? py::object(d[key]) : py::object(py::none());
-    }
-
-    static long long integer(const py::handle &o, const std::string &where, long long lo, long long hi) {
-        if (!py::isinstance<py::int_>(o) || py::isinstance<py::bool_>(o))
-            fail(where, "an integer is needed, not " + repr(o));
-        int overflow = 0;
-        long long v = PyLong_AsLongLongAndOverflow(o.ptr(), &overflow);
-        if (overflow || v < lo || v > hi)
-            fail(where, repr(o) + " is outside " + std::to_string(lo) + ".." + std::to_string(hi));
-        return v;
-    }
-
-    // d[key] (required) as an integer in lo..hi; `where` names d.
-    static long long field(const py::dict &d, const char *key, const std::string &where, long long lo,
-                           long long hi) {
-        return integer(required(d, key, where), where + "." + key, lo, hi);
-    }
-
-    // d[key] as an integer in lo..hi, `otherwise` when missing (or None).
-    static long long field_or(const py::dict &d, const char *key, const std::string &where, long long lo,
-                              long long hi, long long otherwise) {
-        py::object v = optional(d, key);
-        return v.is_none() ? otherwise : integer(v, where + "." + key, lo, hi);
-    }
-
-    static bool boolean(const py::handle &o, const std::string &where) {
-        if (!py::isinstance<py::bool_>(o)) fail(where, "True or False is needed, not " + repr(o));
-        return o.cast<bool>();
-    }
-
-    static py::dict dict(const py::handle &o, const std::string &where) {
-        if (!py::isinstance<py::dict>(o)) fail(where, "a dict is needed, not " + repr(o));
-        return py::reinterpret_borrow<py::dict>(o);
-    }
-
-    static py::list list(const py::handle &o, const std::string &where) {
-        if (!py::isinstance<py::list>(o) && !py::isinstance<py::tuple>(o))
-            fail(where, "a list is needed, not " + repr(o));
-        return py::list(py::reinterpret_borrow<py::object>(o));
-    }
-
-    static std::string text(const py::handle &o, const std::string &where) {
-        if (!py::isinstance<py::str>(o)) fail(where, "a string is needed, not " + repr(o));
-        return o.cast<std::string>();
     }
 
     int card(const py::handle &name, const std::string &where) const {
@@ -467,7 +391,9 @@ struct DictReader {
     }
 };
 
-const int64_t BIG = 1000000000;   // bound on hp, damage, pumps and turn: no int32 overflow
+// The range read for hp, damage, pumps and turn (int32 fields); hero_state_check
+// bounds them further where the rules need it.
+const int64_t BIG = 1000000000;
 
 CoreState from_dict(const TablesPtr &tables, const py::dict &d) {
     const Tables &tb = *tables;

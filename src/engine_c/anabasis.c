@@ -12,6 +12,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "anabasis_api.h"
+#include "check.h"
+
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "bitboard hashing assumes little endian");
 _Static_assert(sizeof(AnaPlayer) == 208, "AnaPlayer layout");
 _Static_assert(offsetof(AnaState, pl) == 56, "AnaState layout");
@@ -1071,6 +1074,20 @@ static int gen_standby(const AnaTables *t, const AnaState *s, uint16_t *out) {
     return n;
 }
 
+/* The arguments of a field-phase event of `effect` played by p, as a mask
+ * (bit a: EVENT k a is legal): a rank to flood, an own character to rally, an
+ * enemy territory to sabotage, 0 for the others; none for the events that are
+ * only played as responses. */
+static uint64_t event_args(const AnaState *s, int p, int effect) {
+    switch (effect) {
+    case ANA_EV_FLOOD: return (1ULL << ANA_RANKS) - 1;
+    case ANA_EV_RALLY: return s->occ[p] & s->chars;
+    case ANA_EV_SABOTAGE: return s->occ[1 - p] & ~s->chars;
+    case ANA_EV_FORCED_MARCH: case ANA_EV_WINDFALL: return 1;
+    default: return 0;
+    }
+}
+
 static int gen_field(const AnaTables *t, const AnaState *s, uint16_t *out) {
     int p = s->active, d = 1 - p, n = 0, a, b;
     const AnaPlayer *pl = &s->pl[p];
@@ -1085,25 +1102,9 @@ static int gen_field(const AnaTables *t, const AnaState *s, uint16_t *out) {
             FOR_BITS(b, t->attack_mask[s->sq_card[a]][p][a] & targets) out[n++] = ANA_CODE(ANA_ATTACK, a, b);
     if (pl->ap >= 1)
         FOR_BITS(a, s->occ[p] & s->chars & ~s->ready) out[n++] = ANA_CODE(ANA_READY, a, 0);
-    for (int k = 0; k < ANA_SLOTS; k++) {
-        if (!slot_face_down(s, p, k)) continue;
-        switch (t->card[pl->slot[k]].effect) {
-        case ANA_EV_FLOOD:
-            for (int r = 0; r < ANA_RANKS; r++) out[n++] = ANA_CODE(ANA_EVENT, k, r);
-            break;
-        case ANA_EV_RALLY:
-            FOR_BITS(b, s->occ[p] & s->chars) out[n++] = ANA_CODE(ANA_EVENT, k, b);
-            break;
-        case ANA_EV_SABOTAGE:
-            FOR_BITS(b, s->occ[d] & ~s->chars) out[n++] = ANA_CODE(ANA_EVENT, k, b);
-            break;
-        case ANA_EV_FORCED_MARCH: case ANA_EV_WINDFALL:
-            out[n++] = ANA_CODE(ANA_EVENT, k, 0);
-            break;
-        default:
-            break;
-        }
-    }
+    for (int k = 0; k < ANA_SLOTS; k++)
+        if (slot_face_down(s, p, k))
+            FOR_BITS(b, event_args(s, p, t->card[pl->slot[k]].effect)) out[n++] = ANA_CODE(ANA_EVENT, k, b);
     return n;
 }
 
@@ -1224,18 +1225,6 @@ int ana_is_legal(const AnaTables *t, const AnaState *s, uint16_t code) {
 
 /* ================================================================ checks */
 
-static int multiset_total(const uint8_t *ms, int n) {
-    int total = 0;
-    for (int c = 0; c < n; c++) total += ms[c];
-    return total;
-}
-
-static int zero_bytes(const uint8_t *p, size_t n) {
-    for (size_t i = 0; i < n; i++)
-        if (p[i]) return 0;
-    return 1;
-}
-
 static const char *check_grid(const AnaTables *t, const AnaState *s) {
     if (s->occ[0] & s->occ[1]) return "a square owned by both seats";
     if (occupied(s) & t->castles) return "a card on a castle";
@@ -1260,8 +1249,8 @@ static const char *check_grid(const AnaTables *t, const AnaState *s) {
 static const char *check_players(const AnaTables *t, const AnaState *s) {
     for (int p = 0; p < 2; p++) {
         const AnaPlayer *pl = &s->pl[p];
-        if (pl->deck_n != multiset_total(pl->deck, ANA_MAX_CARDS)) return "deck_n";
-        if (pl->hand_n != multiset_total(pl->hand, ANA_MAX_CARDS)) return "hand_n";
+        if (pl->deck_n != xen_multiset_total(pl->deck, ANA_MAX_CARDS)) return "deck_n";
+        if (pl->hand_n != xen_multiset_total(pl->hand, ANA_MAX_CARDS)) return "hand_n";
         int cem = 0;
         for (int c = 0; c < ANA_MAX_CARDS; c++) {
             if (c >= t->n_cards && (pl->deck[c] | pl->hand[c] | pl->flow[c] | pl->cemetery[c]))
@@ -1307,9 +1296,9 @@ static const char *check_market(const AnaTables *t, const AnaState *s) {
     return NULL;
 }
 
-/* Every copy is somewhere: market + players + grid = copies + 2 * start. */
-int ana_cards_conserved(const AnaTables *t, const AnaState *s) {
-    int count[ANA_MAX_CARDS] = {0};
+/* The copies of each card wherever they are: market, players (to-deal
+ * included), grid and slots. */
+static void card_counts(const AnaTables *t, const AnaState *s, int count[ANA_MAX_CARDS]) {
     for (int c = 0; c < ANA_MAX_CARDS; c++) count[c] = s->unseen[c];
     for (int i = 0; i < 3; i++)
         if (s->top[i] != ANA_NONE) count[s->top[i]]++;
@@ -1326,6 +1315,12 @@ int ana_cards_conserved(const AnaTables *t, const AnaState *s) {
         for (int k = 0; k < ANA_SLOTS; k++)
             if (pl->slot[k] != ANA_NONE && pl->slot[k] < ANA_MAX_CARDS) count[pl->slot[k]]++;
     }
+}
+
+/* Every copy is somewhere: market + players + grid = copies + 2 * start. */
+int ana_cards_conserved(const AnaTables *t, const AnaState *s) {
+    int count[ANA_MAX_CARDS];
+    card_counts(t, s, count);
     for (int c = 0; c < t->n_cards; c++)
         if (count[c] != t->card[c].copies + 2 * t->card[c].start_copies) return 0;
     return 1;
@@ -1351,7 +1346,7 @@ static const char *check_control(const AnaTables *t, const AnaState *s) {
     if ((st == ANA_SG_STRIKE) != (s->b_step != 0)) return "b_step";
     if (battle && (s->b_att >= ANA_SQUARES || s->b_tgt >= ANA_SQUARES)) return "battle squares";
     if (st != ANA_SG_EVENT_WINDOW && (s->ev_slot | s->ev_arg)) return "event leftovers";
-    if (!zero_bytes(s->zero_, sizeof s->zero_)) return "nonzero spare bytes";
+    if (!xen_zero_bytes(s->zero_, sizeof s->zero_)) return "nonzero spare bytes";
     if (s->field_n > t->n_fields) return "field_n";
     if (s->field_n) {
         uint32_t seen = 0;
@@ -1370,13 +1365,105 @@ static const char *check_control(const AnaTables *t, const AnaState *s) {
     return NULL;
 }
 
+/* What the chance stages reveal into must have room (apply writes there):
+ * a DEAL fills the dealt seat's first empty slot from its to-deal multiset
+ * (the starting events minus what its slots hold, so never negative), a
+ * pile's top is empty before it is turned up, the row has a free place. */
+static const char *check_reveals(const AnaTables *t, const AnaState *s) {
+    int st = s->stage;
+    if (st == ANA_SG_DEAL) {
+        if (first_empty_slot(s, s->sub) < 0) return "a deal to a seat without an empty slot";
+        for (int p = s->sub; p < 2; p++)
+            for (int c = 0; c < t->n_cards; c++)
+                if (to_deal_count(t, s, p, c) < 0) return "slots hold starting events never dealt";
+    }
+    int pile = st == ANA_SG_SETUP_ROW ? ANA_PILE_ROW
+             : st == ANA_SG_SETUP_PILE || st == ANA_SG_REFILL ? s->sub : -1;
+    if (pile == ANA_PILE_ROW && row_count(s) == ANA_ROW_SIZE) return "a reveal into a full row";
+    if (pile >= 0 && pile < ANA_PILE_ROW && s->top[pile] != ANA_NONE) return "a reveal onto a face-up top";
+    return NULL;
+}
+
+/* No card has more than 255 copies in all: every count is a byte, and a
+ * move only moves copies, so then no count can overflow (a position built
+ * by hand may hold more copies than the card set, not that many). The
+ * market's face-down cards must be of the piles' card lists: the reveal
+ * outcomes list only those, and pile_n is their total. */
+static const char *check_supply(const AnaTables *t, const AnaState *s) {
+    int count[ANA_MAX_CARDS];
+    card_counts(t, s, count);
+    for (int c = 0; c < t->n_cards; c++) {
+        if (count[c] > UINT8_MAX) return "more than 255 copies of a card";
+        if (s->unseen[c] && !t->card[c].copies) return "a face-down market card of no pile's list";
+    }
+    return NULL;
+}
+
+static int is_character_of(const AnaState *s, int q, int p) {
+    return q < ANA_SQUARES && (int)(((s->occ[p] & s->chars) >> q) & 1);
+}
+
+/* The battle stages (§4): the attacker is a character of the active player,
+ * the target a card or the castle of the defender, and each stage holds the
+ * step and response that lead to it; the strikes, the counter, the evade and
+ * the ambush read the card on their squares. */
+static const char *check_battle(const AnaTables *t, const AnaState *s) {
+    int st = s->stage, p = s->active, d = 1 - p, b = s->b_tgt, resp = s->b_resp, step = s->b_step;
+    if (st != ANA_SG_RESPONSE && st != ANA_SG_NULLIFY_RESPONSE && st != ANA_SG_STRIKE && st != ANA_SG_EVADE)
+        return NULL;   /* no battle: check_control wants its bookkeeping zero */
+    if (!is_character_of(s, s->b_att, p)) return "the attacker is not a character of the active player";
+    int target_is_character = is_character_of(s, b, d);
+    if (b >= ANA_SQUARES || !(((s->occ[d] >> b) & 1) || b == CASTLE_SQ[d]))
+        return "the attack target is not the defender's";
+    if (s->b_charge > 1) return "b_charge";
+    int ok;
+    switch (st) {
+    case ANA_SG_RESPONSE: ok = resp == ANA_EV_NONE; break;
+    case ANA_SG_NULLIFY_RESPONSE:
+        ok = (resp == ANA_EV_EVASION || resp == ANA_EV_AMBUSH || resp == ANA_EV_FORTIFY) &&
+             response_matches(s, resp);
+        break;
+    case ANA_SG_STRIKE:
+        ok = resp == ANA_EV_NONE ? step == ANA_BS_MAIN || step == ANA_BS_COUNTER
+           : resp == ANA_EV_AMBUSH && (step == ANA_BS_AMBUSH || step == ANA_BS_MAIN_AFTER_AMBUSH);
+        ok = ok && (step == ANA_BS_MAIN || target_is_character);
+        break;
+    default: ok = resp == ANA_EV_EVASION && target_is_character; break;   /* EVADE */
+    }
+    return ok ? NULL : "a battle stage with a step or response that does not lead to it";
+}
+
+/* The event window: the event played is a face-up event of the active
+ * player, with an argument its effect takes (what event_effect reads). */
+static const char *check_event(const AnaTables *t, const AnaState *s) {
+    if (s->stage != ANA_SG_EVENT_WINDOW) return NULL;   /* check_control wants the fields zero */
+    int p = s->active, k = s->ev_slot;
+    if (k >= ANA_SLOTS || s->pl[p].slot[k] == ANA_NONE || !slot_up(s, p, k))
+        return "the event played is not a face-up event of the active player";
+    uint64_t args = event_args(s, p, t->card[s->pl[p].slot[k]].effect);
+    if (s->ev_arg >= 64 || !((args >> s->ev_arg) & 1)) return "the event's argument is not one it takes";
+    return NULL;
+}
+
+/* §6: a lost castle or a full cemetery ends the game at once. */
+static const char *check_not_lost(const AnaTables *t, const AnaState *s) {
+    if (s->stage == ANA_SG_OVER) return NULL;
+    for (int p = 0; p < 2; p++)
+        if (s->pl[p].castle_hp <= 0 || s->pl[p].cem_cards >= t->cemetery_limit)
+            return "a game that goes on with a lost castle or a full cemetery";
+    return NULL;
+}
+
+/* The checks in order: each relies on the ones before it (card ids in range
+ * first, the move generator last). */
 const char *ana_state_check(const AnaTables *t, const AnaState *s) {
     const char *why;
     if ((why = check_control(t, s)) || (why = check_grid(t, s)) || (why = check_players(t, s)) ||
-        (why = check_market(t, s)))
+        (why = check_market(t, s)) || (why = check_reveals(t, s)) || (why = check_supply(t, s)) ||
+        (why = check_battle(t, s)) || (why = check_event(t, s)) || (why = check_not_lost(t, s)))
         return why;
     if (s->hash != ana_hash_from_scratch(t, s)) return "incremental hash differs from the recomputed one";
-    return NULL;
+    return xen_check_has_move(&anabasis_game_api, t, s);
 }
 
 int ana_state_is_ok(const AnaTables *t, const AnaState *s) { return ana_state_check(t, s) == NULL; }
