@@ -30,9 +30,9 @@ DATA = ROOT / "src" / "data"
 SUMMARY = re.compile(r"^(\S+): (\d+) inputs, (\d+) failures, (\d+) hangs, [\d.]+ s")
 
 #: inputs of the CI-sized run: a few seconds per target on one core
-CI_INPUTS = {"anabasis_notation": 20000, "hero_notation": 20000, "record_file": 150,
-             "anabasis_cards": 300, "hero_cards": 300, "hero_deck": 300, "engine_query": 600}
-CI_DEFAULT_INPUTS = 1000          # core_targets' targets
+CI_INPUTS = {"anabasis_notation": 20000, "hero_notation": 20000, "record_file": 500,
+             "anabasis_cards": 600, "hero_cards": 600, "hero_deck": 1500, "engine_query": 1000}
+CI_DEFAULT_INPUTS = 600          # core_targets' targets
 CI_SECONDS = 6.0                  # the cap per target, for a slow machine
 
 

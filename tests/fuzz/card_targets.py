@@ -6,6 +6,7 @@ refuse with a CardFileError or another XenophonError.
 """
 from __future__ import annotations
 
+import functools
 import random
 import zlib
 from importlib import resources
@@ -74,9 +75,16 @@ def hero_cards_game(path: Path, choice: int) -> Game:
     return HeroGame(decks=decks_for(cards, choice), cards=cards)
 
 
-def hero_deck_game(path: Path, choice: int) -> Game:
+@functools.cache
+def reference_hero_set() -> tuple[HeroCardSet, dict[str, Deck]]:
+    """The shipped Hero cards and decks, read once (they are immutable)."""
     cards = load_hero_cards()
-    other = prebuilt_decks(cards)[("wild_grove", "crimson_conqueror")[choice % 2]]
+    return cards, prebuilt_decks(cards)
+
+
+def hero_deck_game(path: Path, choice: int) -> Game:
+    cards, decks = reference_hero_set()
+    other = decks[("wild_grove", "crimson_conqueror")[choice % 2]]
     return HeroGame(decks=(load_deck(path, cards), other), cards=cards)
 
 
