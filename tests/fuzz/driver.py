@@ -28,9 +28,8 @@ from typing import Any, Callable
 
 from xenophon.files import write_atomic
 
-from .mutate import Mutator
+from .mutate import MAX_INPUT, Mutator
 
-MAX_INPUT = 1 << 20             # the shared buffer's size: the longest input made
 POLL_SECONDS = 0.05
 STARTUP_SECONDS = 300.0         # to import the target and make its seeds
 DEFAULT_FINDINGS = Path(__file__).resolve().parent / "findings"
@@ -101,8 +100,9 @@ class Shared:
         self.buffer = context.RawArray(ctypes.c_ubyte, MAX_INPUT)
 
     def begin(self, index: int, data: bytes) -> None:
-        ctypes.memmove(self.buffer, data, len(data))
-        self.length.value = len(data)
+        length = min(len(data), MAX_INPUT)      # only a seed can be longer
+        ctypes.memmove(self.buffer, data, length)
+        self.length.value = length
         self.counters[INDEX] = index
         self.counters[STARTED] = time.monotonic()
         self.counters[BUSY] = 1
@@ -139,7 +139,7 @@ def work(target: str, settings: Settings, job: int, first: int, shared: Shared,
     _isolate(settings.memory_mb)
     from .targets import resolve
     fn, seeds = resolve(target)
-    mutator = Mutator(seeds(), settings.seed, MAX_INPUT)
+    mutator = Mutator(seeds(), settings.seed)
     saved: Counter[str] = Counter()
     shared.counters[READY] = 1
     index = first
@@ -150,10 +150,11 @@ def work(target: str, settings: Settings, job: int, first: int, shared: Shared,
             fn(data)
         except Exception as error:
             shared.counters[FAILED] += 1
-            saved[bug(error)] += 1
-            if not settings.max_per_bug or saved[bug(error)] <= settings.max_per_bug:
+            which = bug(error)
+            saved[which] += 1
+            if not settings.max_per_bug or saved[which] <= settings.max_per_bug:
                 save_finding(settings.findings, target, data, "failure",
-                             f"input {index} of seed {settings.seed}: {bug(error)}\n\n"
+                             f"input {index} of seed {settings.seed}: {which}\n\n"
                              f"{traceback.format_exc()}")
         shared.counters[BUSY] = 0
         shared.counters[DONE] += 1

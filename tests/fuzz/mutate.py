@@ -37,6 +37,7 @@ INTERESTING_BYTES = (0, 1, 0x7F, 0x80, 0xFF, 0xC0, 0xED, ord('"'), ord("'"), ord
 WORD = re.compile(rb"[A-Za-z_][A-Za-z0-9_.']*|-?\d+(?:\.\d+)?")
 DICTIONARY_SIZE = 400
 MAX_STACK = 8
+MAX_INPUT = 1 << 20       # no input made is longer (the driver shares a buffer this size)
 
 
 def dictionary(seeds: Sequence[bytes], size: int = DICTIONARY_SIZE) -> tuple[bytes, ...]:
@@ -153,7 +154,7 @@ class Mutator:
         self.seeds = [bytes(s) for s in seeds] or [b""]
         self.seed = seed
         self.words = dictionary(self.seeds)
-        self.max_len = max_len or max(4096, 2 * max(len(s) for s in self.seeds))
+        self.max_len = min(MAX_INPUT, max_len or max(1 << 16, 2 * max(map(len, self.seeds))))
 
     def token(self, rng: random.Random) -> bytes:
         if self.words and rng.random() < 0.5:
