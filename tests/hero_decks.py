@@ -1,5 +1,6 @@
 """Deck pairings used by the Hero tests: the two prebuilt decks, and decks
-built for Night Queen and Sky Sage (RULES.md B13: tests build one of each)."""
+built for Night Queen and Sky Sage (docs/hero-engine.md §1.7: tests build one
+of each)."""
 from xenophon.hero.cards import build_deck, load_card_set, prebuilt_decks
 
 CARDS = load_card_set()

@@ -2,8 +2,8 @@
 oracle (src/reference/anabasis.py) and the C core (xenophon._core.anabasis).
 
 Each test builds a position (a canonical dict, spec §8, turned into a state),
-plays action codes of spec §7 and checks the result against RULES.md Part A
-and docs/anabasis-engine.md. Probabilities are checked exactly: a strike's
+plays action codes of spec §7 and checks the result against the rules of
+docs/anabasis-engine.md (the project's rules authority). Probabilities are checked exactly: a strike's
 probabilities are its integer weights over 10,000.
 """
 from __future__ import annotations
@@ -155,7 +155,7 @@ def test_action_codes():
 
 
 # ---------------------------------------------------------------------------
-# Setup (spec §2, A4)
+# Setup (spec §2)
 
 def play_setup(state, picks: dict[int, list[str]] | None = None) -> list[int]:
     """Plays the setup chance nodes (the lowest outcome unless picked); returns their kinds."""
@@ -290,7 +290,7 @@ def test_setup_skips_empty_piles():
 
 
 # ---------------------------------------------------------------------------
-# Standby 1 automatic steps, income, End and Draw phases (spec §3, A5)
+# Standby 1 automatic steps, income, End and Draw phases (spec §3.2, §3.6)
 
 def to_seat0_turn(d: dict, game: Backend = STANDARD, draws: list[str] | None = None):
     """From seat 1's standby2 (built from d), END and draw until seat 0's standby1."""
@@ -538,7 +538,7 @@ def test_phases_in_order():
 
 
 # ---------------------------------------------------------------------------
-# Field phase actions (spec §3, A5)
+# Field phase actions (spec §3.5)
 
 def test_field_moves_ready_and_costs():
     d = blank()
@@ -601,7 +601,7 @@ def test_illegal_action_raises_and_leaves_state():
 
 
 # ---------------------------------------------------------------------------
-# Battle (spec §4, A6)
+# Battle (spec §4)
 
 def test_basic_battle_with_counter_strike():
     s = build(duel())
@@ -870,7 +870,7 @@ def test_bounty_capped_at_99():
 
 
 # ---------------------------------------------------------------------------
-# Response window, Nullify window, the response events (spec §4, A6, A7)
+# Response window, Nullify window, the response events (spec §4.1, §5.1, §5.3)
 
 def evasion_position() -> dict:
     d = blank()
@@ -1079,7 +1079,7 @@ def test_nullify_answers_fortify():
 
 
 # ---------------------------------------------------------------------------
-# Own-turn events (spec §5, A7)
+# Own-turn events (spec §5.2)
 
 def test_event_legality():
     d = blank()
@@ -1265,7 +1265,7 @@ def test_sabotage_can_end_the_game():
 
 
 # ---------------------------------------------------------------------------
-# End of the game (spec §6, A9)
+# End of the game (spec §6)
 
 def test_cemetery_limit_counts_characters_and_territories_only():
     d = duel()
@@ -1326,7 +1326,7 @@ def test_game_over_stops_the_battle():
 
 
 # ---------------------------------------------------------------------------
-# Field cards (expert, spec §3, A12)
+# Field cards (expert, spec §3.2, §11.5)
 
 def expert_duel(field: str, remaining: int = 2, revealed: list[str] | None = None) -> dict:
     d = blank(mode="expert", field={"active": field, "remaining": remaining,

@@ -1,5 +1,6 @@
-"""The Hero card file and deck files: the reference set loads as RULES.md B13
-says, the prebuilt decks are legal, and broken files fail with one clear
+"""The Hero card file and deck files: the reference set (docs/hero-engine.md
+§1.7; its fields mean what §1.5 says) loads with the values pinned here, the
+prebuilt decks are legal, and broken files fail with one clear
 message naming the file and the card."""
 import hashlib
 from pathlib import Path

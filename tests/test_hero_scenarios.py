@@ -4,7 +4,8 @@ Hero notation (src/hero/notation.py).
 
 Each scenario builds a position (a canonical dict, docs/hero-engine.md §10,
 turned into a state by ``from_dict``), plays moves written in the notation of
-spec §8 and checks the result against RULES.md Part B and the spec. Moves are
+spec §8 and checks the result against the rules of the spec (the project's
+rules authority). Moves are
 always written from the side of the player who makes them: ``op.F1`` is the
 opponent's first front-row unit of whoever is acting.
 
@@ -359,7 +360,7 @@ def custom(tmp_path_factory):
 
 
 # ---------------------------------------------------------------------------
-# Creation and setup (spec §4, §9; B2)
+# Creation and setup (spec §4.1, §9)
 
 def test_creation_setup_draws_and_first_turn():
     s = GAME.new_initial_state()
@@ -431,7 +432,7 @@ def test_first_turn_example_of_spec_section_4():
 
 
 # ---------------------------------------------------------------------------
-# The turn: draw, standby, end (B5, E-10, E-11)
+# The turn: draw, standby, end (spec §4.2-§4.4, E-10, E-11)
 
 def test_turn_start_standby_resets_and_draw():
     d = blank(phase="battle")
@@ -477,7 +478,7 @@ def test_both_windows_are_decision_nodes_even_with_only_pass():
 
 
 # ---------------------------------------------------------------------------
-# Row moves (B5, D-26, E-1, E-27)
+# Row moves (spec §5.4, D-26, E-1, E-27)
 
 def test_row_moves_once_per_turn_keep_state_and_shift_rows():
     d = blank()
@@ -522,7 +523,7 @@ def test_deployed_units_do_not_move_and_full_rows_block_moves():
 
 
 # ---------------------------------------------------------------------------
-# Deployment: conditions and charisma (B4, D-25, spec §5)
+# Deployment: conditions and charisma (spec §5.1, §5.4, D-25)
 
 def test_condition_counts_avatar_units_and_tokens():
     # The spec's example: Flame Warlord (R), Skeleton Soldier (K), a Retainer (R).
@@ -662,7 +663,7 @@ def test_blitz_front_row_and_full_rows():
 
 
 # ---------------------------------------------------------------------------
-# Fast and normal operations in every window (B7, D-28)
+# Fast and normal operations in every window (spec §3.1, D-28)
 
 def windows_position():
     d = blank()
@@ -714,7 +715,7 @@ def test_ability_only_in_own_action_phase():
 
 
 # ---------------------------------------------------------------------------
-# Retainer (B6, D-27)
+# Retainer (spec §5.5, D-27)
 
 def test_retainer_discard_token_and_known_copy():
     d = blank(avatars=("Beast King", "Flame Warlord"))
@@ -759,7 +760,7 @@ def test_retainer_in_every_window_and_tokens_can_attack_and_guard():
 
 
 # ---------------------------------------------------------------------------
-# Attack declaration and legal targets (B7 step 1)
+# Attack declaration and legal targets (spec §6 step 1)
 
 def test_attack_targets_front_back_ranged_and_used_only():
     d = blank(phase="battle")
@@ -792,7 +793,7 @@ def test_a_unit_deployed_this_turn_may_attack():
 
 
 # ---------------------------------------------------------------------------
-# Guards (B7 step 2)
+# Guards (spec §6 step 2)
 
 def guard_position(attacker: str, attacker_row: str, target: tuple[str, str] | None,
                    defenders: dict[str, list[dict]]):
@@ -916,7 +917,7 @@ def test_tap_untap_and_pumps_do_not_cancel_an_attack():
 
 
 # ---------------------------------------------------------------------------
-# Battle (B7 step 3, spec §6)
+# Battle (spec §6 step 3)
 
 def battle(attacker: str, target: str, avatars=("Flame Warlord", "Beast King"),
            guard: str | None = None):
@@ -996,7 +997,7 @@ def test_hp_is_not_clamped_and_zero_hp_loses():
 
 
 # ---------------------------------------------------------------------------
-# Effects (B9, spec §7) and PROTECTION
+# Effects (spec §7.1) and PROTECTION (spec §5.2)
 
 def effects_position(hand: dict, avatars=("Flame Warlord", "Beast King"), **mine) -> dict:
     d = blank(avatars=avatars)
@@ -1228,7 +1229,7 @@ def test_bounce_known_in_hand_and_tokens_cease():
         assert view["players"][1]["known"] == {"Berserker": 1}
     act(s, "play Tidal Return on op.F1")                  # a token ceases to exist
     assert row(s, 1, "front") == [] and seat(s, 1)["hand_size"] == 3
-    # using a known card forgets one copy (B11)
+    # using a known card forgets one copy (spec §11.1)
     act(s, "end", "pass", "end", "draw Mercenary", "deploy Berserker back")
     assert seat(s, 1)["known"] == {}
     assert seat(s, 1)["hand"] == {"Berserker": 1, "Fireball": 1, "Mercenary": 1}
@@ -1284,7 +1285,7 @@ def test_small_crown_and_race_bonus_attack(custom):
 
 
 # ---------------------------------------------------------------------------
-# on_deploy (B9, E-6)
+# on_deploy (spec §5.6, E-6)
 
 def test_shadow_assassin_chooses_its_target():
     d = blank(avatars=("Night Queen", "Beast King"))
@@ -1358,7 +1359,7 @@ def test_activated_ability_with_a_draw(custom):
 
 
 # ---------------------------------------------------------------------------
-# Avatars (B13)
+# Avatars (spec §1.3)
 
 def test_flame_warlord_ability():
     d = blank()
@@ -1422,7 +1423,7 @@ def test_beast_king_race_bonus():
 
 
 # ---------------------------------------------------------------------------
-# End of the game (B10, D-29, E-16)
+# End of the game (spec §7.3, D-29, E-16)
 
 def test_deck_out_in_the_middle_of_an_effect():
     d = blank(avatars=("Night Queen", "Beast King"))

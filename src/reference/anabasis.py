@@ -1,10 +1,11 @@
 """The pure-Python oracle of Anabasis: a slow implementation written to be read.
 
-It implements ``docs/anabasis-engine.md`` (the engine spec, cited below as
-"spec §n") of the rules in ``RULES.md`` Part A (cited as "A5" etc.). The C core
-is written from the same spec by someone else and is checked against this file
-on random games: legal actions, chance outcomes with their probabilities and
-the canonical ``to_dict()`` must agree after every action. This module shares
+It implements ``docs/anabasis-engine.md``, the rules authority and engine
+spec of the project (cited below as "spec §n"; the decisions D-n and E-n are
+listed there, §12 and §10). The C core is written from the same spec by
+someone else and is checked against this file on random games: legal
+actions, chance outcomes with their probabilities and the canonical
+``to_dict()`` must agree after every action. This module shares
 nothing with the C code but the card file (:class:`CardSet`).
 
 How the flow is modelled
@@ -77,14 +78,14 @@ def decode(code: int) -> tuple[int, int, int]:
 
 
 # ---------------------------------------------------------------------------
-# The board (spec §1, A1)
+# The board (spec §1)
 
 FILES = "abcdefg"
 N_FILES, N_RANKS = 7, 6
 CASTLE = (3, 38)                   # d1 (seat 0), d6 (seat 1)
 START_TERRITORY_SQUARE = (6, 35)   # g1 (seat 0), a6 (seat 1)
 MAX_TURNS = 200                    # D-11
-MODES = {                          # A3: castle HP, cemetery limit, field cards
+MODES = {                          # spec §2.1: castle HP, cemetery limit, field cards
     "standard": (10, 8, False),
     "expert": (15, 12, True),
 }

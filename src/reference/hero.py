@@ -1,8 +1,8 @@
 """The pure-Python oracle of A Hero incarnation: a slow implementation written to be read.
 
-It implements ``docs/hero-engine.md`` (the engine spec, cited below as "spec
-§n", its decisions as [E-n]) of the rules in ``RULES.md`` Part B (cited as
-"B5" etc., the rules' decisions as [D-n]). The C core is written from the
+It implements ``docs/hero-engine.md``, the rules authority and engine spec of
+the project (cited below as "spec §n", its decisions as [E-n] and the rules
+decisions as [D-n], listed in §13 and §15). The C core is written from the
 same spec by someone else and is checked against this file on random games:
 legal actions, chance outcomes with their probabilities and the canonical
 ``to_dict()`` must agree after every action. This module shares nothing with
@@ -137,7 +137,7 @@ class Player:
         self.deck: dict[int, int] = {}
         self.graveyard: dict[int, int] = {}
         self.exile: dict[int, int] = {}
-        self.known: dict[int, int] = {}           # copies known to be in the hand (B11)
+        self.known: dict[int, int] = {}           # copies known to be in the hand (spec §11.1)
         self.rows: tuple[list[Unit], list[Unit]] = ([], [])   # rows[FRONT], rows[BACK]
 
     def units(self) -> list[Unit]:
@@ -333,7 +333,7 @@ class OracleState:
 
     # -- conditions, costs, targets (spec §5) --------------------------------------
     def condition_met(self, user: int, card: HeroCard) -> bool:
-        """B4: the user's avatar, units and tokens; Neutral counts only in the total."""
+        """Spec §5.1: the user's avatar, units and tokens; Neutral counts only in the total."""
         player = self.players[user]
         counts = {"R": 0, "U": 0, "G": 0, "K": 0, "N": 0}
         counts[player.avatar.faction] += 1
@@ -345,7 +345,7 @@ class OracleState:
             have >= need for have, need in zip(colours, card.condition.colours))
 
     def affordable(self, user: int, card: HeroCard) -> bool:
-        """B4: exactly equal to the charisma is allowed."""
+        """Spec §5.1: exactly equal to the charisma is allowed."""
         player = self.players[user]
         return player.charisma_used + card.cost <= player.avatar.charisma
 
@@ -435,7 +435,7 @@ class OracleState:
                     self.players[seat].hp -= x
 
     def _heal(self, seat: int, x: int) -> None:
-        """B6: an avatar's HP never exceeds its starting HP."""
+        """Spec §1.1: an avatar's HP never exceeds its starting HP."""
         player = self.players[seat]
         player.hp = min(player.avatar.hp, player.hp + x)
 
@@ -449,7 +449,7 @@ class OracleState:
         self._end_check()
 
     def _end_check(self) -> None:
-        """B10: special victory; else HP <= 0 or an empty deck loses; both lose: a draw."""
+        """Spec §7.3: special victory; else HP <= 0 or an empty deck loses; both lose: a draw."""
         if self.special_winner is not None:
             winner = self.special_winner
             self._finish([1, -1] if winner == 0 else [-1, 1])
@@ -581,7 +581,7 @@ class OracleState:
             self.phase = "battle"
 
     def _can_guard(self, guard_row: int, guard: Unit) -> bool:
-        """The three restrictions of B7 step 2 (attacker and target on the field)."""
+        """The three restrictions of spec §6 step 2 (attacker and target on the field)."""
         attacker, target = self.attack
         _, attacker_row, _ = self._locate(attacker)
         attacker_keywords = self._keywords(attacker)
@@ -677,7 +677,7 @@ class OracleState:
                 for slot in self._legal_targets(me, ability.target, ability.effects)]
 
     def _attack_codes(self, me: int) -> list[int]:
-        """B7 step 1: a standby attacker; from the front: the avatar or any used enemy
+        """Spec §6 step 1: a standby attacker; from the front: the avatar or any used enemy
         unit; from the back with RANGED: a used enemy front-row unit."""
         enemy = self.players[1 - me]
         codes = []
