@@ -12,10 +12,12 @@ fewer), so that one such input does not cost as much as thousands of others.
 """
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 from xenophon import records
 from xenophon.errors import XenophonError
+from xenophon.files import write_atomic
 from xenophon.records import Record, load_record, make_game_for, new_record, redact, replay
 
 from . import sample
@@ -59,11 +61,9 @@ def record_bytes(record: Record) -> bytes:
 def stable_record_file(name: str) -> Path:
     """A record of `name` at a path that is the same in every process (engine
     queries name it, and a saved finding must find it again)."""
-    import tempfile
     path = Path(tempfile.gettempdir()) / f"xenophon-fuzz-{name}-record.jsonl"
     data = record_bytes(game_record(name, 0, SEED_LINES))
     if not path.exists() or path.read_bytes() != data:
-        from xenophon.files import write_atomic
         write_atomic(path, data)
     return path
 
