@@ -336,6 +336,11 @@ def _rebuild_step(state: State, line: dict[str, Any], seat: int, rng: random.Ran
         key = int(line["key"], 16)
     except (KeyError, TypeError, ValueError):
         raise RecordError(f"{where}: a redacted line needs its key") from None
+    if "move" in line:
+        try:
+            state.parse_code(line["move"])     # not a move at all: no world can play it
+        except XenophonError as error:
+            raise RecordError(f"{where}: {error}") from None
     for attempt in range(RESAMPLE_TRIES):
         world = state if attempt == 0 else state.resample(seat, rng)
         code = _matching_code(world, line, seat, key)
