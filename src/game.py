@@ -13,10 +13,9 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from xenophon.codes import CHANCE, TERMINAL  # noqa: F401 (re-exported: the API names them here)
 from xenophon.errors import IllegalMoveError, NotationError, XenophonError
 
-CHANCE = -1
-TERMINAL = -4
 
 
 @dataclass(frozen=True, order=True)

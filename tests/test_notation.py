@@ -61,3 +61,25 @@ def test_bad_input_is_explained(name, text, error, fragment):
         state.apply(text)
     assert fragment in str(caught.value)
     assert isinstance(caught.value, ValueError)
+
+
+@pytest.mark.parametrize("game", ["anabasis", "hero"])
+def test_kind_numbers_are_the_cores(game):
+    """The notation's kinds are the C core's, one for one, and every kind the
+    core names formats to text whose first word parses back to that kind."""
+    import importlib
+    core = getattr(importlib.import_module("xenophon._core"), game)
+    notation = importlib.import_module(f"xenophon.{game}.notation")
+    names = notation.KIND_NAMES.values() if isinstance(notation.KIND_NAMES, dict) \
+        else notation.KIND_NAMES
+    assert {name: getattr(notation, name) for name in names} == core.KINDS
+
+
+def test_protocol_constants_are_the_cores():
+    from xenophon import codes, game
+    from xenophon._core import anabasis, hero
+    assert game.CHANCE == codes.CHANCE == anabasis.CHANCE == hero.CHANCE
+    assert game.TERMINAL == codes.TERMINAL == anabasis.TERMINAL == hero.TERMINAL
+    assert codes.decode(codes.encode(15, 63, 1)) == (15, 63, 1)
+    with pytest.raises(ValueError):
+        codes.encode(16, 0, 0)

@@ -16,11 +16,16 @@ from __future__ import annotations
 import re
 from typing import Callable
 
+from xenophon._core import anabasis as _core
 from xenophon.anabasis.cards import Card, CardSet
+from xenophon.codes import core_kinds, decode, encode
 from xenophon.errors import NotationError
 
-END, PASS, BUY, BUY_PLACE, PLACE, SET, MOVE, ATTACK, READY, EVENT, EVADE = range(11)
-DEAL, REVEAL, FIELD, DRAW, STRIKE = range(11, 16)
+#: the kinds, in the order of their names; their numbers are the C core's
+KIND_NAMES = ("END", "PASS", "BUY", "BUY_PLACE", "PLACE", "SET", "MOVE", "ATTACK", "READY",
+              "EVENT", "EVADE", "DEAL", "REVEAL", "FIELD", "DRAW", "STRIKE")
+END, PASS, BUY, BUY_PLACE, PLACE, SET, MOVE, ATTACK, READY, EVENT, EVADE, \
+    DEAL, REVEAL, FIELD, DRAW, STRIKE = core_kinds(_core, KIND_NAMES)
 CHANCE_KINDS = frozenset({DEAL, REVEAL, FIELD, DRAW, STRIKE})
 STRIKE_RESULTS = ("miss", "hit", "crit")
 FILES = "abcdefg"
@@ -32,14 +37,6 @@ KIND_WORDS = {"end": END, "pass": PASS, "buy": BUY, "place": PLACE, "set": SET,
               "draw": DRAW, "strike": STRIKE}
 USAGE = ("end | pass | buy CARD [SQUARE] | place CARD SQUARE | set CARD | move a1-a2 | "
          "attack a1xa2 | ready a1 | event SLOT [rank N | SQUARE] | evade a1")
-
-
-def encode(kind: int, x: int = 0, y: int = 0) -> int:
-    return kind << 12 | x << 6 | y
-
-
-def decode(code: int) -> tuple[int, int, int]:
-    return code >> 12, (code >> 6) & 63, code & 63
 
 
 def square_name(q: int) -> str:

@@ -19,6 +19,8 @@ from __future__ import annotations
 import difflib
 import re
 
+from xenophon._core import hero as _core
+from xenophon.codes import core_kinds, decode, encode
 from xenophon.errors import NotationError
 from xenophon.hero.cards import HeroCard, HeroCardSet
 
@@ -32,13 +34,15 @@ __all__ = [
 # ---------------------------------------------------------------------------
 # Kinds (spec §8)
 
-END, PASS, MOVE, DEPLOY, PLAY, RETAINER, ABILITY, TARGET, ATTACK, GUARD = range(10)
-DRAW = 15                                     # the only chance kind
-KIND_NAMES = {END: "END", PASS: "PASS", MOVE: "MOVE", DEPLOY: "DEPLOY", PLAY: "PLAY",
-              RETAINER: "RETAINER", ABILITY: "ABILITY", TARGET: "TARGET", ATTACK: "ATTACK",
-              GUARD: "GUARD", DRAW: "DRAW"}
-DECISION_KINDS = frozenset(range(10))
+_NAMES = ("END", "PASS", "MOVE", "DEPLOY", "PLAY", "RETAINER", "ABILITY", "TARGET", "ATTACK",
+          "GUARD", "DRAW")
+#: the kinds' numbers are the C core's (DRAW, the only chance kind, is 15)
+END, PASS, MOVE, DEPLOY, PLAY, RETAINER, ABILITY, TARGET, ATTACK, GUARD, DRAW = \
+    core_kinds(_core, _NAMES)
+KIND_NAMES = dict(zip((END, PASS, MOVE, DEPLOY, PLAY, RETAINER, ABILITY, TARGET, ATTACK, GUARD,
+                       DRAW), _NAMES))
 CHANCE_KINDS = frozenset({DRAW})
+DECISION_KINDS = frozenset(KIND_NAMES) - CHANCE_KINDS
 
 # ---------------------------------------------------------------------------
 # Slots (spec §8): 0..4 my F1..F5, 5..9 my B1..B5, 10..19 the same of the
@@ -56,18 +60,6 @@ USAGE = ("end | pass | move F1 | deploy CARD front|back | play CARD [on SLOT] | 
          "attack F1 > op.F2|avatar | guard B1 | draw CARD")
 SLOT_HELP = "a slot is F1-F5 or B1-B5 (yours) or op.F1-op.B5 (the opponent's)"
 _SLOT = re.compile(r"(op\.)?([fb])([1-5])", re.IGNORECASE)
-
-
-def encode(kind: int, x: int = 0, y: int = 0) -> int:
-    """The 16-bit code of (kind, x, y)."""
-    if not (0 <= kind < 16 and 0 <= x < 64 and 0 <= y < 64):
-        raise ValueError(f"cannot encode kind={kind} x={x} y={y}")
-    return kind << 12 | x << 6 | y
-
-
-def decode(code: int) -> tuple[int, int, int]:
-    """(kind, x, y) of a code."""
-    return code >> 12, (code >> 6) & 63, code & 63
 
 
 def slot_name(slot: int) -> str:

@@ -38,7 +38,13 @@ from __future__ import annotations
 import random
 from typing import Any, NamedTuple
 
+from xenophon.anabasis import notation
+from xenophon.errors import XenophonError
 from xenophon.anabasis.cards import Card, CardSet, FieldCard, load_card_set
+from xenophon.anabasis.notation import (ATTACK, BUY, BUY_PLACE, DEAL, DRAW, END, EVADE, EVENT,
+                                        FIELD, KIND_NAMES, MOVE, PASS, PLACE, READY, REVEAL,
+                                        SET, STRIKE, decode, encode)
+from xenophon.codes import CHANCE, TERMINAL
 from xenophon.reference.tools import perft  # noqa: F401 (part of this module's API)
 
 __all__ = [
@@ -48,34 +54,10 @@ __all__ = [
     "format_action", "OracleGame", "OracleState", "perft",
 ]
 
-# ---------------------------------------------------------------------------
-# Backend protocol constants (docs/architecture.md)
-
-CHANCE = -1
-TERMINAL = -4
-
-# ---------------------------------------------------------------------------
-# Action codes (spec §7): code = kind << 12 | x << 6 | y
-
-END, PASS, BUY, BUY_PLACE, PLACE, SET, MOVE, ATTACK, READY, EVENT, EVADE, \
-    DEAL, REVEAL, FIELD, DRAW, STRIKE = range(16)
-KIND_NAMES = ("END", "PASS", "BUY", "BUY_PLACE", "PLACE", "SET", "MOVE", "ATTACK", "READY",
-              "EVENT", "EVADE", "DEAL", "REVEAL", "FIELD", "DRAW", "STRIKE")
+# The backend protocol constants and the action codes are the public ones
+# (xenophon.codes, xenophon.anabasis.notation), numbered by the C core: the
+# oracle checks the rules, not the numbering.
 MISS, HIT, CRIT = 0, 1, 2          # the x of a STRIKE outcome
-STRIKE_WORDS = ("miss", "hit", "crit")
-
-
-def encode(kind: int, x: int = 0, y: int = 0) -> int:
-    """The 16-bit action code of (kind, x, y)."""
-    if not (0 <= kind < 16 and 0 <= x < 64 and 0 <= y < 64):
-        raise ValueError(f"cannot encode kind={kind} x={x} y={y}")
-    return kind << 12 | x << 6 | y
-
-
-def decode(code: int) -> tuple[int, int, int]:
-    """(kind, x, y) of an action code."""
-    return code >> 12, (code >> 6) & 63, code & 63
-
 
 # ---------------------------------------------------------------------------
 # The board (spec §1)
@@ -1128,43 +1110,19 @@ class OracleState:
 # Tools
 
 def format_action(code: int, state_or_cards: Any = None) -> str:
-    """The notation of spec §7 (card names need a state or a CardSet; EVENT args a state)."""
-    kind, x, y = decode(code)
+    """The public notation of a code (docs/anabasis-engine.md §7); EVENT
+    arguments need a state (the event in the slot), card names a state or a
+    CardSet; without them, the bare code."""
     state = state_or_cards if isinstance(state_or_cards, OracleState) else None
     cards = state.game.cards if state else state_or_cards
+    if cards is None:
+        return f"#{code}"
 
-    def name(card_id: int) -> str:
-        return cards.cards[card_id].name if cards is not None else f"#{card_id}"
-
-    if kind == END:
-        return "end"
-    if kind == PASS:
-        return "pass"
-    if kind in (BUY, SET, DEAL, REVEAL, DRAW):
-        return f"{KIND_NAMES[kind].lower()} {name(x)}"
-    if kind in (BUY_PLACE, PLACE):
-        verb = "buy" if kind == BUY_PLACE else "place"
-        return f"{verb} {name(x)} {square_name(y)}"
-    if kind == MOVE:
-        return f"move {square_name(x)}-{square_name(y)}"
-    if kind == ATTACK:
-        return f"attack {square_name(x)}x{square_name(y)}"
-    if kind == READY:
-        return f"ready {square_name(x)}"
-    if kind == EVADE:
-        return f"evade {square_name(x)}"
-    if kind == FIELD:
-        return f"field {cards.fields[x].name}" if cards is not None else f"field #{x}"
-    if kind == STRIKE:
-        return f"strike {STRIKE_WORDS[x]}" if x < 3 else f"strike #{x}"
-    # EVENT: the argument's form depends on the event in the slot
-    effect = None
-    if state is not None and x < 3:
-        slot = state.players[state.current_player()].slots[x] if state.current_player() >= 0 \
-            else None
-        effect = state.card(slot.card).effect if slot is not None else None
-    if effect == "flood":
-        return f"event {x + 1} rank {y + 1}"
-    if effect in ("rally", "sabotage"):
-        return f"event {x + 1} {square_name(y)}"
-    return f"event {x + 1}" if y == 0 else f"event {x + 1} ({y})"
+    def slot_event(slot: int) -> Card | None:
+        player = state.current_player() if state is not None else -1
+        entry = state.players[player].slots[slot] if player >= 0 and slot < 3 else None
+        return state.card(entry.card) if entry is not None else None
+    try:
+        return notation.format_action(code, cards, slot_event)
+    except (IndexError, XenophonError):
+        return f"#{code}"

@@ -49,6 +49,7 @@ from xenophon.hero.notation import (
     ABILITY, ATTACK, AVATAR, BACK, DEPLOY, DRAW, END, FRONT, GUARD, MOVE, NONE, PASS, PLAY,
     RETAINER, ROW_SIZE, TARGET, decode, encode, format_action,
 )
+from xenophon.codes import CHANCE, TERMINAL
 from xenophon.reference.tools import perft  # noqa: F401 (part of this module's API)
 
 __all__ = [
@@ -56,12 +57,6 @@ __all__ = [
     "ABILITY", "TARGET", "ATTACK", "GUARD", "DRAW", "AVATAR", "NONE", "FRONT", "BACK",
     "encode", "decode", "Unit", "Player", "OracleGame", "OracleState", "perft",
 ]
-
-# ---------------------------------------------------------------------------
-# Backend protocol constants (docs/architecture.md)
-
-CHANCE = -1
-TERMINAL = -4
 
 # ---------------------------------------------------------------------------
 # Small constants
