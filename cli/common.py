@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from typing import Any
 
 from xenophon.errors import XenophonError
-from xenophon.games import GAMES, make_game
+from xenophon.games import GAME_OPTIONS, GAMES, game_from_texts
 from xenophon.game import Game
 from xenophon.search.bots import MAX_WORKERS, ISMCTSBot, SettingError, check_setting
 from xenophon.tournament import check_sprt
@@ -71,22 +72,17 @@ def add_game_arguments(parser: argparse.ArgumentParser, game_positional: bool = 
 
 
 def game_from_arguments(args: argparse.Namespace, seed: int | None) -> Game:
-    options: dict[str, Any] = {"seed": seed}
-    if args.cards:
-        options["cards"] = args.cards
-    if args.game == "anabasis":
-        if args.decks:
-            raise UsageError("--decks is for hero; Anabasis builds decks in play")
-        options["mode"] = args.mode or "standard"
-    else:
-        if args.mode:
-            raise UsageError("--mode is for anabasis")
-        if args.decks:
-            decks = args.decks.split(",")
-            if len(decks) != 2:
-                raise UsageError("--decks takes two decks separated by a comma")
-            options["decks"] = tuple(decks)
-    return make_game(args.game, **options)
+    """The game the command line names, with --mode, --decks and --cards
+    (each refused for a game that has no such option)."""
+    flags = {"mode": args.mode, "decks": args.decks, "cards": args.cards}
+    given = {option: text for option, text in flags.items() if text is not None}
+    for option in given:
+        if option not in GAME_OPTIONS[args.game]:
+            owner = next(name for name in GAMES if option in GAME_OPTIONS[name])
+            raise UsageError(f"--{option} is for {owner}")
+    if "decks" in given and len(re.split(r"[+,]", given["decks"])) != 2:
+        raise UsageError("--decks takes two decks separated by a comma")
+    return game_from_texts(args.game, given, seed=seed)
 
 
 def level_budget(level: str) -> tuple[int | None, float | None, float]:

@@ -10,9 +10,12 @@ from xenophon.errors import XenophonError
 from xenophon.game import Game
 
 GAMES = ("anabasis", "hero")
-#: the options each game takes besides its seed and engine
-GAME_OPTIONS = {"anabasis": ("mode", "cards"), "hero": ("decks", "cards")}
-#: joins the two Hero decks in a game spec (',' separates a spec's options)
+#: the options each game takes besides its seed and engine, and the text each
+#: takes when unset (for OpenSpiel's parameters; "" is the reference card set)
+GAME_OPTIONS = {"anabasis": {"mode": "standard", "cards": ""},
+                "hero": {"decks": "crimson_conqueror+wild_grove", "cards": ""}}
+#: joins the two Hero decks in a game spec (',' separates a spec's options);
+#: the --decks flag and OpenSpiel's parameter also take ','
 DECK_SEPARATOR = "+"
 
 
@@ -38,11 +41,29 @@ def parse_spec(text: str, what: str, hint: str = "") -> tuple[str, dict[str, str
 
 
 def game_options_from_text(name: str, texts: dict[str, str]) -> dict[str, Any]:
-    """A game spec's options as make_game takes them: the Hero decks split at '+'."""
-    options: dict[str, Any] = dict(texts)
-    if name == "hero" and "decks" in options:
-        options["decks"] = tuple(deck.strip() for deck in options["decks"].split(DECK_SEPARATOR))
+    """Options written as text (a spec, command-line flags, OpenSpiel
+    parameters) as make_game takes them: the Hero decks split at '+' (or ','),
+    an empty text left unset."""
+    options: dict[str, Any] = {key: text for key, text in texts.items() if text != ""}
+    if name == "hero" and isinstance(options.get("decks"), str):
+        separator = DECK_SEPARATOR if DECK_SEPARATOR in options["decks"] else ","
+        options["decks"] = tuple(deck.strip() for deck in options["decks"].split(separator))
     return options
+
+
+def game_options_as_text(game: Game) -> dict[str, str]:
+    """A game's options as text, the inverse of game_options_from_text."""
+    texts = {key: str(value) for key, value in game.options().items()}
+    if "decks" in texts:
+        texts["decks"] = DECK_SEPARATOR.join(game.options()["decks"])
+    return texts
+
+
+def game_from_texts(name: str, texts: dict[str, str], seed: int | None = None) -> Game:
+    """The game named with its options as text."""
+    if name not in GAME_OPTIONS:
+        raise SpecError(f"unknown game '{name}' ({' or '.join(GAMES)})")
+    return game_with_options(name, game_options_from_text(name, texts), seed=seed)
 
 
 def game_from_spec(spec: str, seed: int | None = None, engine: str = "c") -> Game:
@@ -130,7 +151,7 @@ def _check_decks(decks: Any) -> None:
 def check_game_options(name: str, options: dict[str, Any]) -> None:
     """Each option is one the game takes, with a value of the right kind (the
     values themselves, such as a mode's name, are checked by the game)."""
-    known = GAME_OPTIONS[name]
+    known = tuple(GAME_OPTIONS[name])
     for key in options:
         if key not in known:
             raise SpecError(f"{name} has no option '{key}' (its options: {', '.join(known)})")

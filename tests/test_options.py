@@ -359,3 +359,18 @@ def test_play_match_checks_its_arguments():
         with pytest.raises(XenophonError, match="SPRT"):
             play_match("anabasis", "greedy", "random", games=2, processes=1, progress=False,
                        sprt=sprt)
+
+
+@pytest.mark.parametrize("name, texts", [("anabasis", {"mode": "expert"}),
+                                         ("hero", {"decks": "wild_grove+crimson_conqueror"}),
+                                         ("hero", {"decks": "wild_grove,crimson_conqueror"})])
+def test_game_options_go_to_text_and_back(name, texts):
+    """One registry of game options serves specs, flags, OpenSpiel and records."""
+    from xenophon.games import GAME_OPTIONS, game_from_texts, game_options_as_text
+    game = game_from_texts(name, texts)
+    again = game_from_texts(name, game_options_as_text(game))
+    assert again.options() == game.options() and again.card_digest() == game.card_digest()
+    assert set(game.options()) <= set(GAME_OPTIONS[name])
+    assert game_from_spec(f"{name}:" + ",".join(f"{k}={v}" for k, v in
+                                                 game_options_as_text(game).items())
+                          ).options() == game.options()

@@ -32,7 +32,7 @@ from typing import Any
 
 from xenophon.errors import XenophonError
 from xenophon.game import Game, State
-from xenophon.games import make_game
+from xenophon.games import GAME_OPTIONS, game_from_texts, game_options_as_text
 
 try:
     import pyspiel
@@ -44,10 +44,8 @@ except ImportError:  # pragma: no cover - depends on the environment
 GAME_NAMES = {"anabasis": "python_xenophon_anabasis", "hero": "python_xenophon_hero"}
 MAX_GAME_LENGTH = 100_000      # a bound, not tight: turn limit and deck-out end games long before
 
-DEFAULT_PARAMETERS = {
-    "anabasis": {"mode": "standard", "cards": ""},
-    "hero": {"decks": "crimson_conqueror,wild_grove", "cards": ""},
-}
+#: OpenSpiel's parameters of each game: its options as text (xenophon.games)
+DEFAULT_PARAMETERS = GAME_OPTIONS
 
 
 def _game_type(name: str) -> "pyspiel.GameType":
@@ -82,24 +80,12 @@ GAME_INFO = pyspiel.GameInfo(
 
 def _xenophon_game(name: str, params: dict[str, Any]) -> Game:
     """The xenophon Game named by OpenSpiel game parameters."""
-    options: dict[str, Any] = {}
-    if params.get("cards"):
-        options["cards"] = params["cards"]
-    if name == "anabasis":
-        options["mode"] = params.get("mode") or "standard"
-    else:
-        options["decks"] = tuple(str(params.get("decks")).split(","))
-    return make_game(name, **options)
+    return game_from_texts(name, {key: str(value) for key, value in params.items()})
 
 
 def _parameters(game: Game) -> dict[str, Any]:
     """The OpenSpiel game parameters that name a xenophon Game."""
-    params = {"cards": game.cards.path}
-    if game.name == "anabasis":
-        params["mode"] = game.mode
-    else:
-        params["decks"] = ",".join(game.deck_specs)
-    return params
+    return {**game_options_as_text(game), "cards": game.cards.path}
 
 
 class _Position:
