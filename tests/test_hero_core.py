@@ -12,6 +12,7 @@ import pytest
 
 from xenophon._core import hero as core
 from xenophon.hero.cards import build_deck, load_card_set
+from xenophon.reference.tools import perft as walk_perft   # the tree walked in Python
 
 from hero_decks import CARDS, DECKS, NIGHT_QUEEN, PAIRINGS, SKY_SAGE, hand_written
 TABLES = {name: core.Tables(CARDS, d0, d1) for name, (d0, d1) in PAIRINGS.items()}
@@ -410,29 +411,16 @@ def test_evaluate_is_bounded_symmetric_in_sign_and_exact_at_the_end():
             assert [e0, e1] == state.returns()
 
 
-def python_perft(state, depth: int) -> int:
-    if depth == 0:
-        return 1
-    if state.is_terminal():
-        return 0
-    total = 0
-    for code in state.legal_actions():
-        state.apply(code)
-        total += python_perft(state, depth - 1)
-        state.undo()
-    return total
-
-
 def test_perft_matches_a_python_walk_of_the_tree():
     tables = TABLES["crimson-wild"]
     initial = core.CoreState.initial(tables)
     assert initial.perft(0) == 1
     assert initial.perft(1) == len(initial.legal_actions()) == 12   # distinct cards of the deck
-    assert initial.perft(3) == python_perft(initial, 3)
+    assert initial.perft(3) == walk_perft(initial, 3)
     for i, state in enumerate(random_states(tables, seed=9, games=1)):
         if i % 25 == 0 and not state.is_terminal():
             assert state.perft(1) == len(state.legal_actions())
-            assert state.perft(2) == python_perft(state, 2)
+            assert state.perft(2) == walk_perft(state, 2)
 
 
 # --------------------------------------------------------------------------- worked examples
