@@ -1,4 +1,5 @@
 """The Anabasis card file: the reference set loads, and broken files fail clearly."""
+import hashlib
 from pathlib import Path
 
 import pytest
@@ -63,6 +64,11 @@ def _broken(tmp_path: Path, old: str, new: str) -> Path:
     ('effect = "move_cost"\namount = 2', 'effect = "move_cost"\namount = -2', "field 'Storm': field 'amount' must be between 0 and 100"),
     ('funds_income = 2\ncopies = 3', 'funds_income = 2\ncopies = 3\nstart_copies = 1', "territory 'Farm': only one territory can start"),
     ('effect = "rally"\namount = 2\ncopies = 2', 'effect = "rally"\namount = 2\ncopies = 2\nstart_copies = 1', "event 'Rally': at most three events start"),
+    ('japanese = "斥候"', 'japanese = 3', "character 'Scout': field 'japanese' must be a string"),
+    ('name = "Scout"', 'nom = "Scout"', "character without a name: missing field 'name'"),
+    ('pile = "A"\ncost = 2', 'pile = "D"\ncost = 2', "character 'Spearman': unknown pile 'D' (one of A, B, C, start)"),
+    ('[[territory]]', '[[territories]]', "section 'territories': unknown section ([patterns], [[character]], "
+     "[[territory]], [[event]] and [[field]] only)"),
 ])
 def test_broken_card_file_names_file_and_card(tmp_path, old, new, message):
     path = _broken(tmp_path, old, new)
@@ -70,6 +76,23 @@ def test_broken_card_file_names_file_and_card(tmp_path, old, new, message):
         load_card_set(path)
     assert str(path) in str(caught.value)
     assert message in str(caught.value)
+
+
+def test_digest_is_sha256_of_the_file():
+    assert load_card_set().digest == hashlib.sha256(default_card_path().read_bytes()).hexdigest()
+
+
+@pytest.mark.parametrize("text,message", [
+    ("patterns = 3\n", "section 'patterns': must be a table ([patterns])"),
+    ("character = 3\n", "section 'character': must be a list of tables ([[character]])"),
+    ("[patterns]\n", "characters: the file defines no character"),
+])
+def test_sections_of_the_wrong_kind(tmp_path, text, message):
+    path = tmp_path / "cards.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(CardFileError) as caught:
+        load_card_set(path)
+    assert str(caught.value) == f"{path}: {message}"
 
 
 def test_unreadable_and_invalid_files(tmp_path):

@@ -283,6 +283,8 @@ def _broken(tmp_path: Path, old: str, new: str) -> Path:
     ('name = "Mercenary"', 'name = "Retainer"',
      "card 'Retainer': the name 'Retainer' is reserved"),
     ('name = "Mercenary"', 'name = "Mercenary 2"', "card 'Mercenary 2': a name must"),
+    ('name = "Mercenary"', 'name = "Merce  nary"', "card 'Merce  nary': a name must"),
+    ('japanese = "傭兵"', 'japanese = 3', "card 'Mercenary': field 'japanese' must be a string"),
     ('power = 2000\nattack = 1\n\n[[card]]  # N2', 'power = 2000\nattack = 1\nspeed = 3\n\n'
      '[[card]]  # N2', "card 'Mercenary': unknown field 'speed' for a unit"),
     # avatar abilities
@@ -295,7 +297,7 @@ def _broken(tmp_path: Path, old: str, new: str) -> Path:
     ('race = "Beast", power = 500', 'power = 500', "avatar 'Beast King': ability: missing "
      "field 'race'"),
     ('[[avatar]]\nname = "Sky Sage"', '[[avatr]]\nname = "Sky Sage"',
-     "section 'avatr': unknown section"),
+     "section 'avatr': unknown section ([[avatar]] and [[card]] only)"),
 ])
 def test_broken_card_file_names_file_and_card(tmp_path, old, new, message):
     path = _broken(tmp_path, old, new)

@@ -1,7 +1,9 @@
 """Anabasis card data: loading and validating a card file (TOML).
 
 A card file defines patterns, characters, territories, events and field cards
-(RULES.md A12 is the reference set, shipped as ``data/anabasis/cards.toml``).
+(docs/anabasis-engine.md §11.2 says what every field means; the reference set
+of §11.6 is shipped as ``data/anabasis/cards.toml``). What every card file
+shares (reading, field checks, digests) is :mod:`xenophon.cardfile`.
 Card ids follow the order of the file: characters, then territories, then
 events; field cards are numbered on their own. Both the C core and the
 pure-Python oracle are driven by the :class:`CardSet` this module returns, so
@@ -13,15 +15,13 @@ adding or changing a card needs no recompilation.
 """
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from xenophon.errors import CardFileError
-from xenophon.names import find_by_name, read_toml
+from xenophon.cardfile import (CardFile, CardFileReader, NameRule, find_by_name, packaged_data,
+                               read_card_file)
 
 KEYWORDS = frozenset({"ARMORED", "CHARGE", "SIEGE", "COMMAND"})
 EVENT_EFFECTS = {
@@ -41,7 +41,10 @@ PILES = ("A", "B", "C")
 MAX_CARD_TYPES = 48       # action codes hold a card id in 6 bits; the C tables are sized for 48
 MAX_FIELD_CARDS = 16
 MAX_PATTERN_SIZE = 13     # offsets beyond +-6 cannot reach any square of a 7 x 6 grid
-SQUARE_NAME = re.compile(r"^[a-g][1-6]$", re.IGNORECASE)
+#: letters, spaces, hyphens and apostrophes: a square's name (a1..g6) holds a digit
+NAME_RULE = NameRule(re.compile(r"[A-Za-z][A-Za-z' -]*"),
+                     "a name must start with a letter, hold only letters, spaces, hyphens and "
+                     "apostrophes, and not look like a square")
 
 
 @dataclass(frozen=True)
@@ -118,59 +121,43 @@ class CardSet:
 
 
 def default_card_path() -> Path:
-    return Path(str(resources.files("xenophon") / "data" / "anabasis" / "cards.toml"))
+    return packaged_data("anabasis", "cards.toml")
 
 
 def load_card_set(path: str | Path | None = None) -> CardSet:
     """Load and validate an Anabasis card file (the reference set by default)."""
     path = Path(path) if path is not None else default_card_path()
-    raw, data = read_toml(path, "card file")
-    return _CardFileReader(str(path), data).card_set(hashlib.sha256(raw).hexdigest())
+    return _CardFileReader(read_card_file(path, "card file")).card_set()
 
 
-class _CardFileReader:
-    """Turns the parsed TOML into a CardSet, raising CardFileError on the first fault."""
+class _CardFileReader(CardFileReader):
+    """Turns an Anabasis card file into a CardSet, raising CardFileError on the first fault."""
 
-    def __init__(self, path: str, data: dict[str, Any]):
-        self.path = path
-        self.data = data
+    def __init__(self, file: CardFile):
+        super().__init__(file)
         self.patterns: dict[str, Pattern] = {}
 
-    def fail(self, where: str, message: str) -> CardFileError:
-        return CardFileError(f"{self.path}: {where}: {message}")
-
-    def card_set(self, digest: str) -> CardSet:
-        known = {"patterns", "character", "territory", "event", "field"}
-        for key in self.data:
-            if key not in known:
-                raise self.fail(f"section '{key}'", "unknown section")
+    def card_set(self) -> CardSet:
+        self.check_sections(tables=("patterns",),
+                            lists=("character", "territory", "event", "field"))
         self.patterns = {name: self.pattern(name, diagram)
-                         for name, diagram in self.data.get("patterns", {}).items()}
+                         for name, diagram in self.table("patterns").items()}
         cards: list[Card] = []
-        for kind, reader in (("character", self.character), ("territory", self.territory),
-                             ("event", self.event)):
-            for entry in self.entries(kind):
-                cards.append(reader(len(cards), entry))
-        fields = [self.field(index, entry) for index, entry in enumerate(self.entries("field"))]
-        self.check_names([c.name for c in cards], "card")
-        self.check_names([f.name for f in fields], "field card")
-        if not any(c.kind == "character" for c in cards):
-            raise self.fail("characters", "the file defines no character")
-        if len(cards) > MAX_CARD_TYPES:
-            raise self.fail("cards", f"{len(cards)} cards, at most {MAX_CARD_TYPES} are supported")
-        if len(fields) > MAX_FIELD_CARDS:
-            raise self.fail("fields", f"{len(fields)} field cards, at most {MAX_FIELD_CARDS}")
+        for kind, read in (("character", self.character), ("territory", self.territory),
+                           ("event", self.event)):
+            cards += self.read_entries(kind, read, first_id=len(cards))
+        fields = self.read_entries("field", self.field)
+        self.check_unique_names(cards, "card")
+        self.check_unique_names(fields, "field card")
+        self.check_defined([c for c in cards if c.kind == "character"], "character")
+        self.check_at_most(cards, MAX_CARD_TYPES, "cards")
+        self.check_at_most(fields, MAX_FIELD_CARDS, "field cards")
         self.check_starting_cards(cards)
-        return CardSet(self.path, digest, tuple(cards), tuple(fields))
-
-    def entries(self, kind: str) -> list[dict[str, Any]]:
-        entries = self.data.get(kind, [])
-        if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
-            raise self.fail(f"section '{kind}'", f"must be a list of tables ([[{kind}]])")
-        return entries
+        return CardSet(self.path, self.file.digest, tuple(cards), tuple(fields))
 
     def check_starting_cards(self, cards: list[Card]) -> None:
-        """Setup places one starting territory and deals three event slots (A4)."""
+        """Setup places one starting territory and deals three event slots
+        (docs/anabasis-engine.md §2.2)."""
         territories = [c for c in cards if c.kind == "territory" and c.start_copies]
         if len(territories) > 1:
             raise self.fail(f"territory '{territories[1].name}'",
@@ -179,13 +166,6 @@ class _CardFileReader:
         if len(events) > 3:
             raise self.fail(f"event '{events[3].name}'",
                             "at most three events start in the three event slots")
-
-    def check_names(self, names: list[str], what: str) -> None:
-        seen: set[str] = set()
-        for name in names:
-            if name.casefold() in seen:
-                raise self.fail(f"{what} '{name}'", "duplicate name")
-            seen.add(name.casefold())
 
     # -- patterns -----------------------------------------------------------
     def pattern(self, name: str, diagram: Any) -> Pattern:
@@ -207,43 +187,9 @@ class _CardFileReader:
                                for j, ch in enumerate(row) if ch == "x"))
         return Pattern(name, offsets)
 
-    # -- card fields --------------------------------------------------------
-    def text(self, entry: dict[str, Any], key: str, where: str) -> str:
-        value = entry.get(key)
-        if value is None:
-            raise self.fail(where, f"missing field '{key}'")
-        if not isinstance(value, str) or not value.strip():
-            raise self.fail(where, f"field '{key}' must be a non-empty string")
-        return value.strip()
-
-    def number(self, entry: dict[str, Any], key: str, where: str, *, default: int | None = None,
-               low: int = 0, high: int = 999, allow_negative: bool = False) -> int:
-        value = entry.get(key, default)
-        if value is None:
-            raise self.fail(where, f"missing field '{key}'")
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise self.fail(where, f"field '{key}' must be a whole number")
-        if value < 0 and not allow_negative:
-            raise self.fail(where, f"field '{key}' is negative ({value})")
-        if not allow_negative and not low <= value <= high:
-            raise self.fail(where, f"field '{key}' must be between {low} and {high} ({value})")
-        return value
-
-    def header(self, entry: dict[str, Any], kind: str) -> tuple[str, str, str]:
-        if "name" not in entry:
-            raise self.fail(f"a {kind} without a name", "missing field 'name'")
-        name = self.text(entry, "name", f"a {kind}")
-        where = f"{kind} '{name}'"
-        if SQUARE_NAME.match(name) or not re.fullmatch(r"[A-Za-z][A-Za-z' -]*", name):
-            raise self.fail(where, "a name must start with a letter, hold only letters, spaces, "
-                                   "hyphens and apostrophes, and not look like a square")
-        japanese = entry.get("japanese", "")
-        return name, where, japanese if isinstance(japanese, str) else ""
-
-    def check_keys(self, entry: dict[str, Any], allowed: set[str], where: str) -> None:
-        for key in entry:
-            if key not in allowed:
-                raise self.fail(where, f"unknown field '{key}'")
+    # -- cards --------------------------------------------------------------
+    def card_header(self, entry: dict[str, Any], kind: str) -> tuple[str, str, str]:
+        return self.header(entry, kind, f"{kind} without a name", NAME_RULE)
 
     def pattern_ref(self, entry: dict[str, Any], key: str, where: str) -> Pattern:
         name = self.text(entry, key, where)
@@ -252,18 +198,10 @@ class _CardFileReader:
         return self.patterns[name]
 
     def character(self, card_id: int, entry: dict[str, Any]) -> Card:
-        name, where, japanese = self.header(entry, "character")
-        self.check_keys(entry, {"name", "japanese", "pile", "cost", "hp", "atk", "hit", "crit",
-                                "move", "attack", "keywords", "copies", "start_copies"}, where)
-        pile = self.text(entry, "pile", where)
-        if pile not in PILES + ("start",):
-            raise self.fail(where, f"unknown pile '{pile}' (A, B, C or start)")
-        keywords = entry.get("keywords", [])
-        if not isinstance(keywords, list) or not all(isinstance(k, str) for k in keywords):
-            raise self.fail(where, "field 'keywords' must be a list of strings")
-        for keyword in keywords:
-            if keyword not in KEYWORDS:
-                raise self.fail(where, f"unknown keyword '{keyword}'")
+        name, where, japanese = self.card_header(entry, "character")
+        self.check_fields(entry, {"name", "japanese", "pile", "cost", "hp", "atk", "hit", "crit",
+                                  "move", "attack", "keywords", "copies", "start_copies"}, where)
+        pile = self.choice(entry, "pile", where, PILES + ("start",))
         return Card(
             id=card_id, name=name, japanese=japanese, kind="character",
             cost=self.number(entry, "cost", where, low=1, high=99),
@@ -276,13 +214,13 @@ class _CardFileReader:
             crit=self.number(entry, "crit", where, high=100),
             move=self.pattern_ref(entry, "move", where),
             attack=self.pattern_ref(entry, "attack", where),
-            keywords=frozenset(keywords),
+            keywords=self.keywords(entry, where, KEYWORDS),
         )
 
     def territory(self, card_id: int, entry: dict[str, Any]) -> Card:
-        name, where, japanese = self.header(entry, "territory")
-        self.check_keys(entry, {"name", "japanese", "cost", "hp", "ap_income", "funds_income",
-                                "copies", "start_copies"}, where)
+        name, where, japanese = self.card_header(entry, "territory")
+        self.check_fields(entry, {"name", "japanese", "cost", "hp", "ap_income", "funds_income",
+                                  "copies", "start_copies"}, where)
         start = self.number(entry, "start_copies", where, default=0, high=1)
         return Card(
             id=card_id, name=name, japanese=japanese, kind="territory",
@@ -295,12 +233,10 @@ class _CardFileReader:
         )
 
     def event(self, card_id: int, entry: dict[str, Any]) -> Card:
-        name, where, japanese = self.header(entry, "event")
-        self.check_keys(entry, {"name", "japanese", "cost", "effect", "amount", "copies",
-                                "start_copies"}, where)
-        effect = self.text(entry, "effect", where)
-        if effect not in EVENT_EFFECTS:
-            raise self.fail(where, f"unknown effect '{effect}'")
+        name, where, japanese = self.card_header(entry, "event")
+        self.check_fields(entry, {"name", "japanese", "cost", "effect", "amount", "copies",
+                                  "start_copies"}, where)
+        effect = self.choice(entry, "effect", where, EVENT_EFFECTS)
         needs_amount = EVENT_EFFECTS[effect][1]
         amount = self.number(entry, "amount", where, default=None if needs_amount else 0,
                              high=99)
@@ -313,14 +249,11 @@ class _CardFileReader:
         )
 
     def field(self, field_id: int, entry: dict[str, Any]) -> FieldCard:
-        name, where, japanese = self.header(entry, "field")
-        self.check_keys(entry, {"name", "japanese", "duration", "effect", "amount"}, where)
-        effect = self.text(entry, "effect", where)
-        if effect not in FIELD_EFFECTS:
-            raise self.fail(where, f"unknown effect '{effect}'")
-        amount = self.number(entry, "amount", where, allow_negative=True)
+        name, where, japanese = self.card_header(entry, "field")
+        self.check_fields(entry, {"name", "japanese", "duration", "effect", "amount"}, where)
+        effect = self.choice(entry, "effect", where, sorted(FIELD_EFFECTS))
         low = -100 if effect in ("hit", "price") else 0   # costs and income cannot go negative
-        if not low <= amount <= 100:
-            raise self.fail(where, f"field 'amount' must be between {low} and 100 ({amount})")
+        amount = self.in_range(self.whole_number(entry, "amount", where), "amount", where,
+                               low, 100)
         return FieldCard(field_id, name, japanese,
                          self.number(entry, "duration", where, low=1, high=50), effect, amount)

@@ -1,12 +1,13 @@
 """A Hero incarnation card data: loading and validating card files and decks (TOML).
 
-A card file defines avatars and cards (units and operations); RULES.md B13 is
-the reference set, shipped as ``data/hero/cards.toml``. Card ids follow the
-order of the ``[[card]]`` tables (0..N-1), avatar ids the order of the
-``[[avatar]]`` tables (0..A-1). Effects are data in the small vocabulary of
-RULES.md B9 (see docs/hero-engine.md section 1), so that both the C core and
-the pure-Python oracle are driven by the :class:`HeroCardSet` returned here and
-a new card needs no recompilation.
+A card file defines avatars and cards (units and operations); the reference
+set (docs/hero-engine.md §1.7) is shipped as ``data/hero/cards.toml``. Card
+ids follow the order of the ``[[card]]`` tables (0..N-1), avatar ids the order
+of the ``[[avatar]]`` tables (0..A-1). Effects are data in the small vocabulary
+of docs/hero-engine.md §7.1 (the file's schema is §1.5), so that both the C
+core and the pure-Python oracle are driven by the :class:`HeroCardSet` returned
+here and a new card needs no recompilation. What every card and deck file
+shares (reading, field checks, digests) is :mod:`xenophon.cardfile`.
 
 >>> cards = load_card_set()
 >>> cards.by_name("fireball").effects[0].text
@@ -17,15 +18,13 @@ a new card needs no recompilation.
 """
 from __future__ import annotations
 
-import hashlib
 import re
-from dataclasses import dataclass
-from importlib import resources
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Mapping
 
-from xenophon.errors import CardFileError
-from xenophon.names import find_by_name, read_toml
+from xenophon.cardfile import (CardFileReader, NameRule, card_file_error, find_by_name,
+                               is_whole_number, packaged_data, read_card_file)
 
 #: faction symbols; the index is the faction's code in the C tables
 FACTIONS = ("R", "U", "G", "K", "N")
@@ -42,7 +41,7 @@ ABILITY_KINDS = ("none", "activated", "on_enemy_destroyed", "race_bonus")
 
 @dataclass(frozen=True)
 class EffectKind:
-    """One word of the effect vocabulary (RULES.md B9)."""
+    """One word of the effect vocabulary (docs/hero-engine.md §7.1)."""
 
     name: str
     opcode: int                   # the effect's code in the C tables
@@ -68,14 +67,17 @@ TRIGGERED_ABILITY_EFFECTS = frozenset({"heal_avatar", "damage_avatar", "lose_hp"
 
 MAX_CARDS = 64            # action codes hold a card id in 6 bits
 MAX_AVATARS = 64
-MIN_DECK_SIZE = 40        # RULES.md B2
+MIN_DECK_SIZE = 40        # docs/hero-engine.md §1.4
 MAX_DECK_SIZE = 200       # engine bound: per-card counts fit in a byte
 MAX_COPIES = 4            # of a card without HORDE [D-21]
 MAX_NUMBER = 100_000      # bound on power and effect arguments (fits the C core's int32 sums)
 MAX_EFFECTS = 4           # effects per card or ability (fixed-size C tables)
 TOKEN_NAME = "Retainer"   # the name of the avatars' token; no card may take it
 
-NAME = re.compile(r"[A-Za-z][A-Za-z' -]*")
+#: words of letters, hyphens and apostrophes, one space apart
+NAME_RULE = NameRule(re.compile(r"[A-Za-z][A-Za-z'-]*(?: [A-Za-z'-]+)*"),
+                     "a name must start with a letter and hold only letters, single spaces, "
+                     "hyphens and apostrophes")
 MAX_CONDITION = 99        # symbols of a colour, and the number, in a condition
 CONDITION = re.compile(r"((?:\([RUGK]\))*)(?:\(([0-9]{1,2})\))?")
 EFFECT = re.compile(r"([a-z_]+)\s*(?:\((.*)\))?")
@@ -113,7 +115,7 @@ class Effect:
 
 @dataclass(frozen=True)
 class Condition:
-    """A usage condition such as ``(R)(K)(1)`` (RULES.md B4).
+    """A usage condition such as ``(R)(K)(1)`` (docs/hero-engine.md §5.1).
 
     `colours` counts the faction symbols in the order R, U, G, K; `generic` is
     the number. The condition is met by a field (avatar, units and tokens)
@@ -261,18 +263,17 @@ class Deck:
 # --------------------------------------------------------------------------- loading
 
 def default_card_path() -> Path:
-    return Path(str(resources.files("xenophon") / "data" / "hero" / "cards.toml"))
+    return packaged_data("hero", "cards.toml")
 
 
 def default_deck_dir() -> Path:
-    return Path(str(resources.files("xenophon") / "data" / "hero" / "decks"))
+    return packaged_data("hero", "decks")
 
 
 def load_card_set(path: str | Path | None = None) -> HeroCardSet:
     """Load and validate a Hero card file (the reference set by default)."""
     path = Path(path) if path is not None else default_card_path()
-    raw, data = read_toml(path, "card file")
-    return _CardFileReader(str(path), data).card_set(hashlib.sha256(raw).hexdigest())
+    return _CardFileReader(read_card_file(path, "card file")).card_set()
 
 
 def load_deck(path: str | Path, card_set: HeroCardSet) -> Deck:
@@ -282,20 +283,14 @@ def load_deck(path: str | Path, card_set: HeroCardSet) -> Deck:
     ``avatar`` and a ``[cards]`` table of card name = count.
     """
     path = Path(path)
-    raw, data = read_toml(path, "deck file")
-    where = str(path)
-    for key in data:
-        if key not in ("name", "avatar", "cards"):
-            raise CardFileError(f"{where}: unknown field '{key}'")
-    name = data.get("name", path.stem)
-    if not isinstance(name, str) or not name.strip():
-        raise CardFileError(f"{where}: field 'name' must be a non-empty string")
-    if "avatar" not in data:
-        raise CardFileError(f"{where}: deck '{name}': missing field 'avatar'")
-    if "cards" not in data:
-        raise CardFileError(f"{where}: deck '{name}': missing field 'cards'")
-    return build_deck(card_set, data["avatar"], data["cards"], name=name.strip(), path=where,
-                      digest=hashlib.sha256(raw).hexdigest())
+    file = read_card_file(path, "deck file")
+    deck = CardFileReader(file)
+    deck.check_fields(file.data, {"name", "avatar", "cards"}, "")
+    name = deck.text(file.data, "name", "", default=path.stem)
+    for key in ("avatar", "cards"):
+        deck.require(file.data, key, f"deck '{name}'")
+    return build_deck(card_set, file.data["avatar"], file.data["cards"], name=name,
+                      path=file.path, digest=file.digest)
 
 
 def build_deck(card_set: HeroCardSet, avatar: str, cards: Mapping[str, Any], *,
@@ -304,39 +299,52 @@ def build_deck(card_set: HeroCardSet, avatar: str, cards: Mapping[str, Any], *,
 
     Raises CardFileError naming `path`, the deck and the faulty card.
     """
-    where = f"{path}: deck '{name}'"
+    where = f"deck '{name}'"
     if not isinstance(avatar, str):
-        raise CardFileError(f"{where}: field 'avatar' must be a string")
+        raise card_file_error(path, where, "field 'avatar' must be a string")
     try:
         avatar_card = card_set.avatar_by_name(avatar)
     except KeyError:
-        raise CardFileError(f"{where}: unknown avatar '{avatar}'") from None
+        raise card_file_error(path, where, f"unknown avatar '{avatar}'") from None
+    counts = _deck_counts(card_set, cards, path, where)
+    size = sum(counts)
+    if size < MIN_DECK_SIZE:
+        raise card_file_error(path, where, f"{size} cards, a deck needs at least "
+                                           f"{MIN_DECK_SIZE}")
+    if size > MAX_DECK_SIZE:
+        raise card_file_error(path, where, f"{size} cards, the engine supports at most "
+                                           f"{MAX_DECK_SIZE}")
+    return Deck(name, avatar_card, tuple(counts), card_set.digest, path, digest)
+
+
+def _deck_counts(card_set: HeroCardSet, cards: Mapping[str, Any], path: str,
+                 where: str) -> list[int]:
+    """counts[card id] of a deck's {card name: count}."""
     if not isinstance(cards, Mapping):
-        raise CardFileError(f"{where}: field 'cards' must be a table of card name = count")
+        raise card_file_error(path, where, "field 'cards' must be a table of card name = count")
     counts = [0] * len(card_set.cards)
     for card_name, count in cards.items():
         try:
             card = card_set.by_name(card_name)
         except KeyError:
-            raise CardFileError(f"{where}: unknown card '{card_name}'") from None
-        if not isinstance(count, int) or isinstance(count, bool):
-            raise CardFileError(f"{where}: card '{card.name}': the count must be a whole number")
-        if count < 1:
-            raise CardFileError(f"{where}: card '{card.name}': the count must be at least 1 "
-                                f"({count})")
-        if counts[card.id]:
-            raise CardFileError(f"{where}: card '{card.name}': listed twice")
-        if count > MAX_COPIES and "HORDE" not in card.keywords:
-            raise CardFileError(f"{where}: card '{card.name}': {count} copies, at most "
-                                f"{MAX_COPIES} of a card without HORDE")
-        counts[card.id] = count
-    size = sum(counts)
-    if size < MIN_DECK_SIZE:
-        raise CardFileError(f"{where}: {size} cards, a deck needs at least {MIN_DECK_SIZE}")
-    if size > MAX_DECK_SIZE:
-        raise CardFileError(f"{where}: {size} cards, the engine supports at most "
-                            f"{MAX_DECK_SIZE}")
-    return Deck(name, avatar_card, tuple(counts), card_set.digest, path, digest)
+            raise card_file_error(path, where, f"unknown card '{card_name}'") from None
+        counts[card.id] = _deck_count(card, count, counts[card.id], path,
+                                      f"{where}: card '{card.name}'")
+    return counts
+
+
+def _deck_count(card: HeroCard, count: Any, counted: int, path: str, where: str) -> int:
+    """The count of one card in a deck (`counted`: what an earlier line gave it)."""
+    if not is_whole_number(count):
+        raise card_file_error(path, where, "the count must be a whole number")
+    if count < 1:
+        raise card_file_error(path, where, f"the count must be at least 1 ({count})")
+    if counted:
+        raise card_file_error(path, where, "listed twice")
+    if count > MAX_COPIES and "HORDE" not in card.keywords:
+        raise card_file_error(path, where, f"{count} copies, at most {MAX_COPIES} of a card "
+                                           "without HORDE")
+    return count
 
 
 def prebuilt_decks(card_set: HeroCardSet | None = None) -> dict[str, Deck]:
@@ -348,107 +356,30 @@ def prebuilt_decks(card_set: HeroCardSet | None = None) -> dict[str, Deck]:
 
 # --------------------------------------------------------------------------- validation
 
-class _CardFileReader:
-    """Turns the parsed TOML into a HeroCardSet, raising CardFileError on the first fault."""
+class _CardFileReader(CardFileReader):
+    """Turns a Hero card file into a HeroCardSet, raising CardFileError on the first fault."""
 
-    def __init__(self, path: str, data: dict[str, Any]):
-        self.path = path
-        self.data = data
+    def card_set(self) -> HeroCardSet:
+        self.check_sections(lists=("avatar", "card"))
+        avatars = tuple(self.read_entries("avatar", self.avatar))
+        cards = tuple(self.read_entries("card", self.card))
+        self.check_unique_names(avatars, "avatar")
+        self.check_unique_names(cards, "card")
+        self.check_defined(avatars, "avatar")
+        self.check_defined(cards, "card")
+        self.check_at_most(cards, MAX_CARDS, "cards")
+        self.check_at_most(avatars, MAX_AVATARS, "avatars")
+        return HeroCardSet(self.path, self.file.digest, avatars, cards)
 
-    def fail(self, where: str, message: str) -> CardFileError:
-        return CardFileError(f"{self.path}: {where}: {message}")
+    def entry_header(self, entry: dict[str, Any], what: str, index: int) -> tuple[str, str, str]:
+        return self.header(entry, what, f"{what} #{index + 1}", NAME_RULE)
 
-    def card_set(self, digest: str) -> HeroCardSet:
-        for key in self.data:
-            if key not in ("avatar", "card"):
-                raise self.fail(f"section '{key}'", "unknown section ([[avatar]] and [[card]] "
-                                                    "only)")
-        avatars = tuple(self.avatar(i, e) for i, e in enumerate(self.entries("avatar")))
-        cards = tuple(self.card(i, e) for i, e in enumerate(self.entries("card")))
-        self.check_names([a.name for a in avatars], "avatar")
-        self.check_names([c.name for c in cards], "card")
-        if not avatars:
-            raise self.fail("avatars", "the file defines no avatar")
-        if not cards:
-            raise self.fail("cards", "the file defines no card")
-        if len(cards) > MAX_CARDS:
-            raise self.fail("cards", f"{len(cards)} cards, at most {MAX_CARDS} are supported")
-        if len(avatars) > MAX_AVATARS:
-            raise self.fail("avatars", f"{len(avatars)} avatars, at most {MAX_AVATARS} are "
-                                       "supported")
-        return HeroCardSet(self.path, digest, avatars, cards)
-
-    def entries(self, kind: str) -> list[dict[str, Any]]:
-        entries = self.data.get(kind, [])
-        if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
-            raise self.fail(f"section '{kind}'", f"must be a list of tables ([[{kind}]])")
-        return entries
-
-    def check_names(self, names: list[str], what: str) -> None:
-        seen: set[str] = set()
-        for name in names:
-            if name.casefold() in seen:
-                raise self.fail(f"{what} '{name}'", "duplicate name")
-            seen.add(name.casefold())
-
-    # -- fields -------------------------------------------------------------
-    @staticmethod
-    def check_keys(entry: dict[str, Any], allowed: set[str]) -> str | None:
-        for key in entry:
-            if key not in allowed:
-                return key
-        return None
-
-    def text(self, entry: dict[str, Any], key: str, where: str, *, default: str | None = None,
-             empty: bool = False) -> str:
-        value = entry.get(key, default)
-        if value is None:
-            raise self.fail(where, f"missing field '{key}'")
-        if not isinstance(value, str) or (not empty and not value.strip()):
-            raise self.fail(where, f"field '{key}' must be a {'' if empty else 'non-empty '}"
-                                   "string")
-        return value.strip()
-
-    def choice(self, entry: dict[str, Any], key: str, where: str, options: tuple[str, ...], *,
-               default: str | None = None, what: str | None = None) -> str:
-        value = self.text(entry, key, where, default=default)
-        if value not in options:
-            raise self.fail(where, f"unknown {what or key} '{value}' (one of "
-                                   f"{', '.join(options)})")
-        return value
-
-    def number(self, entry: dict[str, Any], key: str, where: str, *, low: int = 0,
-               high: int = MAX_NUMBER, default: int | None = None) -> int:
-        value = entry.get(key, default)
-        if value is None:
-            raise self.fail(where, f"missing field '{key}'")
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise self.fail(where, f"field '{key}' must be a whole number")
-        if value < 0:
-            raise self.fail(where, f"field '{key}' is negative ({value})")
-        if not low <= value <= high:
-            raise self.fail(where, f"field '{key}' must be between {low} and {high} ({value})")
-        return value
-
-    def header(self, entry: dict[str, Any], what: str, index: int) -> tuple[str, str, str]:
-        if "name" not in entry:
-            raise self.fail(f"{what} #{index + 1}", "missing field 'name'")
-        name = self.text(entry, "name", f"{what} #{index + 1}")
-        where = f"{what} '{name}'"
-        if not NAME.fullmatch(name) or "  " in name:
-            raise self.fail(where, "a name must start with a letter and hold only letters, "
-                                   "single spaces, hyphens and apostrophes")
-        japanese = self.text(entry, "japanese", where, default="", empty=True)
-        return name, where, japanese
-
+    # -- effects and targets ------------------------------------------------
     def effects(self, entry: dict[str, Any], key: str, where: str) -> tuple[Effect, ...]:
-        value = entry.get(key, [])
-        if not isinstance(value, list) or not all(isinstance(e, str) for e in value):
-            raise self.fail(where, f"field '{key}' must be a list of strings such as "
-                                   "\"damage_unit(2000)\"")
-        if len(value) > MAX_EFFECTS:
-            raise self.fail(where, f"{len(value)} effects, at most {MAX_EFFECTS}")
-        return tuple(self.effect(text, where) for text in value)
+        texts = self.strings(entry, key, where, ' such as "damage_unit(2000)"')
+        if len(texts) > MAX_EFFECTS:
+            raise self.fail(where, f"{len(texts)} effects, at most {MAX_EFFECTS}")
+        return tuple(self.effect(text, where) for text in texts)
 
     def effect(self, text: str, where: str) -> Effect:
         match = EFFECT.fullmatch(text.strip())
@@ -487,22 +418,11 @@ class _CardFileReader:
             raise self.fail(where, f"target '{target}' given, but no effect uses a target")
         return target
 
-    def keywords(self, entry: dict[str, Any], where: str) -> frozenset[str]:
-        value = entry.get("keywords", [])
-        if not isinstance(value, list) or not all(isinstance(k, str) for k in value):
-            raise self.fail(where, "field 'keywords' must be a list of strings")
-        for keyword in value:
-            if keyword not in KEYWORDS:
-                raise self.fail(where, f"unknown keyword '{keyword}'")
-        return frozenset(value)
-
     # -- avatars ------------------------------------------------------------
     def avatar(self, avatar_id: int, entry: dict[str, Any]) -> HeroAvatar:
-        name, where, japanese = self.header(entry, "avatar", avatar_id)
-        extra = self.check_keys(entry, {"name", "japanese", "faction", "hp", "hand", "charisma",
-                                        "race", "ability"})
-        if extra:
-            raise self.fail(where, f"unknown field '{extra}'")
+        name, where, japanese = self.entry_header(entry, "avatar", avatar_id)
+        self.check_fields(entry, {"name", "japanese", "faction", "hp", "hand", "charisma",
+                                  "race", "ability"}, where)
         return HeroAvatar(
             id=avatar_id, name=name, japanese=japanese,
             faction=self.choice(entry, "faction", where, FACTIONS),
@@ -525,73 +445,85 @@ class _CardFileReader:
                    "activated": {"kind", "effects", "target"},
                    "on_enemy_destroyed": {"kind", "effects"},
                    "race_bonus": {"kind", "race", "power", "attack"}}[kind]
-        extra = self.check_keys(value, allowed)
-        if extra:
-            raise self.fail(where, f"unknown field '{extra}' for kind '{kind}'")
+        self.check_fields(value, allowed, where, f" for kind '{kind}'")
         if kind == "none":
             return AvatarAbility()
         if kind == "race_bonus":
             return AvatarAbility(kind, race=self.text(value, "race", where),
-                                 power=self.number(value, "power", where),
+                                 power=self.number(value, "power", where, high=MAX_NUMBER),
                                  attack=self.number(value, "attack", where, high=99, default=0))
-        if "effects" not in value:
-            raise self.fail(where, "missing field 'effects'")
-        effects = self.effects(value, "effects", where)
-        if not effects:
-            raise self.fail(where, "needs at least one effect")
+        effects = self.ability_effects(value, kind, where)
         if kind == "on_enemy_destroyed":
-            for effect in effects:
-                if effect.name not in TRIGGERED_ABILITY_EFFECTS:
-                    raise self.fail(where, f"effect '{effect.name}' cannot be used by an "
-                                           f"on_enemy_destroyed ability (only "
-                                           f"{', '.join(sorted(TRIGGERED_ABILITY_EFFECTS))})")
             return AvatarAbility(kind, effects)
         return AvatarAbility(kind, effects, self.target(value, effects, where))
 
+    def ability_effects(self, value: dict[str, Any], kind: str,
+                        where: str) -> tuple[Effect, ...]:
+        """The effects of an activated or on_enemy_destroyed ability: at least one."""
+        self.require(value, "effects", where)
+        effects = self.effects(value, "effects", where)
+        if not effects:
+            raise self.fail(where, "needs at least one effect")
+        for effect in effects:
+            if kind == "on_enemy_destroyed" and effect.name not in TRIGGERED_ABILITY_EFFECTS:
+                raise self.fail(where, f"effect '{effect.name}' cannot be used by an "
+                                       f"on_enemy_destroyed ability (only "
+                                       f"{', '.join(sorted(TRIGGERED_ABILITY_EFFECTS))})")
+        return effects
+
     # -- cards --------------------------------------------------------------
     def card(self, card_id: int, entry: dict[str, Any]) -> HeroCard:
-        name, where, japanese = self.header(entry, "card", card_id)
+        name, where, japanese = self.entry_header(entry, "card", card_id)
         if name.casefold() == TOKEN_NAME.casefold():
             raise self.fail(where, f"the name '{TOKEN_NAME}' is reserved for the avatars' token")
         kind = self.choice(entry, "type", where, CARD_TYPES, what="card type")
         common = {"name", "japanese", "type", "faction", "cost", "condition", "keywords",
                   "effects", "target"}
         specific = {"race", "power", "attack", "trigger"} if kind == "unit" else {"timing"}
-        extra = self.check_keys(entry, common | specific)
-        if extra:
-            raise self.fail(where, f"unknown field '{extra}' for a {kind}")
-        faction = self.choice(entry, "faction", where, FACTIONS)
-        cost = self.number(entry, "cost", where, low=1, high=99)
-        condition_text = self.text(entry, "condition", where, empty=True)
+        self.check_fields(entry, common | specific, where, f" for a {kind}")
+        card = HeroCard(card_id, name, japanese, kind,
+                        faction=self.choice(entry, "faction", where, FACTIONS),
+                        cost=self.number(entry, "cost", where, low=1, high=99),
+                        condition=self.condition(entry, where),
+                        keywords=self.keywords(entry, where, KEYWORDS),
+                        effects=self.effects(entry, "effects", where))
+        card = replace(card, target=self.target(entry, card.effects, where))
+        return self.operation(card, entry, where) if kind == "operation" else \
+            self.unit(card, entry, where)
+
+    def condition(self, entry: dict[str, Any], where: str) -> Condition:
+        text = self.text(entry, "condition", where, empty=True)
         try:
-            condition = Condition.parse(condition_text)
+            return Condition.parse(text)
         except ValueError:
-            raise self.fail(where, f"bad condition '{condition_text}': write faction symbols "
-                                   "then an optional number, like \"(R)(K)(1)\", or \"\" "
-                                   f"(at most {MAX_CONDITION} symbols of a colour, a number "
-                                   f"up to {MAX_CONDITION})") from None
-        keywords = self.keywords(entry, where)
-        effects = self.effects(entry, "effects", where)
-        target = self.target(entry, effects, where)
-        if kind == "operation":
-            if keywords - {"HORDE"}:
-                raise self.fail(where, f"keyword '{sorted(keywords - {'HORDE'})[0]}' has no "
-                                       "meaning on an operation (only HORDE)")
-            if not effects:
-                raise self.fail(where, "an operation needs at least one effect")
-            return HeroCard(card_id, name, japanese, kind, faction, cost, condition,
-                            keywords=keywords, effects=effects, target=target,
-                            timing=self.choice(entry, "timing", where, TIMINGS))
-        trigger = entry.get("trigger")
-        if effects and trigger is None:
-            raise self.fail(where, "missing field 'trigger' (a unit's effects need "
-                                   "trigger = \"on_deploy\")")
-        if trigger is not None:
-            trigger = self.choice(entry, "trigger", where, TRIGGERS)
-            if not effects:
-                raise self.fail(where, "trigger given, but the unit has no effects")
-        return HeroCard(card_id, name, japanese, kind, faction, cost, condition,
-                        race=self.text(entry, "race", where),
-                        power=self.number(entry, "power", where, low=1),
-                        attack=self.number(entry, "attack", where, high=99),
-                        keywords=keywords, trigger=trigger, target=target, effects=effects)
+            raise self.fail(where, f"bad condition '{text}': write faction symbols then an "
+                                   "optional number, like \"(R)(K)(1)\", or \"\" (at most "
+                                   f"{MAX_CONDITION} symbols of a colour, a number up to "
+                                   f"{MAX_CONDITION})") from None
+
+    def operation(self, card: HeroCard, entry: dict[str, Any], where: str) -> HeroCard:
+        if card.keywords - {"HORDE"}:
+            raise self.fail(where, f"keyword '{sorted(card.keywords - {'HORDE'})[0]}' has no "
+                                   "meaning on an operation (only HORDE)")
+        if not card.effects:
+            raise self.fail(where, "an operation needs at least one effect")
+        return replace(card, timing=self.choice(entry, "timing", where, TIMINGS))
+
+    def unit(self, card: HeroCard, entry: dict[str, Any], where: str) -> HeroCard:
+        return replace(card, trigger=self.trigger(entry, card.effects, where),
+                       race=self.text(entry, "race", where),
+                       power=self.number(entry, "power", where, low=1, high=MAX_NUMBER),
+                       attack=self.number(entry, "attack", where, high=99))
+
+    def trigger(self, entry: dict[str, Any], effects: tuple[Effect, ...],
+                where: str) -> str | None:
+        """A unit's trigger: given exactly when the unit has effects."""
+        if "trigger" not in entry:
+            if effects:
+                raise self.fail(where, "missing field 'trigger' (a unit's effects need "
+                                       "trigger = \"on_deploy\")")
+            return None
+        trigger = self.choice(entry, "trigger", where, TRIGGERS)
+        if not effects:
+            raise self.fail(where, "trigger given, but the unit has no effects")
+        return trigger
