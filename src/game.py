@@ -119,7 +119,9 @@ class Game:
             raise XenophonError(f"not a {self.name} state: {error}") from None
 
     def state_from_dict(self, data: dict) -> "State":
-        """A position built from a canonical state dict (decision phases only)."""
+        """A position built from a canonical state dict (docs/anabasis-engine.md
+        §8, docs/hero-engine.md §10); a dict the core refuses is one
+        XenophonError saying why."""
         try:
             if self.engine == "c":
                 return self.state_class(self, self._core().CoreState.from_dict(self.tables, data))
