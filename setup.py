@@ -89,8 +89,11 @@ setup(
         "xenophon.search", "xenophon.interop", "xenophon.cli",
     ],
     package_dir={"xenophon": "src", "xenophon.cli": "cli"},
-    package_data={"xenophon": ["py.typed", "data/*.json", "data/*/*.toml", "data/*/*/*.toml"],
-                  "xenophon.search": ["*.pxd"]},
+    # the C core's sources ship too: the OpenSpiel bridge (xenophon.interop.native)
+    # compiles them with its wrapper on the user's machine
+    package_data={"xenophon": ["py.typed", "data/*.json", "data/*/*.toml", "data/*/*/*.toml",
+                               "engine_c/*.c", "engine_c/*.h"],
+                  "xenophon.interop": ["*.cc"]},
     libraries=[engine_library],
     ext_modules=ext_modules,
     zip_safe=False,

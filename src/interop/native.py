@@ -2,7 +2,7 @@
 
 OpenSpiel's C++ ``ISMCTSBot`` cannot play a game registered from Python (it
 does not forward ``resample_from_infostate``), so for it the games are also
-compiled as C++ OpenSpiel games over our C core: bench/openspiel/xenophon_spiel.cc
+compiled as C++ OpenSpiel games over our C core: src/interop/xenophon_spiel.cc
 plus src/engine_c/*.c, built with g++ (C++20) against the headers shipped in
 the open-spiel wheel into a cache directory (``$XENOPHON_CACHE``, default
 ``~/.cache/xenophon``), then loaded into pyspiel's symbol scope. This needs a
@@ -42,7 +42,7 @@ DEFAULT_C_UCT = 1.0
 
 PACKAGE_DIR = Path(xenophon.__file__).resolve().parent
 ENGINE_DIR = PACKAGE_DIR / "engine_c"
-WRAPPER_SOURCE = PACKAGE_DIR.parent / "bench" / "openspiel" / "xenophon_spiel.cc"
+WRAPPER_SOURCE = Path(__file__).resolve().parent / "xenophon_spiel.cc"   # shipped with the package
 
 _library: ctypes.CDLL | None = None
 
@@ -67,8 +67,8 @@ def unavailable_reason() -> str | None:
     except XenophonError as error:
         return str(error)
     if not WRAPPER_SOURCE.exists() or not list(ENGINE_DIR.glob("*.c")):
-        return (f"the OpenSpiel wrapper sources ({WRAPPER_SOURCE.name}, engine_c/*.c) are not "
-                "here: run from a source checkout")
+        return (f"the OpenSpiel wrapper sources ({WRAPPER_SOURCE.name}, engine_c/*.c) are "
+                "missing from this install of xenophon")
     if not (Path(pyspiel.__file__).parent / "open_spiel" / "spiel.h").exists():
         return "this OpenSpiel install ships no C++ headers (open_spiel/spiel.h)"
     missing = [name for name in _compilers() if shutil.which(name) is None]
