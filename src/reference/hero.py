@@ -334,10 +334,7 @@ class OracleState:
         counts[player.avatar.faction] += 1
         for unit in player.units():
             counts[self._faction(user, unit)] += 1
-        total = sum(counts.values())
-        colours = (counts["R"], counts["U"], counts["G"], counts["K"])
-        return total >= card.condition.total and all(
-            have >= need for have, need in zip(colours, card.condition.colours))
+        return card.condition.is_met(counts)
 
     def affordable(self, user: int, card: HeroCard) -> bool:
         """Spec §5.1: exactly equal to the charisma is allowed."""
