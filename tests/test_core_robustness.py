@@ -211,10 +211,10 @@ def refused(state, *fields, match: str) -> None:
         state.game.state_from_bytes(changed(state, *fields))
 
 
-# AnaState: stage 725, sub 726, b_att 730, b_tgt 731, b_step 732, ev_slot 735,
+# AnaState: stage 725, sub 726, ret 727, b_att 730, b_tgt 731, b_step 732, ev_slot 735,
 # ev_arg 736; player p at 56 + 208 p: hand +48, hand_n +194, slot +203, slot_up +206
 ANA_STAGE, ANA_B_ATT, ANA_B_TGT, ANA_B_STEP, ANA_EV_SLOT, ANA_EV_ARG = 725, 730, 731, 732, 735, 736
-SETUP_ROW, SETUP_FIELD, STRIKE, EVENT_WINDOW = 2, 3, 12, 14
+SETUP_FIELD, STANDBY1, REFILL, STRIKE, EVENT_WINDOW = 3, 5, 8, 12, 14
 
 
 def anabasis_game(mode="standard"):
@@ -230,10 +230,24 @@ def test_anabasis_from_bytes_refuses_a_chance_node_without_outcomes():
 
 
 def test_anabasis_from_bytes_refuses_a_reveal_into_a_full_row():
-    """Revealing a row card into a full row wrote row[5], which is field_rev[0]."""
-    state = first_state(anabasis_game("expert"), lambda d: d["phase"] == "field" and
+    """Refilling the row while it is full wrote row[5], which is field_rev[0]."""
+    state = first_state(anabasis_game("expert"), lambda d: d["phase"] == "standby1" and
                         sum(d["market"]["row"].values()) == 5 and d["market"]["row_pile"])
-    refused(state, ("B", ANA_STAGE, SETUP_ROW), match="a reveal into a full row")
+    refused(state, ("B", ANA_STAGE, REFILL), ("B", ANA_STAGE + 1, 3), ("B", ANA_STAGE + 2, STANDBY1),
+            match="a reveal into a full row")
+
+
+def test_anabasis_from_bytes_refuses_a_setup_stage_in_the_middle_of_the_game():
+    """The events dealt again once every field card is revealed: the setup
+    went on to SETUP_FIELD, which had no field card left to reveal, so
+    sample_chance and the C playouts took an uninitialised outcome code (seen:
+    field cards 20 and 40, UBSan: index 20 out of bounds for type
+    'AnaFieldCard [16]')."""
+    state = first_state(anabasis_game("expert"), lambda d: d["phase"] == "field" and
+                        d["field"] and len(d["field"]["revealed"]) == 6)
+    no_slots = [("B", 56 + 208 * p + 203 + k, 0xFF) for p in (0, 1) for k in range(3)]
+    refused(state, ("B", ANA_STAGE, 0), *no_slots, ("B", 56 + 206, 0), ("B", 56 + 208 + 206, 0),
+            match="a setup stage after the start of turn 1")
 
 
 def test_anabasis_from_bytes_refuses_more_than_255_copies():

@@ -1384,6 +1384,28 @@ static const char *check_reveals(const AnaTables *t, const AnaState *s) {
     return NULL;
 }
 
+/* The setup (stages DEAL to SETUP_DRAW, §2) runs on what ana_initial_state
+ * made, and each of its stages relies on it for the next ones to have an
+ * outcome: turn 1 with seat 0 to play, no top on a pile not yet turned up,
+ * no field card before SETUP_FIELD reveals the first. While the events are
+ * dealt, a seat still to be dealt holds no event in its hand or deck, so
+ * that its hidden events are its face-down slots and its to-deal, which is
+ * what resampling redraws its slots from. */
+static const char *check_setup(const AnaTables *t, const AnaState *s) {
+    int st = s->stage;
+    if (st > ANA_SG_SETUP_DRAW) return NULL;
+    if (s->turn != 1 || s->active != 0) return "a setup stage after the start of turn 1";
+    int first_pile = st == ANA_SG_DEAL ? 0 : st == ANA_SG_SETUP_PILE ? s->sub : 3;
+    for (int i = first_pile; i < 3; i++)
+        if (s->top[i] != ANA_NONE) return "a pile turned up before its setup stage";
+    if (st != ANA_SG_SETUP_DRAW && s->field_n) return "a field card revealed before SETUP_FIELD";
+    for (int p = st == ANA_SG_DEAL ? s->sub : 2; p < 2; p++)
+        for (int c = 0; c < t->n_cards; c++)
+            if (t->card[c].kind == ANA_EVENT_CARD && (s->pl[p].hand[c] || s->pl[p].deck[c]))
+                return "an event in a hand or deck while the events are dealt";
+    return NULL;
+}
+
 /* No card has more than 255 copies in all: every count is a byte, and a
  * move only moves copies, so then no count can overflow (a position built
  * by hand may hold more copies than the card set, not that many). The
@@ -1459,8 +1481,9 @@ static const char *check_not_lost(const AnaTables *t, const AnaState *s) {
 const char *ana_state_check(const AnaTables *t, const AnaState *s) {
     const char *why;
     if ((why = check_control(t, s)) || (why = check_grid(t, s)) || (why = check_players(t, s)) ||
-        (why = check_market(t, s)) || (why = check_reveals(t, s)) || (why = check_supply(t, s)) ||
-        (why = check_battle(t, s)) || (why = check_event(t, s)) || (why = check_not_lost(t, s)))
+        (why = check_market(t, s)) || (why = check_setup(t, s)) || (why = check_reveals(t, s)) ||
+        (why = check_supply(t, s)) || (why = check_battle(t, s)) || (why = check_event(t, s)) ||
+        (why = check_not_lost(t, s)))
         return why;
     if (s->hash != ana_hash_from_scratch(t, s)) return "incremental hash differs from the recomputed one";
     return xen_check_has_move(&anabasis_game_api, t, s);
