@@ -16,8 +16,9 @@ from setuptools import setup
 ENGINE_DIR = "src/engine_c"
 C_FLAGS = ["-O3", "-std=c11", "-fPIC", "-Wall", "-Wextra", "-Wno-unused-parameter"]
 if os.environ.get("XENOPHON_DEBUG"):
-    # Debug builds check the incremental hash and state invariants after every undo.
-    C_FLAGS = ["-O1", "-g", "-std=c11", "-fPIC", "-Wall", "-Wextra", "-DXENOPHON_DEBUG"]
+    # Debug builds check the incremental hash and state invariants after every
+    # apply and undo, with assert: -UNDEBUG undoes the -DNDEBUG of Python's CFLAGS.
+    C_FLAGS = ["-O1", "-g", "-std=c11", "-fPIC", "-Wall", "-Wextra", "-DXENOPHON_DEBUG", "-UNDEBUG"]
 
 # XENOPHON_SANITIZE=1: AddressSanitizer + UndefinedBehaviorSanitizer in the C
 # core, the bindings and the search (docs/sanitizers.md). Every undefined

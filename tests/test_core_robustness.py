@@ -229,6 +229,18 @@ def test_anabasis_from_bytes_refuses_a_chance_node_without_outcomes():
     refused(state, ("B", ANA_STAGE, SETUP_FIELD), match="without a legal action or chance outcome")
 
 
+def test_anabasis_from_bytes_refuses_a_deal_to_full_slots():
+    """Seat 0's slots full of events that are not starting events while the
+    events are dealt: their to-deal counts went negative, which as bytes are
+    255, so the deal had outcomes, and applying one wrote slot[-1] (UBSan:
+    index -1 out of bounds for type 'uint8_t [3]'), which is funds."""
+    game = anabasis_game()
+    state = game.new_initial_state()   # the first deal
+    others = [c.id for c in game.cards.cards if c.kind == "event" and not c.start_copies]
+    refused(state, *[("B", 56 + 203 + k, others[k]) for k in range(3)],
+            match="a deal to a seat without an empty slot")
+
+
 def test_anabasis_from_bytes_refuses_a_reveal_into_a_full_row():
     """Refilling the row while it is full wrote row[5], which is field_rev[0]."""
     state = first_state(anabasis_game("expert"), lambda d: d["phase"] == "standby1" and

@@ -1429,7 +1429,7 @@ static int is_character_of(const AnaState *s, int q, int p) {
  * the target a card or the castle of the defender, and each stage holds the
  * step and response that lead to it; the strikes, the counter, the evade and
  * the ambush read the card on their squares. */
-static const char *check_battle(const AnaTables *t, const AnaState *s) {
+static const char *check_battle(const AnaState *s) {
     int st = s->stage, p = s->active, d = 1 - p, b = s->b_tgt, resp = s->b_resp, step = s->b_step;
     if (st != ANA_SG_RESPONSE && st != ANA_SG_NULLIFY_RESPONSE && st != ANA_SG_STRIKE && st != ANA_SG_EVADE)
         return NULL;   /* no battle: check_control wants its bookkeeping zero */
@@ -1482,7 +1482,7 @@ const char *ana_state_check(const AnaTables *t, const AnaState *s) {
     const char *why;
     if ((why = check_control(t, s)) || (why = check_grid(t, s)) || (why = check_players(t, s)) ||
         (why = check_market(t, s)) || (why = check_setup(t, s)) || (why = check_reveals(t, s)) ||
-        (why = check_supply(t, s)) || (why = check_battle(t, s)) || (why = check_event(t, s)) ||
+        (why = check_supply(t, s)) || (why = check_battle(s)) || (why = check_event(t, s)) ||
         (why = check_not_lost(t, s)))
         return why;
     if (s->hash != ana_hash_from_scratch(t, s)) return "incremental hash differs from the recomputed one";
