@@ -28,7 +28,10 @@ def xenophon(*args, input_text=None, home=None, timeout=600):
 
 
 def saved_games(home):
-    return sorted((home / "xenophon" / "games").glob("*.jsonl"))
+    """The saved games, oldest first (by time written: two saves in the same
+    second are named -2, -3, which does not sort by name)."""
+    return sorted((home / "xenophon" / "games").glob("*.jsonl"),
+                  key=lambda path: path.stat().st_mtime_ns)
 
 
 def session_for(name, seed, human=0):
