@@ -113,6 +113,9 @@ class Game:
     def state_from_bytes(self, data: bytes) -> "State":
         if self.engine != "c":
             raise XenophonError("only the C engine serialises states to bytes")
+        if not isinstance(data, bytes):
+            raise XenophonError(f"a {self.name} state is read from bytes, not "
+                                f"{type(data).__name__}")
         try:
             return self.state_class(self, self._core().CoreState.from_bytes(self.tables, data))
         except ValueError as error:
