@@ -17,7 +17,7 @@ from xenophon.cli.common import (LEVELS, UsageError, add_game_arguments, bot_for
 from xenophon.errors import XenophonError
 from xenophon.files import FileError, check_output, user_data_folder
 from xenophon.game import CHANCE, State
-from xenophon.records import (Record, hidden_from, load_record, make_game_for, new_record,
+from xenophon.records import (Record, load_record, make_game_for, new_record,
                               open_sealed, redact, replay, seal_game)
 
 HELP = """Type a move in the game's notation, or one of:
@@ -144,7 +144,7 @@ class Session:
 
     def play_chance(self) -> None:
         move = self.chance.draw(self.state)
-        hidden = hidden_from(self.state, move.code, self.human)
+        hidden = not self.state.observed_by(move.code, self.human)
         self.state.apply_code(move.code)
         self.log(CHANCE, move.text, hidden)
         self.chance_seen.append("(hidden from you)" if hidden else move.text)
@@ -155,7 +155,7 @@ class Session:
         self.bot.reseed(self.chance.seed_for("ai", len(self.record.lines)))
         result = self.bot.analyse(self.state)
         move = self.bot.choose_from(result)
-        hidden = hidden_from(self.state, move.code, self.human)
+        hidden = not self.state.observed_by(move.code, self.human)
         shown = move.text.split()[0] + " (hidden from you)" if hidden else move.text
         self.state.apply_code(move.code)
         self.log(player, move.text, hidden)

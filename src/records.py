@@ -228,32 +228,6 @@ def make_game_for(record: Record, engine: str = "c", **overrides: Any) -> Game:
     return game
 
 
-def hidden_from(state: State, code: int, seat: int, worlds: int = 12) -> bool:
-    """True when `seat` cannot tell which action or outcome `code` was: another
-    one, here or in a world `seat` cannot tell from this one, would leave
-    `seat` with the same information-set key. (Looking only here is not
-    enough: the last starting event dealt is forced, yet which one it is
-    stays hidden from the opponent.) A seat's own decisions are never hidden
-    from it, even where another move would have had the same result."""
-    if state.current_player == seat:
-        return False
-    state.apply_code(code)
-    mine = state.information_set_key(seat)
-    state.undo()
-    rng = random.Random(code * 7919 + seat)
-    candidates = [state] + [state.resample(seat, rng) for _ in range(worlds)]
-    for world in candidates:
-        for other in world.legal_actions():
-            if other == code:
-                continue
-            world.apply_code(other)
-            same = world.information_set_key(seat) == mine
-            world.undo()
-            if same:
-                return True
-    return False
-
-
 def redact(record: Record, game: Game, seat: int) -> Record:
     """The record as `seat` saw it: hidden lines carry no move, and every line
     carries the seat's information-set key after it."""
@@ -263,7 +237,7 @@ def redact(record: Record, game: Game, seat: int) -> Record:
                       record.seats, seat, result=record.result, version=record.version)
     for line in record.lines:
         code = state.move(line["move"]).code
-        hidden = hidden_from(state, code, seat)
+        hidden = not state.observed_by(code, seat)
         state.apply_code(code)
         entry: dict[str, Any] = {"seat": line["seat"]}
         if hidden:

@@ -35,7 +35,7 @@ static inline int xen_multiset_total(const uint8_t *counts, int n) {
  * move generator, which relies on every other invariant. */
 static inline const char *xen_check_has_move(const XenGameApi *api, const void *tables,
                                              const void *state) {
-    uint32_t codes[XEN_MAX_ACTIONS];
+    XenCode codes[XEN_MAX_ACTIONS];
     if (api->current_player(tables, state) == XEN_TERMINAL) return NULL;
     if (api->legal_actions(tables, state, codes) == 0)
         return "a game that goes on without a legal action or chance outcome";
