@@ -102,8 +102,8 @@ class LocalBackend:
                         running[pool.submit(run_job, job)] = job
                     done, _ = wait(running, return_when=FIRST_COMPLETED)
                     for future in sorted(done, key=lambda f: order[running[f].key]):
-                        job = running.pop(future)
-                        yield job, future.result()
+                        games = future.result()       # a dead worker raises here
+                        yield running.pop(future), games
             except BrokenProcessPool:
                 lost = sorted(running.values(), key=lambda j: order[j.key], reverse=True)
                 for job in lost:
