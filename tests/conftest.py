@@ -6,6 +6,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -32,11 +33,14 @@ def ray_cluster(tmp_path_factory):
     port = _free_port()
     address = f"127.0.0.1:{port}"
     log = tmp_path_factory.mktemp("ray") / "ray-start.log"
+    # its own short temporary folder (socket paths are short): the default one
+    # would keep naming this cluster as the machine's after it is gone
+    temp_dir = tempfile.mkdtemp(prefix="xenophon-ray-")
     with open(log, "w") as handle:
         head = subprocess.Popen(
             [ray_command, "start", "--head", "--block", "--node-ip-address=127.0.0.1",
              f"--port={port}", "--num-cpus=2", "--include-dashboard=false",
-             "--disable-usage-stats"],
+             "--disable-usage-stats", f"--temp-dir={temp_dir}"],
             stdout=handle, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         deadline = time.time() + 120
@@ -48,3 +52,4 @@ def ray_cluster(tmp_path_factory):
     finally:
         os.killpg(head.pid, signal.SIGKILL)    # draining on SIGTERM takes 30 s
         head.wait()
+        shutil.rmtree(temp_dir, ignore_errors=True)
