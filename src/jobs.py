@@ -16,8 +16,8 @@ again); a results file of another command or configuration is refused. When
 a run ends (all jobs played, or its stop rule met) the file is rewritten in
 job order, so the same jobs give the same file however they were scheduled.
 
->>> jobs = [Job(str(seed), "match_pair", {"game": "anabasis", "bots": ["greedy", "random"],
-...         "seed": seed, "seats": [0, 1]}) for seed in (1, 2)]
+>>> jobs = [Job(str(seed), "match_pair", {"plays": [["anabasis", 0], ["anabasis", 1]],
+...         "bots": ["greedy", "random"], "seed": seed}) for seed in (1, 2)]
 >>> run = run_jobs(jobs, None, command="doc", config={}, progress=False)
 >>> [len(games) for games in run.results.values()]
 [2, 2]
