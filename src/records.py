@@ -58,17 +58,26 @@ class Record:
     def add(self, player: int, move: str) -> None:
         self.lines.append({"seat": "chance" if player == CHANCE else player, "move": move})
 
-    def text(self) -> str:
+    def rows(self) -> list[dict[str, Any]]:
+        """The rows of the record's file: header, moves, result."""
         rows = [self.header()] + [{k: v for k, v in line.items() if k != "line"}
                                   for line in self.lines]
         if self.result is not None:
             rows.append({"result": self.result})
-        return "".join(dumps_line(row) + "\n" for row in rows)
+        return rows
+
+    def text(self) -> str:
+        return rows_text(self.rows())
 
     def save(self, path: str | Path) -> Path:
         """Writes the record atomically (a temporary file, then a rename); the
         caller has checked the target (xenophon.files.check_output)."""
         return write_atomic(path, self.text())
+
+
+def rows_text(rows: list[dict[str, Any]]) -> str:
+    """The text of a record file from its rows (one JSON line each)."""
+    return "".join(dumps_line(row) + "\n" for row in rows)
 
 
 def new_record(game: Game, seats: list[str]) -> Record:
