@@ -30,16 +30,11 @@ static const int CASTLE_SQ[2] = {CASTLE0, CASTLE1};
 static const int VILLAGE_SQ[2] = {VILLAGE0, VILLAGE1};
 /* Debug builds (XENOPHON_DEBUG) check every invariant, the hash included,
  * after every apply, undo and resample. */
-static inline void debug_check(const AnaTables *t, const AnaState *s) {
 #ifdef XENOPHON_DEBUG
-    const char *why = ana_state_check(t, s);
-    if (why) fprintf(stderr, "anabasis: broken state: %s\n", why);
-    XEN_ASSERT(why == NULL);
+#define debug_check(t, s) xen_debug_report("anabasis", ana_state_check((t), (s)))
 #else
-    (void)t;
-    (void)s;
+#define debug_check(t, s) ((void)0)
 #endif
-}
 
 /* ================================================================ setters
  *

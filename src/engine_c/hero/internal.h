@@ -32,16 +32,11 @@ enum { REGION32_BEGIN = 8, REGION32_END = 264, REGION8_END = sizeof(HeroState) }
 
 /* Debug builds (XENOPHON_DEBUG) check every invariant, the hash included,
  * after every apply, undo and resample. */
-static inline void debug_check(const HeroTables *t, const HeroState *s) {
 #ifdef XENOPHON_DEBUG
-    const char *why = hero_state_check(t, s);
-    if (why) fprintf(stderr, "hero: broken state: %s\n", why);
-    XEN_ASSERT(why == NULL);
+#define debug_check(t, s) xen_debug_report("hero", hero_state_check((t), (s)))
 #else
-    (void)t;
-    (void)s;
+#define debug_check(t, s) ((void)0)
 #endif
-}
 
 static inline int popcount32(uint32_t x) { return __builtin_popcount(x); }
 
