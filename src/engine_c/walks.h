@@ -62,10 +62,13 @@ static inline void xen_walk_begin(XenWalk *w, const XenGameApi *api, const void 
     memcpy(w->s, start, api->state_size);
 }
 
-/* A new game from *start when the walk's game is over. */
-static inline void xen_walk_restart_if_over(XenWalk *w) {
-    if (w->api->current_player(w->t, w->s) == XEN_TERMINAL)
-        memcpy(w->s, w->start, w->api->state_size);
+/* The player to move in the walk's game, after starting a new game from
+ * *start if it was over. */
+static inline int xen_walk_player(XenWalk *w) {
+    int player = w->api->current_player(w->t, w->s);
+    if (player != XEN_TERMINAL) return player;
+    memcpy(w->s, w->start, w->api->state_size);
+    return w->api->current_player(w->t, w->s);
 }
 
 /* n random codes from a copy of *start, a new game from *start whenever one
@@ -76,8 +79,14 @@ static inline uint64_t xen_random_actions(const XenGameApi *api, const void *t,
     XenWalk w;
     xen_walk_begin(&w, api, t, start, seed);
     for (uint64_t done = 0; done < n; done++) {
-        xen_walk_restart_if_over(&w);
-        api->apply(t, w.s, xen_random_code(api, t, w.s, &w.rng, w.codes));
+        XenCode code;
+        if (xen_walk_player(&w) == XEN_CHANCE) {
+            code = api->sample_chance(t, w.s, &w.rng);
+        } else {
+            int k = api->legal_actions(t, w.s, w.codes);
+            code = w.codes[xen_rng_below(&w.rng, (uint32_t)k)];
+        }
+        api->apply(t, w.s, code);
     }
     return n;
 }
@@ -93,12 +102,12 @@ static inline uint64_t xen_apply_undo_pairs(const XenGameApi *api, const void *t
     xen_walk_begin(&w, api, t, start, seed);
     _Alignas(16) unsigned char before[XEN_MAX_STATE_SIZE];
     for (uint64_t done = 0; done < n; done++) {
-        xen_walk_restart_if_over(&w);
+        int player = xen_walk_player(&w);
         int k = api->legal_actions(t, w.s, w.codes);
         memcpy(before, w.s, api->state_size);
         api->apply(t, w.s, w.codes[xen_rng_below(&w.rng, (uint32_t)k)]);
         memcpy(w.s, before, api->state_size);
-        XenCode code = api->current_player(t, w.s) == XEN_CHANCE
+        XenCode code = player == XEN_CHANCE
                        ? api->sample_chance(t, w.s, &w.rng)
                        : w.codes[xen_rng_below(&w.rng, (uint32_t)k)];
         api->apply(t, w.s, code);

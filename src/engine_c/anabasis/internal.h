@@ -209,4 +209,9 @@ static inline uint64_t event_args(const AnaState *s, int p, int effect) {
     }
 }
 
+/* ---------------------------------------------------------------- across files */
+
+/* The ATTACK codes of the field stage, ascending (moves.c). */
+int ana_field_attacks(const AnaTables *t, const AnaState *s, XenCode *out);
+
 #endif

@@ -39,18 +39,26 @@ static int gen_standby(const AnaTables *t, const AnaState *s, uint16_t *out) {
     return n;
 }
 
-static int gen_field(const AnaTables *t, const AnaState *s, uint16_t *out) {
+/* The ATTACK codes of the field stage, ascending (the playout policy asks for
+ * them alone). */
+int ana_field_attacks(const AnaTables *t, const AnaState *s, XenCode *out) {
     int p = s->active, d = 1 - p, n = 0, a, b;
+    uint64_t mine = s->ready & s->occ[p], targets = s->occ[d] | BIT(CASTLE_SQ[d]);
+    FOR_BITS(a, mine)
+        if (s->pl[p].ap >= attack_cost(t, s, a))
+            FOR_BITS(b, t->attack_mask[s->sq_card[a]][p][a] & targets) out[n++] = XEN_CODE(ANA_ATTACK, a, b);
+    return n;
+}
+
+static int gen_field(const AnaTables *t, const AnaState *s, uint16_t *out) {
+    int p = s->active, n = 0, a, b;
     const AnaPlayer *pl = &s->pl[p];
     uint64_t mine = s->ready & s->occ[p], free_sq = ~occupied(s) & ~t->castles;
     out[n++] = XEN_CODE(ANA_END, 0, 0);
     if (pl->ap >= move_cost(t, s))
         FOR_BITS(a, mine)
             FOR_BITS(b, t->move_mask[s->sq_card[a]][p][a] & free_sq) out[n++] = XEN_CODE(ANA_MOVE, a, b);
-    uint64_t targets = s->occ[d] | BIT(CASTLE_SQ[d]);
-    FOR_BITS(a, mine)
-        if (pl->ap >= attack_cost(t, s, a))
-            FOR_BITS(b, t->attack_mask[s->sq_card[a]][p][a] & targets) out[n++] = XEN_CODE(ANA_ATTACK, a, b);
+    n += ana_field_attacks(t, s, out + n);
     if (pl->ap >= 1)
         FOR_BITS(a, s->occ[p] & s->chars & ~s->ready) out[n++] = XEN_CODE(ANA_READY, a, 0);
     for (int k = 0; k < ANA_SLOTS; k++)
@@ -153,14 +161,57 @@ int ana_chance_outcomes(const AnaTables *t, const AnaState *s, uint16_t *codes,
     }
 }
 
+/* The code of the card whose cumulative range (ascending ids, or the order of
+ * `ids`) holds r, r below the multiset's total. */
+static uint16_t pick_card(const uint8_t *counts, const uint8_t *ids, int n_ids, int kind,
+                          uint32_t r) {
+    int c = 0;
+    for (int i = 0; i < n_ids; i++) {
+        c = ids ? ids[i] : i;
+        if (r < counts[c]) break;
+        r -= counts[c];
+    }
+    return XEN_CODE(kind, c, 0);
+}
+
+/* Drawn without listing the outcomes (a third of the actions of a game are
+ * chance): the same total, the same ascending order and so the same draw as
+ * ana_chance_outcomes' weights would give. */
 uint16_t ana_sample_chance(const AnaTables *t, const AnaState *s, XenRng *rng) {
-    uint16_t codes[ANA_MAX_OUTCOMES];
-    uint32_t w[ANA_MAX_OUTCOMES], total;
-    int n = ana_chance_outcomes(t, s, codes, w, &total);
-    uint32_t r = xen_rng_below(rng, total);
-    int i = 0;
-    while (i < n - 1 && r >= w[i]) r -= w[i++];
-    return codes[i];
+    switch (s->stage) {
+    case ANA_SG_DEAL: {
+        uint8_t counts[ANA_MAX_CARDS];
+        for (int c = 0; c < t->n_cards; c++) counts[c] = (uint8_t)to_deal_count(t, s, s->sub, c);
+        uint32_t total = (uint32_t)to_deal_total(t, s, s->sub);
+        return pick_card(counts, NULL, t->n_cards, ANA_DEAL, xen_rng_below(rng, total));
+    }
+    case ANA_SG_SETUP_PILE: case ANA_SG_REFILL: case ANA_SG_SETUP_ROW: {
+        int pile = s->stage == ANA_SG_SETUP_ROW ? ANA_PILE_ROW : s->sub;
+        return pick_card(s->unseen, t->pile_cards[pile], t->pile_size[pile], ANA_REVEAL,
+                         xen_rng_below(rng, s->pile_n[pile]));
+    }
+    case ANA_SG_SETUP_FIELD: case ANA_SG_TURN_FIELD: {
+        uint32_t seen = 0;
+        for (int i = 0; i < s->field_n; i++) seen |= 1u << s->field_rev[i];
+        uint32_t unseen = ((1u << t->n_fields) - 1) & ~seen;
+        uint32_t r = xen_rng_below(rng, (uint32_t)__builtin_popcount(unseen));
+        while (r--) unseen &= unseen - 1;
+        return XEN_CODE(ANA_FIELD, __builtin_ctz(unseen), 0);
+    }
+    case ANA_SG_SETUP_DRAW: case ANA_SG_END_DRAW: {
+        int p = s->stage == ANA_SG_SETUP_DRAW ? s->sub : s->active;
+        return pick_card(s->pl[p].deck, NULL, t->n_cards, ANA_DRAW,
+                         xen_rng_below(rng, s->pl[p].deck_n));
+    }
+    default: {   /* ANA_SG_STRIKE */
+        uint32_t w[3];
+        strike_weights(t, s, w);
+        uint32_t r = xen_rng_below(rng, w[0] + w[1] + w[2]);
+        int k = 0;
+        while (k < 2 && (w[k] == 0 || r >= w[k])) r -= w[k++];
+        return XEN_CODE(ANA_STRIKE, k, 0);
+    }
+    }
 }
 
 int ana_is_legal(const AnaTables *t, const AnaState *s, uint16_t code) {
