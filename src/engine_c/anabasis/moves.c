@@ -1,6 +1,7 @@
 /* moves.c - Anabasis: legal actions (in ascending code order) and chance
  * outcomes with their weights (docs/anabasis-engine.md §8). */
 #include "internal.h"
+#include "multiset.h"
 
 /* ================================================================ legal */
 
@@ -8,6 +9,8 @@ static int gen_standby(const AnaTables *t, const AnaState *s, uint16_t *out) {
     int p = s->active, n = 0, q;
     const AnaPlayer *pl = &s->pl[p];
     uint64_t empty_home = t->home[p] & ~occupied(s);
+    uint8_t held[ANA_MAX_CARDS];   /* the card ids in the hand, ascending */
+    int n_held = xen_multiset_ids(pl->hand, ANA_MAX_CARDS, held);
     out[n++] = XEN_CODE(ANA_END, 0, 0);
     /* BUY: face-up market cards (tops, then the row's distinct ids), sorted */
     int cand[3 + ANA_ROW_SIZE], nc = 0;
@@ -29,13 +32,13 @@ static int gen_standby(const AnaTables *t, const AnaState *s, uint16_t *out) {
                 continue;
             FOR_BITS(q, empty_home) out[n++] = XEN_CODE(ANA_BUY_PLACE, c, q);
         }
-        for (int c = 0; c < t->n_cards; c++)
-            if (pl->hand[c] && t->card[c].kind != ANA_EVENT_CARD)
-                FOR_BITS(q, empty_home) out[n++] = XEN_CODE(ANA_PLACE, c, q);
+        for (int i = 0; i < n_held; i++)
+            if (t->card[held[i]].kind != ANA_EVENT_CARD)
+                FOR_BITS(q, empty_home) out[n++] = XEN_CODE(ANA_PLACE, held[i], q);
     }
     if (first_empty_slot(s, p) >= 0)
-        for (int c = 0; c < t->n_cards; c++)
-            if (pl->hand[c] && t->card[c].kind == ANA_EVENT_CARD) out[n++] = XEN_CODE(ANA_SET, c, 0);
+        for (int i = 0; i < n_held; i++)
+            if (t->card[held[i]].kind == ANA_EVENT_CARD) out[n++] = XEN_CODE(ANA_SET, held[i], 0);
     return n;
 }
 

@@ -2,6 +2,7 @@
  * outcomes (docs/hero-engine.md §8). */
 
 #include "internal.h"
+#include "multiset.h"
 
 /* ============================================================ legal actions */
 
@@ -39,13 +40,25 @@ static inline int emit_targets(uint16_t *out, int n, int kind, int x, uint32_t t
     return n;
 }
 
+/* The card ids in seat u's hand, ascending: the generators below walk this
+ * short list, not every card id. */
+typedef struct Held {
+    int n;
+    uint8_t card[HERO_MAX_CARDS];
+} Held;
+
+static void held_cards(const HeroState *s, int u, Held *held) {
+    held->n = xen_multiset_ids(s->hand[u], HERO_MAX_CARDS, held->card);
+}
+
 static int gen_deploy(const HeroTables *t, const HeroState *s, int u, const FieldCount *fc,
-                      uint16_t *out, int n) {
+                      const Held *held, uint16_t *out, int n) {
     int front_room = s->row_n[u * 2] < HERO_ROW_SIZE;
     int back_room = s->row_n[u * 2 + 1] < HERO_ROW_SIZE;
     if (!front_room && !back_room) return n;
-    for (int card = 0; card < t->n_cards; card++) {
-        if (!s->hand[u][card] || !t->card[card].is_unit || !can_use(t, s, u, fc, card)) continue;
+    for (int i = 0; i < held->n; i++) {
+        int card = held->card[i];
+        if (!t->card[card].is_unit || !can_use(t, s, u, fc, card)) continue;
         if (front_room && (t->card[card].keywords & HERO_KW_BLITZ))
             out[n++] = XEN_CODE(HERO_DEPLOY, card, 0);
         if (back_room) out[n++] = XEN_CODE(HERO_DEPLOY, card, 1);
@@ -54,10 +67,11 @@ static int gen_deploy(const HeroTables *t, const HeroState *s, int u, const Fiel
 }
 
 static int gen_play(const HeroTables *t, const HeroState *s, int u, const FieldCount *fc,
-                    int normal_too, uint16_t *out, int n) {
-    for (int card = 0; card < t->n_cards; card++) {
+                    const Held *held, int normal_too, uint16_t *out, int n) {
+    for (int i = 0; i < held->n; i++) {
+        int card = held->card[i];
         const HeroCard *k = &t->card[card];
-        if (!s->hand[u][card] || k->is_unit || !(k->fast || normal_too)) continue;
+        if (k->is_unit || !(k->fast || normal_too)) continue;
         if (!can_use(t, s, u, fc, card)) continue;
         if (k->effects.target == HERO_TG_NONE)
             out[n++] = XEN_CODE(HERO_PLAY, card, HERO_NO_TARGET);
@@ -67,10 +81,9 @@ static int gen_play(const HeroTables *t, const HeroState *s, int u, const FieldC
     return n;
 }
 
-static int gen_retainer(const HeroTables *t, const HeroState *s, int u, uint16_t *out, int n) {
+static int gen_retainer(const HeroState *s, int u, const Held *held, uint16_t *out, int n) {
     if (s->row_n[u * 2 + 1] >= HERO_ROW_SIZE) return n;
-    for (int card = 0; card < t->n_cards; card++)
-        if (s->hand[u][card]) out[n++] = XEN_CODE(HERO_RETAINER, card, 0);
+    for (int i = 0; i < held->n; i++) out[n++] = XEN_CODE(HERO_RETAINER, held->card[i], 0);
     return n;
 }
 
@@ -147,34 +160,36 @@ static int chance_codes(const HeroTables *t, const HeroState *s, uint16_t *out) 
 static int decision_codes(const HeroTables *t, const HeroState *s, uint16_t *out) {
     int u = hero_current_player(s), n = 0;
     FieldCount fc;
+    Held held;
     if (s->pend_kind == HERO_PEND_TARGET)
         return emit_targets(out, 0, HERO_TARGET, 0,
                             legal_targets(t, s, &t->card[s->pend_source].effects, u));
     field_count(t, s, u, &fc);
+    held_cards(s, u, &held);
     switch (s->phase) {
     case HERO_PH_ACTION:
         out[n++] = XEN_CODE(HERO_END, 0, 0);
         n = gen_move(s, u, out, n);
-        n = gen_deploy(t, s, u, &fc, out, n);
-        n = gen_play(t, s, u, &fc, 1, out, n);
-        n = gen_retainer(t, s, u, out, n);
+        n = gen_deploy(t, s, u, &fc, &held, out, n);
+        n = gen_play(t, s, u, &fc, &held, 1, out, n);
+        n = gen_retainer(s, u, &held, out, n);
         n = gen_ability(t, s, u, out, n);
         break;
     case HERO_PH_WINDOW:
         out[n++] = XEN_CODE(HERO_PASS, 0, 0);
-        n = gen_play(t, s, u, &fc, 0, out, n);
-        n = gen_retainer(t, s, u, out, n);
+        n = gen_play(t, s, u, &fc, &held, 0, out, n);
+        n = gen_retainer(s, u, &held, out, n);
         break;
     case HERO_PH_BATTLE:
         out[n++] = XEN_CODE(HERO_END, 0, 0);
-        n = gen_play(t, s, u, &fc, 0, out, n);
-        n = gen_retainer(t, s, u, out, n);
+        n = gen_play(t, s, u, &fc, &held, 0, out, n);
+        n = gen_retainer(s, u, &held, out, n);
         n = gen_attack(t, s, u, out, n);
         break;
     case HERO_PH_DEFEND:
         out[n++] = XEN_CODE(HERO_PASS, 0, 0);
-        n = gen_play(t, s, u, &fc, 0, out, n);
-        n = gen_retainer(t, s, u, out, n);
+        n = gen_play(t, s, u, &fc, &held, 0, out, n);
+        n = gen_retainer(s, u, &held, out, n);
         n = gen_guard(t, s, u, out, n);
         break;
     default:
