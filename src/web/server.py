@@ -51,7 +51,12 @@ class Connection:
             message = await self.outbox.get()
             if message is None:
                 return
-            await self.socket.send_str(json.dumps(message))
+            if self.socket.closed:
+                continue                # the page went: the rest is dropped
+            try:
+                await self.socket.send_str(json.dumps(message))
+            except ConnectionError:
+                continue
 
     async def handle(self, text: str) -> None:
         if self.job is not None:

@@ -391,6 +391,7 @@ $("#play-board").addEventListener("click", (event) => {
   if (target) clickAnchor(target.dataset.anchor);
 });
 function play(text) {
+  app.movesSent = (app.movesSent || 0) + 1;
   app.lastLegal = app.legal;
   app.selection = []; app.legal = [];
   setState("thinking");
@@ -414,6 +415,8 @@ function showAnalysis(m) {
     $("#analysis").append(el("li", { "data-move": move.text },
       `${move.text}  win ${pct(move.win)} (${move.visits} visits)`, move.line.length ? `  then ${move.line.join(", ")}` : ""));
     if (i >= 3) return;
+    const button = $(`#choices [data-move="${CSS.escape(move.text)}"]`);
+    if (!move.anchors.length && button) button.classList.add(`hint${i + 1}`);
     for (const anchor of move.anchors) {
       const node = $(`[data-anchor="${CSS.escape(anchor)}"]`, area);
       if (!node) continue;
