@@ -9,7 +9,7 @@ import random
 import pytest
 
 from xenophon.games import make_game
-from xenophon.records import Record, new_record
+from xenophon.records import new_record
 from xenophon.session import HIDDEN
 from xenophon.web.catalogue import anabasis_anchors, hero_anchors
 from xenophon.web.play import PageError, WebGame, lines_for_page, review

@@ -92,8 +92,8 @@ class Connection:
     def dispatch(self, request: dict[str, Any]) -> None:
         kind = request.get("type")
         if kind in ("new", "resume"):
-            self.leave_game()
             game = WebGame.new(request) if kind == "new" else WebGame.resume(request)
+            self.leave_game()                  # only once the new game could be made
             self.game = game
             self.send(game.setup_message())
             game.advance(self.send)

@@ -151,6 +151,14 @@ function drawBoard(game, view, seat) {
   return game === "anabasis" ? anabasisBoard(view, seat) : heroBoard(view, seat);
 }
 
+// the seat's own hand, one chip per card name (both games)
+function handChips(hand) {
+  const names = Object.keys(hand).sort();
+  if (!names.length) return ["-"];
+  return names.map((name) => el("span", { class: "chip mine", ...cardAttrs(name, `hand:${name}`) },
+    hand[name] > 1 ? `${name} x${hand[name]}` : name));
+}
+
 function cardAttrs(name, anchor) {
   return { "data-card": name, "data-anchor": anchor };
 }
@@ -214,8 +222,7 @@ function anabasisPlayer(view, player, seat) {
                         "data-anchor": mine ? `slot:${i + 1}` : null, "data-card": slot?.card || null }, `${i + 1}: ${label}`);
   });
   const hand = mine
-    ? Object.keys(info.hand).sort().map((name) => el("span", { class: "chip mine", ...cardAttrs(name, `hand:${name}`) },
-        info.hand[name] > 1 ? `${name} x${info.hand[name]}` : name))
+    ? handChips(info.hand)
     : [el("span", { class: "chip back" }, `${info.hand_size} cards`)];
   return el("div", { class: `panel ${mine ? "mine" : "theirs"}`, "data-player": player },
     el("div", { class: "counters" }, el("span", { class: "who" }, mine ? `You (seat ${player})` : `Opponent (seat ${player})`),
@@ -263,8 +270,7 @@ function heroAvatar(info, mine) {
 
 function heroHand(info, mine) {
   const chips = mine
-    ? Object.keys(info.hand).sort().map((name) => el("span", { class: "chip mine", ...cardAttrs(name, `hand:${name}`) },
-        info.hand[name] > 1 ? `${name} x${info.hand[name]}` : name))
+    ? handChips(info.hand)
     : [el("span", { class: "chip back" }, `${info.hand_size} cards`),
        sum(info.known) ? el("span", {}, ` known: ${countText(info.known)}`) : null];
   return el("div", { class: "panel" }, "hand: ", chips, el("span", { class: "legend" }, `  graveyard: ${countText(info.graveyard)}`));
@@ -290,7 +296,7 @@ function patternGrid(move, attack, flip) {
   const reach = Math.max(1, ...all.map(([x, y]) => Math.max(Math.abs(x), Math.abs(y))));
   const size = 2 * reach + 1;
   const grid = el("div", { class: "pattern" });
-  grid.style.gridTemplateColumns = `repeat(${size}, 11px)`;
+  grid.style.gridTemplateColumns = `repeat(${size}, 14px)`;
   const key = (x, y) => `${x},${y}`;
   const m = new Set(move.map(([x, y]) => key(x, y))), a = new Set(attack.map(([x, y]) => key(x, y)));
   for (let row = reach; row >= -reach; row--) {
@@ -387,8 +393,13 @@ function clickAnchor(anchor) {
   refreshSelection();
 }
 $("#play-board").addEventListener("click", (event) => {
-  const target = event.target.closest("[data-anchor]");
-  if (target) clickAnchor(target.dataset.anchor);
+  // a unit inside a row: the row when the move under way needs a row, else the unit
+  const anchors = [];
+  for (let node = event.target.closest("[data-anchor]"); node; node = node.parentElement?.closest("[data-anchor]"))
+    anchors.push(node.dataset.anchor);
+  if (!anchors.length) return;
+  const fits = anchors.find((a) => candidates([...app.selection, a]).length);
+  clickAnchor(fits || anchors[0]);
 });
 function play(text) {
   app.movesSent = (app.movesSent || 0) + 1;
@@ -419,7 +430,7 @@ function showAnalysis(m) {
     if (!move.anchors.length && button) button.classList.add(`hint${i + 1}`);
     for (const anchor of move.anchors) {
       const node = $(`[data-anchor="${CSS.escape(anchor)}"]`, area);
-      if (!node) continue;
+      if (!node || /\bhint\d\b/.test(node.className)) continue;    // a better move marked it
       node.classList.add(`hint${i + 1}`);
       if (getComputedStyle(node).position === "static") node.style.position = "relative";
       node.append(el("span", { class: "badge" }, `${i + 1}: ${pct(move.win)}`));
@@ -539,7 +550,7 @@ $("#new-game").addEventListener("submit", (event) => {
   setState("thinking");
   request(message);
 });
-$("#resume").onclick = () => {
+$("#resume-game").onclick = () => {
   setState("thinking");
   request({ type: "resume", path: $("#new-game").resume.value.trim(), level: "" });
 };
