@@ -34,13 +34,14 @@ class SessionError(XenophonError):
     """A game that cannot be started or resumed as asked."""
 
 
-def default_save_path(game_name: str) -> Path:
+def default_save_path(game_name: str, reserved: set[Path] | frozenset = frozenset()) -> Path:
     """A new file in the user's games folder, named by the time (never one
-    that exists: two games started in the same second get -2, -3, ...)."""
+    that exists or is `reserved` for another game of this process: two games
+    started in the same second get -2, -3, ...)."""
     folder = user_data_folder() / "games"
     stem = f"{game_name}-{time.strftime('%Y%m%d-%H%M%S')}"
     path, number = folder / f"{stem}.jsonl", 1
-    while path.exists():
+    while path.exists() or path in reserved:
         number += 1
         path = folder / f"{stem}-{number}.jsonl"
     return path

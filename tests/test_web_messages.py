@@ -200,3 +200,30 @@ def test_serve_refuses_bad_options_and_a_taken_port_in_one_line():
         busy = run_xenophon("serve", "--port", port)
     assert busy.returncode == 2 and "in use" in busy.stderr and "Traceback" not in busy.stderr
     assert len(busy.stderr.strip().splitlines()) == 1
+
+
+def test_only_the_servers_own_page_may_open_a_socket():
+    """Another site open in the browser (or a name resolved to this machine)
+    cannot drive the games and their files."""
+    import asyncio
+
+    from aiohttp import WSServerHandshakeError
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from xenophon.web.server import make_app
+
+    async def status(headers):
+        async with TestClient(TestServer(make_app(), host="127.0.0.1")) as client:
+            try:
+                socket = await client.ws_connect("/ws", headers=headers)
+            except WSServerHandshakeError as error:
+                return error.status
+            await socket.close()
+            return 101
+
+    async def check():
+        assert await status({"Origin": "http://evil.example"}) == 403
+        assert await status({"Host": "evil.example"}) == 403
+        assert await status({}) == 101          # the browser tests connect with their Origin
+
+    asyncio.run(check())

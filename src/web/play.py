@@ -5,10 +5,11 @@ view of the record (Session.view_lines) and the search's results for the
 human's own decisions, so a test can check the messages directly."""
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any, Callable
 
-from xenophon.cli.common import LEVELS, bot_for_level
+from xenophon.cli.common import bot_for_level
 from xenophon.errors import XenophonError
 from xenophon.games import GAME_OPTIONS, game_with_options, game_options_from_text
 from xenophon.records import Record, load_record, make_game_for, parse_record, replay
@@ -81,6 +82,18 @@ def game_for_request(request: dict[str, Any]) -> Any:
     return game_with_options(name, game_options_from_text(name, texts), seed=_seed(request))
 
 
+_RESERVED: set[Path] = set()       # the autosave files of this server's games
+_RESERVING = threading.Lock()
+
+
+def autosave_path(game_name: str) -> Path:
+    """The game's own file: never one another game of this server has."""
+    with _RESERVING:
+        path = default_save_path(game_name, _RESERVED)
+        _RESERVED.add(path)
+        return path
+
+
 class WebGame:
     """A game between the page's human and the AI over the shared Session."""
 
@@ -99,7 +112,7 @@ class WebGame:
         bot_for_level(level, 0)                     # an unknown level: one line, before the game
         game = game_for_request(request)
         return cls(new_game(game, _seat(request), level, _seed(request)),
-                   default_save_path(game.name))
+                   autosave_path(game.name))
 
     @classmethod
     def resume(cls, request: dict[str, Any]) -> "WebGame":
@@ -108,13 +121,13 @@ class WebGame:
             raise PageError("give the path of a saved game to resume")
         level = _text(request, "level") or None
         start = resumed_game(path, level)
-        return cls(start, default_save_path(start.state.game.name), Path(path))
+        return cls(start, autosave_path(start.state.game.name), Path(path))
 
     # -- messages -------------------------------------------------------------
     def setup_message(self) -> dict[str, Any]:
         game = self.session.game
         return {"type": "setup", "game": game.name, "options": game.options(),
-                "seat": self.session.human, "level": self.level, "levels": list(LEVELS),
+                "seat": self.session.human, "level": self.level,
                 "cards": catalogue(game), "note": self.note}
 
     def position_message(self) -> dict[str, Any]:
@@ -192,7 +205,8 @@ class WebGame:
     def save(self, request: dict[str, Any], send: Send) -> None:
         path = _text(request, "path")
         if path:
-            saved: Path | None = self.session.save(Path(path), bool(request.get("force")))
+            # never forced: the page replaces no file but this game's own
+            saved: Path | None = self.session.save(Path(path))
         else:
             saved, reasons = self.session.save_somewhere()
             if saved is None:

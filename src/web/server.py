@@ -10,17 +10,22 @@ from __future__ import annotations
 
 import asyncio
 import json
+import signal
+import sys
 from importlib import resources
 from pathlib import Path
 from typing import Any, Callable
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
 
 from xenophon.errors import XenophonError
 from xenophon.web.play import PageError, WebGame, review
 
 MAX_MESSAGE_BYTES = 70 * 1024 * 1024     # an uploaded record: the record reader's 64 MiB, and JSON
 STATIC = "static"
+ANY_ADDRESS = "*"
+SOCKETS = web.AppKey("sockets", set)
+SHUTDOWN_SECONDS = 10.0
 
 
 def static_folder() -> Path:
@@ -112,11 +117,14 @@ class Connection:
             raise PageError(f"unknown request {kind!r}")
 
     def leave_game(self) -> None:
-        """Saves the game in progress, if any, and says where."""
+        """Saves the game in progress, if any, and says where (to the page,
+        and where the server was started, since the page may be gone)."""
         if self.game is not None:
             path = self.game.leave()
             if path is not None:
                 self.send({"type": "saved", "path": str(path), "left": True})
+                print(f"xenophon: a game in progress was saved to {path}", file=sys.stderr,
+                      flush=True)
             self.game = None
 
     async def close(self) -> None:
@@ -131,23 +139,53 @@ async def index(request: web.Request) -> web.FileResponse:
     return web.FileResponse(static_folder() / "index.html")
 
 
-def make_app(observer: Callable[[dict[str, Any], Any], None] | None = None) -> web.Application:
+def same_origin(request: web.Request, hosts: frozenset[str]) -> bool:
+    """A socket may be opened by this server's own page only: the Host is one
+    this server answers to (not another name resolved to it) and the Origin,
+    which a browser always sends, is that host. Another site open in the
+    same browser cannot drive the games or their files."""
+    host = request.host
+    name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+    if ANY_ADDRESS not in hosts and name.strip("[]") not in hosts:
+        return False
+    origin = request.headers.get("Origin")
+    return origin is None or origin == f"{request.scheme}://{host}"
+
+
+def make_app(observer: Callable[[dict[str, Any], Any], None] | None = None,
+             host: str = "127.0.0.1") -> web.Application:
     """The application; `observer(message, connection)` sees every message sent
     (for tests)."""
+    # listening on every address (--host 0.0.0.0): any name of the machine will do
+    hosts = frozenset({"127.0.0.1", "localhost", "::1", host} |
+                      ({ANY_ADDRESS} if host in ("0.0.0.0", "::", "") else set()))
 
-    async def socket(request: web.Request) -> web.WebSocketResponse:
+    async def socket(request: web.Request) -> web.StreamResponse:
+        if not same_origin(request, hosts):
+            raise web.HTTPForbidden(text="xenophon: only this server's own page may connect")
         ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE_BYTES)
         await ws.prepare(request)
         connection = Connection(ws, asyncio.get_running_loop(), observer)
         sender = asyncio.ensure_future(connection.sender())
-        async for message in ws:
-            if message.type == WSMsgType.TEXT:
-                await connection.handle(message.data)
-        await connection.close()
-        await sender
+        request.app[SOCKETS].add(ws)
+        try:
+            async for message in ws:
+                if message.type == WSMsgType.TEXT:
+                    await connection.handle(message.data)
+        finally:
+            request.app[SOCKETS].discard(ws)
+            await connection.close()
+            await sender
         return ws
 
+    async def close_sockets(app: web.Application) -> None:
+        # on shutdown: each page's socket closed, so that its game is saved
+        for ws in list(app[SOCKETS]):
+            await ws.close(code=WSCloseCode.GOING_AWAY, message=b"server stopped")
+
     app = web.Application(client_max_size=MAX_MESSAGE_BYTES)
+    app[SOCKETS] = set()
+    app.on_shutdown.append(close_sockets)
     app.router.add_get("/", index)
     app.router.add_get("/ws", socket)
     app.router.add_static("/static/", static_folder())
@@ -161,7 +199,8 @@ def run(host: str, port: int, announce: Callable[[str], None] = print) -> None:
 
 
 async def _serve(host: str, port: int, announce: Callable[[str], None]) -> None:
-    runner = web.AppRunner(make_app(), handle_signals=False)
+    runner = web.AppRunner(make_app(host=host), handle_signals=False,
+                           shutdown_timeout=SHUTDOWN_SECONDS)
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     try:
@@ -172,7 +211,9 @@ async def _serve(host: str, port: int, announce: Callable[[str], None]) -> None:
     bound = site._server.sockets[0].getsockname()[1] if port == 0 else port  # type: ignore
     shown = f"[{host}]" if ":" in host else host
     announce(f"http://{shown}:{bound}/")
+    stop = asyncio.Event()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
     try:
-        await asyncio.Event().wait()
+        await stop.wait()           # Ctrl-C cancels it (asyncio.run), SIGTERM sets it
     finally:
         await runner.cleanup()

@@ -26,6 +26,7 @@ function el(tag, attrs = {}, ...children) {
 const pct = (p) => (p === null || p === undefined) ? "" : `${Math.round(p * 100)}%`;
 const multiset = (ms) => Object.entries(ms || {}).flatMap(([name, n]) => Array(n).fill(name));
 const countText = (ms) => Object.entries(ms || {}).map(([n, k]) => k > 1 ? `${n} x${k}` : n).join(", ") || "-";
+const cardsText = (n) => `${n} card${n === 1 ? "" : "s"}`;
 const sum = (ms) => Object.values(ms || {}).reduce((a, b) => a + b, 0);
 
 // ---------------------------------------------------------------- the socket
@@ -223,7 +224,7 @@ function anabasisPlayer(view, player, seat) {
   });
   const hand = mine
     ? handChips(info.hand)
-    : [el("span", { class: "chip back" }, `${info.hand_size} cards`)];
+    : [el("span", { class: "chip back" }, cardsText(info.hand_size))];
   return el("div", { class: `panel ${mine ? "mine" : "theirs"}`, "data-player": player },
     el("div", { class: "counters" }, el("span", { class: "who" }, mine ? `You (seat ${player})` : `Opponent (seat ${player})`),
       el("span", {}, `castle ${info.castle_hp}`), el("span", {}, `AP ${info.ap}`), el("span", {}, `funds ${info.funds}`),
@@ -271,7 +272,7 @@ function heroAvatar(info, mine) {
 function heroHand(info, mine) {
   const chips = mine
     ? handChips(info.hand)
-    : [el("span", { class: "chip back" }, `${info.hand_size} cards`),
+    : [el("span", { class: "chip back" }, cardsText(info.hand_size)),
        sum(info.known) ? el("span", {}, ` known: ${countText(info.known)}`) : null];
   return el("div", { class: "panel" }, "hand: ", chips, el("span", { class: "legend" }, `  graveyard: ${countText(info.graveyard)}`));
 }
