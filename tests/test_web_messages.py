@@ -71,6 +71,7 @@ def check_step(message, record_lines, view_lines):
     if seen.get("hidden"):
         assert message["text"] in (HIDDEN, f"{true_text.split()[0]} {HIDDEN}")
         assert " ".join(true_text.split()[1:]) not in message["text"]
+        assert not message.get("anchors")            # nothing pointed at on the board
     else:
         assert message["text"] == true_text
 
@@ -227,3 +228,25 @@ def test_only_the_servers_own_page_may_open_a_socket():
         assert await status({}) == 101          # the browser tests connect with their Origin
 
     asyncio.run(check())
+
+
+def test_review_of_a_saved_game_in_progress_is_the_players_view(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    game = WebGame.new({"game": "anabasis", "seat": 1, "level": "30", "seed": "2"})
+    game.advance(lambda message: None)
+    rng = random.Random(2)
+    for _ in range(6):
+        game.move({"move": rng.choice(game.session.state.legal_moves()).text}, lambda m: None)
+    saved = tmp_path / "saved.jsonl"
+    game.save({"path": str(saved), "force": True}, lambda message: None)
+    other = tmp_path / "other.jsonl"
+    other.write_text("mine")
+    with pytest.raises(Exception, match="exists"):
+        game.save({"path": str(other), "force": True}, lambda message: None)
+    assert other.read_text() == "mine"           # the page cannot force a save over a file
+    sent = []
+    review({"path": str(saved), "iterations": 10}, sent.append, lambda: False)
+    head = sent[0]
+    assert head["redacted"] and head["seat"] == 1
+    assert HIDDEN in [line["text"] for line in head["lines"]]
+    assert sent[-1]["type"] == "review_done"

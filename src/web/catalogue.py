@@ -130,3 +130,18 @@ def moves_for_page(state: Any) -> list[dict[str, Any]]:
 
 def anchors_of(game_name: str, text: str) -> list[str]:
     return ANCHORS[game_name](text)
+
+
+def _other_side(anchor: str) -> str:
+    kind, _, rest = anchor.partition(":")
+    side, _, place = rest.partition(":")
+    flipped = {"me": "op", "op": "me"}.get(side, side)
+    return f"{kind}:{flipped}" + (f":{place}" if place else "")
+
+
+def opponent_anchors(game_name: str, text: str) -> list[str]:
+    """The anchors of the opponent's move on the viewer's board: Hero's slots
+    are written from the mover's side (its F1 is the viewer's op.F1);
+    Anabasis squares are the same for both."""
+    anchors = anchors_of(game_name, text)
+    return [_other_side(a) for a in anchors] if game_name == "hero" else anchors

@@ -17,7 +17,7 @@ from xenophon.review import review_points
 from xenophon.search.bots import ISMCTSBot, SearchResult
 from xenophon.session import (HIDDEN, Session, Start, default_save_path, new_game,
                               resumed_game)
-from xenophon.web.catalogue import anchors_of, catalogue, moves_for_page
+from xenophon.web.catalogue import anchors_of, catalogue, moves_for_page, opponent_anchors
 
 Send = Callable[[dict[str, Any]], None]
 HINT_LEVEL = "normal"
@@ -166,7 +166,9 @@ class WebGame:
 
         result = session.ai_search(self.bot, progress, PROGRESS_EVERY)
         played = session.ai_play(self.bot, result)
+        hidden = session.view_lines[-1].get("hidden", False)
         send({"type": "ai_move", "seat": played.seat, "text": played.shown, "win": played.win,
+              "anchors": [] if hidden else opponent_anchors(session.game.name, played.shown),
               "view": session.state.view(session.human)})
 
     def finish(self, send: Send) -> None:

@@ -80,6 +80,8 @@ const HANDLERS = {
     addLog("ai", `AI: ${m.text}` + (m.win !== null ? `   (AI's win chance ${pct(m.win)})` : ""));
     $("#status").textContent = `AI: ${describe(m.text)}`;
     drawPlay(m.view, []);
+    for (const anchor of m.anchors || [])
+      $$(`#play-board [data-anchor="${CSS.escape(anchor)}"]`).forEach((node) => node.classList.add("last-move"));
     return AI_DELAY;
   },
   played(m) { addLog("you", `you: ${m.text}`); clearAnalysis(); return 0; },
@@ -279,7 +281,7 @@ function heroHand(info, mine) {
 
 function heroRow(units, side, row) {
   const letter = row === "front" ? "F" : "B";
-  const box = el("div", { class: "row", "data-anchor": side === "me" ? `row:me:${row}` : null },
+  const box = el("div", { class: "row", "data-anchor": `row:${side}:${row}` },
     el("span", { class: "row-label" }, row));
   units.forEach((unit, i) => {
     const slot = `${letter}${i + 1}`;
@@ -354,6 +356,11 @@ function showDetails(target, x, y) {
   box.style.left = `${Math.min(x + 14, innerWidth - 320)}px`;
   box.style.top = `${Math.min(y + 14, innerHeight - 220)}px`;
 }
+// a tap shows the card too (touch screens have no hover)
+document.addEventListener("click", (event) => {
+  const target = event.target.closest("[data-card]");
+  if (target && target.dataset.card) showDetails(target, event.clientX, event.clientY);
+});
 document.addEventListener("mouseover", (event) => {
   const target = event.target.closest("[data-card]");
   if (target && target.dataset.card) showDetails(target, event.clientX, event.clientY);
