@@ -9,14 +9,15 @@ import threading
 from pathlib import Path
 from typing import Any, Callable
 
-from xenophon.cli.common import bot_for_level
+from xenophon.cli.common import LEVELS, bot_for_level
 from xenophon.errors import XenophonError
-from xenophon.games import GAME_OPTIONS, game_with_options, game_options_from_text
+from xenophon.games import (DECK_SEPARATOR, GAME_OPTIONS, game_options_from_text,
+                            game_with_options)
 from xenophon.records import Record, load_record, make_game_for, parse_record, replay
 from xenophon.review import review_points
 from xenophon.search.bots import ISMCTSBot, SearchResult
-from xenophon.session import (HIDDEN, Session, Start, default_save_path, new_game,
-                              resumed_game)
+from xenophon.session import (DEFAULT_LEVEL, HIDDEN, Session, Start, default_save_path,
+                              new_game, resumed_game)
 from xenophon.web.catalogue import anchors_of, catalogue, moves_for_page, opponent_anchors
 
 Send = Callable[[dict[str, Any]], None]
@@ -27,6 +28,16 @@ REVIEW_ITERATIONS = 300         # per decision, by default (the page may ask for
 MAX_REVIEW_ITERATIONS = 20000
 REVIEW_THRESHOLD = 0.10
 RESULT_TEXT = {1: "You win.", -1: "The AI wins.", 0: "Draw."}
+
+
+def hello_message() -> dict[str, Any]:
+    """What the page offers before any game: the package's own lists."""
+    from xenophon.anabasis.game import MODES
+    from xenophon.hero.cards import default_deck_dir
+    return {"type": "hello", "levels": list(LEVELS), "default_level": DEFAULT_LEVEL,
+            "modes": list(MODES),
+            "decks": sorted(path.stem for path in default_deck_dir().glob("*.toml")),
+            "default_decks": GAME_OPTIONS["hero"]["decks"].split(DECK_SEPARATOR)}
 
 
 class PageError(XenophonError):
@@ -108,7 +119,7 @@ class WebGame:
 
     @classmethod
     def new(cls, request: dict[str, Any]) -> "WebGame":
-        level = _text(request, "level") or "easy"
+        level = _text(request, "level") or DEFAULT_LEVEL
         bot_for_level(level, 0)                     # an unknown level: one line, before the game
         game = game_for_request(request)
         return cls(new_game(game, _seat(request), level, _seed(request)),

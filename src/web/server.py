@@ -19,7 +19,7 @@ from typing import Any, Callable
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from xenophon.errors import XenophonError
-from xenophon.web.play import PageError, WebGame, review
+from xenophon.web.play import PageError, WebGame, hello_message, review
 
 MAX_MESSAGE_BYTES = 70 * 1024 * 1024     # an uploaded record: the record reader's 64 MiB, and JSON
 STATIC = "static"
@@ -168,6 +168,7 @@ def make_app(observer: Callable[[dict[str, Any], Any], None] | None = None,
         connection = Connection(ws, asyncio.get_running_loop(), observer)
         sender = asyncio.ensure_future(connection.sender())
         request.app[SOCKETS].add(ws)
+        connection.send(hello_message())
         try:
             async for message in ws:
                 if message.type == WSMsgType.TEXT:

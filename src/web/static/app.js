@@ -36,7 +36,7 @@ window.xenophon = app;                 // for tests and the curious
 
 function connect() {
   const socket = new WebSocket(`ws://${location.host}/ws`);
-  socket.onopen = () => { $("#connection").textContent = "connected"; document.body.dataset.connected = "yes"; };
+  socket.onopen = () => { $("#connection").textContent = "connected"; };
   socket.onclose = () => { $("#connection").textContent = "disconnected (reload the page)"; document.body.dataset.connected = "no"; };
   socket.onmessage = (event) => { app.queue.push(JSON.parse(event.data)); pump(); };
   app.socket = socket;
@@ -66,6 +66,17 @@ function setState(state) { document.body.dataset.state = state; }
 function say(text, ok = false) { const m = $("#message"); m.textContent = text || ""; m.classList.toggle("ok", ok); }
 
 const HANDLERS = {
+  hello(m) {                 // the choices the package offers
+    const form = $("#new-game");
+    const options = (values) => values.map((v) => el("option", { value: v }, v));
+    form.mode.replaceChildren(...options(m.modes));
+    form.level.replaceChildren(...options(m.levels));
+    form.level.value = m.default_level;
+    $("#decks").replaceChildren(...options(m.decks));
+    [form.deck0.value, form.deck1.value] = m.default_decks;
+    document.body.dataset.connected = "yes";
+    return 0;
+  },
   setup(m) {
     app.game = m.game; app.seat = m.seat; app.cards = m.cards; app.view = null; app.options = m.options;
     $("#log").replaceChildren(); $("#analysis").replaceChildren(); say(m.note || "");
