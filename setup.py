@@ -1,9 +1,9 @@
 """Build of xenophon: the C rules core, its pybind11 bindings and the Cython search.
 
-The C core (src/engine_c) is compiled once into a static library that both the
-pybind11 module (xenophon._core) and the Cython search modules link against,
-so the rules exist in exactly one compiled copy per extension and never twice
-in source.
+The C cores (src/engine_c) are compiled once into static libraries, one per
+game, that both the pybind11 module (xenophon._core) and the Cython search
+modules link against, so the rules exist in exactly one compiled copy per
+extension and never twice in source.
 """
 from __future__ import annotations
 
@@ -33,18 +33,28 @@ OPT_FLAGS = ["-O1", "-g"] if SANITIZE else ["-O3"]
 EXTRA_FLAGS = SANITIZE_FLAGS if SANITIZE else []
 if SANITIZE:
     C_FLAGS = [flag for flag in C_FLAGS if not flag.startswith("-O")] + OPT_FLAGS + EXTRA_FLAGS
-# Its own build folder: setuptools reuses up-to-date objects of build/, which
-# would mix optimised and instrumented code in one build.
-BUILD_OPTIONS = {"build": {"build_base": "build/sanitize"}} if SANITIZE else {}
+# Its own build folder (build/sanitize, build/debug, build/sanitize-debug):
+# setuptools reuses up-to-date objects of build/, which would mix optimised,
+# debug and instrumented code in one build.
+DEBUG = bool(os.environ.get("XENOPHON_DEBUG"))
+BUILD_BASE = "build/" + "-".join(name for name, on in (("sanitize", SANITIZE), ("debug", DEBUG)) if on)
+BUILD_OPTIONS = {"build": {"build_base": BUILD_BASE}} if SANITIZE or DEBUG else {}
 
-engine_sources = sorted(glob.glob(f"{ENGINE_DIR}/*.c"))
-engine_library = ("xenophon_engine", {"sources": engine_sources, "cflags": C_FLAGS,
-                                       "include_dirs": [ENGINE_DIR]})
+# The kernel's headers are at the top of src/engine_c, each game's core in its
+# own folder with the same file names as the other's: one static library per
+# game (an archive keeps member names without their folder).
+GAME_CORES = ("anabasis", "hero")
+engine_sources = sorted(glob.glob(f"{ENGINE_DIR}/*/*.c"))
+engine_libraries = [
+    (f"xenophon_{game}", {"sources": sorted(glob.glob(f"{ENGINE_DIR}/{game}/*.c")),
+                          "cflags": C_FLAGS, "include_dirs": [ENGINE_DIR]})
+    for game in GAME_CORES
+]
 # What the extensions are built from besides their own sources: build_ext
 # relinks an extension only when one of these is newer than it, and the
 # static library's sources must count (else a change to a .c file of the core
 # leaves an extension with the old core linked in).
-ENGINE_DEPENDS = engine_sources + sorted(glob.glob(f"{ENGINE_DIR}/*.h"))
+ENGINE_DEPENDS = engine_sources + sorted(glob.glob(f"{ENGINE_DIR}/**/*.h", recursive=True))
 
 core_extension = Pybind11Extension(
     "xenophon._core",
@@ -93,10 +103,10 @@ setup(
     # the C core's sources ship too: the OpenSpiel bridge (xenophon.interop.native)
     # compiles them with its wrapper on the user's machine
     package_data={"xenophon": ["py.typed", "data/*.json", "data/*/*.toml", "data/*/*/*.toml",
-                               "engine_c/*.c", "engine_c/*.h"],
+                               "engine_c/*.h", "engine_c/*/*.c", "engine_c/*/*.h"],
                   "xenophon.interop": ["*.cc"],
                   "xenophon.web": ["static/*"]},
-    libraries=[engine_library],
+    libraries=engine_libraries,
     ext_modules=ext_modules,
     zip_safe=False,
     options=BUILD_OPTIONS,

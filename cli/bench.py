@@ -8,11 +8,13 @@ import sys
 from typing import Any
 
 from xenophon.benchmarks import PARTS, POSITIONS_FILE
-from xenophon.cli.common import add_force_argument, parse_sprt, real_number, whole_number
+from xenophon.cli.common import (UsageError, add_cluster_arguments, add_force_argument,
+                                 parse_sprt, real_number, whole_number)
 from xenophon.files import check_output, write_atomic
 from xenophon.games import GAMES
 from xenophon.search.bots import MAX_ITERATIONS, MAX_SECONDS
-from xenophon.tournament import MAX_GAMES, MAX_PROCESSES
+from xenophon.jobs import LOCAL
+from xenophon.tournament import MAX_GAMES
 
 
 def add_parser(commands: Any) -> None:
@@ -46,9 +48,7 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--move-time", type=real_number(0, MAX_SECONDS, above=True),
                         metavar="SECONDS", help="seconds per move in the equal-time match "
                                                 f"(above 0, at most {MAX_SECONDS:g})")
-    parser.add_argument("--processes", type=whole_number(1, MAX_PROCESSES), metavar="N",
-                        help=f"processes playing matches (1 to {MAX_PROCESSES}; default: all "
-                             "cores)")
+    add_cluster_arguments(parser)
     parser.add_argument("--seed", type=int, help="seed of the searches and matches (default 1)")
     parser.add_argument("--positions", metavar="FILE", help="positions instead of "
                         "src/data/bench_positions.json")
@@ -64,7 +64,10 @@ def settings_from(args: argparse.Namespace) -> Any:
         "search_iterations": args.iterations, "match_games": args.games,
         "match_iterations": args.match_iterations, "move_time": args.move_time,
         "processes": args.processes, "seed": args.seed, "sprt": args.sprt,
+        "cluster": None if args.cluster == LOCAL else args.cluster,
     }
+    if overrides["cluster"] and args.processes is not None:
+        raise UsageError("--processes is for --cluster local (a Ray cluster has its own)")
     base = QUICK if args.quick else Settings()
     return dataclasses.replace(base, **{k: v for k, v in overrides.items() if v is not None})
 

@@ -11,7 +11,7 @@ from xenophon.errors import XenophonError
 from xenophon.games import GAME_OPTIONS, GAMES, game_from_texts
 from xenophon.game import Game
 from xenophon.search.bots import MAX_WORKERS, ISMCTSBot, SettingError, check_setting
-from xenophon.tournament import check_sprt
+from xenophon.tournament import MAX_PROCESSES, check_sprt
 
 LEVELS = {
     # name: (iterations, seconds, temperature) of the ISMCTS that plays it
@@ -134,6 +134,40 @@ def parse_sprt(text: str) -> tuple[float, float]:
     except XenophonError as error:
         raise argparse.ArgumentTypeError(f"'{text}': {error}") from None
     return elo0, elo1
+
+
+def add_cluster_arguments(parser: argparse.ArgumentParser) -> None:
+    """Where a bulk command plays its games (`xenophon.jobs`)."""
+    parser.add_argument("--cluster", metavar="WHERE", default="local",
+                        help="local (a process pool on this machine, the default), ray (the "
+                             "Ray cluster this machine is part of, or a new local one), or a "
+                             "Ray address such as 10.0.0.5:6379; Ray needs "
+                             "pip install 'xenophon[cluster]'")
+    parser.add_argument("--processes", type=whole_number(1, MAX_PROCESSES), metavar="N",
+                        help=f"local processes playing games (1 to {MAX_PROCESSES}; default: "
+                             "all cores)")
+
+
+def add_results_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--results", metavar="FILE",
+                        help="append every finished game to this JSON Lines file as it "
+                             "arrives (rewritten in order at the end)")
+    parser.add_argument("--resume", action="store_true",
+                        help="continue the run of --results FILE: play only the games it "
+                             "lacks (the same command and options as the run that made it)")
+
+
+def backend_from(args: argparse.Namespace) -> Any:
+    """The job runner's backend the command line names."""
+    from xenophon.jobs import LOCAL, make_backend
+    if args.cluster != LOCAL and args.processes is not None:
+        raise UsageError("--processes is for --cluster local (a Ray cluster has its own)")
+    return make_backend(args.cluster, args.processes)
+
+
+def check_resume(args: argparse.Namespace) -> None:
+    if args.resume and not args.results:
+        raise UsageError("--resume continues a --results FILE; give it")
 
 
 def add_force_argument(parser: argparse.ArgumentParser) -> None:

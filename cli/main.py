@@ -23,11 +23,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"xenophon {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    from xenophon.cli import analyse, bench, engine, match, play, records_cmd, serve
+    from xenophon.cli import (analyse, balance, bench, engine, match, play, records_cmd,
+                              serve)
     play.add_parser(commands)
     analyse.add_parsers(commands)
     records_cmd.add_parsers(commands)
     match.add_parser(commands)
+    balance.add_parser(commands)
     engine.add_parser(commands)
     bench.add_parser(commands)
     serve.add_parser(commands)

@@ -2,17 +2,21 @@
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import re
 import sys
 from typing import Any
 
-from xenophon.cli.common import (UsageError, add_force_argument, add_game_arguments,
-                                 game_from_arguments, whole_number)
-from xenophon.files import check_output, check_output_folder
-from xenophon.game import CHANCE
-from xenophon.records import (Record, load_record, make_game_for, new_record, open_sealed,
-                              redact, replay)
+from xenophon.cli.common import (UsageError, add_cluster_arguments, add_force_argument,
+                                 add_game_arguments, add_results_arguments, backend_from,
+                                 check_resume, game_from_arguments, whole_number)
+from xenophon.files import check_output, check_output_folder, write_atomic
+from xenophon.games import game_options_as_text
+from xenophon.jobs import Job, finished_jobs, run_jobs
 from xenophon.players import make_bot
+from xenophon.records import load_record, make_game_for, open_sealed, redact, replay, rows_text
+from xenophon.selfplay import selfplay_jobs
 
 
 def add_parsers(commands: Any) -> None:
@@ -25,6 +29,8 @@ def add_parsers(commands: Any) -> None:
                         help="the two bots, separated by ';' (e.g. 'ismcts:time=1;greedy')")
     parser.add_argument("--games", type=whole_number(1, 1_000_000), default=1)
     parser.add_argument("--out", default=".", metavar="DIR", help="folder for the records")
+    add_cluster_arguments(parser)
+    add_results_arguments(parser)
     add_force_argument(parser)
     parser.set_defaults(run=run_selfplay)
 
@@ -61,30 +67,32 @@ def run_selfplay(args: argparse.Namespace) -> int:
         raise UsageError("--bots takes two bots separated by ';'")
     for spec in specs:
         make_bot(spec, 0)                      # a bad bot fails before any game
+    check_resume(args)
+    if args.seed is None and args.resume:
+        raise UsageError("--resume needs the --seed of the run it continues")
     base_seed = args.seed if args.seed is not None else random.randrange(2**31)
     game = game_from_arguments(args, base_seed)
-    seeds = [base_seed + number for number in range(args.games)]
-    paths = check_output_folder(args.out, [f"{game.name}-selfplay-{seed}.jsonl" for seed in seeds],
-                                force=args.force, what="records")
-    for seed, path in zip(seeds, paths):
-        record = selfplay_game(args, specs, seed)
-        record.save(path)
-        print(f"{path}: {len(record.lines)} lines, returns {record.result}")
+    options = {key: text for key, text in game_options_as_text(game).items()}
+    jobs = selfplay_jobs(game.name, options, specs,
+                         [base_seed + number for number in range(args.games)])
+    config = {"game": game.name, "options": options, "bots": specs, "games": args.games,
+              "seed": base_seed}
+    inputs = [path for path in (args.cards, *re.split(r"[+,]", args.decks or ""))
+              if path and os.path.isfile(path)]
+    done = finished_jobs(args.results, "selfplay", config, jobs) if args.resume else {}
+    names = {job.key: f"{game.name}-selfplay-{job.key}.jsonl" for job in jobs}
+    paths = dict(zip([k for k in names if k not in done],
+                     check_output_folder(args.out, [n for k, n in names.items() if k not in done],
+                                         force=args.force, what="records")))
+
+    def save(job: Job, games: list[dict[str, Any]]) -> None:
+        path = write_atomic(paths[job.key], rows_text(games[0]["record"]))
+        print(f"{path}: {len(games[0]['record'])} lines, returns {games[0]['returns']}",
+              flush=True)
+
+    run_jobs(jobs, args.results, command="selfplay", config=config, backend=backend_from(args),
+             resume=args.resume, force=args.force, inputs=inputs, unit="game", on_job=save)
     return 0
-
-
-def selfplay_game(args: argparse.Namespace, specs: list[str], seed: int) -> Record:
-    game = game_from_arguments(args, seed)
-    bots = [make_bot(spec, seed * 2 + seat) for seat, spec in enumerate(specs)]
-    record = new_record(game, specs)
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        player = state.current_player
-        move = state.sample_chance(game.rng) if player == CHANCE else bots[player].choose(state)
-        state.apply_code(move.code)
-        record.add(player, move.text)
-    record.result = state.returns()
-    return record
 
 
 def run_replay(args: argparse.Namespace) -> int:

@@ -56,6 +56,7 @@ class Settings:
     move_time: float = 0.1              # seconds per move, equal-time match
     sprt: tuple[float, float] | None = None
     processes: int | None = None
+    cluster: str | None = None          # where matches run: a Ray cluster (`xenophon.jobs`)
     seed: int = 1
 
 
@@ -386,6 +387,7 @@ def match_specs(settings: Settings, game: str) -> dict[str, tuple[str, str, str,
 def strength_row(entry: dict[str, Any], settings: Settings, match: str, reason: str | None,
                  progress: bool) -> Row:
     """One match of `match_specs` against OpenSpiel's C++ ISMCTS, from xenophon's side."""
+    from xenophon.jobs import make_backend
     from xenophon.tournament import play_match
     ours, ours_spec, peer, peer_spec = match_specs(settings, entry["game"])[match]
     if reason:
@@ -393,7 +395,8 @@ def strength_row(entry: dict[str, Any], settings: Settings, match: str, reason: 
     sprt = (*settings.sprt, 0.05, 0.05) if settings.sprt else None
     report = play_match(game_spec(entry), ours_spec, peer_spec, games=settings.match_games,
                         seed=settings.seed, processes=settings.processes, progress=progress,
-                        sprt=sprt)
+                        sprt=sprt, backend=make_backend(settings.cluster, settings.processes)
+                        if settings.cluster else None)
     s = report.summary()
     (low, high), (elo_low, elo_high) = s["interval95"], s["elo_interval95"]
     result = (f"{s['score']:.1%} [{low:.1%}, {high:.1%}], Elo {s['elo']:+.0f} "

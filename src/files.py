@@ -17,7 +17,7 @@ import os
 import stat
 import tempfile
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from xenophon.errors import XenophonError
 
@@ -34,24 +34,31 @@ def _reason(error: OSError) -> str:
 
 
 # -- reading ----------------------------------------------------------------
-def read_bytes(path: str | Path, what: str = "file", max_bytes: int = MAX_INPUT_BYTES) -> bytes:
-    """The bytes of a regular file of at most `max_bytes`.
+def _open_regular(path: Path, what: str) -> tuple[int, os.stat_result]:
+    """A descriptor of a regular file and its status, or one clear line.
 
     Opened without blocking, so a FIFO or a device is refused instead of
     waited on; /dev/zero and its like are not regular files."""
-    path = Path(path)
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as error:
         raise FileError(f"{path}: cannot read {what} ({_reason(error)})") from None
     except (ValueError, UnicodeEncodeError):       # a NUL byte or a lone surrogate in the name
         raise FileError(f"{ascii(str(path))}: not a usable file name") from None
+    info = os.fstat(descriptor)
+    if stat.S_ISREG(info.st_mode):
+        return descriptor, info
+    os.close(descriptor)
+    if stat.S_ISDIR(info.st_mode):
+        raise FileError(f"{path}: is a folder, not a {what}")
+    raise FileError(f"{path}: not a regular file (a {what} is read from a file)")
+
+
+def read_bytes(path: str | Path, what: str = "file", max_bytes: int = MAX_INPUT_BYTES) -> bytes:
+    """The bytes of a regular file of at most `max_bytes`."""
+    path = Path(path)
+    descriptor, info = _open_regular(path, what)
     try:
-        info = os.fstat(descriptor)
-        if stat.S_ISDIR(info.st_mode):
-            raise FileError(f"{path}: is a folder, not a {what}")
-        if not stat.S_ISREG(info.st_mode):
-            raise FileError(f"{path}: not a regular file (a {what} is read from a file)")
         if info.st_size > max_bytes:
             raise FileError(f"{path}: too large for a {what} "
                             f"({info.st_size:,} bytes; at most {max_bytes:,})")
@@ -81,6 +88,31 @@ def decode_text(data: bytes, where: str, what: str = "file") -> str:
 
 def read_text(path: str | Path, what: str = "file", max_bytes: int = MAX_INPUT_BYTES) -> str:
     return decode_text(read_bytes(path, what, max_bytes), str(path), what)
+
+
+def iter_lines(path: str | Path, what: str = "file", max_line_bytes: int = MAX_INPUT_BYTES
+               ) -> Iterator[tuple[str, bool]]:
+    """The lines of a regular file of any size, one at a time, each of at
+    most `max_line_bytes` and valid UTF-8: (text without its newline,
+    whether a newline ended it). For files that grow past what is read
+    whole, such as a results file of many games."""
+    path = Path(path)
+    descriptor, _ = _open_regular(path, what)
+    with os.fdopen(descriptor, "rb") as handle:
+        number = 0
+        while True:
+            try:
+                data = handle.readline(max_line_bytes + 1)
+            except OSError as error:
+                raise FileError(f"{path}: cannot read {what} ({_reason(error)})") from None
+            if not data:
+                return
+            number += 1
+            ended = data.endswith(b"\n")
+            if len(data) > max_line_bytes and not ended:
+                raise FileError(f"{path}: line {number} is too long for a {what} "
+                                f"(at most {max_line_bytes:,} bytes)")
+            yield decode_text(data.rstrip(b"\r\n"), f"{path}: line {number}", what), ended
 
 
 def json_depth_exceeds(text: str, limit: int = MAX_JSON_DEPTH) -> bool:

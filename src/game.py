@@ -254,6 +254,12 @@ class State:
     def information_set_key(self, player: int) -> int:
         return self.backend.information_set_key(player)
 
+    def observed_by(self, code: int, seat: int) -> bool:
+        """Whether `seat` is shown which action or outcome `code` (legal here)
+        is, as the rules say (each game's spec, "What each player sees");
+        False when it sees only that something of its kind happened."""
+        return self.backend.observed_by(code, seat)
+
     def hash(self) -> int:
         return self.backend.hash()
 

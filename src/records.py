@@ -58,17 +58,26 @@ class Record:
     def add(self, player: int, move: str) -> None:
         self.lines.append({"seat": "chance" if player == CHANCE else player, "move": move})
 
-    def text(self) -> str:
+    def rows(self) -> list[dict[str, Any]]:
+        """The rows of the record's file: header, moves, result."""
         rows = [self.header()] + [{k: v for k, v in line.items() if k != "line"}
                                   for line in self.lines]
         if self.result is not None:
             rows.append({"result": self.result})
-        return "".join(dumps_line(row) + "\n" for row in rows)
+        return rows
+
+    def text(self) -> str:
+        return rows_text(self.rows())
 
     def save(self, path: str | Path) -> Path:
         """Writes the record atomically (a temporary file, then a rename); the
         caller has checked the target (xenophon.files.check_output)."""
         return write_atomic(path, self.text())
+
+
+def rows_text(rows: list[dict[str, Any]]) -> str:
+    """The text of a record file from its rows (one JSON line each)."""
+    return "".join(dumps_line(row) + "\n" for row in rows)
 
 
 def new_record(game: Game, seats: list[str]) -> Record:
@@ -233,32 +242,6 @@ def make_game_for(record: Record, engine: str = "c", **overrides: Any) -> Game:
     return game
 
 
-def hidden_from(state: State, code: int, seat: int, worlds: int = 12) -> bool:
-    """True when `seat` cannot tell which action or outcome `code` was: another
-    one, here or in a world `seat` cannot tell from this one, would leave
-    `seat` with the same information-set key. (Looking only here is not
-    enough: the last starting event dealt is forced, yet which one it is
-    stays hidden from the opponent.) A seat's own decisions are never hidden
-    from it, even where another move would have had the same result."""
-    if state.current_player == seat:
-        return False
-    state.apply_code(code)
-    mine = state.information_set_key(seat)
-    state.undo()
-    rng = random.Random(code * 7919 + seat)
-    candidates = [state] + [state.resample(seat, rng) for _ in range(worlds)]
-    for world in candidates:
-        for other in world.legal_actions():
-            if other == code:
-                continue
-            world.apply_code(other)
-            same = world.information_set_key(seat) == mine
-            world.undo()
-            if same:
-                return True
-    return False
-
-
 def redact(record: Record, game: Game, seat: int) -> Record:
     """The record as `seat` saw it: hidden lines carry no move, and every line
     carries the seat's information-set key after it."""
@@ -268,7 +251,7 @@ def redact(record: Record, game: Game, seat: int) -> Record:
                       record.seats, seat, result=record.result, version=record.version)
     for line in record.lines:
         code = state.move(line["move"]).code
-        hidden = hidden_from(state, code, seat)
+        hidden = not state.observed_by(code, seat)
         state.apply_code(code)
         entry: dict[str, Any] = {"seat": line["seat"]}
         if hidden:

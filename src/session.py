@@ -23,8 +23,8 @@ from xenophon.chance import ChanceStream, event_kind
 from xenophon.errors import XenophonError
 from xenophon.files import check_output, user_data_folder
 from xenophon.game import CHANCE, Game, Move, State
-from xenophon.records import (Record, hidden_from, load_record, make_game_for, new_record,
-                              open_sealed, redact, replay, seal_game)
+from xenophon.records import (Record, load_record, make_game_for, new_record, open_sealed,
+                              redact, replay, seal_game)
 
 HIDDEN = "(hidden from you)"
 DEFAULT_LEVEL = "normal"
@@ -101,7 +101,7 @@ class Session:
     def chance_step(self) -> str:
         """Draws and applies one chance outcome; returns it as the human sees it."""
         move = self.chance.draw(self.state)
-        hidden = hidden_from(self.state, move.code, self.human)
+        hidden = not self.state.observed_by(move.code, self.human)
         self.state.apply_code(move.code)
         self.log(CHANCE, move.text, hidden)
         return HIDDEN if hidden else move.text
@@ -119,7 +119,7 @@ class Session:
         """Plays the AI's choice from `result` (of ai_search)."""
         player = self.state.current_player
         move = bot.choose_from(result)
-        hidden = hidden_from(self.state, move.code, self.human)
+        hidden = not self.state.observed_by(move.code, self.human)
         self.state.apply_code(move.code)
         self.log(player, move.text, hidden)
         win = result.best.win_probability if result.iterations else None

@@ -17,15 +17,14 @@ from __future__ import annotations
 
 import json
 import math
-import multiprocessing
 import os
 import random
-import sys
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from xenophon.files import write_atomic
-from xenophon.games import SpecError, game_from_spec
+from xenophon.games import SpecError, game_from_spec, spec_files
+from xenophon.jobs import Job, LocalBackend, run_jobs
 from xenophon.players import make_bot
 from xenophon.search import bots
 
@@ -47,7 +46,8 @@ class GameRecord:
         return (self.returns[self.first_seat_of_a] + 1) / 2
 
 
-def play_one(game_spec: str, bot_specs: tuple[str, str], seed: int, a_seat: int) -> GameRecord:
+def play_one(game_spec: str, bot_specs: tuple[str, str] | list[str], seed: int,
+             a_seat: int) -> GameRecord:
     """One game: bot A in `a_seat`, bot B in the other; chance from the seed."""
     game = game_from_spec(game_spec, seed=seed)
     rng = random.Random(seed)
@@ -65,8 +65,32 @@ def play_one(game_spec: str, bot_specs: tuple[str, str], seed: int, a_seat: int)
     return GameRecord(seed, a_seat, state.returns(), state.to_dict()["turn"], actions)
 
 
-def _play_job(job: tuple) -> GameRecord:
-    return play_one(*job)
+def play_pair_job(plays: list[list[Any]], bots: list[str], seed: int) -> list[dict[str, Any]]:
+    """The job of a pair of games on one deal (`xenophon.jobs`): each play is
+    [game spec, the seat of bot A]; usually the same game with the seats
+    swapped, for a balance study the decks swapped with them."""
+    return [asdict(play_one(spec, bots, seed, a_seat)) for spec, a_seat in plays]
+
+
+def match_jobs(game: str, bot_a: str, bot_b: str, games: int, seed: int) -> list[Job]:
+    """A match as jobs: game k on deal `seed + k // 2` with bot A in seat
+    k % 2, two games (one deal, seats swapped) a job, keyed by the deal."""
+    return [Job(str(seed + pair), "match_pair",
+                {"plays": [[game, a_seat] for a_seat in range(min(2, games - 2 * pair))],
+                 "bots": [bot_a, bot_b], "seed": seed + pair})
+            for pair in range((games + 1) // 2)]
+
+
+def paired_interval(pair_scores: list[float], z: float = 1.96) -> tuple[float, float]:
+    """The normal 95% interval of a mean score from per-deal scores (each the
+    mean of the games played on one deal): pairing takes the deal's luck out
+    of the variance, as in pentanomial engine testing."""
+    n = len(pair_scores)
+    if n < 2:
+        return (0.0, 1.0)
+    mean = sum(pair_scores) / n
+    spread = z * math.sqrt(sum((s - mean) ** 2 for s in pair_scores) / (n - 1) / n)
+    return (max(0.0, mean - spread), min(1.0, mean + spread))
 
 
 @dataclass
@@ -107,8 +131,17 @@ class MatchReport:
             "score": round(self.score, 4), "interval95": [round(low, 4), round(high, 4)],
             "elo": round(self.elo(self.score), 1),
             "elo_interval95": [round(self.elo(low), 1), round(self.elo(high), 1)],
+            "pairs": len(self.pair_scores()),
+            "paired_interval95": [round(x, 4) for x in paired_interval(self.pair_scores())],
             "sprt": self.sprt,
         }
+
+    def pair_scores(self) -> list[float]:
+        """Bot A's mean score on each deal, in the order the deals were played."""
+        deals: dict[int, list[float]] = {}
+        for record in self.records:
+            deals.setdefault(record.seed, []).append(record.score_of_a)
+        return [sum(scores) / len(scores) for scores in deals.values()]
 
     def text(self) -> str:
         s = self.summary()
@@ -117,6 +150,8 @@ class MatchReport:
                 f"[{s['interval95'][0]:.1%}, {s['interval95'][1]:.1%}], "
                 f"Elo {s['elo']:+.0f} [{s['elo_interval95'][0]:+.0f}, "
                 f"{s['elo_interval95'][1]:+.0f}]")
+        paired = s["paired_interval95"]
+        line += f", paired-deal interval [{paired[0]:.1%}, {paired[1]:.1%}] ({s['pairs']} deals)"
         return line + (f", SPRT: {self.sprt}" if self.sprt else "")
 
     def write_json(self, path: str) -> None:
@@ -137,16 +172,20 @@ class MatchReport:
             self.draws += 1
 
 
-def sprt_llr(report: MatchReport, elo0: float, elo1: float) -> float:
-    """Log-likelihood ratio of H1 (elo1) against H0 (elo0), normal approximation
-    of the per-game score as in the usual engine-testing practice."""
-    n = report.games
+def sprt_llr(scores: list[float], elo0: float, elo1: float) -> float:
+    """Log-likelihood ratio of H1 (elo1) against H0 (elo0) from bot A's
+    per-game scores, normal approximation as in the usual engine-testing
+    practice."""
+    return _llr(len(scores), sum(scores), sum(s * s for s in scores), elo0, elo1)
+
+
+def _llr(n: int, total: float, squares: float, elo0: float, elo1: float) -> float:
+    """sprt_llr from the count, sum and sum of squares of the scores."""
     if n < 2:
         return 0.0
-    scores = [r.score_of_a for r in report.records]
-    mean = sum(scores) / n
-    variance = sum((s - mean) ** 2 for s in scores) / n
-    if variance <= 0:
+    mean = total / n
+    variance = squares / n - mean * mean
+    if variance <= 1e-12:
         return 0.0
     s0, s1 = (1 / (1 + 10 ** (-e / 400)) for e in (elo0, elo1))
     return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * variance)
@@ -168,48 +207,60 @@ def check_match(games: int, processes: int | None) -> None:
                                                                   processes)
 
 
+def sprt_rule(sprt: tuple[float, float, float, float], decided: list[str]
+              ) -> Callable[[list[dict[str, Any]]], bool]:
+    """The stop rule of `xenophon.jobs.run_jobs` for an SPRT: given each
+    job's games in job order, true once it decides (the decision appended to
+    `decided`)."""
+    elo0, elo1, alpha, beta = sprt
+    low, high = math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
+    sums = [0, 0.0, 0.0]
+
+    def stop(games: list[dict[str, Any]]) -> bool:
+        for game in games:
+            score = GameRecord(**game_fields(game)).score_of_a
+            sums[0], sums[1], sums[2] = sums[0] + 1, sums[1] + score, sums[2] + score * score
+        llr = _llr(*sums, elo0, elo1)
+        if low < llr < high:
+            return False
+        decided.append(f"{'H1' if llr >= high else 'H0'} accepted (LLR {llr:.2f})")
+        return True
+    return stop
+
+
+def game_fields(line: dict[str, Any]) -> dict[str, Any]:
+    """The GameRecord fields of a game line of a results file."""
+    return {name: line[name] for name in GameRecord.__dataclass_fields__}
+
+
 def play_match(game: str, bot_a: str, bot_b: str, games: int = 200, seed: int = 1,
                processes: int | None = None, progress: bool | None = None,
-               sprt: tuple[float, float, float, float] | None = None) -> MatchReport:
+               sprt: tuple[float, float, float, float] | None = None,
+               backend: Any = None, results: str | None = None, resume: bool = False,
+               force: bool = False) -> MatchReport:
     """Plays `games` games, bot A taking seat 0 in even games and seat 1 in odd
     ones; game k uses seed `seed + k // 2` so each deal is played from both
-    seats. `sprt=(elo0, elo1, alpha, beta)` stops early on a decision. Every
-    argument and spec is checked before the first game."""
+    seats. `sprt=(elo0, elo1, alpha, beta)` stops early on a decision, taken
+    on the deals in order so that it does not depend on scheduling. The jobs
+    run on `backend` (`xenophon.jobs.make_backend`; default a pool of
+    `processes`), each appended to the `results` file as it finishes, which
+    `resume` continues. Every argument and spec is checked before the first game."""
     check_match(games, processes)
     if sprt:
         check_sprt(*sprt)
     game_from_spec(game)
     for spec in (bot_a, bot_b):
         make_bot(spec, 0)
-    report = MatchReport(game, bot_a, bot_b)
-    jobs = [(game, (bot_a, bot_b), seed + k // 2, k % 2) for k in range(games)]
-    processes = min(games, processes or os.cpu_count() or 1)
-    if progress is None:
-        progress = sys.stderr.isatty()
-    bar = None
-    if progress:
-        from tqdm import tqdm
-        bar = tqdm(total=games, desc=f"{bot_a} vs {bot_b}", unit="game")
-    bounds = None
-    if sprt:
-        elo0, elo1, alpha, beta = sprt
-        bounds = (math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha))
-    pool = multiprocessing.get_context("fork").Pool(processes) if processes > 1 else None
-    try:
-        results = pool.imap(_play_job, jobs) if pool else map(_play_job, jobs)
-        for record in results:
-            report.add(record)
-            if bar:
-                bar.update(1)
-                bar.set_postfix_str(f"score {report.score:.1%}")
-            if bounds:
-                llr = sprt_llr(report, sprt[0], sprt[1])
-                if llr <= bounds[0] or llr >= bounds[1]:
-                    report.sprt = f"{'H1' if llr >= bounds[1] else 'H0'} accepted (LLR {llr:.2f})"
-                    break
-    finally:
-        if pool:
-            pool.terminate()
-        if bar:
-            bar.close()
+    decided: list[str] = []
+    config = {"game": game, "bot_a": bot_a, "bot_b": bot_b, "games": games, "seed": seed,
+              "sprt": list(sprt) if sprt else None}
+    jobs = match_jobs(game, bot_a, bot_b, games, seed)
+    run = run_jobs(jobs, results, command="match", config=config,
+                   backend=backend or LocalBackend(min(games, processes or os.cpu_count() or 1)),
+                   resume=resume, force=force, inputs=spec_files(game), progress=progress,
+                   unit="deal", stop=sprt_rule(sprt, decided) if sprt else None)
+    report = MatchReport(game, bot_a, bot_b, sprt=decided[-1] if decided else None)
+    for games in run.counted(jobs):
+        for line in games:
+            report.add(GameRecord(**game_fields(line)))
     return report

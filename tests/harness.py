@@ -26,9 +26,20 @@ def assert_same_node(core: Any, oracle: Any, where: str) -> None:
     else:
         assert core.legal_actions() == oracle.legal_actions(), where
     assert core.returns() == oracle.returns(), where
+    assert_same_observations(core, oracle, where)
     core_dict, oracle_dict = core.to_dict(), oracle.to_dict()
     if core_dict != oracle_dict:
         raise AssertionError(f"{where}: states differ: {dict_difference(core_dict, oracle_dict)}")
+
+
+def assert_same_observations(core: Any, oracle: Any, where: str) -> None:
+    """Both engines agree on what each seat is shown, for one code of each kind here."""
+    codes = core.legal_actions()
+    one_per_kind = {code >> 12: code for code in codes}.values()
+    for code in one_per_kind:
+        for seat in (0, 1):
+            assert core.observed_by(code, seat) == oracle.observed_by(code, seat), \
+                f"{where}: code {code}, seat {seat}"
 
 
 def dict_difference(a: Any, b: Any, path: str = "") -> str:

@@ -1,4 +1,4 @@
-"""The Anabasis C core on its own (src/engine_c/anabasis.c through
+"""The Anabasis C core on its own (src/engine_c/anabasis/ through
 xenophon._core.anabasis): undo byte for byte, the incremental hash,
 serialisation, action order, chance weights, information sets and resampling,
 perft, and rule scenarios where a slip is easy (spec docs/anabasis-engine.md).

@@ -185,7 +185,7 @@ def test_hero_from_dict_refuses_a_lone_surrogate():
 # ----------------------------------------------------------------- regressions: from_bytes
 #
 # Each test takes a real position, changes a few fields of its bytes (offsets
-# of the layouts drawn in src/engine_c/anabasis.h and hero.h), recomputes the
+# of the layouts drawn in src/engine_c/anabasis/anabasis.h and hero/hero.h), recomputes the
 # hash, and expects from_bytes to refuse the result. Before the fix the
 # state check accepted every one of them, and playing on it went wrong as
 # the docstring says.

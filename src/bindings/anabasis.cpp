@@ -1,5 +1,5 @@
 // xenophon._core.anabasis: the int-level backend over the C core
-// (src/engine_c/anabasis.h). Thin: it reads the Python CardSet into plain C
+// (src/engine_c/anabasis/anabasis.h). Thin: it reads the Python CardSet into plain C
 // specs and builds the canonical dict of docs/anabasis-engine.md §8; the undo
 // history, the code checks and the rest of the protocol that both games share
 // are in backend.hpp. The rules live only in the C core.
@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "anabasis.h"
-#include "anabasis_api.h"
+#include "anabasis/anabasis.h"
 #include "backend.hpp"
+#include "core_functions.h"
 #include "check.h"
 #include "dict_reader.hpp"
 
@@ -127,33 +127,11 @@ struct Anabasis {
     using CTables = AnaTables;
     using State = AnaState;
     using Undo = AnaUndo;
-    static constexpr int max_actions = ANA_MAX_ACTIONS, max_outcomes = ANA_MAX_OUTCOMES;
-    static constexpr int chance = ANA_CHANCE, terminal = ANA_TERMINAL;
+    static constexpr int max_outcomes = ANA_MAX_OUTCOMES;
     static constexpr const char *a_state = "an Anabasis state";
     static constexpr const char *invalid_state = "not a valid Anabasis state: ";
-    static constexpr const XenGameApi *api = &anabasis_game_api;
-    static constexpr auto initial_state = ana_initial_state;
-    static constexpr auto current_player = ana_current_player;
-    static constexpr auto is_chance = ana_is_chance;
-    static constexpr auto is_terminal = ana_is_terminal;
-    static constexpr auto legal_actions = ana_legal_actions;
-    static constexpr auto chance_outcomes = ana_chance_outcomes;
-    static constexpr auto is_legal = ana_is_legal;
-    static constexpr auto apply = ana_apply;
-    static constexpr auto undo = ana_undo;
-    static constexpr auto sample_chance = ana_sample_chance;
-    static constexpr auto returns = ana_returns;
-    static constexpr auto hash_from_scratch = ana_hash_from_scratch;
-    static constexpr auto state_check = ana_state_check;
-    static constexpr auto information_set_key = ana_information_set_key;
-    static constexpr auto evaluate = ana_evaluate;
-    static constexpr auto perft = ana_perft;
-    static constexpr auto random_actions = ana_random_actions;
-    static constexpr auto apply_undo_pairs = ana_apply_undo_pairs;
-    // The C function writes into an out state, which may be the state itself.
-    static void resample(const AnaTables *t, AnaState *s, int player, XenRng *rng) {
-        ana_resample(t, s, player, rng, s);
-    }
+    static constexpr const XenGameApi *api = &ana_game_api;
+    XEN_CORE_FUNCTIONS(ana)
 };
 using CoreState = xen::CoreStateT<Anabasis>;
 
@@ -181,8 +159,8 @@ py::dict to_dict(const CoreState &s) {
     d["turn"] = st.turn;
     d["active"] = st.active;
     int current = ana_current_player(&st);
-    d["current"] = current == ANA_CHANCE ? py::object(py::str("chance"))
-                   : current == ANA_TERMINAL ? py::object(py::none())
+    d["current"] = current == XEN_CHANCE ? py::object(py::str("chance"))
+                   : current == XEN_TERMINAL ? py::object(py::none())
                                              : py::object(py::int_(current));
     d["phase"] = PHASE_NAMES[ana_phase(&st)];
     if (ana_is_terminal(&st)) {

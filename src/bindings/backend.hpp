@@ -12,15 +12,10 @@
 //   struct Game {
 //       using PyTables;               // the binding's Tables, derived from TablesBase<CTables>
 //       using CTables, State, Undo;   // the C core's types
-//       max_actions, max_outcomes;    // buffer sizes for legal_actions, chance_outcomes
-//       chance, terminal;             // the current_player codes
+//       max_outcomes;                 // buffer size for chance_outcomes
 //       a_state, invalid_state;       // wording of the from_bytes errors
 //       api;                          // the game's XenGameApi
-//       initial_state, current_player, is_chance, is_terminal, legal_actions,
-//       chance_outcomes, is_legal, apply, undo, sample_chance, returns,
-//       hash_from_scratch, state_check, information_set_key, evaluate, perft,
-//       random_actions, apply_undo_pairs;   // the C functions, with their C signatures
-//       resample(t, state, player, rng);    // in place, as XenGameApi.resample
+//       XEN_CORE_FUNCTIONS(prefix)    // the core's C functions (core_functions.h)
 //   };
 //
 // Each game's file (anabasis.cpp, hero.cpp) keeps only what is its own:
@@ -78,7 +73,7 @@ struct CoreStateT {
     bool is_chance() const { return !Game::is_terminal(&st) && Game::is_chance(&st) != 0; }
 
     std::vector<int> legal_actions() const {
-        std::array<uint16_t, Game::max_actions> buf;
+        std::array<XenCode, XEN_MAX_ACTIONS> buf;
         int n = Game::legal_actions(t(), &st, buf.data());
         return std::vector<int>(buf.begin(), buf.begin() + n);
     }
@@ -92,9 +87,12 @@ struct CoreStateT {
         return out;
     }
 
+    bool is_legal(int code) const {
+        return code >= 0 && code <= 0xFFFF && Game::is_legal(t(), &st, static_cast<uint16_t>(code));
+    }
+
     void apply(int code) {
-        if (code < 0 || code > 0xFFFF || !Game::is_legal(t(), &st, static_cast<uint16_t>(code)))
-            throw py::value_error("illegal action code " + std::to_string(code));
+        if (!is_legal(code)) throw py::value_error("illegal action code " + std::to_string(code));
         history.emplace_back();
         Game::apply(t(), &st, static_cast<uint16_t>(code), &history.back());
     }
@@ -154,8 +152,8 @@ struct CoreStateT {
 // CHANCE, TERMINAL, the action kinds (each a constant, and all in KINDS) and STATE_SIZE.
 template <class Game>
 void bind_constants(py::module_ &m, std::initializer_list<std::pair<const char *, int>> kinds) {
-    m.attr("CHANCE") = py::int_(Game::chance);
-    m.attr("TERMINAL") = py::int_(Game::terminal);
+    m.attr("CHANCE") = py::int_(static_cast<int>(XEN_CHANCE));
+    m.attr("TERMINAL") = py::int_(static_cast<int>(XEN_TERMINAL));
     py::dict kind_numbers;
     for (const auto &k : kinds) {
         m.attr(k.first) = py::int_(k.second);
@@ -235,6 +233,11 @@ void bind_backend(py::class_<CoreStateT<Game>> &cls) {
         .def("information_set_key", [](const CoreState &s, int player) {
             return Game::information_set_key(s.t(), &s.st, check_player(player));
         }, py::arg("player"))
+        .def("observed_by", [](const CoreState &s, int code, int seat) {
+            if (!s.is_legal(code)) throw py::value_error("not a legal code here");
+            return Game::observed_by(s.t(), &s.st, static_cast<XenCode>(code), check_player(seat)) != 0;
+        }, py::arg("code"), py::arg("seat"),
+           "True if `seat` is shown which action or outcome `code` is (spec: What each player sees)")
         .def("resample", [](const CoreState &s, int player, uint64_t seed) {
             check_player(player);
             XenRng rng;

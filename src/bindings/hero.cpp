@@ -1,5 +1,5 @@
 // xenophon._core.hero: the int-level backend over the C core
-// (src/engine_c/hero.h). Thin: it reads the Python card set and decks of
+// (src/engine_c/hero/hero.h). Thin: it reads the Python card set and decks of
 // xenophon.hero.cards into plain C specs and builds (and reads) the canonical
 // dict of docs/hero-engine.md §10; the undo history, the code checks and the
 // rest of the protocol that both games share are in backend.hpp. The rules
@@ -13,8 +13,9 @@
 #include <vector>
 
 #include "backend.hpp"
+#include "core_functions.h"
 #include "dict_reader.hpp"
-#include "hero.h"
+#include "hero/hero.h"
 
 namespace py = pybind11;
 
@@ -192,30 +193,11 @@ struct Hero {
     using CTables = HeroTables;
     using State = HeroState;
     using Undo = HeroUndo;
-    static constexpr int max_actions = HERO_MAX_ACTIONS, max_outcomes = HERO_MAX_CARDS;
-    static constexpr int chance = HERO_CHANCE, terminal = HERO_TERMINAL;
+    static constexpr int max_outcomes = HERO_MAX_CARDS;
     static constexpr const char *a_state = "a Hero state";
     static constexpr const char *invalid_state = "not a valid Hero state for these tables: ";
     static constexpr const XenGameApi *api = &hero_game_api;
-    static constexpr auto initial_state = hero_initial_state;
-    static constexpr auto current_player = hero_current_player;
-    static constexpr auto is_chance = hero_is_chance;
-    static constexpr auto is_terminal = hero_is_terminal;
-    static constexpr auto legal_actions = hero_legal_actions;
-    static constexpr auto chance_outcomes = hero_chance_outcomes;
-    static constexpr auto is_legal = hero_is_legal;
-    static constexpr auto apply = hero_apply;
-    static constexpr auto undo = hero_undo;
-    static constexpr auto sample_chance = hero_sample_chance;
-    static constexpr auto returns = hero_returns;
-    static constexpr auto hash_from_scratch = hero_hash_from_scratch;
-    static constexpr auto state_check = hero_state_check;
-    static constexpr auto information_set_key = hero_information_set_key;
-    static constexpr auto evaluate = hero_evaluate;
-    static constexpr auto perft = hero_perft;
-    static constexpr auto random_actions = hero_random_actions;
-    static constexpr auto apply_undo_pairs = hero_apply_undo_pairs;
-    static constexpr auto resample = hero_resample;   // in place
+    XEN_CORE_FUNCTIONS(hero)
 };
 using CoreState = xen::CoreStateT<Hero>;
 
@@ -292,8 +274,8 @@ py::dict to_dict(const CoreState &s) {
     d["turn"] = st.turn;
     d["active"] = static_cast<int>(st.active);
     int current = hero_current_player(&st);
-    d["current"] = current == HERO_CHANCE     ? py::object(py::str("chance"))
-                   : current == HERO_TERMINAL ? py::object(py::none())
+    d["current"] = current == XEN_CHANCE     ? py::object(py::str("chance"))
+                   : current == XEN_TERMINAL ? py::object(py::none())
                                               : py::object(py::int_(current));
     d["phase"] = PHASE_NAMES[st.phase];
     if (st.phase == HERO_PH_OVER) {
@@ -423,11 +405,11 @@ CoreState from_dict(const TablesPtr &tables, const py::dict &d) {
         py::list rl = R::list(result, "result");
         int r0 = rl.size() == 2 ? static_cast<int>(R::integer(rl[0], "result[0]", -1, 1)) : 2;
         int r1 = rl.size() == 2 ? static_cast<int>(R::integer(rl[1], "result[1]", -1, 1)) : 2;
-        s.result = r0 == 1 && r1 == -1   ? HERO_RES_WIN0
-                   : r0 == -1 && r1 == 1 ? HERO_RES_WIN1
-                   : r0 == 0 && r1 == 0  ? HERO_RES_DRAW
-                                         : HERO_RES_NONE;
-        if (s.result == HERO_RES_NONE)
+        s.result = r0 == 1 && r1 == -1   ? XEN_RES_WIN0
+                   : r0 == -1 && r1 == 1 ? XEN_RES_WIN1
+                   : r0 == 0 && r1 == 0  ? XEN_RES_DRAW
+                                         : XEN_RES_NONE;
+        if (s.result == XEN_RES_NONE)
             R::fail("result", "[1, -1], [-1, 1] or [0, 0] is needed, not " + R::repr(result));
     }
 
@@ -533,23 +515,6 @@ CoreState from_dict(const TablesPtr &tables, const py::dict &d) {
             R::fail(where + ".hand_size", "the hand holds " + std::to_string(hand_n) + " cards");
         if (R::field_or(pd, "deck_size", where, 0, 255, deck_n) != deck_n)
             R::fail(where + ".deck_size", "the deck holds " + std::to_string(deck_n) + " cards");
-        if (!over && (s.hp[p] <= 0 || deck_n == 0))
-            R::fail(where, "HP <= 0 or an empty deck in a game that goes on (it would be over)");
-    }
-
-    // ---- turn, active
-    if (phase == HERO_PH_SETUP && (s.turn != 0 || s.active != 0))
-        R::fail("turn", "setup is turn 0 with seat 0 active");
-    if (phase != HERO_PH_SETUP && !over && s.turn < 1) R::fail("turn", "turn 0 is the setup");
-    if ((s.turn >= 1 && s.active != ((s.turn & 1) ? 0 : 1)) || (s.turn == 0 && s.active != 0))
-        R::fail("active", "seat 0 is active in odd turns (and during setup), seat 1 in even turns");
-    if (phase == HERO_PH_SETUP) {
-        for (int p = 0; p < 2; p++)
-            if (s.hand_n[p] > t->seat[p].hand)
-                R::fail("players[" + std::to_string(p) + "].hand",
-                        "more cards than the avatar's starting hand during setup");
-        if (s.hand_n[0] == t->seat[0].hand && s.hand_n[1] == t->seat[1].hand)
-            R::fail("phase", "both starting hands are complete: the setup is over");
     }
 
     // ---- pending
@@ -573,11 +538,6 @@ CoreState from_dict(const TablesPtr &tables, const py::dict &d) {
         } else if (kind == "draw") {
             R::only_keys(pd, {"kind", "source", "ability", "player", "effect", "draws_left", "target"},
                          "pending");
-            if (phase == HERO_PH_SETUP || phase == HERO_PH_DRAW)
-                R::fail("pending", "an effect draws only in the action, window, battle and defend phases");
-            int decider = phase == HERO_PH_WINDOW || phase == HERO_PH_DEFEND ? 1 - s.active : s.active;
-            if (player != decider)
-                R::fail("pending.player", "the player who draws is the one deciding in phase " + phase_name);
             bool is_ability = R::boolean(R::required(pd, "ability", "pending"), "pending.ability");
             py::object source = R::required(pd, "source", "pending");
             const HeroEffects *fx;
@@ -586,8 +546,9 @@ CoreState from_dict(const TablesPtr &tables, const py::dict &d) {
                 if (R::fold(source) != R::fold(py::str(tb.avatar_names[player])))
                     R::fail("pending.source", "an ability draw's source is the avatar of its player, '" +
                                                   tb.avatar_names[player] + "'");
-                if (t->seat[player].ability != HERO_AB_ACTIVATED || phase != HERO_PH_ACTION)
-                    R::fail("pending", "only an activated ability, in the action phase, draws");
+                // an ability's effect list to point into: only an activated one has one to draw from
+                if (t->seat[player].ability != HERO_AB_ACTIVATED)
+                    R::fail("pending.source", "'" + tb.avatar_names[player] + "' has no activated ability");
                 fx = &t->seat[player].ability_fx;
             } else {
                 int c = r.card(source, "pending.source");
@@ -610,11 +571,6 @@ CoreState from_dict(const TablesPtr &tables, const py::dict &d) {
                 int seat = static_cast<int>(R::field(td, "seat", "pending.target", 0, 1));
                 py::object where = R::required(td, "slot", "pending.target");
                 if (!where.is_none()) {   // a slot of None: a unit that is GONE, as the oracle reads it
-                    if (fx->target == HERO_TG_NONE)
-                        R::fail("pending.target", R::repr(source) + " has no target");
-                    if ((fx->target == HERO_TG_OWN_UNIT && seat != player) ||
-                        (fx->target == HERO_TG_ENEMY_UNIT && seat == player))
-                        R::fail("pending.target", "not a unit of the side " + R::repr(source) + " targets");
                     s.pend_target = static_cast<uint8_t>(R::slot(s, where, seat, "pending.target.slot"));
                 }
             }
@@ -667,7 +623,7 @@ void bind_hero(py::module_ &m) {
         {"TARGET", HERO_TARGET}, {"ATTACK", HERO_ATTACK}, {"GUARD", HERO_GUARD}, {"DRAW", HERO_DRAW}});
     m.attr("NO_TARGET") = static_cast<int>(HERO_NO_TARGET);
     m.attr("AVATAR_SLOT") = static_cast<int>(HERO_AVATAR_SLOT);
-    m.attr("MAX_ACTIONS") = static_cast<int>(HERO_MAX_ACTIONS);
+    m.attr("MAX_ACTIONS") = static_cast<int>(XEN_MAX_ACTIONS);
 
     xen::bind_game_api<Hero>(m);
     xen::bind_tables<Hero>(m, "Card tables of one Hero game: a card set and the two decks.")

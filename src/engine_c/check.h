@@ -13,8 +13,17 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "game_api.h"
+
+/* Debug builds (XENOPHON_DEBUG): a state check that fails is reported and
+ * asserts; each core's debug_check (internal.h) calls it after every apply,
+ * undo and resample. */
+static inline void xen_debug_report(const char *game, const char *why) {
+    if (why) fprintf(stderr, "%s: broken state: %s\n", game, why);
+    XEN_ASSERT(why == NULL);
+}
 
 static inline int xen_zero_bytes(const void *p, size_t n) {
     const uint8_t *b = (const uint8_t *)p;
@@ -35,7 +44,7 @@ static inline int xen_multiset_total(const uint8_t *counts, int n) {
  * move generator, which relies on every other invariant. */
 static inline const char *xen_check_has_move(const XenGameApi *api, const void *tables,
                                              const void *state) {
-    uint32_t codes[XEN_MAX_ACTIONS];
+    XenCode codes[XEN_MAX_ACTIONS];
     if (api->current_player(tables, state) == XEN_TERMINAL) return NULL;
     if (api->legal_actions(tables, state, codes) == 0)
         return "a game that goes on without a legal action or chance outcome";

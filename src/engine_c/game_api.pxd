@@ -1,5 +1,11 @@
-# Cython declarations of the game-independent C interface (game_api.h, rng.h).
-from libc.stdint cimport uint32_t, uint64_t
+# Cython declarations of the game-independent C interface (codes.h, game_api.h, rng.h).
+from libc.stdint cimport uint16_t, uint32_t, uint64_t
+
+cdef extern from "codes.h" nogil:
+    ctypedef uint16_t XenCode
+    int XEN_CHANCE
+    int XEN_TERMINAL
+    int XEN_MAX_ACTIONS
 
 cdef extern from "rng.h" nogil:
     ctypedef struct XenRng:
@@ -10,20 +16,18 @@ cdef extern from "rng.h" nogil:
     double xen_rng_unit(XenRng *rng) noexcept nogil
 
 cdef extern from "game_api.h" nogil:
-    int XEN_CHANCE
-    int XEN_TERMINAL
-    int XEN_MAX_ACTIONS
+    # the fields the search uses (the C header has the whole table)
     ctypedef struct XenGameApi:
         const char *name
         size_t state_size
         int (*current_player)(const void *tables, const void *state) noexcept nogil
-        int (*legal_actions)(const void *tables, const void *state, uint32_t *out) noexcept nogil
-        uint32_t (*sample_chance)(const void *tables, const void *state, XenRng *rng) noexcept nogil
-        void (*apply)(const void *tables, void *state, uint32_t action) noexcept nogil
+        int (*legal_actions)(const void *tables, const void *state, XenCode *out) noexcept nogil
+        XenCode (*sample_chance)(const void *tables, const void *state, XenRng *rng) noexcept nogil
+        void (*apply)(const void *tables, void *state, XenCode code) noexcept nogil
         void (*returns)(const void *tables, const void *state, double *out) noexcept nogil
         uint64_t (*hash)(const void *tables, const void *state) noexcept nogil
         uint64_t (*information_set_key)(const void *tables, const void *state, int player) noexcept nogil
         void (*resample)(const void *tables, void *state, int player, XenRng *rng) noexcept nogil
         double (*evaluate)(const void *tables, const void *state, int player) noexcept nogil
         int (*turn)(const void *tables, const void *state) noexcept nogil
-        uint32_t (*playout_action)(const void *tables, const void *state, XenRng *rng) noexcept nogil
+        XenCode (*playout_action)(const void *tables, const void *state, XenRng *rng) noexcept nogil

@@ -3,7 +3,7 @@
 OpenSpiel's C++ ``ISMCTSBot`` cannot play a game registered from Python (it
 does not forward ``resample_from_infostate``), so for it the games are also
 compiled as C++ OpenSpiel games over our C core: src/interop/xenophon_spiel.cc
-plus src/engine_c/*.c, built with g++ (C++20) against the headers shipped in
+plus the C cores (src/engine_c/*/*.c), built with g++ (C++20) against the headers shipped in
 the open-spiel wheel into a cache directory (``$XENOPHON_CACHE``, default
 ``~/.cache/xenophon``), then loaded into pyspiel's symbol scope. This needs a
 source checkout, OpenSpiel and a compiler; `unavailable_reason()` says which
@@ -66,8 +66,8 @@ def unavailable_reason() -> str | None:
         pyspiel = _pyspiel()
     except XenophonError as error:
         return str(error)
-    if not WRAPPER_SOURCE.exists() or not list(ENGINE_DIR.glob("*.c")):
-        return (f"the OpenSpiel wrapper sources ({WRAPPER_SOURCE.name}, engine_c/*.c) are "
+    if not WRAPPER_SOURCE.exists() or not list(ENGINE_DIR.glob("*/*.c")):
+        return (f"the OpenSpiel wrapper sources ({WRAPPER_SOURCE.name}, engine_c/*/*.c) are "
                 "missing from this install of xenophon")
     if not (Path(pyspiel.__file__).parent / "open_spiel" / "spiel.h").exists():
         return "this OpenSpiel install ships no C++ headers (open_spiel/spiel.h)"
@@ -91,9 +91,9 @@ def build_library() -> Path:
     pyspiel = _pyspiel()
     cc, cxx = _compilers()
     site = Path(pyspiel.__file__).parent
-    c_sources = sorted(ENGINE_DIR.glob("*.c"))
+    c_sources = sorted(ENGINE_DIR.glob("*/*.c"))   # each game's core in its folder
     digest = hashlib.sha256()
-    for path in [WRAPPER_SOURCE, *c_sources, *sorted(ENGINE_DIR.glob("*.h"))]:
+    for path in [WRAPPER_SOURCE, *c_sources, *sorted(ENGINE_DIR.glob("**/*.h"))]:
         digest.update(path.read_bytes())
     digest.update(str(site).encode())
     for compiler in (cc, cxx):
@@ -103,7 +103,8 @@ def build_library() -> Path:
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=target.parent) as work:
-        objects = [Path(work, f"{path.stem}.o") for path in c_sources] + [Path(work, "spiel.o")]
+        objects = ([Path(work, f"{path.parent.name}-{path.stem}.o") for path in c_sources]
+                   + [Path(work, "spiel.o")])
         # the core's symbols stay inside the library (hidden), away from xenophon._core's
         commands = [[cc, "-O3", "-std=c11", "-fPIC", "-fvisibility=hidden", "-c", str(path),
                      "-I", str(ENGINE_DIR), "-o", str(obj)]

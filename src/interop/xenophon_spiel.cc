@@ -31,8 +31,9 @@
 #include "open_spiel/spiel.h"
 #include "open_spiel/spiel_utils.h"
 
-#include "anabasis.h"
-#include "hero.h"
+#include "anabasis/anabasis.h"
+#include "core_functions.h"
+#include "hero/hero.h"
 
 namespace xenophon_spiel {
 
@@ -54,23 +55,7 @@ struct AnabasisCore {
   static constexpr const char *kName = "xenophon_anabasis";
   static constexpr const char *kLongName = "Anabasis (xenophon C core)";
   static constexpr int kMaxOutcomes = ANA_MAX_OUTCOMES;
-  static void initial(const Tables *t, CoreState *s) { ana_initial_state(t, s); }
-  static int current_player(const CoreState *s) { return ana_current_player(s); }
-  static int legal(const Tables *t, const CoreState *s, uint16_t *out) {
-    return ana_legal_actions(t, s, out);
-  }
-  static int outcomes(const Tables *t, const CoreState *s, uint16_t *codes, uint32_t *weights,
-                      uint32_t *total) {
-    return ana_chance_outcomes(t, s, codes, weights, total);
-  }
-  static void apply(const Tables *t, CoreState *s, uint16_t code) { ana_apply(t, s, code, nullptr); }
-  static void returns(const CoreState *s, int out[2]) { ana_returns(s, out); }
-  static uint64_t key(const Tables *t, const CoreState *s, int p) {
-    return ana_information_set_key(t, s, p);
-  }
-  static void resample(const Tables *t, CoreState *s, int p, XenRng *rng) {
-    ana_resample(t, s, p, rng, s);
-  }
+  XEN_CORE_FUNCTIONS(ana)
 };
 
 struct HeroCore {
@@ -79,27 +64,11 @@ struct HeroCore {
   static constexpr const char *kName = "xenophon_hero";
   static constexpr const char *kLongName = "A Hero incarnation (xenophon C core)";
   static constexpr int kMaxOutcomes = HERO_MAX_CARDS;
-  static void initial(const Tables *t, CoreState *s) { hero_initial_state(t, s); }
-  static int current_player(const CoreState *s) { return hero_current_player(s); }
-  static int legal(const Tables *t, const CoreState *s, uint16_t *out) {
-    return hero_legal_actions(t, s, out);
-  }
-  static int outcomes(const Tables *t, const CoreState *s, uint16_t *codes, uint32_t *weights,
-                      uint32_t *total) {
-    return hero_chance_outcomes(t, s, codes, weights, total);
-  }
-  static void apply(const Tables *t, CoreState *s, uint16_t code) { hero_apply(t, s, code, nullptr); }
-  static void returns(const CoreState *s, int out[2]) { hero_returns(s, out); }
-  static uint64_t key(const Tables *t, const CoreState *s, int p) {
-    return hero_information_set_key(t, s, p);
-  }
-  static void resample(const Tables *t, CoreState *s, int p, XenRng *rng) {
-    hero_resample(t, s, p, rng);
-  }
+  XEN_CORE_FUNCTIONS(hero)
 };
 
 constexpr int kMaxActions = 1024;  // XEN_MAX_ACTIONS: both cores' bound
-static_assert(ANA_MAX_ACTIONS <= kMaxActions && HERO_MAX_ACTIONS <= kMaxActions);
+static_assert(XEN_MAX_ACTIONS <= kMaxActions && XEN_MAX_ACTIONS <= kMaxActions);
 
 template <class Core>
 GameType MakeGameType() {
@@ -137,14 +106,14 @@ class State : public open_spiel::State {
 
   std::vector<Action> LegalActions() const override {
     uint16_t codes[kMaxActions];
-    int n = Core::legal(tables_, &s_, codes);
+    int n = Core::legal_actions(tables_, &s_, codes);
     return std::vector<Action>(codes, codes + n);
   }
 
   ActionsAndProbs ChanceOutcomes() const override {
     uint16_t codes[Core::kMaxOutcomes];
     uint32_t weights[Core::kMaxOutcomes], total = 0;
-    int n = Core::outcomes(tables_, &s_, codes, weights, &total);
+    int n = Core::chance_outcomes(tables_, &s_, codes, weights, &total);
     ActionsAndProbs out;
     out.reserve(n);
     for (int i = 0; i < n; i++) out.emplace_back(codes[i], double(weights[i]) / double(total));
@@ -170,7 +139,7 @@ class State : public open_spiel::State {
   std::string InformationStateString(Player player) const override {
     static const char digits[] =
         "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ+/";
-    uint64_t key = Core::key(tables_, &s_, player);
+    uint64_t key = Core::information_set_key(tables_, &s_, player);
     std::string out(11, '0');
     for (int i = 10; i >= 0; i--, key >>= 6) out[i] = digits[key & 63];
     return out;
@@ -218,10 +187,10 @@ class State : public open_spiel::State {
     return true;
   }
 
-  void SetInitial() { Core::initial(tables_, &s_); }
+  void SetInitial() { Core::initial_state(tables_, &s_); }
 
  protected:
-  void DoApplyAction(Action action) override { Core::apply(tables_, &s_, uint16_t(action)); }
+  void DoApplyAction(Action action) override { Core::apply(tables_, &s_, uint16_t(action), nullptr); }
 
  private:
   static int HexDigit(char c) {

@@ -45,7 +45,7 @@ from xenophon.anabasis.notation import (ATTACK, BUY, BUY_PLACE, DEAL, DRAW, END,
                                         FIELD, KIND_NAMES, MOVE, PASS, PLACE, READY, REVEAL,
                                         SET, STRIKE, decode, encode)
 from xenophon.codes import CHANCE, TERMINAL
-from xenophon.reference.tools import perft  # noqa: F401 (part of this module's API)
+from xenophon.reference.tools import OracleStateBase, perft  # noqa: F401 (perft: part of this module's API)
 
 __all__ = [
     "CHANCE", "TERMINAL", "END", "PASS", "BUY", "BUY_PLACE", "PLACE", "SET", "MOVE",
@@ -265,14 +265,12 @@ class OracleGame:
 # ---------------------------------------------------------------------------
 # The state
 
-class OracleState:
+class OracleState(OracleStateBase):
     """One Anabasis position, with the backend protocol of docs/architecture.md."""
 
     # -- construction: the deterministic setup (spec §2) ---------------------
     def __init__(self, game: OracleGame, _blank: bool = False):
-        self.game = game
-        self._history: list[OracleState] = []
-        self._legal: list[int] | None = None
+        super().__init__(game)
         if _blank:
             return
         cards = game.cards.cards
@@ -882,33 +880,10 @@ class OracleState:
             return CHANCE
         return self.node[2]
 
-    def is_chance(self) -> bool:
-        return self.node[0] == "chance"
+    def _describe(self, code: int) -> str:
+        return format_action(code, self)
 
-    def is_terminal(self) -> bool:
-        return self.node[0] == "over"
-
-    def legal_actions(self) -> list[int]:
-        if self._legal is None:
-            if self.node[0] == "over":
-                self._legal = []
-            elif self.node[0] == "chance":
-                self._legal = [code for code, _ in self._chance_weights()]
-            else:
-                self._legal = self._legal_decisions()
-        return list(self._legal)
-
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        if self.node[0] != "chance":
-            return []
-        weights = self._chance_weights()
-        total = sum(w for _, w in weights)
-        return [(code, float(w) / float(total)) for code, w in weights]
-
-    def apply(self, code: int) -> None:
-        if code not in self.legal_actions():
-            raise ValueError(f"illegal action {code} ({format_action(code, self)})")
-        self._history.append(self._copy())
+    def _play(self, code: int) -> None:
         kind, x, y = decode(code)
         if self.node[0] == "chance":
             self._resolve_chance(x)
@@ -918,21 +893,16 @@ class OracleState:
         if self.node[0] != "over":
             self._run()
 
-    def undo(self) -> None:
-        if not self._history:
-            raise IndexError("nothing to undo")
-        previous = self._history.pop()
-        history = self._history
-        self.__dict__.update(previous.__dict__)
-        self._history = history
-
-    def returns(self) -> list[float]:
-        if self.result is None:
-            return [0.0, 0.0]
-        return [float(self.result[0]), float(self.result[1])]
-
-    def clone(self) -> OracleState:
-        return self._copy()
+    def observed_by(self, code: int, seat: int) -> bool:
+        """Spec §9.1: whether `seat` is shown which code this is: not an event
+        the opponent sets face down, nor a deal or a draw of the opponent."""
+        player = self.current_player()
+        if player == seat:
+            return True
+        if player != CHANCE:
+            return decode(code)[0] != SET
+        what, *args = self.node[1:]
+        return what not in ("deal", "draw") or args[0] == seat
 
     def _copy(self) -> OracleState:
         """An independent copy without undo history."""

@@ -50,7 +50,7 @@ from xenophon.hero.notation import (
     RETAINER, ROW_SIZE, TARGET, decode, encode, format_action,
 )
 from xenophon.codes import CHANCE, TERMINAL
-from xenophon.reference.tools import perft  # noqa: F401 (part of this module's API)
+from xenophon.reference.tools import OracleStateBase, perft  # noqa: F401 (perft: part of this module's API)
 
 __all__ = [
     "CHANCE", "TERMINAL", "TOKEN", "END", "PASS", "MOVE", "DEPLOY", "PLAY", "RETAINER",
@@ -221,14 +221,12 @@ class OracleGame:
 # ---------------------------------------------------------------------------
 # The state
 
-class OracleState:
+class OracleState(OracleStateBase):
     """One position, with the backend protocol of docs/architecture.md."""
 
     # -- creation (spec §4) --------------------------------------------------
     def __init__(self, game: OracleGame, _blank: bool = False):
-        self.game = game
-        self._history: list[OracleState] = []
-        self._legal: list[int] | None = None
+        super().__init__(game)
         if _blank:
             return
         # Turn 0, active 0, phase setup; each seat: its avatar's HP, deck = its
@@ -800,64 +798,28 @@ class OracleState:
             return self.active
         return 1 - self.active                              # window, defend
 
-    def is_chance(self) -> bool:
-        return self.phase != "over" and self._is_chance_node()
-
-    def is_terminal(self) -> bool:
-        return self.phase == "over"
-
-    def legal_actions(self) -> list[int]:
-        if self._legal is None:
-            if self.phase == "over":
-                self._legal = []
-            elif self._is_chance_node():
-                self._legal = [code for code, _ in self._chance_counts()]
-            else:
-                self._legal = self._legal_decisions()
-        return list(self._legal)
-
-    def _chance_counts(self) -> list[tuple[int, int]]:
+    def _chance_weights(self) -> list[tuple[int, int]]:
         deck = self.players[self._drawer()].deck
         return [(encode(DRAW, card_id), deck[card_id]) for card_id in sorted(deck)]
 
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        if not self.is_chance():
-            return []
-        counts = self._chance_counts()
-        total = sum(n for _, n in counts)
-        return [(code, float(n) / float(total)) for code, n in counts]
+    def _describe(self, code: int) -> str:
+        try:
+            return format_action(code, self.game.cards)
+        except ValueError:
+            return "not an action code"
 
-    def apply(self, code: int) -> None:
-        if code not in self.legal_actions():
-            try:
-                text = format_action(code, self.game.cards)
-            except ValueError:
-                text = "not an action code"
-            raise ValueError(f"illegal action {code} ({text})")
-        self._history.append(self._copy())
+    def _play(self, code: int) -> None:
         if self.is_chance():
             self._apply_chance(decode(code)[1])
         else:
             kind, x, y = decode(code)
             self._apply_decision(self.current_player(), kind, x, y)
         self._settle()                                      # after every action (spec §5)
-        self._legal = None
 
-    def undo(self) -> None:
-        if not self._history:
-            raise IndexError("nothing to undo")
-        previous = self._history.pop()
-        history = self._history
-        self.__dict__.update(previous.__dict__)
-        self._history = history
-
-    def returns(self) -> list[float]:
-        if self.result is None:
-            return [0.0, 0.0]
-        return [float(self.result[0]), float(self.result[1])]
-
-    def clone(self) -> OracleState:
-        return self._copy()
+    def observed_by(self, code: int, seat: int) -> bool:
+        """Spec §11.1: whether `seat` is shown which code this is: every
+        decision is public, a draw is shown to the drawer only."""
+        return self.current_player() != CHANCE or self._drawer() == seat
 
     def _copy(self) -> OracleState:
         """An independent copy without undo history; refs follow their units."""

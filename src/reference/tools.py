@@ -3,6 +3,68 @@ from __future__ import annotations
 
 from typing import Any
 
+from xenophon.codes import CHANCE, TERMINAL
+
+
+class OracleStateBase:
+    """The backend protocol (docs/architecture.md) of an oracle state, over
+    what each game's oracle defines: `current_player`, `_chance_weights`
+    (ascending (code, integer weight) at a chance node), `_legal_decisions`,
+    `_play(code)` (a legal code, and everything that follows it), `_copy` (a
+    copy without history) and `_describe(code)` (the code in words)."""
+
+    def __init__(self, game: Any):
+        self.game = game
+        self._history: list[Any] = []
+        self._legal: list[int] | None = None
+
+    def is_chance(self) -> bool:
+        return self.current_player() == CHANCE
+
+    def is_terminal(self) -> bool:
+        return self.current_player() == TERMINAL
+
+    def legal_actions(self) -> list[int]:
+        if self._legal is None:
+            player = self.current_player()
+            if player == TERMINAL:
+                self._legal = []
+            elif player == CHANCE:
+                self._legal = [code for code, _ in self._chance_weights()]
+            else:
+                self._legal = self._legal_decisions()
+        return list(self._legal)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if not self.is_chance():
+            return []
+        weights = self._chance_weights()
+        total = sum(w for _, w in weights)
+        return [(code, float(w) / float(total)) for code, w in weights]
+
+    def apply(self, code: int) -> None:
+        if code not in self.legal_actions():
+            raise ValueError(f"illegal action {code} ({self._describe(code)})")
+        self._history.append(self._copy())
+        self._play(code)
+        self._legal = None
+
+    def undo(self) -> None:
+        if not self._history:
+            raise IndexError("nothing to undo")
+        previous = self._history.pop()
+        history = self._history
+        self.__dict__.update(previous.__dict__)
+        self._history = history
+
+    def returns(self) -> list[float]:
+        if self.result is None:
+            return [0.0, 0.0]
+        return [float(self.result[0]), float(self.result[1])]
+
+    def clone(self) -> Any:
+        return self._copy()
+
 
 def perft(state: Any, depth: int) -> int:
     """Leaves of the game tree `depth` plies deep, every chance outcome a branch.

@@ -33,7 +33,7 @@ from libc.string cimport memcpy
 from libc.math cimport sqrt, log
 from cpython.pycapsule cimport PyCapsule_GetPointer
 
-from game_api cimport (XenGameApi, XenRng, xen_rng_seed, xen_rng_next, xen_rng_below,
+from game_api cimport (XenCode, XenGameApi, XenRng, xen_rng_seed, xen_rng_next, xen_rng_below,
                        XEN_CHANCE, XEN_TERMINAL, XEN_MAX_ACTIONS)
 
 cdef extern from "<time.h>" nogil:
@@ -56,7 +56,7 @@ cdef struct ActionStat:
     float value_sum        # returns for the node's player, each in [-1, 1]
 
 cdef struct FirstTry:
-    uint32_t code          # the action tried at the node's first visit
+    XenCode code           # the action tried at the node's first visit
     float value_sum        # its return (the node has one visit)
 
 cdef union NodeBody:
@@ -241,7 +241,7 @@ cdef Node *tree_create(Tree *tree, uint64_t key, int player, int n_actions) noex
     return node
 
 
-cdef bint tree_expand(Tree *tree, Node *node, const uint32_t *legal, int n) noexcept nogil:
+cdef bint tree_expand(Tree *tree, Node *node, const XenCode *legal, int n) noexcept nogil:
     """Gives `node` one ActionStat per action (`legal`, its n_actions actions),
     carrying over the first try's return. False when the arena is full."""
     cdef size_t size = (<size_t>n * sizeof(ActionStat) + ARENA_ALIGN - 1) & ~(
@@ -262,8 +262,8 @@ cdef bint tree_expand(Tree *tree, Node *node, const uint32_t *legal, int n) noex
     return True
 
 
-cdef int most_visited(const Tree *tree, const Node *node, const uint32_t *legal,
-                      uint32_t *code) noexcept nogil:
+cdef int most_visited(const Tree *tree, const Node *node, const XenCode *legal,
+                      XenCode *code) noexcept nogil:
     """Sets `code` to the node's most visited action (`legal`: its actions; the
     first found on a tie); returns its visits (0: none visited)."""
     cdef const ActionStat *stats
@@ -287,7 +287,7 @@ cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
 
 
 cdef inline uint64_t node_key(const XenGameApi *api, const void *tables, const void *world,
-                              int player, int resample, const uint32_t *legal,
+                              int player, int resample, const XenCode *legal,
                               int n) noexcept nogil:
     """The key of the node of `player` to move with these legal actions: the
     player's information-set key (with `resample`; else the state's hash), the
@@ -336,7 +336,7 @@ cdef int select_action(const Node *node, const ActionStat *stats, int n, double 
 
 
 cdef double playout(const XenGameApi *api, const void *tables, void *world, Params *p,
-                    XenRng *rng, uint32_t *legal) noexcept nogil:
+                    XenRng *rng, XenCode *legal) noexcept nogil:
     """Plays on with the game's playout policy (or uniformly at random, with
     `p.uniform`; `legal` is scratch space); returns the value for player 0."""
     cdef double rets[2]
@@ -360,7 +360,7 @@ cdef double playout(const XenGameApi *api, const void *tables, void *world, Para
         steps += 1
 
 
-cdef int restrict_actions(uint32_t *legal, int n, const uint32_t *allowed,
+cdef int restrict_actions(XenCode *legal, int n, const XenCode *allowed,
                           int n_allowed) noexcept nogil:
     """Keeps in `legal` (ascending) only the codes also in `allowed` (ascending)."""
     cdef int i = 0, j = 0, kept = 0
@@ -378,8 +378,8 @@ cdef int restrict_actions(uint32_t *legal, int n, const uint32_t *allowed,
 
 
 cdef void iterate(const XenGameApi *api, const void *tables, const char *root, char *world,
-                  Tree *tree, Params *p, XenRng *rng, PathStep *path, uint32_t *legal,
-                  const uint32_t *root_allowed, int n_root_allowed) noexcept nogil:
+                  Tree *tree, Params *p, XenRng *rng, PathStep *path, XenCode *legal,
+                  const XenCode *root_allowed, int n_root_allowed) noexcept nogil:
     """One iteration: sample a world, descend, expand, play out, back up.
     At the root, only `root_allowed` moves are searched when there are any."""
     cdef int depth = 0, player, n, index, k
@@ -460,8 +460,8 @@ cdef class Worker:
     cdef char *root
     cdef char *world
     cdef PathStep *path
-    cdef uint32_t *legal
-    cdef uint32_t *root_allowed
+    cdef XenCode *legal
+    cdef XenCode *root_allowed
     cdef int n_root_allowed
     cdef Params params
     cdef XenRng rng
@@ -483,8 +483,8 @@ cdef class Worker:
         self.root = <char *>malloc(self.api.state_size)
         self.world = <char *>malloc(self.api.state_size)
         self.path = <PathStep *>malloc(MAX_PATH * sizeof(PathStep))
-        self.legal = <uint32_t *>malloc(XEN_MAX_ACTIONS * sizeof(uint32_t))
-        self.root_allowed = <uint32_t *>malloc(XEN_MAX_ACTIONS * sizeof(uint32_t))
+        self.legal = <XenCode *>malloc(XEN_MAX_ACTIONS * sizeof(XenCode))
+        self.root_allowed = <XenCode *>malloc(XEN_MAX_ACTIONS * sizeof(XenCode))
         if not (self.root and self.world and self.path and self.legal and self.root_allowed):
             raise MemoryError("cannot allocate a search worker")
         memcpy(self.root, <const char *>root, self.api.state_size)
@@ -571,7 +571,7 @@ cdef class Worker:
         cdef XenRng rng
         cdef list line = []
         cdef int player, n
-        cdef uint32_t code = first_code
+        cdef XenCode code = first_code
         cdef Node *node
         xen_rng_seed(&rng, seed)
         memcpy(self.world, self.root, self.api.state_size)

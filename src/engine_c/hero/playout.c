@@ -1,13 +1,8 @@
-/* hero_api.c - "A Hero incarnation" behind the game-independent search
- * interface (game_api.h), plus the two things only the search needs: a
- * static evaluation and a playout policy.
- *
- * The search copies states with memcpy and never undoes, so `apply` here
- * passes no undo record.
- */
+/* playout.c - Hero for the search: the static evaluation and the playout
+ * policy. */
 #include <math.h>
 
-#include "hero.h"
+#include "internal.h"
 
 /* ================================================================ evaluation */
 
@@ -34,7 +29,7 @@ static double board_value(const HeroTables *t, const HeroState *s, int p) {
     for (int rr = p * 2; rr < p * 2 + 2; rr++)
         for (int i = 0; i < s->row_n[rr]; i++) {
             int slot = rr * 5 + i;
-            v += hero_power(t, s, slot) / 1000.0 + hero_attack(t, s, slot);
+            v += power_of(t, s, slot) / 1000.0 + attack_of(t, s, slot);
         }
     return v;
 }
@@ -81,9 +76,9 @@ double hero_evaluate(const HeroTables *t, const HeroState *s, int player) {
 /* The range [*first, *last) of codes of one kind in an ascending list. */
 static int kind_range(const uint16_t *codes, int n, int kind, int *first, int *last) {
     int i = 0;
-    while (i < n && HERO_KIND(codes[i]) < kind) i++;
+    while (i < n && XEN_KIND(codes[i]) < kind) i++;
     *first = i;
-    while (i < n && HERO_KIND(codes[i]) == kind) i++;
+    while (i < n && XEN_KIND(codes[i]) == kind) i++;
     *last = i;
     return *last > *first;
 }
@@ -100,11 +95,11 @@ static uint16_t pick_in(const uint16_t *codes, int first, int last, XenRng *rng)
  *    play otherwise throws most of its hand away (every card in hand gives a
  *    RETAINER code at every window).
  * Must be called at a decision node. */
-uint16_t hero_playout_action(const HeroTables *t, const HeroState *s, XenRng *rng) {
-    uint16_t codes[HERO_MAX_ACTIONS];
+XenCode hero_playout_action(const HeroTables *t, const HeroState *s, XenRng *rng) {
+    uint16_t codes[XEN_MAX_ACTIONS];
     int n = hero_legal_actions(t, s, codes), first, last;
     uint16_t code = codes[xen_rng_below(rng, (uint32_t)n)];
-    int kind = HERO_KIND(code);
+    int kind = XEN_KIND(code);
     if (kind == HERO_END && s->phase == HERO_PH_ACTION) {
         if (kind_range(codes, n, HERO_DEPLOY, &first, &last) &&
             xen_rng_unit(rng) < PLAYOUT_P_DEPLOY)
@@ -121,75 +116,3 @@ uint16_t hero_playout_action(const HeroTables *t, const HeroState *s, XenRng *rn
     }
     return code;
 }
-
-/* ======================================================= the interface table */
-
-static int api_current_player(const void *tables, const void *state) {
-    (void)tables;
-    return hero_current_player((const HeroState *)state);
-}
-
-static int api_legal_actions(const void *tables, const void *state, uint32_t *out) {
-    uint16_t codes[HERO_MAX_ACTIONS];
-    int n = hero_legal_actions((const HeroTables *)tables, (const HeroState *)state, codes);
-    for (int i = 0; i < n; i++) out[i] = codes[i];
-    return n;
-}
-
-static uint32_t api_sample_chance(const void *tables, const void *state, XenRng *rng) {
-    return hero_sample_chance((const HeroTables *)tables, (const HeroState *)state, rng);
-}
-
-static void api_apply(const void *tables, void *state, uint32_t action) {
-    hero_apply((const HeroTables *)tables, (HeroState *)state, (uint16_t)action, NULL);
-}
-
-static void api_returns(const void *tables, const void *state, double out[2]) {
-    int r[2];
-    (void)tables;
-    hero_returns((const HeroState *)state, r);
-    out[0] = r[0];
-    out[1] = r[1];
-}
-
-static uint64_t api_hash(const void *tables, const void *state) {
-    (void)tables;
-    return ((const HeroState *)state)->hash;
-}
-
-static uint64_t api_information_set_key(const void *tables, const void *state, int player) {
-    return hero_information_set_key((const HeroTables *)tables, (const HeroState *)state, player);
-}
-
-static void api_resample(const void *tables, void *state, int player, XenRng *rng) {
-    hero_resample((const HeroTables *)tables, (HeroState *)state, player, rng);
-}
-
-static double api_evaluate(const void *tables, const void *state, int player) {
-    return hero_evaluate((const HeroTables *)tables, (const HeroState *)state, player);
-}
-
-static int api_turn(const void *tables, const void *state) {
-    (void)tables;
-    return ((const HeroState *)state)->turn;
-}
-
-static uint32_t api_playout_action(const void *tables, const void *state, XenRng *rng) {
-    return hero_playout_action((const HeroTables *)tables, (const HeroState *)state, rng);
-}
-
-const XenGameApi hero_game_api = {
-    .name = "hero",
-    .state_size = sizeof(HeroState),
-    .current_player = api_current_player,
-    .legal_actions = api_legal_actions,
-    .sample_chance = api_sample_chance,
-    .apply = api_apply,
-    .returns = api_returns,
-    .hash = api_hash,
-    .information_set_key = api_information_set_key,
-    .resample = api_resample,
-    .evaluate = api_evaluate,
-    .turn = api_turn,
-    .playout_action = api_playout_action,
-};

@@ -3,12 +3,13 @@
  * speed loops.
  *
  * The rules are docs/hero-engine.md (the spec); section numbers below refer
- * to it. C11, no allocation, no Python: the bindings (src/bindings/hero.cpp),
- * the search interface (hero_api.c) and Cython (hero.pxd) call it.
+ * to it. C11, no allocation, no Python: the bindings (src/bindings/hero.cpp)
+ * call it, and the search through its game interface (game_api.h,
+ * adapter.c). Its files are listed in internal.h.
  *
  * ---------------------------------------------------------------- actions (§8)
  *
- *   code = kind << 12 | x << 6 | y     (uint16_t; x, y in 0..63)
+ *   code = kind << 12 | x << 6 | y     (XenCode, codes.h; x, y in 0..63)
  *
  *   kind  0 END        1 PASS         2 MOVE 0 s      3 DEPLOY c row(0 front, 1 back)
  *         4 PLAY c t   5 RETAINER c 0 6 ABILITY 0 t   7 TARGET 0 t
@@ -32,9 +33,9 @@
  *
  * HeroState is one fixed-size struct without pointers: copy it with memcpy,
  * send it as bytes. It is zeroed on creation and every write goes through the
- * hashed setters of hero.c, so two equal game states are equal byte for byte
+ * hashed setters (internal.h), so two equal game states are equal byte for byte
  * (padding included; "none" pending/attack fields are zero). Offsets in bytes
- * (checked by _Static_assert in hero.c):
+ * (checked by _Static_assert in state.c):
  *
  *     0  hash              u64  incremental Zobrist hash (below)
  *   ---- 32-bit region [8, 264): signed values
@@ -54,7 +55,7 @@
  *   314  ability_used[2]   u8
  *   316  phase             u8   HERO_PH_*
  *   317  active            u8   seat of the active player
- *   318  result            u8   HERO_RES_*
+ *   318  result            u8   XEN_RES_*
  *   319  pend_kind         u8   HERO_PEND_NONE / TARGET / DRAW
  *   320  pend_source       u8   card id (for an ability draw: 0, see pend_ability)
  *   321  pend_ability      u8   1: the pending draw comes from the avatar ability
@@ -76,17 +77,11 @@
  * apply context and is never part of a node), the setup drawer (derived from
  * the hand sizes), the decklists (tables).
  *
- * Hash: an additive Zobrist hash, over the 32-bit region as signed values and
- * over the byte region byte by byte:
- *   hash = sum over 32-bit fields f of (u64)(i64)value(f) * zobrist[offset(f)]
- *        + sum over bytes o of the byte region of byte[o] * zobrist[o]  (mod 2^64),
- * zobrist[] drawn from a fixed seed (odd keys). A write from v to w adds
- * (w - v) * zobrist[o], so the setters keep it incremental without knowing
- * what a field means, and a multiset count n contributes n times its key
- * (the additive form is what makes counts cheap). Two states collide only if
- * a small integer combination of random odd keys vanishes mod 2^64.
+ * Hash: the additive Zobrist hash of zobrist.h, over the 32-bit region as
+ * signed values and over the byte region byte by byte, odd keys from a fixed
+ * seed.
  *
- * Undo: see the measurement in the comment above hero_apply in hero.c.
+ * Undo: see the measurement in the comment above hero_apply in rules.c.
  */
 #ifndef XENOPHON_HERO_H
 #define XENOPHON_HERO_H
@@ -94,6 +89,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "codes.h"
 #include "game_api.h"
 #include "rng.h"
 
@@ -108,14 +104,13 @@ enum {
     HERO_SLOTS = 20,          /* absolute unit slots, 2 seats x 2 rows x 5 */
     HERO_MAX_DECK = 200,
     HERO_MAX_NUMBER = 100000, /* bound on power and effect arguments */
-    HERO_MAX_ACTIONS = 1024,  /* = XEN_MAX_ACTIONS; tables refuse 81 + 21 N above it */
+    /* legal lists hold XEN_MAX_ACTIONS codes: the tables refuse a card set
+     * whose worst case, 81 + 21 N, is above it */
     HERO_TOKEN = 64,          /* card code of a Retainer token */
     HERO_REF_NONE = 0xFF,     /* GONE, or no target */
     HERO_REF_AVATAR = 0xFE,
     HERO_NO_TARGET = 63,      /* relative target code NONE */
     HERO_AVATAR_SLOT = 20,    /* relative code of the enemy avatar (ATTACK) */
-    HERO_CHANCE = -1,
-    HERO_TERMINAL = -4,
 };
 
 /* Action kinds (code >> 12). */
@@ -124,11 +119,6 @@ enum {
     HERO_RETAINER = 5, HERO_ABILITY = 6, HERO_TARGET = 7, HERO_ATTACK = 8, HERO_GUARD = 9,
     HERO_DRAW = 15,
 };
-
-#define HERO_CODE(kind, x, y) ((uint16_t)(((kind) << 12) | ((x) << 6) | (y)))
-#define HERO_KIND(code) ((int)((code) >> 12))
-#define HERO_X(code) ((int)(((code) >> 6) & 63))
-#define HERO_Y(code) ((int)((code) & 63))
 
 /* Codes of §1. */
 enum { HERO_R = 0, HERO_U = 1, HERO_G = 2, HERO_K = 3, HERO_N = 4 };      /* factions */
@@ -147,12 +137,11 @@ enum {
     HERO_AB_RACE_BONUS = 3,
 };
 
-/* HeroState.phase (§3), .result, .pend_kind, unit flags. */
+/* HeroState.phase (§3), .pend_kind, unit flags (.result: XEN_RES_*, codes.h). */
 enum {
     HERO_PH_SETUP = 0, HERO_PH_DRAW, HERO_PH_ACTION, HERO_PH_WINDOW, HERO_PH_BATTLE,
     HERO_PH_DEFEND, HERO_PH_OVER,
 };
-enum { HERO_RES_NONE = 0, HERO_RES_WIN0 = 1, HERO_RES_WIN1 = 2, HERO_RES_DRAW = 3 };
 enum { HERO_PEND_NONE = 0, HERO_PEND_TARGET = 1, HERO_PEND_DRAW = 2 };
 enum { HERO_F_USED = 1, HERO_F_CAN_MOVE = 2 };
 
@@ -182,7 +171,7 @@ typedef struct HeroState {
     uint8_t known[2][HERO_MAX_CARDS];
 } HeroState;
 
-/* The undo record: the whole previous state (see the measurement in hero.c). */
+/* The undo record: the whole previous state (see the measurement in rules.c). */
 typedef struct HeroUndo {
     HeroState prev;
 } HeroUndo;
@@ -270,7 +259,7 @@ typedef struct HeroTables {
 /* Build the tables from the card set and the two seats (avatar + decklist
  * counts per card id). Returns 0, or -1 with a one-line reason in err. Refuses
  * anything out of the spec's ranges and any card set whose worst-case number
- * of legal codes, 81 + 21 N (§8), exceeds HERO_MAX_ACTIONS (N <= 44). */
+ * of legal codes, 81 + 21 N (§8), exceeds XEN_MAX_ACTIONS (N <= 44). */
 int hero_tables_init(HeroTables *t, const HeroCardSpec *cards, int n_cards,
                      const HeroAvatarSpec avatars[2], const int decks[2][HERO_MAX_CARDS],
                      char *err, size_t err_size);
@@ -279,7 +268,7 @@ int hero_tables_init(HeroTables *t, const HeroCardSpec *cards, int n_cards,
  * empty starting hands, the first Draw phase). */
 void hero_initial_state(const HeroTables *t, HeroState *s);
 
-/* 0 or 1 at a decision, HERO_CHANCE, HERO_TERMINAL. */
+/* 0 or 1 at a decision, XEN_CHANCE, XEN_TERMINAL. */
 int hero_current_player(const HeroState *s);
 int hero_is_chance(const HeroState *s);
 int hero_is_terminal(const HeroState *s);
@@ -287,7 +276,7 @@ int hero_is_terminal(const HeroState *s);
 int hero_drawer(const HeroTables *t, const HeroState *s);
 
 /* Legal codes (decision) or DRAW outcome codes (chance), ascending; out must
- * hold HERO_MAX_ACTIONS codes. Returns the count (0 when over). */
+ * hold XEN_MAX_ACTIONS codes. Returns the count (0 when over). */
 int hero_legal_actions(const HeroTables *t, const HeroState *s, uint16_t *out);
 
 /* Chance outcomes with integer weights (deck counts); probability =
@@ -323,6 +312,10 @@ int32_t hero_attack(const HeroTables *t, const HeroState *s, int slot);
  * keys. */
 uint64_t hero_information_set_key(const HeroTables *t, const HeroState *s, int player);
 
+/* §11.1: 1 if `seat` is shown which code `code` (legal at s) is, 0 if it
+ * sees only that an action or outcome of its kind happened. */
+int hero_observed_by(const HeroTables *t, const HeroState *s, XenCode code, int seat);
+
 /* §11: redraw the other seat's hand and deck in place, uniformly among the
  * states `player` cannot tell apart. Reads only what `player` knows. */
 void hero_resample(const HeroTables *t, HeroState *s, int player, XenRng *rng);
@@ -344,18 +337,18 @@ uint64_t hero_random_actions(const HeroTables *t, const HeroState *start, uint64
 uint64_t hero_apply_undo_pairs(const HeroTables *t, const HeroState *start, uint64_t n,
                                uint64_t seed);
 
-/* ------------------------------------------------ search interface (hero_api.c) */
+/* ------------------------------------------------ for the search (playout.c, adapter.c) */
 
 /* The game for the search (game_api.h): states are HeroState, tables HeroTables. */
 extern const XenGameApi hero_game_api;
 
 /* Static evaluation in [-1, 1] from `player`'s side, public information only
- * (the formula is in hero_api.c); the exact result at the end of the game. */
+ * (the formula is in playout.c); the exact result at the end of the game. */
 double hero_evaluate(const HeroTables *t, const HeroState *s, int player);
 
-/* The playout policy at a decision node (hero_api.c): a uniformly random
- * legal code, with the few corrections documented there. */
-uint16_t hero_playout_action(const HeroTables *t, const HeroState *s, XenRng *rng);
+/* The playout policy at a decision node (playout.c): a uniformly random
+ * legal code, with the few corrections documented there (playout.c). */
+XenCode hero_playout_action(const HeroTables *t, const HeroState *s, XenRng *rng);
 
 #ifdef __cplusplus
 }

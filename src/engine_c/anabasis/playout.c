@@ -1,9 +1,8 @@
-/* anabasis_api.c - Anabasis behind the search's game interface (game_api.h):
- * the adapter functions, the static evaluation and the playout policy.
- */
+/* playout.c - Anabasis for the search: the static evaluation and the
+ * playout policy. */
 #include <math.h>
 
-#include "anabasis_api.h"
+#include "internal.h"
 
 /* ------------------------------------------------------------ evaluation
  *
@@ -28,7 +27,7 @@
  *
  * The two loss conditions carry the weight: a castle point is a tenth of a
  * loss in standard mode and a cemetery card an eighth. The weights of the
- * other terms were set by self-play matches (docs/strength.md).
+ * other terms were set by hand.
  */
 static double side_material(const AnaTables *t, const AnaState *s, int p, double *threat,
                             double *income) {
@@ -78,12 +77,12 @@ double ana_evaluate(const AnaTables *t, const AnaState *s, int player) {
  * random legal action. Uniform random play wanders: most of its field-phase
  * actions are moves, so battles, which decide the game, come late.
  */
-uint16_t ana_playout_action(const AnaTables *t, const AnaState *s, XenRng *rng) {
-    uint16_t actions[ANA_MAX_ACTIONS];
+XenCode ana_playout_action(const AnaTables *t, const AnaState *s, XenRng *rng) {
+    XenCode actions[XEN_MAX_ACTIONS];
     int n = ana_legal_actions(t, s, actions);
     int first_attack = -1, attacks = 0;
     for (int i = 0; i < n; i++) {
-        if (ANA_KIND(actions[i]) == ANA_ATTACK) {
+        if (XEN_KIND(actions[i]) == ANA_ATTACK) {
             if (first_attack < 0) first_attack = i;
             attacks++;
         }
@@ -93,74 +92,3 @@ uint16_t ana_playout_action(const AnaTables *t, const AnaState *s, XenRng *rng) 
     return actions[xen_rng_below(rng, (uint32_t)n)];
 }
 
-/* ------------------------------------------------------------ adapters */
-
-static int api_current_player(const void *t, const void *s) {
-    (void)t;
-    return ana_current_player((const AnaState *)s);
-}
-
-static int api_legal_actions(const void *t, const void *s, uint32_t *out) {
-    uint16_t codes[ANA_MAX_ACTIONS];
-    int n = ana_legal_actions((const AnaTables *)t, (const AnaState *)s, codes);
-    for (int i = 0; i < n; i++) out[i] = codes[i];
-    return n;
-}
-
-static uint32_t api_sample_chance(const void *t, const void *s, XenRng *rng) {
-    return ana_sample_chance((const AnaTables *)t, (const AnaState *)s, rng);
-}
-
-static void api_apply(const void *t, void *s, uint32_t action) {
-    ana_apply((const AnaTables *)t, (AnaState *)s, (uint16_t)action, NULL);
-}
-
-static void api_returns(const void *t, const void *s, double out[2]) {
-    int r[2];
-    (void)t;
-    ana_returns((const AnaState *)s, r);
-    out[0] = r[0];
-    out[1] = r[1];
-}
-
-static uint64_t api_hash(const void *t, const void *s) {
-    (void)t;
-    return ((const AnaState *)s)->hash;
-}
-
-static uint64_t api_information_set_key(const void *t, const void *s, int player) {
-    return ana_information_set_key((const AnaTables *)t, (const AnaState *)s, player);
-}
-
-static void api_resample(const void *t, void *s, int player, XenRng *rng) {
-    ana_resample((const AnaTables *)t, (const AnaState *)s, player, rng, (AnaState *)s);
-}
-
-static double api_evaluate(const void *t, const void *s, int player) {
-    return ana_evaluate((const AnaTables *)t, (const AnaState *)s, player);
-}
-
-static int api_turn(const void *t, const void *s) {
-    (void)t;
-    return ((const AnaState *)s)->turn;
-}
-
-static uint32_t api_playout_action(const void *t, const void *s, XenRng *rng) {
-    return ana_playout_action((const AnaTables *)t, (const AnaState *)s, rng);
-}
-
-const XenGameApi anabasis_game_api = {
-    "anabasis",
-    sizeof(AnaState),
-    api_current_player,
-    api_legal_actions,
-    api_sample_chance,
-    api_apply,
-    api_returns,
-    api_hash,
-    api_information_set_key,
-    api_resample,
-    api_evaluate,
-    api_turn,
-    api_playout_action,
-};

@@ -1,9 +1,11 @@
 /* anabasis.h - the Anabasis rules core: tables, POD state, actions, chance,
- * apply/undo, Zobrist hash, information sets, resampling, playouts, perft.
+ * apply/undo, Zobrist hash, information sets, resampling, evaluation,
+ * playouts, perft.
  *
  * The rules are docs/anabasis-engine.md (the spec), section numbers below
  * refer to it. C11, no allocation, no Python: the bindings
- * (src/bindings/anabasis.cpp) and the Cython search (anabasis.pxd) call it.
+ * (src/bindings/anabasis.cpp) call it, and the search through its game
+ * interface (game_api.h, adapter.c). Its files are listed in internal.h.
  *
  * ---------------------------------------------------------------- squares
  *
@@ -17,7 +19,7 @@
  *
  * ---------------------------------------------------------------- actions
  *
- *   code = kind << 12 | x << 6 | y     (uint16_t; x, y in 0..63)
+ *   code = kind << 12 | x << 6 | y     (XenCode, codes.h; x, y in 0..63)
  *
  *   kind  0 END         1 PASS        2 BUY t        3 BUY_PLACE t q
  *         4 PLACE t q   5 SET t       6 MOVE a b     7 ATTACK a b
@@ -33,8 +35,8 @@
  * AnaState is one fixed-size struct without pointers: copy it with memcpy,
  * send it as bytes. Every byte, padding included, is deterministic (the
  * state is zeroed on creation and every write goes through the hashed
- * setters of anabasis.c), so two equal game states are equal byte for byte.
- * Offsets in bytes (checked by _Static_assert in anabasis.c):
+ * setters (internal.h), so two equal game states are equal byte for byte.
+ * Offsets in bytes (checked by _Static_assert in state.c):
  *
  *    0  hash           u64   incremental Zobrist hash (see below)
  *    8  occ[2]         u64   squares holding a card of seat 0 / seat 1
@@ -71,20 +73,13 @@
  *  735  ev_slot, ev_arg                          event bookkeeping (§5)
  *  737  7 zero bytes; sizeof = 744
  *
- * Hash: an additive Zobrist hash over the state's bytes,
- *   hash = sum over every byte offset o (except the hash itself) of
- *          byte[o] * zobrist[o]   (mod 2^64),
- * zobrist[] drawn from a fixed seed. Writing a byte from v to w adds
- * (w - v) * zobrist[o], so the setters keep it incremental without knowing
- * what a byte means, and a multiset count of n contributes n keys (the sum
- * form is what makes counts cheap; a xor form would need a key per count).
- * Two different states collide only if a small-integer combination of the
- * random keys vanishes mod 2^64.
+ * Hash: the additive Zobrist hash of zobrist.h over every byte of the state
+ * but the hash itself, bitboards byte by byte, keys from a fixed seed.
  *
  * Undo: AnaUndo is a full copy of the state (Pons style), not a delta record:
  * measured faster (114 against 123 ns per apply+undo pair, and it keeps
  * playouts without undo 10% faster); the numbers are in the comment above
- * ana_apply in anabasis.c.
+ * ana_apply in rules.c.
  */
 #ifndef XENOPHON_ANABASIS_H
 #define XENOPHON_ANABASIS_H
@@ -92,6 +87,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "codes.h"
+#include "game_api.h"
 #include "rng.h"
 
 #ifdef __cplusplus
@@ -106,13 +103,12 @@ enum {
     ANA_MAX_FIELDS = 16,
     ANA_SLOTS = 3,
     ANA_ROW_SIZE = 5,
-    ANA_MAX_ACTIONS = 1024,  /* proven bound: standby <= 746, field <= 600 */
+    /* legal lists hold XEN_MAX_ACTIONS codes (proven bound: standby <= 746,
+     * field <= 600) */
     ANA_MAX_OUTCOMES = 48,
     ANA_MAX_TURNS = 200,
     ANA_MAX_OFFSETS = 168,   /* a 13 x 13 pattern without its centre */
     ANA_NONE = 0xFF,
-    ANA_CHANCE = -1,
-    ANA_TERMINAL = -4,
 };
 
 /* Action kinds (code >> 12). */
@@ -122,11 +118,6 @@ enum {
     ANA_EVADE = 10, ANA_DEAL = 11, ANA_REVEAL = 12, ANA_FIELD = 13, ANA_DRAW = 14,
     ANA_STRIKE = 15,
 };
-
-#define ANA_CODE(kind, x, y) ((uint16_t)(((kind) << 12) | ((x) << 6) | (y)))
-#define ANA_KIND(code) ((int)((code) >> 12))
-#define ANA_X(code) ((int)(((code) >> 6) & 63))
-#define ANA_Y(code) ((int)((code) & 63))
 
 enum { ANA_STRIKE_MISS = 0, ANA_STRIKE_HIT = 1, ANA_STRIKE_CRIT = 2 };
 
@@ -172,9 +163,6 @@ enum {
     ANA_PH_EVADE, ANA_PH_CHANCE, ANA_PH_OVER,
 };
 
-/* AnaState.outcome */
-enum { ANA_RES_NONE = 0, ANA_RES_WIN0 = 1, ANA_RES_WIN1 = 2, ANA_RES_DRAW = 3 };
-
 /* AnaState.b_step: the strike pending at ANA_SG_STRIKE (§4 step 2). */
 enum { ANA_BS_NONE = 0, ANA_BS_MAIN, ANA_BS_COUNTER, ANA_BS_AMBUSH, ANA_BS_MAIN_AFTER_AMBUSH };
 
@@ -213,7 +201,7 @@ typedef struct AnaState {
     uint8_t zero_[7];
 } AnaState;
 
-/* The undo record: the whole previous state (see the measurement in anabasis.c). */
+/* The undo record: the whole previous state (see the measurement in rules.c). */
 typedef struct AnaUndo {
     AnaState prev;
 } AnaUndo;
@@ -285,14 +273,14 @@ int ana_tables_init(AnaTables *t, const AnaCardSpec *cards, int n_cards,
 /* The state before setup (a chance node), spec §2. */
 void ana_initial_state(const AnaTables *t, AnaState *s);
 
-/* 0 or 1 at a decision, ANA_CHANCE, ANA_TERMINAL. */
+/* 0 or 1 at a decision, XEN_CHANCE, XEN_TERMINAL. */
 int ana_current_player(const AnaState *s);
 int ana_phase(const AnaState *s);
 int ana_is_chance(const AnaState *s);
 int ana_is_terminal(const AnaState *s);
 
 /* Legal actions (decision) or outcome codes (chance) in ascending order;
- * out must hold ANA_MAX_ACTIONS codes. Returns the count (0 when over). */
+ * out must hold XEN_MAX_ACTIONS codes. Returns the count (0 when over). */
 int ana_legal_actions(const AnaTables *t, const AnaState *s, uint16_t *out);
 
 /* Chance outcomes with integer weights; probability = weight / *total.
@@ -332,9 +320,12 @@ int ana_cards_conserved(const AnaTables *t, const AnaState *s);
 /* Spec §9: equal exactly when `player` cannot tell the states apart. */
 uint64_t ana_information_set_key(const AnaTables *t, const AnaState *s, int player);
 
-/* Spec §9: *out = s with the opponent's hidden split redrawn (out may be s). */
-void ana_resample(const AnaTables *t, const AnaState *s, int player, XenRng *rng,
-                  AnaState *out);
+/* Spec §9.1: 1 if `seat` is shown which code `code` (legal at s) is, 0 if it
+ * sees only that an action or outcome of its kind happened. */
+int ana_observed_by(const AnaTables *t, const AnaState *s, XenCode code, int seat);
+
+/* Spec §9: the opponent's hidden split of s redrawn in place. */
+void ana_resample(const AnaTables *t, AnaState *s, int player, XenRng *rng);
 
 /* Play uniformly random decisions and true-probability chance outcomes to the
  * end of the game. Returns the number of codes applied (chance included). */
@@ -357,6 +348,16 @@ uint64_t ana_apply_undo_pairs(const AnaTables *t, const AnaState *start, uint64_
 /* Leaves of the tree of the given depth, chance nodes expanded (each
  * outcome one branch); a finished game before the depth counts 0. */
 uint64_t ana_perft(const AnaTables *t, AnaState *s, int depth);
+
+/* ------------------------------------------------ for the search (playout.c, adapter.c) */
+
+/* Static evaluation in [-1, 1] from `player`'s side, public information only. */
+double ana_evaluate(const AnaTables *t, const AnaState *s, int player);
+/* One decision of the playout policy ("attack-first"). */
+XenCode ana_playout_action(const AnaTables *t, const AnaState *s, XenRng *rng);
+
+/* The game for the search (game_api.h): states are AnaState, tables AnaTables. */
+extern const XenGameApi ana_game_api;
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,70 @@
+"""`xenophon balance`: the win-rate matrix of a game's decks (Hero) or seats
+and modes (Anabasis), as a table, JSON and a heatmap (SVG and PNG)."""
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from xenophon.cli.common import (add_cluster_arguments, add_force_argument, backend_from,
+                                 whole_number)
+from xenophon.files import check_output, write_atomic
+from xenophon.games import GAMES
+
+MAX_DEALS = 100_000
+OUTPUTS = {"results": ".jsonl", "matrix": ".json", "svg": ".svg", "png": ".png"}
+
+
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "balance", help="win-rate matrix of decks (hero) or of seats and modes (anabasis)",
+        description="Play every pair of sides on the same deals, each deal from both seats, "
+                    "with one bot for both; write the win-rate matrix with paired-deal 95% "
+                    "intervals as a table, PREFIX.json, and a heatmap PREFIX.svg and "
+                    "PREFIX.png; every game goes to PREFIX.jsonl as it finishes (--resume "
+                    "continues it).")
+    parser.add_argument("game", choices=GAMES, help="which game")
+    parser.add_argument("--decks", metavar="FILE[,FILE...]",
+                        help="hero: deck files to add to the prebuilt decks")
+    parser.add_argument("--bot", default="ismcts:iterations=200",
+                        help="the bot playing both sides (default ismcts:iterations=200)")
+    parser.add_argument("--deals", type=whole_number(1, MAX_DEALS), default=50,
+                        help=f"deals a cell, each played from both seats (1 to {MAX_DEALS:,}; "
+                             "default 50)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the first deal (default 1)")
+    parser.add_argument("--out", metavar="PREFIX", help="where the files go (default "
+                        "balance-GAME: balance-GAME.json, .svg, .png, .jsonl)")
+    add_cluster_arguments(parser)
+    parser.add_argument("--resume", action="store_true",
+                        help="continue the run of PREFIX.jsonl: play only the games it lacks")
+    add_force_argument(parser)
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from xenophon.balance import make_study, matrix, picture, table
+    from xenophon.jobs import finished_jobs, run_jobs
+    from xenophon.players import make_bot
+    make_bot(args.bot, 0)
+    decks = [d.strip() for d in args.decks.split(",")] if args.decks else []
+    study = make_study(args.game, decks, args.bot, args.deals, args.seed)
+    prefix = args.out or f"balance-{args.game}"
+    paths = {name: prefix + suffix for name, suffix in OUTPUTS.items()}
+    jobs = study.jobs()
+    # the pictures of a run this command is resuming are its own to replace
+    resumed = args.resume and bool(finished_jobs(paths["results"], "balance", study.config(),
+                                                 jobs))
+    for name in ("matrix", "svg", "png"):
+        check_output(paths[name], force=args.force or resumed, inputs=decks, what=name)
+    backend = backend_from(args)
+    run_ = run_jobs(jobs, paths["results"], command="balance", config=study.config(),
+                    backend=backend, resume=args.resume, force=args.force, inputs=decks,
+                    unit="deal")
+    result = matrix(study, jobs, run_)
+    print(table(result), end="")
+    drawn = picture(result)
+    write_atomic(paths["matrix"], json.dumps(result, indent=1) + "\n")
+    write_atomic(paths["svg"], drawn.svg())
+    write_atomic(paths["png"], drawn.png())
+    print("written: " + ", ".join(paths[name] for name in ("matrix", "svg", "png", "results")))
+    return 0

@@ -1,0 +1,130 @@
+/* game_adapter.h - a game's XenGameApi, perft and speed loops, generated
+ * from its core's functions: the adapter is written once, here.
+ *
+ * A game's adapter.c defines
+ *
+ *     XEN_GAME_NAME    "anabasis"
+ *     XEN_PREFIX       ana            the prefix of the core's functions
+ *     XEN_TABLES       AnaTables
+ *     XEN_STATE        AnaState       starts with its hash; has a `turn` field
+ *
+ * and includes this file once. The core must provide, with these shapes:
+ *
+ *     int      P_current_player(const S *);
+ *     int      P_legal_actions(const T *, const S *, XenCode *out);
+ *     int      P_is_legal(const T *, const S *, XenCode);
+ *     XenCode  P_sample_chance(const T *, const S *, XenRng *);
+ *     void     P_apply(const T *, S *, XenCode, U *undo_or_NULL);
+ *     void     P_returns(const S *, int out[2]);
+ *     uint64_t P_information_set_key(const T *, const S *, int player);
+ *     void     P_resample(const T *, S *, int player, XenRng *);     (in place)
+ *     double   P_evaluate(const T *, const S *, int player);
+ *     XenCode  P_playout_action(const T *, const S *, XenRng *);
+ *     const char *P_state_check(const T *, const S *);
+ *
+ * and gets P_game_api, P_perft, P_random_actions and P_apply_undo_pairs
+ * (declared in its header, documented in walks.h).
+ */
+#include "game_api.h"
+#include "walks.h"
+
+#define XEN_PASTE_(a, b) a##_##b
+#define XEN_PASTE(a, b) XEN_PASTE_(a, b)
+#define XEN_FN(name) XEN_PASTE(XEN_PREFIX, name)
+
+#define XEN_T(p) ((const XEN_TABLES *)(p))
+#define XEN_S(p) ((const XEN_STATE *)(p))
+
+_Static_assert(sizeof(XEN_STATE) <= XEN_MAX_STATE_SIZE, "the walks' state buffers");
+_Static_assert(offsetof(XEN_STATE, hash) == 0, "the hash is the state's first field");
+
+static int api_current_player(const void *t, const void *s) {
+    (void)t;
+    return XEN_FN(current_player)(XEN_S(s));
+}
+
+static int api_legal_actions(const void *t, const void *s, XenCode *out) {
+    return XEN_FN(legal_actions)(XEN_T(t), XEN_S(s), out);
+}
+
+static int api_is_legal(const void *t, const void *s, XenCode code) {
+    return XEN_FN(is_legal)(XEN_T(t), XEN_S(s), code);
+}
+
+static XenCode api_sample_chance(const void *t, const void *s, XenRng *rng) {
+    return XEN_FN(sample_chance)(XEN_T(t), XEN_S(s), rng);
+}
+
+static void api_apply(const void *t, void *s, XenCode code) {
+    XEN_FN(apply)(XEN_T(t), (XEN_STATE *)s, code, NULL);
+}
+
+static void api_returns(const void *t, const void *s, double out[2]) {
+    int r[2];
+    (void)t;
+    XEN_FN(returns)(XEN_S(s), r);
+    out[0] = r[0];
+    out[1] = r[1];
+}
+
+static uint64_t api_hash(const void *t, const void *s) {
+    (void)t;
+    return XEN_S(s)->hash;
+}
+
+static uint64_t api_information_set_key(const void *t, const void *s, int player) {
+    return XEN_FN(information_set_key)(XEN_T(t), XEN_S(s), player);
+}
+
+static void api_resample(const void *t, void *s, int player, XenRng *rng) {
+    XEN_FN(resample)(XEN_T(t), (XEN_STATE *)s, player, rng);
+}
+
+static double api_evaluate(const void *t, const void *s, int player) {
+    return XEN_FN(evaluate)(XEN_T(t), XEN_S(s), player);
+}
+
+static int api_turn(const void *t, const void *s) {
+    (void)t;
+    return (int)XEN_S(s)->turn;
+}
+
+static XenCode api_playout_action(const void *t, const void *s, XenRng *rng) {
+    return XEN_FN(playout_action)(XEN_T(t), XEN_S(s), rng);
+}
+
+static const char *api_state_check(const void *t, const void *s) {
+    return XEN_FN(state_check)(XEN_T(t), XEN_S(s));
+}
+
+const XenGameApi XEN_FN(game_api) = {
+    XEN_GAME_NAME,
+    sizeof(XEN_STATE),
+    api_current_player,
+    api_legal_actions,
+    api_is_legal,
+    api_sample_chance,
+    api_apply,
+    api_returns,
+    api_hash,
+    api_information_set_key,
+    api_resample,
+    api_evaluate,
+    api_turn,
+    api_playout_action,
+    api_state_check,
+};
+
+uint64_t XEN_FN(perft)(const XEN_TABLES *t, XEN_STATE *s, int depth) {
+    return xen_perft(&XEN_FN(game_api), t, s, depth);
+}
+
+uint64_t XEN_FN(random_actions)(const XEN_TABLES *t, const XEN_STATE *start, uint64_t n,
+                                uint64_t seed) {
+    return xen_random_actions(&XEN_FN(game_api), t, start, n, seed);
+}
+
+uint64_t XEN_FN(apply_undo_pairs)(const XEN_TABLES *t, const XEN_STATE *start, uint64_t n,
+                                  uint64_t seed) {
+    return xen_apply_undo_pairs(&XEN_FN(game_api), t, start, n, seed);
+}

@@ -1,0 +1,146 @@
+/* internal.h - what the files of the Hero core share (not part of its
+ * interface, hero.h): the apply context and its hashed setters, unit and row
+ * queries, and the functions one file of the core calls in another.
+ *
+ * The core, by concern (the same files as the Anabasis core's):
+ *   tables.c   card data, the two seats and Zobrist keys (hero_tables_init)
+ *   state.c    who is to move, results, the hash from scratch, state checks
+ *   rules.c    the rules: units, settle, effects, attacks, turns; apply, undo
+ *   moves.c    legal actions and chance outcomes
+ *   views.c    information sets and resampling
+ *   playout.c  the static evaluation and the playout policy
+ *   adapter.c  the game interface, perft and the speed loops (game_adapter.h)
+ *
+ * Every write to the state goes through w8 / w32, which keep the Zobrist
+ * hash up to date. Everything an action does happens inside one Ctx, which
+ * also carries what never survives an action: `special_winner` and the refs
+ * being followed through removals (the effect target, the two battlers).
+ */
+#ifndef XENOPHON_HERO_INTERNAL_H
+#define XENOPHON_HERO_INTERNAL_H
+
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "codes.h"
+#include "hero.h"
+#include "zobrist.h"
+
+enum { REGION32_BEGIN = 8, REGION32_END = 264, REGION8_END = sizeof(HeroState) };
+
+/* Debug builds (XENOPHON_DEBUG) check every invariant, the hash included,
+ * after every apply, undo and resample. */
+#ifdef XENOPHON_DEBUG
+#define debug_check(t, s) xen_debug_report("hero", hero_state_check((t), (s)))
+#else
+#define debug_check(t, s) ((void)0)
+#endif
+
+static inline int popcount32(uint32_t x) { return __builtin_popcount(x); }
+
+/* ============================================================ apply context */
+
+/* Refs followed through removals while an action resolves. */
+enum { REF_TARGET = 0, REF_X = 1, REF_Y = 2, N_REFS = 3 };
+
+typedef struct Ctx {
+    const HeroTables *t;
+    HeroState *s;
+    int special_winner;       /* -1, or the seat a win_if_units made win */
+    uint8_t ref[N_REFS];
+} Ctx;
+
+/* Hashed setters: every state write goes through them. */
+static inline void w8(Ctx *c, uint8_t *p, int v) { xen_set_u8(c->s, c->t->zobrist, p, v); }
+
+static inline void w32(Ctx *c, int32_t *p, int32_t v) {
+    xen_set_i32(c->s, c->t->zobrist, p, v);
+}
+
+
+/* ======================================================== units and rows */
+
+static inline int seat_of(int slot) { return slot / 10; }
+static inline int row_of(int slot) { return slot / 5; }          /* rr = seat * 2 + row */
+static inline int is_front(int slot) { return (slot % 10) < 5; }
+static inline int occupied(const HeroState *s, int slot) {
+    return slot % 5 < s->row_n[slot / 5];
+}
+
+/* Derived unit values (§1): printed + race bonus + pumps (hero_power, hero_attack). */
+static inline int32_t power_of(const HeroTables *t, const HeroState *s, int slot) {
+    return t->seat[seat_of(slot)].power[s->card[slot]] + s->pump_power[slot];
+}
+
+static inline int32_t attack_of(const HeroTables *t, const HeroState *s, int slot) {
+    return t->seat[seat_of(slot)].attack[s->card[slot]] + s->pump_attack[slot];
+}
+
+static inline int keywords_at(const HeroTables *t, const HeroState *s, int slot) {
+    return t->seat[seat_of(slot)].keywords[s->card[slot]];
+}
+
+/* Occupied slots as a 20-bit mask. */
+static inline uint32_t occupied_mask(const HeroState *s) {
+    uint32_t m = 0;
+    for (int rr = 0; rr < 4; rr++) m |= ((1u << s->row_n[rr]) - 1) << (rr * 5);
+    return m;
+}
+
+/* Relative target code of the acting player u <-> absolute ref. */
+static inline int abs_slot(int u, int rel) {
+    return rel < 10 ? u * 10 + rel : (1 - u) * 10 + rel - 10;
+}
+static inline int rel_slot(int u, int slot) {
+    return seat_of(slot) == u ? slot % 10 : 10 + slot % 10;
+}
+
+/* Where `ref` points after the units of `mask` left at once (§2 refs). */
+static inline uint8_t remap(uint8_t ref, uint32_t mask) {
+    if (ref >= HERO_SLOTS) return ref;
+    if ((mask >> ref) & 1) return HERO_REF_NONE;
+    int base = row_of(ref) * 5;
+    uint32_t below = mask & ((1u << ref) - (1u << base));
+    return (uint8_t)(ref - popcount32(below));
+}
+
+
+/* ---------------------------------------------------------------- effects and targets
+ * (the tables, the rules and the move generator read them) */
+
+static inline int effect_needs_target(int op) {
+    return op == HERO_FX_DAMAGE_UNIT || op == HERO_FX_DESTROY_UNIT || op == HERO_FX_PUMP ||
+           op == HERO_FX_BOUNCE || op == HERO_FX_TAP || op == HERO_FX_UNTAP;
+}
+
+static inline const HeroEffects *source_effects(const HeroTables *t, int card, int is_ability,
+                                                int u) {
+    return is_ability ? &t->seat[u].ability_fx : &t->card[card].effects;
+}
+
+/* §5 legal target of an effect list for user u. */
+static inline int legal_target(const HeroTables *t, const HeroState *s, const HeroEffects *fx,
+                               int u, int slot) {
+    if (!occupied(s, slot)) return 0;
+    if (keywords_at(t, s, slot) & HERO_KW_PROTECTION) return 0;
+    int mine = seat_of(slot) == u;
+    if (fx->target == HERO_TG_OWN_UNIT && !mine) return 0;
+    if (fx->target == HERO_TG_ENEMY_UNIT && mine) return 0;
+    return power_of(t, s, slot) <= fx->destroy_max;
+}
+
+/* Legal targets of an effect list as relative codes (bit r = code r). */
+static inline uint32_t legal_targets(const HeroTables *t, const HeroState *s, const HeroEffects *fx,
+                              int u) {
+    uint32_t out = 0;
+    uint32_t occ = occupied_mask(s);
+    for (uint32_t m = occ; m; m &= m - 1) {
+        int slot = __builtin_ctz(m);
+        if (legal_target(t, s, fx, u, slot)) out |= 1u << rel_slot(u, slot);
+    }
+    return out;
+}
+
+#endif

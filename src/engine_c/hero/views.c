@@ -1,0 +1,57 @@
+/* views.c - Hero: what a seat sees. Information-set keys and resampling of
+ * the other seat's hand and deck (docs/hero-engine.md §11). */
+
+#include "internal.h"
+
+
+/* §11: the hash without the other seat's hand and deck multisets (their
+ * sizes stay in), plus a key for whose view it is. */
+uint64_t hero_information_set_key(const HeroTables *t, const HeroState *s, int player) {
+    int o = 1 - player;
+    const uint64_t *zh = &t->zobrist[offsetof(HeroState, hand) + (size_t)o * HERO_MAX_CARDS];
+    const uint64_t *zd = &t->zobrist[offsetof(HeroState, deck) + (size_t)o * HERO_MAX_CARDS];
+    uint64_t key = s->hash + t->z_view[player];
+    for (int card = 0; card < t->n_cards; card++)
+        key -= s->hand[o][card] * zh[card] + s->deck[o][card] * zd[card];
+    return key;
+}
+
+/* §11 resample. The other seat's unseen multiset U is computed from public
+ * data only (decklist - field - graveyard - known), never from its true hand
+ * or deck, and drawn from as counts: the result is a function of `player`'s
+ * view and of the generator alone. */
+void hero_resample(const HeroTables *t, HeroState *s, int player, XenRng *rng) {
+    int o = 1 - player;
+    int unseen[HERO_MAX_CARDS], drawn[HERO_MAX_CARDS] = {0};
+    int total = 0, known = 0;
+    for (int card = 0; card < t->n_cards; card++) {
+        unseen[card] = t->seat[o].decklist[card] - s->grave[o][card] - s->known[o][card];
+        known += s->known[o][card];
+    }
+    for (int slot = o * 10; slot < o * 10 + 10; slot++)
+        if (occupied(s, slot) && s->card[slot] != HERO_TOKEN) unseen[s->card[slot]]--;
+    for (int card = 0; card < t->n_cards; card++) total += unseen[card];
+    int m = s->hand_n[o] - known;
+    XEN_ASSERT(total == m + s->deck_n[o]);
+    for (int j = 0; j < m; j++) {
+        int r = (int)xen_rng_below(rng, (uint32_t)total), card = 0;
+        while (r >= unseen[card]) r -= unseen[card++];
+        unseen[card]--;
+        drawn[card]++;
+        total--;
+    }
+    Ctx c = {t, s, -1, {HERO_REF_NONE, HERO_REF_NONE, HERO_REF_NONE}};
+    for (int card = 0; card < t->n_cards; card++) {
+        w8(&c, &s->hand[o][card], s->known[o][card] + drawn[card]);
+        w8(&c, &s->deck[o][card], unseen[card]);
+    }
+}
+
+
+/* §11.1: 1 when `seat` is shown which code was played. Every decision is
+ * public (every card used is shown); a draw is shown to the drawer only. */
+int hero_observed_by(const HeroTables *t, const HeroState *s, XenCode code, int seat) {
+    (void)code;
+    if (hero_current_player(s) != XEN_CHANCE) return 1;
+    return hero_drawer(t, s) == seat;
+}

@@ -1,0 +1,392 @@
+"""The job runner of every bulk command (`match`, `selfplay`, `balance`,
+`bench --only strength`; a tuning step that generates games would be one more
+caller): a list of jobs, each one or two games identified by its seed, run on
+a local process pool or on a Ray cluster, every finished job appended to a
+results file as it arrives.
+
+A job is a pure function of its spec (`Job`): the same job gives the same
+games wherever and in whatever order it runs, so a run can be spread over
+processes or machines, interrupted, resumed and replayed.
+
+The results file is JSON Lines: a header naming the command and its
+configuration, then one line per game, ``{"job": KEY, "game": i, "of": n,
+"seed": ..., ...}``, flushed as each job finishes. `--resume` reads it back
+and plays only the jobs that are missing (a job torn by a crash is played
+again); a results file of another command or configuration is refused. When
+a run ends (all jobs played, or its stop rule met) the file is rewritten in
+job order, so the same jobs give the same file however they were scheduled.
+
+>>> jobs = [Job(str(seed), "match_pair", {"plays": [["anabasis", 0], ["anabasis", 1]],
+...         "bots": ["greedy", "random"], "seed": seed}) for seed in (1, 2)]
+>>> run = run_jobs(jobs, None, command="doc", config={}, progress=False)
+>>> [len(games) for games in run.results.values()]
+[2, 2]
+"""
+from __future__ import annotations
+
+import importlib
+import os
+import signal
+import sys
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterator, Sequence
+
+from xenophon.errors import XenophonError
+from xenophon.files import JsonError, check_output, dumps_line, iter_lines, loads, write_atomic
+
+RESULTS_FORMAT = "xenophon-results"
+RESULTS_VERSION = 1
+#: the tasks a job can name: name -> "module:function" (imported in the worker)
+TASKS = {
+    "match_pair": "xenophon.tournament:play_pair_job",
+    "selfplay": "xenophon.selfplay:selfplay_job",
+}
+#: times a job may be in flight when its worker dies before the run gives up
+MAX_ATTEMPTS = 4
+#: the cluster names `--cluster` takes besides a Ray address
+LOCAL, RAY = "local", "ray"
+
+
+class RunError(XenophonError):
+    """A run that cannot start or go on (its message names the file or job)."""
+
+
+@dataclass(frozen=True)
+class Job:
+    """One unit of work: `task` (a name in TASKS) called with `args` (JSON
+    values, the game's seed among them), named `key` in the results file."""
+
+    key: str
+    task: str
+    args: dict[str, Any]
+
+
+def run_job(job: Job) -> list[dict[str, Any]]:
+    """Plays a job where it is called: its games, one dict each (seed included)."""
+    module, _, name = TASKS[job.task].partition(":")
+    games = getattr(importlib.import_module(module), name)(**job.args)
+    return [{"job": job.key, "game": i, "of": len(games), **g} for i, g in enumerate(games)]
+
+
+# -- backends ---------------------------------------------------------------
+
+class LocalBackend:
+    """A process pool on this machine (in this process with one process). A
+    pool whose worker dies is made again and the jobs it held are replayed."""
+
+    def __init__(self, processes: int | None = None):
+        self.processes = processes or os.cpu_count() or 1
+
+    def describe(self) -> str:
+        return f"{self.processes} local process{'es' if self.processes > 1 else ''}"
+
+    def results(self, jobs: Sequence[Job]) -> Iterator[tuple[Job, list[dict[str, Any]]]]:
+        if self.processes == 1 or len(jobs) == 1:
+            for job in jobs:
+                yield job, run_job(job)
+            return
+        attempts = {job.key: 0 for job in jobs}
+        order = {job.key: number for number, job in enumerate(jobs)}
+        waiting = list(reversed(jobs))
+        while waiting:
+            pool = _new_pool(min(self.processes, len(waiting)))
+            running: dict[Future, Job] = {}
+            try:
+                while waiting or running:
+                    while waiting and len(running) < 2 * self.processes:
+                        job = waiting.pop()
+                        attempts[job.key] += 1
+                        running[pool.submit(run_job, job)] = job
+                    done, _ = wait(running, return_when=FIRST_COMPLETED)
+                    for future in sorted(done, key=lambda f: order[running[f].key]):
+                        games = future.result()       # a dead worker raises here
+                        yield running.pop(future), games
+            except BrokenProcessPool:
+                lost = sorted(running.values(), key=lambda j: order[j.key], reverse=True)
+                for job in lost:
+                    if attempts[job.key] >= MAX_ATTEMPTS:
+                        raise RunError(f"job {job.key}: its worker died {MAX_ATTEMPTS} times")
+                waiting.extend(lost)
+            finally:
+                _stop_pool(pool)
+
+
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the runner, which stops them."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _new_pool(processes: int) -> ProcessPoolExecutor:
+    import multiprocessing
+    return ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("fork"),
+                               initializer=_ignore_interrupts)
+
+
+def _stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Cancels what is queued and ends the workers at once (a game in
+    progress is not waited for: its job is simply not in the results)."""
+    processes = list(getattr(pool, "_processes", {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    for process in processes:
+        process.join()
+
+
+class RayBackend:
+    """Tasks on a Ray cluster, one per job, gathered as they finish; a task
+    whose worker or node dies is run again by Ray (`max_retries`). At most
+    `window` tasks are in flight, so a stop leaves little to cancel."""
+
+    def __init__(self, address: str | None = None):
+        try:
+            import ray
+        except ImportError:
+            raise RunError("--cluster needs Ray: pip install 'xenophon[cluster]'") from None
+        self.ray = ray
+        try:
+            if not ray.is_initialized():
+                ray.init(address=address, include_dashboard=False, log_to_driver=False,
+                         logging_level="ERROR", configure_logging=True)
+        except (ConnectionError, ValueError, RuntimeError) as error:
+            first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+            raise RunError(f"cannot reach the Ray cluster at {address or 'the default'}: "
+                           f"{first}") from None
+        self.cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+
+    def describe(self) -> str:
+        return f"Ray cluster of {self.cpus} CPUs"
+
+    def results(self, jobs: Sequence[Job]) -> Iterator[tuple[Job, list[dict[str, Any]]]]:
+        ray = self.ray
+        task = ray.remote(num_cpus=1, max_retries=MAX_ATTEMPTS - 1)(run_job)
+        waiting = list(reversed(jobs))
+        running: dict[Any, Job] = {}
+        window = 2 * self.cpus
+        try:
+            while waiting or running:
+                while waiting and len(running) < window:
+                    job = waiting.pop()
+                    running[task.remote(job)] = job
+                done, _ = ray.wait(list(running), num_returns=1)
+                for ref in done:
+                    job = running.pop(ref)
+                    yield job, self._get(ref, job)
+        finally:
+            for ref in running:
+                ray.cancel(ref, force=True)
+
+    def _get(self, ref: Any, job: Job) -> list[dict[str, Any]]:
+        try:
+            return self.ray.get(ref)
+        except self.ray.exceptions.RayError as error:
+            cause = getattr(error, "cause", None)
+            reason = str(cause) if isinstance(cause, XenophonError) else type(error).__name__
+            raise RunError(f"job {job.key} failed on the cluster ({reason})") from None
+
+
+def make_backend(cluster: str | None = None, processes: int | None = None
+                 ) -> LocalBackend | RayBackend:
+    """`cluster`: None or 'local' (a process pool of `processes`), 'ray' (the
+    Ray cluster `ray.init` finds, or a new local one), or a Ray address."""
+    if cluster in (None, LOCAL):
+        return LocalBackend(processes)
+    return RayBackend(None if cluster == RAY else cluster)
+
+
+# -- the results file -------------------------------------------------------
+
+def results_header(command: str, config: dict[str, Any]) -> dict[str, Any]:
+    return {"format": RESULTS_FORMAT, "format_version": RESULTS_VERSION, "command": command,
+            "config": config}
+
+
+def read_results(path: str | Path, header: dict[str, Any], keys: set[str]
+                 ) -> dict[str, list[dict[str, Any]]]:
+    """The finished jobs of a results file made by the same command and
+    configuration: {key: its games}. A job whose lines are incomplete (a
+    run killed while writing) is left out, to be played again."""
+    lines = iter_lines(path, "results file")
+    found: dict[str, list[dict[str, Any]]] = {}
+    for number, (text, ended) in enumerate(lines, start=1):
+        try:
+            row = loads(text)
+        except JsonError as error:
+            if not ended:              # the last line, cut short: its job is played again
+                break
+            raise RunError(f"{path}: line {number}: not a results file ({error})") from None
+        if number == 1:
+            _check_header(path, row, header)
+            continue
+        _check_row(path, number, row, keys)
+        found.setdefault(row["job"], []).append(row)
+    return {key: sorted(games, key=lambda g: g["game"]) for key, games in found.items()
+            if sorted(g["game"] for g in games) == list(range(games[0]["of"]))}
+
+
+def _check_header(path: str | Path, row: Any, header: dict[str, Any]) -> None:
+    if not isinstance(row, dict) or row.get("format") != RESULTS_FORMAT:
+        raise RunError(f"{path}: not a xenophon results file")
+    if row.get("format_version") != RESULTS_VERSION:
+        raise RunError(f"{path}: results format version {row.get('format_version')!r} "
+                       f"(this xenophon reads {RESULTS_VERSION})")
+    if row.get("command") != header["command"]:
+        raise RunError(f"{path}: results of '{row.get('command')}', not of "
+                       f"'{header['command']}'; give another file to start a new run")
+    theirs, ours = row.get("config"), header["config"]
+    if theirs != ours:
+        differ = sorted(k for k in set(ours) | set(theirs or {})
+                        if not isinstance(theirs, dict) or theirs.get(k) != ours.get(k))
+        raise RunError(f"{path}: results of another run (it differs in {', '.join(differ)}); "
+                       "give the same options to resume it, or another file")
+
+
+def _check_row(path: str | Path, number: int, row: Any, keys: set[str]) -> None:
+    where = f"{path}: line {number}"
+    if not isinstance(row, dict) or not isinstance(row.get("job"), str):
+        raise RunError(f"{where}: not a game of a results file")
+    if row["job"] not in keys:
+        raise RunError(f"{where}: job {row['job']} is not one of this run's")
+    game, of = row.get("game"), row.get("of")
+    if not (isinstance(game, int) and isinstance(of, int) and 0 <= game < of):
+        raise RunError(f"{where}: not a game of a results file (its 'game' and 'of')")
+
+
+def _results_text(header: dict[str, Any], jobs: Sequence[Job],
+                  results: dict[str, list[dict[str, Any]]]) -> str:
+    rows = [header] + [game for job in jobs if job.key in results for game in results[job.key]]
+    return "".join(dumps_line(row) + "\n" for row in rows)
+
+
+# -- the run ----------------------------------------------------------------
+
+@dataclass
+class Run:
+    """What a run left: each finished job's games in job order, how many jobs
+    from the first on its stop rule had seen when it stopped the run (None if
+    it did not), and how many jobs this run played itself."""
+
+    results: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    stopped_after: int | None = None
+    played: int = 0
+
+    def counted(self, jobs: Sequence[Job]) -> list[list[dict[str, Any]]]:
+        """The games of the jobs a report counts, in job order: all the
+        finished ones, or those the stop rule decided on."""
+        chosen = jobs if self.stopped_after is None else jobs[:self.stopped_after]
+        return [self.results[job.key] for job in chosen if job.key in self.results]
+
+
+class _Rule:
+    """A stop rule fed each finished job once, in job order."""
+
+    def __init__(self, jobs: Sequence[Job], stop: Callable[[list[dict[str, Any]]], bool] | None):
+        self.jobs, self.stop, self.seen = jobs, stop, 0
+
+    def decided(self, results: dict[str, list[dict[str, Any]]]) -> int | None:
+        """Feeds the jobs finished from the first on not fed yet; the number
+        fed when the rule stops the run, or None."""
+        while self.stop and self.seen < len(self.jobs) and self.jobs[self.seen].key in results:
+            self.seen += 1
+            if self.stop(results[self.jobs[self.seen - 1].key]):
+                return self.seen
+        return None
+
+
+def open_results(path: str | Path | None, header: dict[str, Any], jobs: Sequence[Job], *,
+                 resume: bool, force: bool, inputs: Sequence[str | Path] = ()
+                 ) -> dict[str, list[dict[str, Any]]]:
+    """Checks the results file before any game (FileError or RunError in one
+    line) and returns the jobs it holds already (with `resume`). The file is
+    rewritten with just those, in job order, ready for appending."""
+    if path is None:
+        return {}
+    resuming = resume and Path(path).is_file()
+    check_output(path, force=force or resuming, inputs=inputs, what="results file")
+    done = read_results(path, header, {job.key for job in jobs}) if resuming else {}
+    write_atomic(path, _results_text(header, jobs, done))
+    return done
+
+
+def finished_jobs(path: str | Path | None, command: str, config: dict[str, Any],
+                  jobs: Sequence[Job]) -> dict[str, list[dict[str, Any]]]:
+    """The jobs a results file holds already for this run (none if it does
+    not exist yet), read before the run by a command whose other outputs
+    depend on them."""
+    if path is None or not Path(path).is_file():
+        return {}
+    return read_results(path, results_header(command, config), {job.key for job in jobs})
+
+
+def run_jobs(jobs: Sequence[Job], results: str | Path | None, *, command: str,
+             config: dict[str, Any], backend: LocalBackend | RayBackend | None = None,
+             resume: bool = False, force: bool = False, inputs: Sequence[str | Path] = (),
+             progress: bool | None = None, unit: str = "job",
+             stop: Callable[[list[dict[str, Any]]], bool] | None = None,
+             on_job: Callable[[Job, list[dict[str, Any]]], None] | None = None) -> Run:
+    """Runs the jobs not yet in `results` (a results file, or None to keep
+    them in memory), appending each as it finishes; returns the `Run`.
+
+    `stop` is given each job's games once, in job order, as the finished jobs
+    from the first on grow; when it answers true the jobs still running are
+    cancelled. Feeding it in job order keeps its decision the same however
+    the jobs were scheduled. `on_job` is called with each job this run plays
+    as it finishes. Ctrl-C stops at once, keeping what has finished (a line
+    on stderr says so), and raises KeyboardInterrupt."""
+    keys = [job.key for job in jobs]
+    if len(set(keys)) != len(keys):
+        raise RunError("two jobs of a run have the same key")
+    header = results_header(command, config)
+    run = Run(open_results(results, header, jobs, resume=resume, force=force, inputs=inputs))
+    rule = _Rule(jobs, stop)
+    run.stopped_after = rule.decided(run.results)
+    todo = [job for job in jobs if job.key not in run.results] \
+        if run.stopped_after is None else []
+    if progress is None:
+        progress = sys.stderr.isatty()
+    from tqdm import tqdm
+    bar = tqdm(total=len(jobs), initial=len(jobs) - len(todo), unit=unit, desc=command,
+               disable=not progress, leave=False)
+    handle = open(results, "a", encoding="utf-8") if results is not None else None
+    stream = (backend or LocalBackend()).results(todo) if todo else iter(())
+    try:
+        for job, games in stream:
+            run.results[job.key] = games
+            run.played += 1
+            if handle:
+                handle.write("".join(dumps_line(game) + "\n" for game in games))
+                handle.flush()
+            if on_job:
+                on_job(job, games)
+            bar.update(1)
+            run.stopped_after = rule.decided(run.results)
+            if run.stopped_after is not None:
+                break
+    except KeyboardInterrupt:
+        kept = f"; {len(run.results)} of {len(jobs)} {unit}s kept in {results}, rerun with " \
+               "--resume to finish" if results is not None else ""
+        print(f"xenophon: interrupted{kept}", file=sys.stderr)
+        raise
+    finally:
+        _close(stream)
+        bar.close()
+        if handle:
+            handle.close()
+    run.results = {key: run.results[key] for key in keys if key in run.results}
+    if results is not None:
+        write_atomic(results, _results_text(header, jobs, run.results))
+    return run
+
+
+def _close(stream: Iterator[Any]) -> None:
+    close = getattr(stream, "close", None)
+    if close:
+        close()
+
+
+__all__ = ["Job", "LocalBackend", "RayBackend", "Run", "RunError", "TASKS", "finished_jobs",
+           "make_backend", "read_results", "run_job", "run_jobs"]

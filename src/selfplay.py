@@ -1,0 +1,45 @@
+"""Self-play: bots against each other, each game kept as a full record (with
+the seed of its chance), one job of `xenophon.jobs` a game.
+
+>>> [game] = selfplay_job("hero", {}, ["random", "random"], seed=3)
+>>> game["seed"], game["record"][0]["game"]
+(3, 'hero')
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from xenophon.game import CHANCE, Game
+from xenophon.games import game_from_texts
+from xenophon.jobs import Job
+from xenophon.players import make_bot
+from xenophon.records import Record, new_record
+
+
+def selfplay_game(game: Game, specs: list[str], seed: int) -> Record:
+    """One game between the bots of `specs` (seat 0, seat 1), chance from the game's seed."""
+    bots = [make_bot(spec, seed * 2 + seat) for seat, spec in enumerate(specs)]
+    record = new_record(game, specs)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        player = state.current_player
+        move = state.sample_chance(game.rng) if player == CHANCE else bots[player].choose(state)
+        state.apply_code(move.code)
+        record.add(player, move.text)
+    record.result = state.returns()
+    return record
+
+
+def selfplay_job(game: str, options: dict[str, str], bots: list[str], seed: int
+                 ) -> list[dict[str, Any]]:
+    """The job of one self-play game (`xenophon.jobs`): its seed, returns and
+    record (the rows of its record file; `xenophon.records.rows_text`)."""
+    record = selfplay_game(game_from_texts(game, options, seed=seed), bots, seed)
+    return [{"seed": seed, "returns": record.result, "record": record.rows()}]
+
+
+def selfplay_jobs(game: str, options: dict[str, str], bots: list[str], seeds: list[int]
+                  ) -> list[Job]:
+    """Self-play as jobs, one game each, keyed by its seed."""
+    return [Job(str(seed), "selfplay", {"game": game, "options": options, "bots": bots,
+                                        "seed": seed}) for seed in seeds]

@@ -1,0 +1,55 @@
+"""Fixtures shared by several test files."""
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def ray_cluster(tmp_path_factory):
+    """A Ray cluster of one node with 2 worker CPUs, reached on the loopback
+    address, started once for the session (`ray start --head --block` in its
+    own process group, which the end of the session kills); yields its
+    address. Its token (Ray's token authentication) is this session's own,
+    in the environment the commands under test inherit."""
+    pytest.importorskip("ray")
+    os.environ["RAY_AUTH_MODE"] = "token"
+    os.environ["RAY_AUTH_TOKEN"] = secrets.token_hex(16)
+    ray_command = shutil.which("ray", path=os.path.dirname(sys.executable)) or shutil.which("ray")
+    port = _free_port()
+    address = f"127.0.0.1:{port}"
+    log = tmp_path_factory.mktemp("ray") / "ray-start.log"
+    # its own short temporary folder (socket paths are short): the default one
+    # would keep naming this cluster as the machine's after it is gone
+    temp_dir = tempfile.mkdtemp(prefix="xenophon-ray-")
+    with open(log, "w") as handle:
+        head = subprocess.Popen(
+            [ray_command, "start", "--head", "--block", "--node-ip-address=127.0.0.1",
+             f"--port={port}", "--num-cpus=2", "--include-dashboard=false",
+             "--disable-usage-stats", f"--temp-dir={temp_dir}"],
+            stdout=handle, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        deadline = time.time() + 120
+        while "Ray runtime started" not in Path(log).read_text():
+            if head.poll() is not None or time.time() > deadline:
+                raise RuntimeError(f"ray start failed:\n{Path(log).read_text()}")
+            time.sleep(0.5)
+        yield address
+    finally:
+        os.killpg(head.pid, signal.SIGKILL)    # draining on SIGTERM takes 30 s
+        head.wait()
+        shutil.rmtree(temp_dir, ignore_errors=True)
