@@ -97,14 +97,15 @@ ext_modules += search_extensions()
 setup(
     packages=[
         "xenophon", "xenophon.anabasis", "xenophon.hero", "xenophon.reference",
-        "xenophon.search", "xenophon.interop", "xenophon.cli",
+        "xenophon.search", "xenophon.interop", "xenophon.web", "xenophon.cli",
     ],
     package_dir={"xenophon": "src", "xenophon.cli": "cli"},
     # the C core's sources ship too: the OpenSpiel bridge (xenophon.interop.native)
     # compiles them with its wrapper on the user's machine
     package_data={"xenophon": ["py.typed", "data/*.json", "data/*/*.toml", "data/*/*/*.toml",
                                "engine_c/*.h", "engine_c/*/*.c", "engine_c/*/*.h"],
-                  "xenophon.interop": ["*.cc"]},
+                  "xenophon.interop": ["*.cc"],
+                  "xenophon.web": ["static/*"]},
     libraries=engine_libraries,
     ext_modules=ext_modules,
     zip_safe=False,

@@ -13,6 +13,7 @@ from xenophon.cli.common import (UsageError, add_force_argument, add_workers_arg
 from xenophon.files import check_output, write_atomic
 from xenophon.game import State
 from xenophon.records import Record, load_record, make_game_for, replay
+from xenophon.review import decisions_of, review_points
 from xenophon.search.bots import MAX_ITERATIONS, MAX_SECONDS, ISMCTSBot, SearchResult
 
 SPARK = "▁▂▃▄▅▆▇█"
@@ -72,13 +73,6 @@ def searcher(args: argparse.Namespace, default_iterations: int) -> ISMCTSBot:
     iterations = None if args.time is not None else (args.iterations or default_iterations)
     return ISMCTSBot(iterations=iterations, time_limit=args.time, workers=args.workers,
                      seed=args.seed)
-
-
-def decisions_of(record: Record, states: list[State], seat: int) -> list[int]:
-    """Indexes of the record lines that are real decisions of `seat` (more than
-    one legal move)."""
-    return [i for i, line in enumerate(record.lines)
-            if line["seat"] == seat and len(states[i].legal_actions()) > 1]
 
 
 def choose_position(record: Record, args: argparse.Namespace) -> tuple[State, int, str]:
@@ -186,19 +180,12 @@ def run_review(args: argparse.Namespace) -> int:
         from tqdm import tqdm
         progress = tqdm(total=len(indexes), desc="review", unit="move")
     curve, mistakes = [], []
-    for index in indexes:
-        state = before[index]
-        result = bot.analyse(state)
-        played = state.move(record.lines[index]["move"])
-        stats = {m.move.code: m for m in result.moves}
-        best = result.best
-        curve.append(best.win_probability)
-        mine = stats.get(played.code)
-        if mine is not None and mine.visits and best.win_probability - mine.win_probability \
-                > args.threshold:
-            mistakes.append({"line": index + 2, "turn": state.to_dict()["turn"],
-                             "played": played.text, "played_win": round(mine.win_probability, 3),
-                             "better": best.move.text, "better_win": round(best.win_probability, 3)})
+    for point in review_points(record, before, args.seat, bot, args.threshold):
+        curve.append(point.win)
+        if point.mistake:
+            mistakes.append({"line": point.index + 2, "turn": point.turn, "played": point.played,
+                             "played_win": round(point.played_win, 3), "better": point.better,
+                             "better_win": round(point.win, 3)})
         if progress:
             progress.update(1)
     if progress:

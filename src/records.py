@@ -89,8 +89,13 @@ def load_record(path: str | Path) -> Record:
     64 MiB, UTF-8, JSON nested at most 64 deep) and strict (the header's
     fields, every line's seat, move, key and result); RecordError with the
     line number on any fault."""
-    where = str(path)
-    rows = _json_rows(read_text(path, "record"), where)
+    return parse_record(read_text(path, "record"), str(path))
+
+
+def parse_record(text: str, where: str) -> Record:
+    """A record from its text (as load_record checks a file's; `where` names
+    it in the messages)."""
+    rows = _json_rows(text, where)
     if not rows or not isinstance(rows[0][1], dict) or rows[0][1].get("format") != FORMAT:
         raise RecordError(f"{where}: not a xenophon record (no header line)")
     record = _record_from_header(rows[0][1], where)

@@ -82,7 +82,7 @@ def test_undo_and_replay_meet_the_same_chance(name):
     session = session_for(name, seed=5)
     script = Script(session, seed=7, decisions=40)
     session.leave = lambda why: 0
-    session.save_somewhere = lambda: None
+    session.save_or_say = lambda: None
     session.run(script)
     assert len(script.tries) >= 20
     chance_after = 0

@@ -30,6 +30,21 @@ class State(BaseState):
     def parse_code(self, text: str) -> int:
         return notation.parse_action(text, self.game.cards)
 
+    def view(self, seat: int) -> dict:
+        """The canonical state dict (docs/anabasis-engine.md §8) with what
+        `seat` cannot see taken out (§9.1): the opponent's hand and DECK
+        become None beside their sizes, and the opponent's face-down events
+        lose their names. Equal views for every state `seat` cannot tell apart."""
+        view = self.to_dict()
+        for player, info in enumerate(view["players"]):
+            info["hand_size"] = sum(info["hand"].values())
+            info["deck_size"] = sum(info["deck"].values())
+            if player != seat:
+                info["hand"] = info["deck"] = None
+                info["slots"] = [slot if slot is None or slot["face_up"]
+                                 else {"card": None, "face_up": False} for slot in info["slots"]]
+        return view
+
     def render(self, seat: int, color: bool = False) -> str:
         """The board and counters as `seat` sees them (nothing hidden from it shown)."""
         return render_state(self.to_dict(), self.game.cards, seat, self.game.mode, color=color)

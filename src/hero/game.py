@@ -25,6 +25,16 @@ class State(BaseState):
     def parse_code(self, text: str) -> int:
         return notation.parse_action(text, self.game.cards)
 
+    def view(self, seat: int) -> dict:
+        """Seat `seat`'s information view (docs/hero-engine.md §11.2): the
+        canonical state dict with the other seat's hand and deck set to None
+        (their sizes and the known cards stay). Equal views for every state
+        `seat` cannot tell apart."""
+        view = self.to_dict()
+        other = view["players"][1 - seat]
+        other["hand"] = other["deck"] = None
+        return view
+
     def render(self, seat: int, color: bool = False) -> str:
         """Both fields, avatars, hands and counters as `seat` sees them."""
         return render_state(self.to_dict(), self.game.cards, self.game.decks, seat, color=color)

@@ -1,0 +1,268 @@
+"""A game between a human and the AI, without any input or output: what the
+terminal (`xenophon play`) and the browser (`xenophon serve`) share.
+
+A `Session` keeps two records side by side: the full one (every line) and the
+human's view (lines hidden from the human carry no move, every line the
+human's information-set key). Chance comes from a `ChanceStream` fixed in
+advance, and the AI's randomness is seeded from the same key and the
+position, so undo and resume meet the same draws, strikes and AI choices. A
+game in progress is saved as the human's view with the rest sealed; only a
+finished game is written in full (docs/records.md).
+"""
+from __future__ import annotations
+
+import random
+import secrets
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from xenophon.chance import ChanceStream, event_kind
+from xenophon.errors import XenophonError
+from xenophon.files import check_output, user_data_folder
+from xenophon.game import CHANCE, Game, Move, State
+from xenophon.records import (Record, load_record, make_game_for, new_record, open_sealed,
+                              redact, replay, seal_game)
+
+HIDDEN = "(hidden from you)"
+DEFAULT_LEVEL = "normal"
+
+
+class SessionError(XenophonError):
+    """A game that cannot be started or resumed as asked."""
+
+
+def default_save_path(game_name: str, reserved: set[Path] | frozenset = frozenset()) -> Path:
+    """A new file in the user's games folder, named by the time (never one
+    that exists or is `reserved` for another game of this process: two games
+    started in the same second get -2, -3, ...)."""
+    folder = user_data_folder() / "games"
+    stem = f"{game_name}-{time.strftime('%Y%m%d-%H%M%S')}"
+    path, number = folder / f"{stem}.jsonl", 1
+    while path.exists() or path in reserved:
+        number += 1
+        path = folder / f"{stem}-{number}.jsonl"
+    return path
+
+
+def shown_move(text: str, hidden: bool) -> str:
+    """A move as the human may see it: 'set (hidden from you)' for a hidden one."""
+    return f"{text.split()[0]} {HIDDEN}" if hidden else text
+
+
+@dataclass
+class AiMove:
+    """The AI's move as the human sees it, and the AI's own estimate."""
+
+    seat: int
+    shown: str
+    win: float | None
+
+
+class Session:
+    """One game between the human and the AI, with no input or output."""
+
+    def __init__(self, state: State, record: Record, view_lines: list[dict[str, Any]],
+                 human: int, chance: ChanceStream, autosave: Path | None):
+        self.state = state
+        self.game = state.game
+        self.record = record
+        self.view_lines = view_lines
+        self.human = human
+        self.chance = chance
+        self.autosave = autosave
+        # before each of the human's moves: the state, the record's length, chance used
+        self.snapshots: list[tuple[State, int, Counter]] = []
+        self.written: list[Path] = []                   # files this session may replace
+
+    def log(self, player: int, text: str, hidden: bool) -> None:
+        """Adds a line to the full record and to the human's view."""
+        self.record.add(player, text)
+        entry: dict[str, Any] = {"seat": self.record.lines[-1]["seat"]}
+        if hidden:
+            entry["hidden"] = True
+        else:
+            entry["move"] = text
+        entry["key"] = f"{self.state.information_set_key(self.human):016x}"
+        self.view_lines.append(entry)
+
+    def to_move(self) -> str:
+        """'human', 'ai', 'chance' or 'over'."""
+        player = self.state.current_player
+        if self.state.is_terminal():
+            return "over"
+        if player == CHANCE:
+            return "chance"
+        return "human" if player == self.human else "ai"
+
+    # -- steps ----------------------------------------------------------------
+    def chance_step(self) -> str:
+        """Draws and applies one chance outcome; returns it as the human sees it."""
+        move = self.chance.draw(self.state)
+        hidden = not self.state.observed_by(move.code, self.human)
+        self.state.apply_code(move.code)
+        self.log(CHANCE, move.text, hidden)
+        return HIDDEN if hidden else move.text
+
+    def ai_search(self, bot: Any, on_progress: Callable[[Any], None] | None = None,
+                  every: float = 0.5) -> Any:
+        """The AI's search of the position. Its randomness is fixed per
+        position too, so undo cannot re-roll its choice."""
+        bot.reseed(self.chance.seed_for("ai", len(self.record.lines)))
+        if on_progress is None:
+            return bot.analyse(self.state)
+        return bot.analyse(self.state, on_progress=on_progress, every=every)
+
+    def ai_play(self, bot: Any, result: Any) -> AiMove:
+        """Plays the AI's choice from `result` (of ai_search)."""
+        player = self.state.current_player
+        move = bot.choose_from(result)
+        hidden = not self.state.observed_by(move.code, self.human)
+        self.state.apply_code(move.code)
+        self.log(player, move.text, hidden)
+        win = result.best.win_probability if result.iterations else None
+        return AiMove(player, shown_move(move.text, hidden), win)
+
+    def human_play(self, move: Move | str) -> Move:
+        """Plays the human's move (a legal Move or a text; XenophonError,
+        with nothing changed, if it is not legal)."""
+        legal = self.state.move(move)
+        self.snapshots.append((self.state.copy(), len(self.record.lines),
+                               Counter(self.chance.used)))
+        self.state.apply_code(legal.code)
+        self.log(self.human, legal.text, hidden=False)
+        return legal
+
+    def hint(self, bot: Any, on_progress: Callable[[Any], None] | None = None,
+             every: float = 0.5) -> Any:
+        """The search's view of the human's position, from the human's information."""
+        bot.reseed(self.chance.seed_for("hint", len(self.record.lines)))
+        if on_progress is None:
+            return bot.analyse(self.state)
+        return bot.analyse(self.state, on_progress=on_progress, every=every)
+
+    def undo(self) -> bool:
+        """Back to the human's previous decision (False when there is none)."""
+        if not self.snapshots:
+            return False
+        self.state, length, self.chance.used = self.snapshots.pop()
+        del self.record.lines[length:]
+        del self.view_lines[length:]
+        return True
+
+    def finish(self) -> None:
+        """Writes the result into the record (the game is over)."""
+        self.record.result = self.state.returns()
+
+    # -- saving ---------------------------------------------------------------
+    def saved_form(self) -> Record:
+        """What a save writes: the full record once the game is over, before
+        that the human's view with everything else sealed."""
+        if self.state.is_terminal():
+            return self.record
+        view = Record(self.record.game, self.record.options, None, self.record.card_digest,
+                      self.record.seats, self.human, self.view_lines, None, self.record.version)
+        return seal_game(self.record, view, {"chance_key": self.chance.key.hex()})
+
+    def save(self, path: Path, force: bool = False) -> Path:
+        """Saves to `path` (checked first; FileError, with nothing written, if
+        it cannot be)."""
+        check_output(path, force=force, replaceable=self.written, what="saved game")
+        saved = self.saved_form().save(path)
+        self.written.append(saved)
+        return saved
+
+    def save_somewhere(self) -> tuple[Path | None, list[str]]:
+        """Saves to the session's own file, or failing that to the working
+        folder: the path (None when neither works) and why the others failed."""
+        reasons = []
+        if self.autosave is None:
+            return None, ["this game has no file of its own"]
+        for path in (self.autosave, Path.cwd() / self.autosave.name):
+            try:
+                if path == self.autosave:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                return self.save(path), reasons
+            except (XenophonError, OSError) as error:
+                reasons.append(str(error))
+        return None, reasons
+
+
+@dataclass
+class Start:
+    """What a new or resumed game begins with (the arguments of Session, and
+    the AI's level)."""
+
+    state: State
+    record: Record
+    view_lines: list[dict[str, Any]]
+    human: int
+    level: str
+    chance: ChanceStream
+    note: str = ""                     # said to the player once (a changed level)
+
+    def session(self, autosave: Path | None) -> Session:
+        return Session(self.state, self.record, self.view_lines, self.human, self.chance,
+                       autosave)
+
+
+def new_game(game: Game, seat: int | None, level: str | None, seed: int | None) -> Start:
+    """A new game: chance from a secret, or from `seed` when the player chose one."""
+    if seed is not None:
+        chance = ChanceStream.from_seed(seed)
+        human = seat if seat is not None else random.Random(seed).randrange(2)
+    else:
+        chance = ChanceStream.secret()
+        human = seat if seat is not None else secrets.randbelow(2)
+    level = level or DEFAULT_LEVEL
+    record = new_record(game, ["", ""])
+    record.seats[human] = "human"
+    record.seats[1 - human] = f"ismcts:{level}"
+    return Start(game.new_initial_state(), record, [], human, level, chance)
+
+
+def resumed_game(path: str | Path, level: str | None) -> Start:
+    """A saved game, as it was: the sealed part gives the full lines and the
+    chance key, so chance goes on exactly as it would have."""
+    saved = load_record(path)
+    if "human" not in saved.seats:
+        raise SessionError(f"{path}: no human seat in this record")
+    human = saved.seats.index("human")
+    if saved.sealed is not None:
+        full, secrets_ = open_sealed(saved)
+        chance = ChanceStream(_chance_key(secrets_.get("chance_key"), str(path)))
+        view_lines: list | None = [{k: v for k, v in line.items() if k != "line"}
+                                   for line in saved.lines]
+    elif saved.view is None:
+        # a full record (an older save): chance goes on from its seed or a new secret
+        full = saved
+        chance = ChanceStream.from_seed(saved.seed) if saved.seed is not None \
+            else ChanceStream.secret()
+        view_lines = None
+    else:
+        raise SessionError(f"{path}: a record redacted for seat {saved.view} cannot be "
+                           "resumed (the AI's hidden cards are not in it)")
+    game = make_game_for(full)
+    state, before = replay(full, game)
+    if state.is_terminal():
+        raise SessionError(f"{path}: that game is already over")
+    if view_lines is None:
+        view_lines = [{k: v for k, v in line.items() if k != "line"}
+                      for line in redact(full, game, human).lines]
+    chance.rewind(event_kind(before[i]) for i, line in enumerate(full.lines)
+                  if line["seat"] == "chance")
+    saved_level = full.seats[1 - human].partition(":")[2] or DEFAULT_LEVEL
+    level = level or saved_level
+    full.seats[1 - human] = f"ismcts:{level}"
+    note = f"The AI now plays at level {level} (the game was saved at {saved_level})." \
+        if level != saved_level else ""
+    return Start(state, full, view_lines, human, level, chance, note)
+
+
+def _chance_key(text: Any, where: str) -> bytes:
+    try:
+        return bytes.fromhex(text)
+    except (TypeError, ValueError):
+        raise SessionError(f"{where}: the sealed part is damaged (no chance key)") from None

@@ -1,0 +1,289 @@
+"""One game or one review in the browser, as messages: what the page is sent
+and what it may ask. Nothing here touches the network (server.py does); every
+message is built from the human seat's view only (State.view), the human's
+view of the record (Session.view_lines) and the search's results for the
+human's own decisions, so a test can check the messages directly."""
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any, Callable
+
+from xenophon.cli.common import LEVELS, bot_for_level
+from xenophon.errors import XenophonError
+from xenophon.games import (DECK_SEPARATOR, GAME_OPTIONS, game_options_from_text,
+                            game_with_options)
+from xenophon.records import Record, load_record, make_game_for, parse_record, replay
+from xenophon.review import review_points
+from xenophon.search.bots import ISMCTSBot, SearchResult
+from xenophon.session import (DEFAULT_LEVEL, HIDDEN, Session, Start, default_save_path,
+                              new_game, resumed_game)
+from xenophon.web.catalogue import anchors_of, catalogue, moves_for_page, opponent_anchors
+
+Send = Callable[[dict[str, Any]], None]
+HINT_LEVEL = "normal"
+TOP_MOVES = 5
+PROGRESS_EVERY = 0.25           # seconds between the search's partial results
+REVIEW_ITERATIONS = 300         # per decision, by default (the page may ask for more)
+MAX_REVIEW_ITERATIONS = 20000
+REVIEW_THRESHOLD = 0.10
+RESULT_TEXT = {1: "You win.", -1: "The AI wins.", 0: "Draw."}
+
+
+def hello_message() -> dict[str, Any]:
+    """What the page offers before any game: the package's own lists."""
+    from xenophon.anabasis.game import MODES
+    from xenophon.hero.cards import default_deck_dir
+    return {"type": "hello", "levels": list(LEVELS), "default_level": DEFAULT_LEVEL,
+            "modes": list(MODES),
+            "decks": sorted(path.stem for path in default_deck_dir().glob("*.toml")),
+            "default_decks": GAME_OPTIONS["hero"]["decks"].split(DECK_SEPARATOR)}
+
+
+class PageError(XenophonError):
+    """A request from the page that cannot be carried out as sent."""
+
+
+def lines_for_page(view_lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Record lines as shown: the seat and the move, or HIDDEN (no keys)."""
+    return [{"seat": line["seat"], "text": line.get("move", HIDDEN)} for line in view_lines]
+
+
+def analysis_message(result: SearchResult, game_name: str, final: bool) -> dict[str, Any]:
+    return {"type": "analysis", "final": final, "iterations": result.iterations,
+            "moves": [{"text": stat.move.text, "win": stat.win_probability,
+                       "visits": stat.visits, "line": list(stat.principal_variation[1:6]),
+                       "anchors": anchors_of(game_name, stat.move.text)}
+                      for stat in result.moves[:TOP_MOVES]]}
+
+
+def _text(request: dict[str, Any], key: str, default: str | None = None) -> str | None:
+    value = request.get(key, default)
+    if value is not None and not isinstance(value, str):
+        raise PageError(f"'{key}' must be a text")
+    return value
+
+
+def _seat(request: dict[str, Any]) -> int | None:
+    seat = request.get("seat")
+    if seat in (None, ""):
+        return None
+    if seat not in (0, 1, "0", "1"):
+        raise PageError("the seat must be 0, 1 or random")
+    return int(seat)
+
+
+def _seed(request: dict[str, Any]) -> int | None:
+    seed = request.get("seed")
+    if seed in (None, ""):
+        return None
+    try:
+        return int(seed)
+    except (TypeError, ValueError):
+        raise PageError(f"the seed must be a whole number (got {seed!r})") from None
+
+
+def game_for_request(request: dict[str, Any]) -> Any:
+    """The game a 'new' request names, its options checked by the game API."""
+    name = _text(request, "game")
+    if name not in GAME_OPTIONS:
+        raise PageError(f"unknown game {name!r} (anabasis or hero)")
+    texts = {key: request[key] for key in GAME_OPTIONS[name]
+             if isinstance(request.get(key), str) and request[key]}
+    return game_with_options(name, game_options_from_text(name, texts), seed=_seed(request))
+
+
+_RESERVED: set[Path] = set()       # the autosave files of this server's games
+_RESERVING = threading.Lock()
+
+
+def autosave_path(game_name: str) -> Path:
+    """The game's own file: never one another game of this server has."""
+    with _RESERVING:
+        path = default_save_path(game_name, _RESERVED)
+        _RESERVED.add(path)
+        return path
+
+
+class WebGame:
+    """A game between the page's human and the AI over the shared Session."""
+
+    def __init__(self, start: Start, autosave: Path | None, resumed_from: Path | None = None):
+        self.session: Session = start.session(autosave)
+        self.level = start.level
+        self.bot = bot_for_level(start.level, 0)
+        self.hint_bot = bot_for_level(HINT_LEVEL, 0)
+        self.note = start.note
+        if resumed_from is not None:
+            self.session.written.append(resumed_from)
+
+    @classmethod
+    def new(cls, request: dict[str, Any]) -> "WebGame":
+        level = _text(request, "level") or DEFAULT_LEVEL
+        bot_for_level(level, 0)                     # an unknown level: one line, before the game
+        game = game_for_request(request)
+        return cls(new_game(game, _seat(request), level, _seed(request)),
+                   autosave_path(game.name))
+
+    @classmethod
+    def resume(cls, request: dict[str, Any]) -> "WebGame":
+        path = _text(request, "path")
+        if not path:
+            raise PageError("give the path of a saved game to resume")
+        level = _text(request, "level") or None
+        start = resumed_game(path, level)
+        return cls(start, autosave_path(start.state.game.name), Path(path))
+
+    # -- messages -------------------------------------------------------------
+    def setup_message(self) -> dict[str, Any]:
+        game = self.session.game
+        return {"type": "setup", "game": game.name, "options": game.options(),
+                "seat": self.session.human, "level": self.level,
+                "cards": catalogue(game), "note": self.note}
+
+    def position_message(self) -> dict[str, Any]:
+        session = self.session
+        to_move = session.to_move()
+        return {"type": "position", "view": session.state.view(session.human),
+                "to_move": to_move,
+                "legal": moves_for_page(session.state) if to_move == "human" else [],
+                "log": lines_for_page(session.view_lines),
+                "can_undo": bool(session.snapshots)}
+
+    # -- play -----------------------------------------------------------------
+    def advance(self, send: Send) -> None:
+        """Plays chance and the AI until the human decides or the game ends,
+        sending each step; then the position (and the end, saved)."""
+        session = self.session
+        while True:
+            to_move = session.to_move()
+            if to_move == "chance":
+                send({"type": "chance", "text": session.chance_step()})
+            elif to_move == "ai":
+                self.ai_step(send)
+            else:
+                break
+        send(self.position_message())
+        if to_move == "over":
+            self.finish(send)
+
+    def ai_step(self, send: Send) -> None:
+        session = self.session
+
+        def progress(partial: SearchResult) -> None:
+            # the AI's candidates would name the cards in its hand: only the counts go out
+            send({"type": "thinking", "iterations": partial.iterations,
+                  "win": partial.best.win_probability})
+
+        result = session.ai_search(self.bot, progress, PROGRESS_EVERY)
+        played = session.ai_play(self.bot, result)
+        hidden = session.view_lines[-1].get("hidden", False)
+        send({"type": "ai_move", "seat": played.seat, "text": played.shown, "win": played.win,
+              "anchors": [] if hidden else opponent_anchors(session.game.name, played.shown),
+              "view": session.state.view(session.human)})
+
+    def finish(self, send: Send) -> None:
+        session = self.session
+        session.finish()
+        path, reasons = session.save_somewhere()
+        outcome = int(session.state.returns()[session.human])
+        send({"type": "over", "result": session.state.returns(), "text": RESULT_TEXT[outcome],
+              "path": str(path) if path else None,
+              "error": None if path else "not saved: " + "; ".join(reasons)})
+
+    def move(self, request: dict[str, Any], send: Send) -> None:
+        text = _text(request, "move")
+        if self.session.to_move() != "human":
+            raise PageError("it is not your move")
+        if not text or not text.strip():
+            raise PageError("type a move, e.g. one from the list")
+        self.session.human_play(text)
+        send({"type": "played", "text": self.session.view_lines[-1]["move"]})
+        self.advance(send)
+
+    def hint(self, send: Send) -> None:
+        if self.session.to_move() != "human":
+            raise PageError("a hint is for your own move")
+        name = self.session.game.name
+        result = self.session.hint(
+            self.hint_bot, lambda partial: send(analysis_message(partial, name, False)),
+            PROGRESS_EVERY)
+        send(analysis_message(result, name, True))
+
+    def undo(self, send: Send) -> None:
+        if not self.session.undo():
+            raise PageError("nothing to undo: this is your first decision")
+        send(self.position_message())
+
+    def save(self, request: dict[str, Any], send: Send) -> None:
+        path = _text(request, "path")
+        if path:
+            # never forced: the page replaces no file but this game's own
+            saved: Path | None = self.session.save(Path(path))
+        else:
+            saved, reasons = self.session.save_somewhere()
+            if saved is None:
+                raise PageError("not saved: " + "; ".join(reasons))
+        send({"type": "saved", "path": str(saved)})
+
+    def leave(self) -> Path | None:
+        """Saves a game in progress when the page goes (as the terminal's quit)."""
+        if self.session.to_move() == "over" or not self.session.record.lines:
+            return None
+        return self.session.save_somewhere()[0]
+
+
+# -- review -------------------------------------------------------------------
+def _record_for_request(request: dict[str, Any]) -> Record:
+    text, path = _text(request, "text"), _text(request, "path")
+    if text is not None:
+        return parse_record(text, _text(request, "name") or "the uploaded record")
+    if not path:
+        raise PageError("give the path of a record, or choose a file")
+    return load_record(path)
+
+
+def _review_seat(record: Record, request: dict[str, Any]) -> int:
+    asked = _seat(request)
+    if record.view is not None:
+        if asked not in (None, record.view):
+            raise PageError(f"this record was redacted for seat {record.view}; it can only be "
+                            f"reviewed as seat {record.view}")
+        return record.view
+    if asked is not None:
+        return asked
+    return record.seats.index("human") if "human" in record.seats else 0
+
+
+def _review_iterations(request: dict[str, Any]) -> int:
+    value = request.get("iterations", REVIEW_ITERATIONS)
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value)
+    if not isinstance(value, int) or isinstance(value, bool) \
+            or not 1 <= value <= MAX_REVIEW_ITERATIONS:
+        raise PageError(f"review iterations must be a whole number from 1 to "
+                        f"{MAX_REVIEW_ITERATIONS:,}")
+    return value
+
+
+def review(request: dict[str, Any], send: Send, cancelled: Callable[[], bool]) -> None:
+    """Loads a record (full, redacted or a saved game in progress, which reads
+    as redacted), sends every position as the reviewed seat saw it, then the
+    win-probability curve one decision at a time."""
+    record = _record_for_request(request)
+    seat = _review_seat(record, request)
+    iterations = _review_iterations(request)
+    game = make_game_for(record)
+    final, before = replay(record, game)
+    positions = [state.view(seat) for state in before[1:]] + ([final.view(seat)] if before else [])
+    lines = [{"seat": line["seat"], "text": line.get("move", HIDDEN)} for line in record.lines]
+    send({"type": "review", "game": game.name, "options": game.options(), "seat": seat,
+          "cards": catalogue(game), "start": before[0].view(seat) if before else final.view(seat),
+          "positions": positions, "lines": lines, "result": record.result,
+          "redacted": record.view is not None})
+    bot = ISMCTSBot(iterations=iterations, seed=0)
+    for point in review_points(record, before, seat, bot, REVIEW_THRESHOLD):
+        if cancelled():
+            return
+        send({"type": "review_point", **point.as_dict()})
+    send({"type": "review_done"})

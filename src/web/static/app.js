@@ -1,0 +1,598 @@
+// xenophon serve: the page. It draws what the server sends (the human seat's
+// view only) and sends back requests; every rule stays on the server.
+"use strict";
+
+const $ = (selector, root = document) => root.querySelector(selector);
+const $$ = (selector, root = document) => Array.from(root.querySelectorAll(selector));
+const params = new URLSearchParams(location.search);
+const AI_DELAY = Number(params.get("delay") ?? 600);   // ms between the AI's moves
+const FILES = "abcdefg";
+const CASTLES = { d1: 0, d6: 1 };
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key.startsWith("data-")) node.setAttribute(key, value);
+    else node[key] = value;
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+const pct = (p) => (p === null || p === undefined) ? "" : `${Math.round(p * 100)}%`;
+const multiset = (ms) => Object.entries(ms || {}).flatMap(([name, n]) => Array(n).fill(name));
+const countText = (ms) => Object.entries(ms || {}).map(([n, k]) => k > 1 ? `${n} x${k}` : n).join(", ") || "-";
+const cardsText = (n) => `${n} card${n === 1 ? "" : "s"}`;
+const sum = (ms) => Object.values(ms || {}).reduce((a, b) => a + b, 0);
+
+// ---------------------------------------------------------------- the socket
+const app = { game: null, seat: 0, cards: null, legal: [], selection: [], busy: false,
+              queue: [], review: null, socket: null, waiting: 0 };
+window.xenophon = app;                 // for tests and the curious
+
+function connect() {
+  const socket = new WebSocket(`ws://${location.host}/ws`);
+  socket.onopen = () => { $("#connection").textContent = "connected"; };
+  socket.onclose = () => { $("#connection").textContent = "disconnected (reload the page)"; document.body.dataset.connected = "no"; };
+  socket.onmessage = (event) => { app.queue.push(JSON.parse(event.data)); pump(); };
+  app.socket = socket;
+}
+function request(message) {
+  app.socket.send(JSON.stringify(message));
+}
+
+let pumping = false;
+async function pump() {
+  if (pumping) return;
+  pumping = true;
+  while (app.queue.length) {
+    const message = app.queue.shift();
+    const wait = handle(message);
+    if (wait) await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+  pumping = false;
+}
+
+function handle(message) {
+  const handler = HANDLERS[message.type];
+  return handler ? handler(message) : 0;
+}
+
+function setState(state) { document.body.dataset.state = state; }
+function say(text, ok = false) { const m = $("#message"); m.textContent = text || ""; m.classList.toggle("ok", ok); }
+
+const HANDLERS = {
+  hello(m) {                 // the choices the package offers
+    const form = $("#new-game");
+    const options = (values) => values.map((v) => el("option", { value: v }, v));
+    form.mode.replaceChildren(...options(m.modes));
+    form.level.replaceChildren(...options(m.levels));
+    form.level.value = m.default_level;
+    $("#decks").replaceChildren(...options(m.decks));
+    [form.deck0.value, form.deck1.value] = m.default_decks;
+    document.body.dataset.connected = "yes";
+    return 0;
+  },
+  setup(m) {
+    app.game = m.game; app.seat = m.seat; app.cards = m.cards; app.view = null; app.options = m.options;
+    $("#log").replaceChildren(); $("#analysis").replaceChildren(); say(m.note || "");
+    $("#status").textContent = `${m.game}: you are seat ${m.seat} (${m.seat === 0 ? "first" : "second"} to move), the AI plays at level ${m.level}`;
+    setState("thinking");
+    return 0;
+  },
+  chance(m) { addLog("chance", `chance: ${m.text}`); return 0; },
+  thinking(m) { $("#thinking").textContent = `AI thinking… ${m.iterations} iterations, its win chance ${pct(m.win)}`; return 0; },
+  ai_move(m) {
+    $("#thinking").textContent = "";
+    addLog("ai", `AI: ${m.text}` + (m.win !== null ? `   (AI's win chance ${pct(m.win)})` : ""));
+    $("#status").textContent = `AI: ${describe(m.text)}`;
+    drawPlay(m.view, []);
+    for (const anchor of m.anchors || [])
+      $$(`#play-board [data-anchor="${CSS.escape(anchor)}"]`).forEach((node) => node.classList.add("last-move"));
+    return AI_DELAY;
+  },
+  played(m) { addLog("you", `you: ${m.text}`); clearAnalysis(); return 0; },
+  position(m) {
+    app.legal = m.legal; app.selection = [];
+    rebuildLog(m.log);
+    drawPlay(m.view, m.legal);
+    $("#undo").disabled = !m.can_undo;
+    if (m.to_move === "human") {
+      $("#status").textContent = `Your move (turn ${m.view.turn}, phase ${m.view.phase})`;
+      setState("your-move");
+    } else if (m.to_move === "over") setState("over");
+    showChoices();
+    return 0;
+  },
+  analysis(m) { showAnalysis(m); if (m.final) setState("your-move"); return 0; },
+  over(m) {
+    $("#status").textContent = m.text;
+    say(m.path ? `Game record saved to ${m.path}` : m.error, !!m.path);
+    setState("over");
+    return 0;
+  },
+  saved(m) { say(`${m.left ? "The last game was saved" : "Saved"} to ${m.path}`, true); app.savedPath = m.path; return 0; },
+  error(m) {
+    say(m.message);
+    if (document.body.dataset.state === "thinking" && app.lastLegal?.length) {
+      app.legal = app.lastLegal; app.lastLegal = null; setState("your-move"); refreshSelection();
+    }
+    if (document.body.dataset.state === "loading") setState("idle");
+    return 0;
+  },
+  review(m) { startReview(m); return 0; },
+  review_point(m) { app.review.points.push(m); drawCurve(); return 0; },
+  review_done() { app.review.done = true; drawCurve(); setState("reviewed"); return 0; },
+};
+
+// ---------------------------------------------------------------- the log
+function addLog(kind, text) {
+  const list = $("#log");
+  list.append(el("li", { class: kind }, text));
+  list.scrollTop = list.scrollHeight;
+}
+function rebuildLog(lines) {
+  const list = $("#log");
+  list.replaceChildren(...lines.filter((l) => l.seat !== "chance" || true).map((line) => {
+    const kind = line.seat === "chance" ? "chance" : line.seat === app.seat ? "you" : "ai";
+    const who = line.seat === "chance" ? "chance" : line.seat === app.seat ? "you" : "AI";
+    return el("li", { class: kind }, `${who}: ${line.text}`);
+  }));
+  list.scrollTop = list.scrollHeight;
+}
+const VERBS = { move: "moves", attack: "attacks", place: "places", buy: "buys", set: "sets an event",
+                end: "ends the phase", pass: "passes", ready: "readies", event: "plays event",
+                evade: "evades", deploy: "deploys", play: "plays", guard: "guards with",
+                retainer: "makes a retainer from", ability: "uses its avatar's ability", target: "targets" };
+function describe(text) {
+  const [verb, ...rest] = text.split(" ");
+  return `${VERBS[verb] || verb} ${rest.join(" ")}`.trim();
+}
+
+// ---------------------------------------------------------------- drawing
+function drawPlay(view, legal) {
+  app.view = view;
+  const area = $("#play-board");
+  area.replaceChildren(drawBoard(app.game, view, app.seat));
+  markSelectable(area, legal);
+}
+
+function drawBoard(game, view, seat) {
+  return game === "anabasis" ? anabasisBoard(view, seat) : heroBoard(view, seat);
+}
+
+// the seat's own hand, one chip per card name (both games)
+function handChips(hand) {
+  const names = Object.keys(hand).sort();
+  if (!names.length) return ["-"];
+  return names.map((name) => el("span", { class: "chip mine", ...cardAttrs(name, `hand:${name}`) },
+    hand[name] > 1 ? `${name} x${hand[name]}` : name));
+}
+
+function cardAttrs(name, anchor) {
+  return { "data-card": name, "data-anchor": anchor };
+}
+
+// Anabasis: the grid from the seat's side, both players, the market
+function anabasisBoard(view, seat) {
+  const files = seat === 0 ? [0, 1, 2, 3, 4, 5, 6] : [6, 5, 4, 3, 2, 1, 0];
+  const ranks = seat === 0 ? [6, 5, 4, 3, 2, 1] : [1, 2, 3, 4, 5, 6];
+  const cards = app.cards.cards;
+  const table = el("table", { class: "grid" });
+  table.append(el("tr", {}, el("th"), files.map((f) => el("th", {}, FILES[f]))));
+  for (const rank of ranks) {
+    const row = el("tr", {}, el("th", { "data-anchor": `rank:${rank}` }, rank));
+    for (const f of files) {
+      const square = `${FILES[f]}${rank}`;
+      const home = rank <= 2 ? 0 : rank >= 5 ? 1 : null;
+      const cls = [home === null ? "" : home === seat ? "home-mine" : "home-theirs",
+                   square in CASTLES ? "castle" : ""].join(" ");
+      const cell = el("td", { class: cls, "data-anchor": `sq:${square}`, "data-square": square });
+      const entry = view.grid[square];
+      if (square in CASTLES && !entry) {
+        const owner = CASTLES[square];
+        cell.append(el("div", { class: "castle-label" },
+          `castle ${owner === seat ? "(yours)" : "(theirs)"}`, el("br"), `HP ${view.players[owner].castle_hp}`));
+      }
+      if (entry) cell.append(gridCard(entry, cards[entry.card], seat));
+      row.append(cell);
+    }
+    table.append(row);
+  }
+  const board = el("div", { class: "anabasis" });
+  board.append(anabasisPlayer(view, 1 - seat, seat), table, anabasisPlayer(view, seat, seat), anabasisMarket(view));
+  if (view.field) board.append(el("div", { class: "panel" }, `Field: `,
+    el("span", { class: "chip", "data-card": view.field.active }, view.field.active), ` (${view.field.remaining} left)`));
+  return board;
+}
+
+function gridCard(entry, card, seat) {
+  const mine = entry.owner === seat;
+  const state = card.kind === "territory" ? (entry.face_down ? "face down" : "territory")
+    : entry.moved ? "moved" : entry.ready ? "ready" : "exhausted";
+  const hp = card.hp - entry.damage;
+  return el("div", { class: `unit ${mine ? "mine" : "theirs"} ${state === "exhausted" ? "exhausted" : ""}`, "data-card": entry.card },
+    el("span", { class: "name" }, entry.card),
+    `HP ${hp}/${card.hp}` + (entry.damage ? ` (-${entry.damage})` : ""), el("br"),
+    state + (entry.atk_bonus ? ` +${entry.atk_bonus} atk` : ""));
+}
+
+function cemeteryCount(info) {
+  return Object.entries(info.cemetery).filter(([name]) => app.cards.cards[name]?.kind !== "event")
+    .reduce((a, [, n]) => a + n, 0);
+}
+
+function anabasisPlayer(view, player, seat) {
+  const info = view.players[player];
+  const mine = player === seat;
+  const limit = (app.options?.mode || "standard") === "expert" ? 12 : 8;
+  const slots = info.slots.map((slot, i) => {
+    const label = slot === null ? "empty" : slot.face_up ? `${slot.card} (spent)` : (slot.card || "face down");
+    return el("span", { class: `chip ${slot && !slot.face_up && !slot.card ? "back" : ""}`,
+                        "data-anchor": mine ? `slot:${i + 1}` : null, "data-card": slot?.card || null }, `${i + 1}: ${label}`);
+  });
+  const hand = mine
+    ? handChips(info.hand)
+    : [el("span", { class: "chip back" }, cardsText(info.hand_size))];
+  return el("div", { class: `panel ${mine ? "mine" : "theirs"}`, "data-player": player },
+    el("div", { class: "counters" }, el("span", { class: "who" }, mine ? `You (seat ${player})` : `Opponent (seat ${player})`),
+      el("span", {}, `castle ${info.castle_hp}`), el("span", {}, `AP ${info.ap}`), el("span", {}, `funds ${info.funds}`),
+      el("span", {}, `deck ${info.deck_size}`), el("span", {}, `cemetery ${cemeteryCount(info)}/${limit}`)),
+    el("div", {}, "hand: ", hand), el("div", {}, "events: ", slots),
+    el("div", {}, `flow: ${countText(info.flow)}`));
+}
+
+function anabasisMarket(view) {
+  const tops = view.market.tops.map((name, i) => name
+    ? el("span", { class: "chip", ...cardAttrs(name, `market:${name}`) }, `${"ABC"[i]}: ${name}`)
+    : el("span", { class: "chip back" }, `${"ABC"[i]}: -`));
+  const row = Object.keys(view.market.row).sort().map((name) =>
+    el("span", { class: "chip", ...cardAttrs(name, `market:${name}`) },
+      view.market.row[name] > 1 ? `${name} x${view.market.row[name]}` : name));
+  return el("div", { class: "panel market" }, el("div", {}, "Market: ", tops), el("div", {}, "row: ", row));
+}
+
+// Hero: the opponent's avatar and rows above, the seat's below
+function heroBoard(view, seat) {
+  const board = el("div", { class: "hero" });
+  const me = view.players[seat], op = view.players[1 - seat];
+  board.append(heroAvatar(op, false), heroHand(op, false),
+    heroRow(op.back, "op", "back"), heroRow(op.front, "op", "front"),
+    el("hr"),
+    heroRow(me.front, "me", "front"), heroRow(me.back, "me", "back"),
+    heroAvatar(me, true), heroHand(me, true));
+  const status = [`turn ${view.turn}`, `phase ${view.phase}`];
+  if (view.attack) status.push(`attack: ${view.attack.attacker || "gone"} > ${view.attack.target || "gone"}`);
+  if (view.pending) status.push(`pending ${view.pending.kind}: ${view.pending.source}`);
+  board.append(el("div", { class: "panel" }, status.join(" · ")));
+  return board;
+}
+
+function heroAvatar(info, mine) {
+  const avatar = app.cards.avatars[info.avatar];
+  return el("div", { class: `avatar ${mine ? "mine" : "theirs"}`, "data-anchor": mine ? "avatar:me" : "avatar:op", "data-card": info.avatar },
+    el("span", { class: "name" }, `${mine ? "You" : "Opponent"}: ${info.avatar}`),
+    el("span", { class: "hp" }, `HP ${info.hp}/${avatar.hp}`),
+    el("span", {}, `charisma ${info.charisma_used}/${avatar.charisma}`),
+    el("span", {}, `deck ${info.deck_size}`),
+    info.ability_used ? el("span", {}, "ability used") : null);
+}
+
+function heroHand(info, mine) {
+  const chips = mine
+    ? handChips(info.hand)
+    : [el("span", { class: "chip back" }, cardsText(info.hand_size)),
+       sum(info.known) ? el("span", {}, ` known: ${countText(info.known)}`) : null];
+  return el("div", { class: "panel" }, "hand: ", chips, el("span", { class: "legend" }, `  graveyard: ${countText(info.graveyard)}`));
+}
+
+function heroRow(units, side, row) {
+  const letter = row === "front" ? "F" : "B";
+  const box = el("div", { class: "row", "data-anchor": `row:${side}:${row}` },
+    el("span", { class: "row-label" }, row));
+  units.forEach((unit, i) => {
+    const slot = `${letter}${i + 1}`;
+    box.append(el("div", { class: `hunit ${side === "me" ? "mine" : "theirs"} ${unit.used ? "used" : ""}`,
+                           "data-anchor": `unit:${side}:${slot}`, "data-card": unit.card },
+      el("b", {}, unit.card), el("br"), `${side === "op" ? "op." : ""}${slot}  ${unit.power}/${unit.attack}`, el("br"),
+      (unit.used ? "used" : "standby") + (unit.damage ? ` · dmg ${unit.damage}` : "") + (unit.can_move ? "" : " · stays")));
+  });
+  return box;
+}
+
+// ---------------------------------------------------------------- card details
+function patternGrid(move, attack, flip) {
+  const all = [...move, ...attack, [0, 0]];
+  const reach = Math.max(1, ...all.map(([x, y]) => Math.max(Math.abs(x), Math.abs(y))));
+  const size = 2 * reach + 1;
+  const grid = el("div", { class: "pattern" });
+  grid.style.gridTemplateColumns = `repeat(${size}, 14px)`;
+  const key = (x, y) => `${x},${y}`;
+  const m = new Set(move.map(([x, y]) => key(x, y))), a = new Set(attack.map(([x, y]) => key(x, y)));
+  for (let row = reach; row >= -reach; row--) {
+    for (let col = -reach; col <= reach; col++) {
+      const [x, y] = flip ? [-col, -row] : [col, row];
+      const cls = x === 0 && y === 0 ? "c" : (m.has(key(x, y)) ? "m" : "") + (a.has(key(x, y)) ? "a" : "");
+      grid.append(el("div", { class: cls }));
+    }
+  }
+  return grid;
+}
+
+function detailsOf(name) {
+  const cards = app.cards || app.review?.cards;
+  if (!cards) return null;
+  if (cards.avatars && cards.avatars[name]) {
+    const a = cards.avatars[name];
+    const ab = a.ability;
+    return [el("h4", {}, name), el("div", {}, `Avatar · ${a.faction} · ${a.race}`),
+      el("div", {}, `HP ${a.hp} · hand ${a.hand} · charisma ${a.charisma}`),
+      ab.kind !== "none" ? el("div", {}, `ability (${ab.kind}): ${ab.effects.join(", ") || ""}` +
+        (ab.target !== "none" ? ` on ${ab.target}` : "") + (ab.race ? ` ${ab.race} +${ab.power}/+${ab.attack}` : "")) : null];
+  }
+  const field = cards.fields && cards.fields[name];
+  if (field) return [el("h4", {}, name), el("div", {}, `Field card: ${field.effect} ${field.amount}, ${field.duration} turns`)];
+  const c = cards.cards[name];
+  if (!c) return [el("h4", {}, name)];
+  if (app.game === "hero" || (app.review && app.review.game === "hero")) {
+    return [el("h4", {}, name), el("div", {}, `${c.kind} · ${c.faction} · cost ${c.cost}` + (c.condition ? ` · needs ${c.condition}` : "")),
+      c.kind === "unit" ? el("div", {}, `${c.race} · power ${c.power} · attack ${c.attack}`) : el("div", {}, `timing ${c.timing}`),
+      c.keywords.length ? el("div", {}, c.keywords.join(" ")) : null,
+      c.effects.length ? el("div", {}, `${c.trigger || "effect"}: ${c.effects.join(", ")}` + (c.target !== "none" ? ` (target: ${c.target})` : "")) : null];
+  }
+  const parts = [el("h4", {}, name), el("div", {}, `${c.kind} · cost ${c.cost}` + (c.pile ? ` · pile ${c.pile}` : ""))];
+  if (c.kind === "character") {
+    parts.push(el("div", {}, `HP ${c.hp} · ATK ${c.atk} · hit ${c.hit} · crit ${c.crit}`));
+    if (c.keywords.length) parts.push(el("div", {}, c.keywords.join(" ")));
+    parts.push(patternGrid(c.move, c.attack, false),
+      el("div", { class: "legend" }, `forward ↑ · blue: move (${c.move_name}) · red: attack (${c.attack_name})`));
+  } else if (c.kind === "territory") {
+    parts.push(el("div", {}, `HP ${c.hp} · income: AP ${c.ap_income}, funds ${c.funds_income}`));
+  } else {
+    parts.push(el("div", {}, `event (${c.timing}): ${c.effect}` + (c.amount ? ` ${c.amount}` : "")));
+  }
+  return parts;
+}
+
+function showDetails(target, x, y) {
+  const box = $("#details");
+  const parts = detailsOf(target.dataset.card);
+  if (!parts) return;
+  box.replaceChildren(...parts.filter(Boolean));
+  box.classList.remove("hidden");
+  box.style.left = `${Math.min(x + 14, innerWidth - 320)}px`;
+  box.style.top = `${Math.min(y + 14, innerHeight - 220)}px`;
+}
+// a tap shows the card too (touch screens have no hover)
+document.addEventListener("click", (event) => {
+  const target = event.target.closest("[data-card]");
+  if (target && target.dataset.card) showDetails(target, event.clientX, event.clientY);
+});
+document.addEventListener("mouseover", (event) => {
+  const target = event.target.closest("[data-card]");
+  if (target && target.dataset.card) showDetails(target, event.clientX, event.clientY);
+  else $("#details").classList.add("hidden");
+});
+
+// ---------------------------------------------------------------- clicking moves
+function candidates(selection) {
+  return app.legal.filter((m) => selection.every((a, i) => m.anchors[i] === a));
+}
+function markSelectable(area, legal) {
+  $$(".selectable, .selected, .target", area).forEach((n) => n.classList.remove("selectable", "selected", "target"));
+  const next = new Set(candidates(app.selection).map((m) => m.anchors[app.selection.length]).filter(Boolean));
+  for (const node of $$("[data-anchor]", area)) {
+    const anchor = node.dataset.anchor;
+    if (app.selection.includes(anchor)) node.classList.add("selected");
+    else if (next.has(anchor)) node.classList.add(app.selection.length ? "target" : "selectable");
+  }
+}
+function showChoices() {
+  const box = $("#choices");
+  const moves = app.selection.length
+    ? candidates(app.selection).filter((m) => m.anchors.length === app.selection.length || candidates(app.selection).length <= 12)
+    : app.legal.filter((m) => m.anchors.length === 0);
+  box.replaceChildren(...moves.map((m) => el("button", { "data-move": m.text, onclick: () => play(m.text) }, m.text)));
+  if (app.selection.length) box.append(el("button", { onclick: () => { app.selection = []; refreshSelection(); } }, "cancel"));
+}
+function refreshSelection() { markSelectable($("#play-board"), app.legal); showChoices(); }
+function clickAnchor(anchor) {
+  if (document.body.dataset.state !== "your-move") return;
+  let selection = [...app.selection, anchor];
+  if (!candidates(selection).length) selection = [anchor];
+  const found = candidates(selection);
+  if (!found.length) { app.selection = []; refreshSelection(); return; }
+  const exact = found.filter((m) => m.anchors.length === selection.length);
+  if (found.length === 1 && exact.length === 1) { play(exact[0].text); return; }
+  app.selection = selection;
+  refreshSelection();
+}
+$("#play-board").addEventListener("click", (event) => {
+  // a unit inside a row: the row when the move under way needs a row, else the unit
+  const anchors = [];
+  for (let node = event.target.closest("[data-anchor]"); node; node = node.parentElement?.closest("[data-anchor]"))
+    anchors.push(node.dataset.anchor);
+  if (!anchors.length) return;
+  const fits = anchors.find((a) => candidates([...app.selection, a]).length);
+  clickAnchor(fits || anchors[0]);
+});
+function play(text) {
+  app.movesSent = (app.movesSent || 0) + 1;
+  app.lastLegal = app.legal;
+  app.selection = []; app.legal = [];
+  setState("thinking");
+  say("");
+  request({ type: "move", move: text });
+}
+
+// ---------------------------------------------------------------- hints
+function clearAnalysis() {
+  $("#analysis").replaceChildren();
+  $$(".hint1, .hint2, .hint3").forEach((n) => n.classList.remove("hint1", "hint2", "hint3"));
+  $$(".badge").forEach((n) => n.remove());
+  $$("svg.arrows").forEach((n) => n.remove());
+}
+function showAnalysis(m) {
+  clearAnalysis();
+  $("#thinking").textContent = m.final ? `${m.iterations} iterations` : `searching… ${m.iterations} iterations`;
+  const area = $("#play-board");
+  const arrows = el("div");
+  m.moves.forEach((move, i) => {
+    $("#analysis").append(el("li", { "data-move": move.text },
+      `${move.text}  win ${pct(move.win)} (${move.visits} visits)`, move.line.length ? `  then ${move.line.join(", ")}` : ""));
+    if (i >= 3) return;
+    const button = $(`#choices [data-move="${CSS.escape(move.text)}"]`);
+    if (!move.anchors.length && button) button.classList.add(`hint${i + 1}`);
+    for (const anchor of move.anchors) {
+      const node = $(`[data-anchor="${CSS.escape(anchor)}"]`, area);
+      if (!node || /\bhint\d\b/.test(node.className)) continue;    // a better move marked it
+      node.classList.add(`hint${i + 1}`);
+      if (getComputedStyle(node).position === "static") node.style.position = "relative";
+      node.append(el("span", { class: "badge" }, `${i + 1}: ${pct(move.win)}`));
+    }
+    drawArrow(area, move.anchors, i + 1);
+  });
+}
+function drawArrow(area, anchors, rank) {
+  const squares = anchors.filter((a) => a.startsWith("sq:") || a.startsWith("unit:") || a.startsWith("avatar:") || a.startsWith("hand:") || a.startsWith("market:") || a.startsWith("row:"));
+  if (squares.length < 2) return;
+  const [a, b] = squares.slice(-2).map((s) => $(`[data-anchor="${CSS.escape(s)}"]`, area));
+  if (!a || !b) return;
+  const box = area.getBoundingClientRect();
+  const centre = (n) => { const r = n.getBoundingClientRect(); return [r.left + r.width / 2 - box.left, r.top + r.height / 2 - box.top]; };
+  const [[x1, y1], [x2, y2]] = [centre(a), centre(b)];
+  const colour = getComputedStyle(document.documentElement).getPropertyValue(`--hint${rank}`).trim();
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("class", "arrows");
+  svg.setAttribute("width", box.width); svg.setAttribute("height", box.height);
+  svg.innerHTML = `<defs><marker id="head${rank}" markerWidth="8" markerHeight="8" refX="6" refY="4" orient="auto"><path d="M0,0 L8,4 L0,8 z" fill="${colour}"/></marker></defs>` +
+    `<line x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}" stroke="${colour}" stroke-width="5" stroke-opacity=".8" marker-end="url(#head${rank})"/>`;
+  area.append(svg);
+}
+
+// ---------------------------------------------------------------- review
+function startReview(m) {
+  app.review = { ...m, index: 0, points: [], done: false };
+  app.options = m.options;
+  const where = m.redacted ? `redacted for seat ${m.seat}` : `full record, seen as seat ${m.seat}`;
+  $("#review-status").textContent = `${m.game}: ${m.lines.length} lines, ${where}` + (m.result ? `, result ${m.result.join(" : ")}` : ", not finished");
+  $("#review-lines").replaceChildren(...m.lines.map((line, i) => el("li", { "data-index": i + 1, onclick: () => reviewGo(i + 1) },
+    `${line.seat === "chance" ? "chance" : "seat " + line.seat}: ${line.text}`)));
+  setState("reviewing");
+  reviewGo(m.lines.length);
+  drawCurve();
+}
+function reviewGo(index) {
+  const r = app.review;
+  if (!r) return;
+  r.index = Math.max(0, Math.min(r.lines.length, index));
+  const view = r.index === 0 ? r.start : r.positions[r.index - 1];
+  const saved = { game: app.game, cards: app.cards };
+  app.game = r.game; app.cards = r.cards;
+  $("#review-board").replaceChildren(drawBoard(r.game, view, r.seat));
+  app.game = saved.game; app.cards = saved.cards;
+  $("#review-where").textContent = `${r.index} / ${r.lines.length}`;
+  $$("#review-lines li").forEach((li) => li.classList.toggle("current", Number(li.dataset.index) === r.index));
+  const current = $(`#review-lines li[data-index="${r.index}"]`);
+  if (current) current.scrollIntoView({ block: "nearest" });
+  drawCurve();
+}
+function drawCurve() {
+  const r = app.review;
+  if (!r) return;
+  const width = 420, height = 160, n = Math.max(1, r.points.length - 1);
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("width", width); svg.setAttribute("height", height);
+  const x = (i) => 6 + i * (width - 12) / n, y = (p) => height - 6 - p * (height - 12);
+  let inner = `<line x1="0" y1="${height / 2}" x2="${width}" y2="${height / 2}" stroke="#bbb" stroke-dasharray="4"/>`;
+  inner += `<polyline fill="none" stroke="#1f5fbf" stroke-width="2" points="${r.points.map((p, i) => `${x(i)},${y(p.win)}`).join(" ")}"/>`;
+  svg.innerHTML = inner;
+  r.points.forEach((p, i) => {
+    const dot = document.createElementNS(ns, "circle");
+    dot.setAttribute("cx", x(i)); dot.setAttribute("cy", y(p.win));
+    dot.setAttribute("r", p.mistake ? 6 : 3.5);
+    dot.setAttribute("fill", p.mistake ? "#b3261e" : (p.index + 1 === r.index || p.index === r.index) ? "#222" : "#1f5fbf");
+    dot.setAttribute("data-index", p.index);
+    dot.setAttribute("class", p.mistake ? "point mistake" : "point");
+    const title = document.createElementNS(ns, "title");
+    title.textContent = `turn ${p.turn}: ${p.played} (win ${pct(p.win)})` + (p.mistake ? `, better ${p.better}` : "");
+    dot.append(title);
+    dot.addEventListener("click", () => reviewGo(p.index));
+    svg.append(dot);
+  });
+  const label = r.done ? `win probability of seat ${r.seat} before each decision` : `reviewing… ${r.points.length} decisions`;
+  $("#curve").replaceChildren(el("div", { class: "legend" }, label), svg);
+  $("#mistakes").replaceChildren(...r.points.filter((p) => p.mistake).map((p) =>
+    el("li", { onclick: () => reviewGo(p.index) }, `turn ${p.turn}: ${p.played} (${pct(p.played_win)}), better ${p.better} (${pct(p.win)})`)));
+}
+$("#first").onclick = () => reviewGo(0);
+$("#prev").onclick = () => reviewGo((app.review?.index || 0) - 1);
+$("#next").onclick = () => reviewGo((app.review?.index || 0) + 1);
+$("#last").onclick = () => reviewGo(app.review ? app.review.lines.length : 0);
+document.addEventListener("keydown", (event) => {
+  if (!app.review || $("#tab-review").classList.contains("hidden") || event.target.tagName === "INPUT") return;
+  if (event.key === "ArrowLeft") reviewGo(app.review.index - 1);
+  if (event.key === "ArrowRight") reviewGo(app.review.index + 1);
+});
+$("#review-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const form = event.target;
+  const message = { type: "review", seat: form.seat.value, iterations: form.iterations.value };
+  const file = form.file.files[0];
+  if (file) { message.text = await file.text(); message.name = file.name; }
+  else message.path = form.path.value.trim();
+  setState("loading");
+  $("#review-status").textContent = "loading…";
+  request(message);
+});
+
+// ---------------------------------------------------------------- the forms
+function showGameOptions() {
+  const game = $("#new-game").game.value;
+  $(".for-anabasis").classList.toggle("hidden", game !== "anabasis");
+  $(".for-hero").classList.toggle("hidden", game !== "hero");
+}
+$("#new-game").game.addEventListener("change", showGameOptions);
+$("#new-game").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const f = event.target;
+  const message = { type: "new", game: f.game.value, seat: f.seat.value, level: f.level.value, seed: f.seed.value.trim() };
+  if (f.game.value === "anabasis") message.mode = f.mode.value;
+  else message.decks = `${f.deck0.value.trim()}+${f.deck1.value.trim()}`;
+  app.options = { mode: message.mode };
+  setState("thinking");
+  request(message);
+});
+$("#resume-game").onclick = () => {
+  setState("thinking");
+  request({ type: "resume", path: $("#new-game").resume.value.trim(), level: "" });
+};
+$("#typed").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const text = $("#move-text").value.trim();
+  if (!text) return;
+  $("#move-text").value = "";
+  play(text);
+});
+$("#hint").onclick = () => {
+  if (document.body.dataset.state !== "your-move") return;
+  app.lastLegal = app.legal;
+  setState("thinking");
+  request({ type: "hint" });
+};
+$("#undo").onclick = () => request({ type: "undo" });
+$("#save").onclick = () => request({ type: "save", path: $("#save-path").value.trim() });
+for (const tab of $$(".tab")) {
+  tab.onclick = () => {
+    $$(".tab").forEach((t) => t.classList.toggle("active", t === tab));
+    $$(".tabpane").forEach((p) => p.classList.toggle("hidden", p.id !== `tab-${tab.dataset.tab}`));
+  };
+}
+showGameOptions();
+connect();

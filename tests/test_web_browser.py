@@ -1,0 +1,281 @@
+"""`xenophon serve` in a real browser: headless Chromium (the system's
+package) driven by Playwright plays a short game of each game against level
+easy by clicks, asks for a hint, types an illegal move, saves, and reviews
+the saved game and a full record. Screenshots go to build/test-artifacts/.
+Without Chromium or Playwright the tests skip, except under CI=true, where
+they fail."""
+import asyncio
+import os
+import random
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+
+from xenophon.games import make_game
+from xenophon.records import new_record, redact
+
+ARTIFACTS = Path(__file__).resolve().parent.parent / "build" / "test-artifacts"
+DECISIONS = 8                       # the human's decisions in each short game
+TIMEOUT = 60_000                    # ms
+
+
+def chromium_path():
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def missing(reason):
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{reason} (CI must run the browser tests: .ci/run installs it)")
+    pytest.skip(reason)
+
+
+class ViewCheck:
+    """Sees every message the server sends: a board must be the human seat's
+    view, the same in a world resampled from that seat's information."""
+
+    def __init__(self):
+        self.checked = 0
+        self.faults = []
+        self.rng = random.Random(1)
+
+    def __call__(self, message, connection):
+        game = connection.game
+        if "view" not in message or game is None:
+            return
+        session = game.session
+        world = session.state.resample(session.human, self.rng)
+        if message["view"] != session.state.view(session.human) \
+                or world.view(session.human) != message["view"]:
+            self.faults.append(message["type"])
+        self.checked += 1
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """The app on a free port of 127.0.0.1, in its own thread and event loop."""
+    from aiohttp import web
+
+    from xenophon.web.server import make_app
+    home = tmp_path_factory.mktemp("home")
+    old = os.environ.get("XDG_DATA_HOME")
+    os.environ["XDG_DATA_HOME"] = str(home)
+    observer = ViewCheck()
+    loop = asyncio.new_event_loop()
+    ready = threading.Event()
+    holder = {}
+
+    def serve():
+        asyncio.set_event_loop(loop)
+        runner = web.AppRunner(make_app(observer))
+        loop.run_until_complete(runner.setup())
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        loop.run_until_complete(site.start())
+        holder["runner"] = runner
+        holder["port"] = site._server.sockets[0].getsockname()[1]
+        ready.set()
+        loop.run_forever()
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    assert ready.wait(30), "the server did not start"
+    yield {"url": f"http://127.0.0.1:{holder['port']}/?delay=0", "home": home,
+           "views": observer}
+    asyncio.run_coroutine_threadsafe(holder["runner"].cleanup(), loop).result(30)
+    loop.call_soon_threadsafe(loop.stop)
+    thread.join(30)
+    if old is None:
+        os.environ.pop("XDG_DATA_HOME", None)
+    else:
+        os.environ["XDG_DATA_HOME"] = old
+
+
+@pytest.fixture(scope="module")
+def browser():
+    path = chromium_path()
+    if path is None:
+        missing("no Chromium on this machine (apt-get install chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        missing("the playwright package is not installed (pip install '.[test]')")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=path,
+                                              args=["--no-sandbox", "--disable-gpu"])
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(server["url"])
+    page.wait_for_selector("body[data-connected=yes]")
+    yield page
+    page.close()
+    assert not errors, errors
+
+
+def your_move(page):
+    page.wait_for_selector("body[data-state=your-move], body[data-state=over]", timeout=TIMEOUT)
+    return page.evaluate("document.body.dataset.state") == "your-move"
+
+
+def click_a_move(page, rng):
+    """Plays a random legal move by clicking: its anchors one after the other
+    (the chooser's button when anchors do not tell it apart), or its button."""
+    legal = page.evaluate("window.xenophon.legal")
+    anchored = [move for move in legal if move["anchors"]]
+    move = rng.choice(anchored or legal)
+    sent = lambda: page.evaluate("window.xenophon.movesSent || 0")
+    before = sent()
+    for anchor in move["anchors"]:
+        page.click(f'#play-board [data-anchor="{anchor}"] >> nth=0')
+        if sent() > before:
+            break
+    if sent() == before:
+        page.click(f'#choices [data-move="{move["text"]}"]')
+    return move["text"]
+
+
+def start_game(page, game, seat, seed=""):
+    page.select_option("#new-game select[name=game]", game)
+    page.fill("#new-game input[name=seed]", seed)
+    page.select_option("#new-game select[name=seat]", str(seat))
+    page.select_option("#new-game select[name=level]", "easy")
+    page.click("#start")
+
+
+def message_text(page):
+    return page.text_content("#message")
+
+
+def play_by_clicks(page, rng, decisions):
+    """Plays up to `decisions` random moves by clicks; the texts played."""
+    played = []
+    for _ in range(decisions):
+        if not your_move(page):
+            break
+        mine = page.locator("#log li.you").count()
+        played.append(click_a_move(page, rng))
+        try:
+            page.wait_for_function(f"document.querySelectorAll('#log li.you').length > {mine}"
+                                   " || document.body.dataset.state === 'over'", timeout=TIMEOUT)
+        except Exception:
+            raise AssertionError(f"after {played[-1]!r}: {message_text(page)!r}, "
+                                 f"{page.evaluate('document.body.dataset.state')}") from None
+    return played
+
+
+def review_file(page, path, iterations):
+    page.click("button[data-tab=review]")
+    page.fill("#review-form input[name=path]", str(path))
+    page.fill("#review-form input[name=iterations]", str(iterations))
+    page.click("#review-load")
+    page.wait_for_selector("body[data-state=reviewed]", timeout=TIMEOUT)
+
+
+@pytest.mark.parametrize("game", ["anabasis", "hero"])
+def test_a_game_by_clicks_with_hint_undo_save_resume_and_review(page, server, game):
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(3)
+    start_game(page, game, seat=0, seed="3")
+    assert your_move(page)
+    # an illegal typed move is one message, and the game goes on
+    page.fill("#move-text", "move a1-a6" if game == "anabasis" else "attack F5 > avatar")
+    page.click("#typed button")
+    page.wait_for_function("document.querySelector('#message').textContent.length > 0")
+    assert "not legal" in message_text(page) or "not a" in message_text(page)
+    assert your_move(page)
+    played = play_by_clicks(page, rng, 4)
+    log = page.text_content("#log")
+    assert all(f"you: {text}" in log for text in played)
+    while your_move(page) and page.evaluate("window.xenophon.legal.length") < 4:
+        play_by_clicks(page, rng, 1)                # a position with a choice, for the hint
+    assert your_move(page)
+    page.click("#hint")
+    page.wait_for_selector("body[data-state=your-move] #analysis li", timeout=TIMEOUT)
+    assert "win" in page.text_content("#analysis") and "visits" in page.text_content("#analysis")
+    assert page.locator("#play-board .hint1, #choices .hint1").count() > 0
+    card = "#play-board .market [data-card]" if game == "anabasis" else "#play-board .chip.mine"
+    page.hover(f"{card} >> nth=0")
+    assert not page.is_hidden("#details")
+    if game == "anabasis":
+        assert page.locator("#details .pattern .m").count() > 0       # the movement drawn
+    page.screenshot(path=str(ARTIFACTS / f"{game}-board.png"), full_page=True)
+    # undo takes back the last decision
+    mine = page.locator("#log li.you").count()
+    page.click("#undo")
+    page.wait_for_function(f"document.querySelectorAll('#log li.you').length < {mine}")
+    # save as a named file: the human's view, the rest sealed
+    saved = server["home"] / f"{game}-test.jsonl"
+    page.fill("#save-path", str(saved))
+    page.click("#save")
+    page.wait_for_function("document.querySelector('#message').textContent.startsWith('Saved')")
+    text = saved.read_text()
+    assert '"sealed"' in text and '"view": 0' in text
+    # resume it: the same moves, the game goes on
+    mine = page.locator("#log li.you").count()
+    page.fill("#new-game input[name=resume]", str(saved))
+    page.click("#resume-game")
+    assert your_move(page)
+    page.wait_for_function(f"document.querySelectorAll('#log li.you').length === {mine}")
+    # later in the game, a hint again (the board as the docs show it), and on to the end
+    play_by_clicks(page, rng, 40 if game == "anabasis" else 12)
+    while your_move(page) and page.evaluate("window.xenophon.legal.length") < 4:
+        play_by_clicks(page, rng, 1)
+    if your_move(page):
+        page.click("#hint")
+        page.wait_for_selector("body[data-state=your-move] #analysis li", timeout=TIMEOUT)
+        page.hover("#play-board [data-card] >> nth=-1")
+        page.screenshot(path=str(ARTIFACTS / f"{game}-board-later.png"), full_page=True)
+    play_by_clicks(page, rng, 400)
+    page.wait_for_selector("body[data-state=over]", timeout=TIMEOUT)
+    assert "AI: " in page.text_content("#log")
+    page.wait_for_function("document.querySelector('#message').textContent.includes('saved to')")
+    finished = message_text(page).split("saved to ", 1)[1].strip()
+    assert Path(finished).exists() and '"result"' in Path(finished).read_text()
+    assert saved.read_text() == text or Path(finished) == saved
+    # review the finished game's full record
+    review_file(page, finished, 20)
+    assert "full record, seen as seat 0" in page.text_content("#review-status")
+    points = page.locator("#curve circle.point")
+    assert points.count() >= 1
+    points.nth(points.count() // 2).click()
+    assert page.locator("#review-lines li.current").count() == 1
+    page.screenshot(path=str(ARTIFACTS / f"{game}-review.png"), full_page=True)
+    assert server["views"].checked > 100 and not server["views"].faults
+
+
+def test_review_of_a_redacted_record_and_bad_paths(page, server, tmp_path):
+    game = make_game("anabasis", seed=4)
+    record = new_record(game, ["random", "random"])
+    state, rng = game.new_initial_state(), random.Random(4)
+    for _ in range(150):
+        move = state.sample_chance(rng) if state.is_chance() else rng.choice(state.legal_moves())
+        record.add(state.current_player, state.apply(move).text)
+    path = tmp_path / "seat1.jsonl"
+    redact(record, game, 1).save(path)
+    page.click("button[data-tab=review]")
+    page.fill("#review-form input[name=path]", str(tmp_path / "missing.jsonl"))
+    page.click("#review-load")
+    page.wait_for_function("document.querySelector('#message').textContent.includes('cannot read')")
+    page.fill("#review-form input[name=path]", str(tmp_path))
+    page.click("#review-load")
+    page.wait_for_function("document.querySelector('#message').textContent.includes('folder')")
+    review_file(page, path, 20)
+    assert "redacted for seat 1" in page.text_content("#review-status")
+    assert "(hidden from you)" in page.text_content("#review-lines")
+    page.click("#first")
+    assert page.text_content("#review-where").startswith("0 /")
+    page.click("#next")
+    assert page.text_content("#review-where").startswith("1 /")
+    page.click("#last")
+    page.screenshot(path=str(ARTIFACTS / "anabasis-redacted-review.png"), full_page=True)

@@ -1,0 +1,252 @@
+"""`xenophon serve`: what the server sends the page, checked without a
+browser. Over whole random games the messages carry nothing hidden from the
+human's seat: every board is the seat's view (unchanged when the hidden cards
+are redrawn), every hidden line is shown without its move, and neither the
+chance key nor the sealed part ever leaves the server."""
+import json
+import random
+
+import pytest
+
+from xenophon.games import make_game
+from xenophon.records import new_record
+from xenophon.session import HIDDEN
+from xenophon.web.catalogue import anabasis_anchors, hero_anchors
+from xenophon.web.play import PageError, WebGame, lines_for_page, review
+
+GAMES = ("anabasis", "hero")
+
+
+class Recorder:
+    """The `send` of a WebGame: keeps each message with the state it was sent in."""
+
+    def __init__(self, game: WebGame):
+        self.game = game
+        self.sent = []
+
+    def __call__(self, message):
+        session = self.game.session
+        self.sent.append((json.loads(json.dumps(message)), session.state.copy(),
+                          [dict(line) for line in session.record.lines],
+                          [dict(line) for line in session.view_lines]))
+
+
+def play_whole_game(name, seed, hints=3):
+    game = WebGame.new({"game": name, "seat": seed % 2, "level": "30", "seed": str(seed)})
+    game.session.autosave = None                 # nothing written by this test
+    send = Recorder(game)
+    rng = random.Random(seed)
+    send(game.setup_message())
+    game.advance(send)
+    decisions = 0
+    while game.session.to_move() == "human":
+        if decisions < hints:
+            game.hint(send)
+        game.move({"move": rng.choice(game.session.state.legal_moves()).text}, send)
+        decisions += 1
+    return game, send.sent
+
+
+def nested_keys(value):
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            yield key
+            yield from nested_keys(inner)
+    elif isinstance(value, list):
+        for inner in value:
+            yield from nested_keys(inner)
+
+
+def check_view(view, state, seat, rng):
+    assert view == state.view(seat)
+    for _ in range(2):
+        assert state.resample(seat, rng).view(seat) == view, "the view depends on hidden cards"
+    opponent = view["players"][1 - seat]
+    assert opponent["hand"] is None and opponent["deck"] is None
+
+
+def check_step(message, record_lines, view_lines):
+    """A chance outcome or AI move is shown exactly as the human's view of the record has it."""
+    true_text, seen = record_lines[-1]["move"], view_lines[-1]
+    if seen.get("hidden"):
+        assert message["text"] in (HIDDEN, f"{true_text.split()[0]} {HIDDEN}")
+        assert " ".join(true_text.split()[1:]) not in message["text"]
+        assert not message.get("anchors")            # nothing pointed at on the board
+    else:
+        assert message["text"] == true_text
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("seed", [1, 2])
+def test_messages_carry_nothing_hidden_from_the_human(name, seed):
+    game, sent = play_whole_game(name, seed)
+    human, rng = game.session.human, random.Random(seed)
+    key = game.session.chance.key.hex()
+    assert game.session.to_move() == "over"
+    kinds = {message["type"] for message, *_ in sent}
+    assert {"setup", "chance", "ai_move", "position", "analysis", "over"} <= kinds
+    hidden_lines = 0
+    for message, state, record_lines, view_lines in sent:
+        text = json.dumps(message)
+        assert key not in text and "sealed" not in text
+        assert not {"key", "seed", "sealed", "chance_key"} & set(nested_keys(message))
+        if "view" in message:
+            check_view(message["view"], state, human, rng)
+        if message["type"] in ("chance", "ai_move"):
+            check_step(message, record_lines, view_lines)
+            hidden_lines += bool(view_lines[-1].get("hidden"))
+        if message["type"] == "position":
+            assert message["log"] == lines_for_page(view_lines)
+        if message["type"] == "thinking":
+            assert set(message) == {"type", "iterations", "win"}     # no candidate moves
+        if message["type"] == "analysis":
+            assert state.current_player == human
+    assert hidden_lines > 0          # the games did hide something, and it stayed hidden
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_views_are_what_the_seat_sees(name):
+    """Over a random game, each seat's view is the same in every world that
+    seat cannot tell from the true one."""
+    game = make_game(name)
+    state, rng = game.new_initial_state(), random.Random(5)
+    for _ in range(300):
+        if state.is_terminal():
+            break
+        if state.is_chance():
+            state.apply(state.sample_chance(rng))
+            continue
+        for seat in (0, 1):
+            view = state.view(seat)
+            assert all(state.resample(seat, rng).view(seat) == view for _ in range(2))
+        state.apply(rng.choice(state.legal_moves()))
+
+
+def test_anchors_name_what_a_move_touches():
+    assert anabasis_anchors("place Militia c2") == ["hand:Militia", "sq:c2"]
+    assert anabasis_anchors("attack c3xd4") == ["sq:c3", "sq:d4"]
+    assert anabasis_anchors("buy Farm e2") == ["market:Farm", "sq:e2"]
+    assert anabasis_anchors("event 1 rank 3") == ["slot:1", "rank:3"]
+    assert anabasis_anchors("end") == []
+    assert hero_anchors("deploy Flame Lancer back") == ["hand:Flame Lancer", "row:me:back"]
+    assert hero_anchors("attack F2 > avatar") == ["unit:me:F2", "avatar:op"]
+    assert hero_anchors("play Fireball on op.F2") == ["hand:Fireball", "unit:op:F2"]
+    assert hero_anchors("ability on B1") == ["avatar:me", "unit:me:B1"]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_legal_move_is_reachable_by_its_anchors(name):
+    """Two legal moves with the same anchors are told apart by the chooser;
+    every anchored move's first anchor is on the board (the hand, the market,
+    a square, a unit, a slot, the avatar)."""
+    game, _ = play_whole_game(name, 3, hints=0)
+    prefixes = {"hand", "market", "sq", "slot", "rank", "unit", "avatar", "row"}
+    for message, *_ in _:
+        for move in message.get("legal", []):
+            assert all(anchor.split(":")[0] in prefixes for anchor in move["anchors"])
+
+
+def test_bad_requests_are_one_line():
+    with pytest.raises(PageError, match="unknown game"):
+        WebGame.new({"game": "chess"})
+    with pytest.raises(Exception, match="unknown level"):
+        WebGame.new({"game": "hero", "level": "genius"})
+    game = WebGame.new({"game": "anabasis", "seat": 0, "level": "30", "seed": "1"})
+    game.session.autosave = None
+    game.advance(lambda message: None)
+    length = len(game.session.record.lines)
+    with pytest.raises(Exception, match="not legal now|not a move|unknown"):
+        game.move({"move": "move a1-a6"}, lambda message: None)
+    assert len(game.session.record.lines) == length       # nothing changed
+    with pytest.raises(PageError, match="path of a record"):
+        review({}, lambda message: None, lambda: False)
+    with pytest.raises(Exception, match="cannot read record"):
+        review({"path": "/nonexistent/game.jsonl"}, lambda message: None, lambda: False)
+
+
+def test_review_of_a_full_record_sends_views_and_a_curve():
+    game = make_game("hero", seed=9)
+    record = new_record(game, ["random", "random"])
+    state, rng = game.new_initial_state(), random.Random(9)
+    for _ in range(60):
+        move = state.sample_chance(rng) if state.is_chance() else rng.choice(state.legal_moves())
+        record.add(state.current_player, state.apply(move).text)
+    sent = []
+    review({"text": record.text(), "seat": 1, "iterations": 20}, sent.append, lambda: False)
+    head, *points, done = sent
+    assert head["type"] == "review" and head["seat"] == 1 and len(head["positions"]) == 60
+    assert [p["type"] for p in points] == ["review_point"] * len(points) and points
+    assert done["type"] == "review_done"
+    assert all(p["players"][0]["hand"] is None for p in head["positions"])
+
+
+def run_xenophon(*args, timeout=60):
+    import subprocess
+    import sys
+    return subprocess.run([sys.executable, "-m", "xenophon.cli.main", *args],
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def test_serve_refuses_bad_options_and_a_taken_port_in_one_line():
+    import socket
+    bad = run_xenophon("serve", "--port", "70000")
+    assert bad.returncode == 2 and "out of range" in bad.stderr
+    assert len(bad.stderr.strip().splitlines()) == 1
+    unknown = run_xenophon("serve", "--colour")
+    assert unknown.returncode == 2 and "unrecognized arguments" in unknown.stderr
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        busy = run_xenophon("serve", "--port", port)
+    assert busy.returncode == 2 and "in use" in busy.stderr and "Traceback" not in busy.stderr
+    assert len(busy.stderr.strip().splitlines()) == 1
+
+
+def test_only_the_servers_own_page_may_open_a_socket():
+    """Another site open in the browser (or a name resolved to this machine)
+    cannot drive the games and their files."""
+    import asyncio
+
+    from aiohttp import WSServerHandshakeError
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from xenophon.web.server import make_app
+
+    async def status(headers):
+        async with TestClient(TestServer(make_app(), host="127.0.0.1")) as client:
+            try:
+                socket = await client.ws_connect("/ws", headers=headers)
+            except WSServerHandshakeError as error:
+                return error.status
+            await socket.close()
+            return 101
+
+    async def check():
+        assert await status({"Origin": "http://evil.example"}) == 403
+        assert await status({"Host": "evil.example"}) == 403
+        assert await status({}) == 101          # the browser tests connect with their Origin
+
+    asyncio.run(check())
+
+
+def test_review_of_a_saved_game_in_progress_is_the_players_view(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    game = WebGame.new({"game": "anabasis", "seat": 1, "level": "30", "seed": "2"})
+    game.advance(lambda message: None)
+    rng = random.Random(2)
+    for _ in range(6):
+        game.move({"move": rng.choice(game.session.state.legal_moves()).text}, lambda m: None)
+    saved = tmp_path / "saved.jsonl"
+    game.save({"path": str(saved), "force": True}, lambda message: None)
+    other = tmp_path / "other.jsonl"
+    other.write_text("mine")
+    with pytest.raises(Exception, match="exists"):
+        game.save({"path": str(other), "force": True}, lambda message: None)
+    assert other.read_text() == "mine"           # the page cannot force a save over a file
+    sent = []
+    review({"path": str(saved), "iterations": 10}, sent.append, lambda: False)
+    head = sent[0]
+    assert head["redacted"] and head["seat"] == 1
+    assert HIDDEN in [line["text"] for line in head["lines"]]
+    assert sent[-1]["type"] == "review_done"
