@@ -79,6 +79,7 @@ const HANDLERS = {
   },
   setup(m) {
     app.game = m.game; app.seat = m.seat; app.cards = m.cards; app.view = null; app.options = m.options;
+    $("#move-text").placeholder = MOVE_EXAMPLES[m.game] || "type a move";
     $("#log").replaceChildren(); $("#analysis").replaceChildren(); say(m.note || "");
     $("#status").textContent = `${m.game}: you are seat ${m.seat} (${m.seat === 0 ? "first" : "second"} to move), the AI plays at level ${m.level}`;
     setState("thinking");
@@ -152,6 +153,12 @@ function describe(text) {
   const [verb, ...rest] = text.split(" ");
   return `${VERBS[verb] || verb} ${rest.join(" ")}`.trim();
 }
+
+// an example of each game's notation for the move box
+const MOVE_EXAMPLES = {
+  anabasis: "type a move, e.g. place Militia c2",
+  hero: "type a move, e.g. deploy Goblin Raider back",
+};
 
 // ---------------------------------------------------------------- drawing
 function drawPlay(view, legal) {
