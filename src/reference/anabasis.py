@@ -45,7 +45,8 @@ from xenophon.anabasis.notation import (ATTACK, BUY, BUY_PLACE, DEAL, DRAW, END,
                                         FIELD, KIND_NAMES, MOVE, PASS, PLACE, READY, REVEAL,
                                         SET, STRIKE, decode, encode)
 from xenophon.codes import CHANCE, TERMINAL
-from xenophon.reference.tools import OracleStateBase, perft  # noqa: F401 (perft: part of this module's API)
+from xenophon.reference.tools import (OracleStateBase, ms_add, ms_size, ms_take,  # noqa: F401
+                                      perft)  # perft: part of this module's API
 
 __all__ = [
     "CHANCE", "TERMINAL", "END", "PASS", "BUY", "BUY_PLACE", "PLACE", "SET", "MOVE",
@@ -98,23 +99,7 @@ def neighbours(q: int) -> list[int]:
 
 
 # ---------------------------------------------------------------------------
-# Multisets: dict card id -> positive count
-
-def ms_add(ms: dict[int, int], card: int, n: int = 1) -> None:
-    ms[card] = ms.get(card, 0) + n
-
-
-def ms_take(ms: dict[int, int], card: int) -> None:
-    """Removes one copy of card (which must be there)."""
-    if ms[card] == 1:
-        del ms[card]
-    else:
-        ms[card] -= 1
-
-
-def ms_size(ms: dict[int, int]) -> int:
-    return sum(ms.values())
-
+# Multisets (ms_add, ms_take, ms_size: xenophon.reference.tools)
 
 def ms_merge(into: dict[int, int], other: dict[int, int]) -> None:
     for card, n in other.items():

@@ -50,7 +50,8 @@ from xenophon.hero.notation import (
     RETAINER, ROW_SIZE, TARGET, decode, encode, format_action,
 )
 from xenophon.codes import CHANCE, TERMINAL
-from xenophon.reference.tools import OracleStateBase, perft  # noqa: F401 (perft: part of this module's API)
+from xenophon.reference.tools import (OracleStateBase, ms_add, ms_size, ms_take,  # noqa: F401
+                                      perft)  # perft: part of this module's API
 
 __all__ = [
     "CHANCE", "TERMINAL", "TOKEN", "END", "PASS", "MOVE", "DEPLOY", "PLAY", "RETAINER",
@@ -66,25 +67,6 @@ ROWS = (FRONT, BACK)
 ROW_LETTERS = "FB"
 PHASES = ("setup", "draw", "action", "window", "battle", "defend", "over")
 AVATAR_TARGET = "avatar"         # the target of an attack on the avatar
-
-
-# ---------------------------------------------------------------------------
-# Multisets: dict card id -> positive count
-
-def ms_add(ms: dict[int, int], card: int, n: int = 1) -> None:
-    ms[card] = ms.get(card, 0) + n
-
-
-def ms_take(ms: dict[int, int], card: int) -> None:
-    """Removes one copy of `card` (which must be there)."""
-    if ms[card] == 1:
-        del ms[card]
-    else:
-        ms[card] -= 1
-
-
-def ms_size(ms: dict[int, int]) -> int:
-    return sum(ms.values())
 
 
 # ---------------------------------------------------------------------------

@@ -6,6 +6,24 @@ from typing import Any
 from xenophon.codes import CHANCE, TERMINAL
 
 
+# Multisets of both oracles: dict card id -> positive count
+
+def ms_add(ms: dict[int, int], card: int, n: int = 1) -> None:
+    ms[card] = ms.get(card, 0) + n
+
+
+def ms_take(ms: dict[int, int], card: int) -> None:
+    """Removes one copy of card (which must be there)."""
+    if ms[card] == 1:
+        del ms[card]
+    else:
+        ms[card] -= 1
+
+
+def ms_size(ms: dict[int, int]) -> int:
+    return sum(ms.values())
+
+
 class OracleStateBase:
     """The backend protocol (docs/architecture.md) of an oracle state, over
     what each game's oracle defines: `current_player`, `_chance_weights`
