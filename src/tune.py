@@ -34,7 +34,7 @@ from xenophon.players import make_bot
 
 #: the L2 penalties tried (per position, on standardised features); the one
 #: with the lowest validation log-loss is refitted on all training games
-L2_GRID = (1e-5, 1e-4, 1e-3, 1e-2)
+L2_GRID = (1e-4, 1e-3, 1e-2, 3e-2, 1e-1)
 NEWTON_STEPS = 30
 PROBABILITY_FLOOR = 1e-6          # log-loss of a probability clipped to [floor, 1 - floor]
 TAPER_QUANTILE = 0.9              # taper_turns: this quantile of the training games' lengths
