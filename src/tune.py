@@ -34,7 +34,7 @@ from xenophon.players import make_bot
 
 #: the L2 penalties tried (per position, on standardised features); the one
 #: with the lowest validation log-loss is refitted on all training games
-L2_GRID = (1e-4, 1e-3, 1e-2, 3e-2, 1e-1)
+L2_GRID = (1e-5, 1e-4, 1e-3, 1e-2, 3e-2, 1e-1, 3e-1, 1.0)
 NEWTON_STEPS = 30
 PROBABILITY_FLOOR = 1e-6          # log-loss of a probability clipped to [floor, 1 - floor]
 TAPER_QUANTILE = 0.9              # taper_turns: this quantile of the training games' lengths
@@ -73,7 +73,7 @@ def positions_job(game: str, options: dict[str, str], bot: str, explore: float,
                 p = result.best.win_probability
                 value = round(p if player == 0 else 1 - p, 4)
             decisions += 1
-            row = [len(codes), state.backend.to_dict()["turn"], value]
+            row = [len(codes), state.backend.turn(), value]
             if len(kept) < positions:                   # reservoir sampling
                 kept.append(row)
             else:

@@ -299,6 +299,8 @@ void bind_backend(py::class_<CoreStateT<Game>> &cls) {
         .def("clone", &CoreState::clone)
         .def("__copy__", &CoreState::clone)
         .def("hash", [](const CoreState &s) { return s.st.hash; })
+        .def("turn", [](const CoreState &s) { return static_cast<int>(s.st.turn); },
+             "The turn counter (what the search's cut-off and the learned evaluation's phase read)")
         .def("hash_from_scratch", [](const CoreState &s) { return Game::hash_from_scratch(s.t(), &s.st); })
         .def("check", [](const CoreState &s) -> py::object {
             const char *why = Game::state_check(s.t(), &s.st);

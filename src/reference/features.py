@@ -79,8 +79,16 @@ def _anabasis_side(st: Any, p: int) -> dict[str, float]:
         "characters": v["characters"],
         "damage": v["damage"],
         "threat": v["threat"],
+        "tempo_threat": v["threat"] if st.active == p else 0.0,
+        "castle_pressure": v["threat"] / (1 + max(st.players[1 - p].castle_hp, 0)),
         "attacked_squares": float(len(struck - castles)),
         "attacked_enemies": float(len(struck & enemies)),
+        "tempo_attacks": float(len(struck & enemies)) if st.active == p else 0.0,
+        "ready": float(sum(1 for q, piece in st.grid.items() if piece.owner == p
+                           and cards[piece.card].kind == "character" and piece.ready)),
+        "advanced": float(sum(1 for q, piece in st.grid.items() if piece.owner == p
+                              and cards[piece.card].kind == "character"
+                              and oracle_anabasis.in_home_zone(1 - p, q))),
         "territories": v["territories"],
         "funds_income": v["funds_income"],
         "ap_income": v["ap_income"],
@@ -130,7 +138,12 @@ def _hero_side(st: Any, p: int) -> dict[str, float]:
             side["hand_power"] += n * (st.power(p, unit) / 1000.0 + st.attack_value(p, unit))
         side["known"] += player.known.get(card_id, 0)
     deck = sum(player.deck.values())
+    attack = side["front_attack"] + side["back_attack"]
+    enemy_hp = max(st.players[1 - p].hp, 0)
     side.update({
+        "pressure": attack / (1 + enemy_hp),
+        "lethal": float(attack >= enemy_hp),
+        "tempo_attack": attack if st.active == p else 0.0,
         "to_move": float(st.active == p),
         "first_seat": float(p == 0),
         "hp_sqrt": math.sqrt(min(hp / avatar.hp, 1.0)),

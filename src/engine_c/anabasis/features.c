@@ -24,8 +24,13 @@
     X(characters)       /* characters on the grid */                            \
     X(damage)           /* damage on own characters */                          \
     X(threat)           /* characters that can strike the enemy castle */       \
+    X(tempo_threat)     /* threat, for the active seat only */                  \
+    X(castle_pressure)  /* threat / (1 + enemy castle HP left) */               \
     X(attacked_squares) /* squares own characters can strike */                 \
     X(attacked_enemies) /* enemy characters own characters can strike */        \
+    X(tempo_attacks)    /* attacked_enemies, for the active seat only */        \
+    X(ready)            /* ready characters */                                  \
+    X(advanced)         /* characters in the enemy's home zone */               \
     X(territories)      /* face-up territories */                               \
     X(funds_income)     /* funds income of face-up territories */               \
     X(ap_income)        /* AP income of face-up territories */                  \
@@ -80,6 +85,8 @@ static void grid_values(const AnaTables *t, const AnaState *s, int p, Side *v) {
     }
     v->attacked_squares = __builtin_popcountll(struck & ~t->castles);
     v->attacked_enemies = __builtin_popcountll(struck & s->occ[1 - p] & s->chars);
+    v->ready = __builtin_popcountll(s->ready & s->occ[p] & s->chars);
+    v->advanced = __builtin_popcountll(t->home[1 - p] & s->occ[p] & s->chars);
 }
 
 /* Face-up market cards (pile tops and the row) seat p's funds pay for. */
@@ -104,6 +111,12 @@ static void side_values(const AnaTables *t, const AnaState *s, int p, Side *v) {
     v->cemetery = (double)pl->cem_cards / t->cemetery_limit;
     v->cemetery_danger = 1.0 / (1 + (cem_left > 0 ? cem_left : 0));
     grid_values(t, s, p, v);
+    int enemy_hp = s->pl[1 - p].castle_hp > 0 ? s->pl[1 - p].castle_hp : 0;
+    v->castle_pressure = v->threat / (1 + enemy_hp);
+    if (s->active == p) {
+        v->tempo_threat = v->threat;
+        v->tempo_attacks = v->attacked_enemies;
+    }
     v->funds = pl->funds;
     v->ap = pl->ap;
     v->affordable = affordable(t, s, p);

@@ -27,6 +27,9 @@
     X(back_power)                                                               \
     X(front_attack)                                                             \
     X(back_attack)                                                              \
+    X(pressure)         /* attack on the field / (1 + enemy HP left) */         \
+    X(lethal)           /* 1 if the attack on the field reaches the enemy HP */ \
+    X(tempo_attack)     /* attack on the field, for the active seat only */     \
     X(damage)           /* damage on own units, / 1000 */                       \
     X(tokens)           /* Retainer tokens on the field */                      \
     X(ready_units)      /* units on the field not used this turn */             \
@@ -107,6 +110,11 @@ static void side_values(const HeroTables *t, const HeroState *s, int p, Side *v)
     v->hp_danger = 1.0 / (1.0 + hp);
     for (int rr = p * 2; rr < p * 2 + 2; rr++)
         for (int i = 0; i < s->row_n[rr]; i++) unit_values(t, s, rr * 5 + i, v);
+    double attack = v->front_attack + v->back_attack;
+    double enemy_hp = s->hp[1 - p] < 0 ? 0.0 : (double)s->hp[1 - p];
+    v->pressure = attack / (1.0 + enemy_hp);
+    v->lethal = attack >= enemy_hp;
+    v->tempo_attack = s->active == p ? attack : 0.0;
     v->hand = s->hand_n[p];
     hand_values(t, s, p, v);
     v->deck = deck;
