@@ -37,8 +37,13 @@ from xenophon.files import FileError, JsonError, check_output, loads, read_text,
 
 WEIGHTS_FORMAT = "xenophon-weights"
 WEIGHTS_VERSION = 1
-#: the evaluations a search can score its leaves with (bot option `eval`)
-EVALUATIONS = ("hand", "learned")
+#: the evaluations a search can score its leaves with (bot option `eval`):
+#: "default" is the game's entry in DEFAULT_EVALUATIONS
+EVALUATIONS = ("hand", "learned", "default")
+#: the evaluation each game's searches use unless told: the learned one only
+#: where it won its match against the hand-set one (docs/strength.md); a game
+#: without usable learned weights (another card set) falls back to "hand"
+DEFAULT_EVALUATIONS = {"anabasis": "learned", "hero": "hand"}
 DATA_FOLDER = Path(__file__).parent / "data"
 MAX_WEIGHTS_BYTES = 4 * 1024 * 1024
 MAX_TAPER_TURNS = 10_000
@@ -172,11 +177,20 @@ def _file_weights(path: str, game_name: str, mtime_ns: int) -> Weights:
     return read_weights(path, game_name)
 
 
+def resolve(game: Any, evaluation: str) -> str:
+    """"hand" or "learned": what `evaluation` means for this game."""
+    if evaluation != "default":
+        return evaluation
+    wanted = DEFAULT_EVALUATIONS.get(game.name, "hand")
+    return wanted if wanted == "hand" or learned_problem(game) is None else "hand"
+
+
 def tables_for(game: Any, evaluation: str, weights_path: str | None = None) -> Any:
     """The C tables a search of `game` runs on for an evaluation: the game's
     own, or, with a weights file, a copy holding that file's weights."""
     if evaluation not in EVALUATIONS:
         raise XenophonError(f"unknown evaluation '{evaluation}' ({' or '.join(EVALUATIONS)})")
+    evaluation = resolve(game, evaluation)
     if weights_path is None:
         if evaluation == "learned" and learned_problem(game) is not None:
             raise WeightsError(f"no learned evaluation for this game: {learned_problem(game)}")

@@ -134,16 +134,16 @@ class Game:
         except (ValueError, KeyError, TypeError) as error:
             raise XenophonError(f"not a {self.name} position: {error}") from None
 
-    def search_interface(self, evaluation: str = "hand", weights: str | None = None
+    def search_interface(self, evaluation: str = "default", weights: str | None = None
                          ) -> tuple[Any, Any]:
         """(game API capsule, tables capsule) for the C search, its leaves
         scored by the hand-set evaluation or the learned one (the game's
         shipped weights, or those of the weights file `weights`)."""
         if self.engine != "c":
             raise XenophonError("the search runs on the C engine only")
-        from xenophon.evaluation import tables_for
+        from xenophon.evaluation import resolve, tables_for
         tables = tables_for(self, evaluation, weights)
-        return self._core().game_api(evaluation), tables.capsule()
+        return self._core().game_api(resolve(self, evaluation)), tables.capsule()
 
 
 class State:

@@ -21,9 +21,9 @@ from xenophon.game import Move, State
 from xenophon.search.ismcts import Worker
 
 DEFAULT_MEMORY_MB = 256
-#: the evaluation a search scores its cut-off playouts with unless told
-#: (`eval=hand` or `eval=learned`; docs/strength.md has the match that chose it)
-DEFAULT_EVALUATION = "hand"
+#: the evaluation a search scores its cut-off playouts with unless told:
+#: each game's own default (xenophon.evaluation.DEFAULT_EVALUATIONS)
+DEFAULT_EVALUATION = "default"
 
 # -- the ranges of the settings: the one owner of every budget cap ------------
 MAX_ITERATIONS = 50_000_000       # iterations of one search (hours at the slowest speeds)
