@@ -3,6 +3,7 @@ weights file and report (xenophon.tune; docs/evaluation.md)."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import shlex
 from typing import Any
@@ -94,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
     result = fit(game, data, args.held_out, args.seed, args.blend)
     made = {"command": _command(args), **_config(args, name, options), "games": args.games,
             "held_out": args.held_out, "blend": args.blend, "report": result.report}
-    weights = type(result.weights)(**{**result.weights.__dict__, "made": made})
+    weights = dataclasses.replace(result.weights, made=made)
     write_weights(args.out, weights, force=True)
     print(report_text(name, result.report))
     print(f"{len(games)} games ({played.played} played now, {seconds:.0f} s); "

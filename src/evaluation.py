@@ -157,11 +157,11 @@ def install_shipped(game: Any) -> None:
     """Loads the shipped weights into a new game's C tables (called when the
     game is created). A broken shipped file raises; one fitted for other
     features (another card set) is noted in game.learned_problem."""
-    weights = _shipped(game.name)
+    weights, path = _shipped(game.name), shipped_weights_file(game.name)
     if weights is None:
-        game.learned_problem = f"no weights file for {game.name} ({shipped_weights_file(game.name)})"
+        game.learned_problem = f"no weights file for {game.name} ({path})"
         return
-    problem = mismatch(weights, list(game.tables.feature_names), str(shipped_weights_file(game.name)))
+    problem = mismatch(weights, list(game.tables.feature_names), str(path))
     if problem is None:
         game.tables.set_weights(list(weights.opening), list(weights.ending), weights.taper_turns)
     game.learned_problem = problem

@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from xenophon.errors import XenophonError
 from xenophon.evaluation import Weights
 from xenophon.game import CHANCE, Game
 from xenophon.games import game_from_texts
@@ -233,7 +234,6 @@ def fit(game: Game, data: Positions, held_fraction: float, seed: int, blend: flo
     test = held_games[data.game]
     train, held = data.subset(~test), data.subset(test)
     if len(train.y) == 0 or len(held.y) == 0:
-        from xenophon.errors import XenophonError
         raise XenophonError("too few games to fit: both the training and the held-out set "
                             "need positions (play more games)")
     target = train.y
