@@ -102,7 +102,8 @@ setup(
     package_dir={"xenophon": "src", "xenophon.cli": "cli"},
     # the C core's sources ship too: the OpenSpiel bridge (xenophon.interop.native)
     # compiles them with its wrapper on the user's machine
-    package_data={"xenophon": ["py.typed", "data/*.json", "data/*/*.toml", "data/*/*/*.toml",
+    package_data={"xenophon": ["py.typed", "data/*.json", "data/*/*.json", "data/*/*.toml",
+                               "data/*/*/*.toml",
                                "engine_c/*.h", "engine_c/*/*.c", "engine_c/*/*.h"],
                   "xenophon.interop": ["*.cc"],
                   "xenophon.web": ["static/*"]},

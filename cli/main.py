@@ -24,7 +24,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"xenophon {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     from xenophon.cli import (analyse, balance, bench, engine, match, play, records_cmd,
-                              serve)
+                              serve, tune)
     play.add_parser(commands)
     analyse.add_parsers(commands)
     records_cmd.add_parsers(commands)
@@ -32,6 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     balance.add_parser(commands)
     engine.add_parser(commands)
     bench.add_parser(commands)
+    tune.add_parser(commands)
     serve.add_parser(commands)
     return parser
 

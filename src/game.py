@@ -93,6 +93,8 @@ class Game:
         their cards and options are set."""
         if self.engine == "c":
             self.tables = self._make_tables()
+            from xenophon.evaluation import install_shipped
+            install_shipped(self)
         else:
             self._engine_game = _engine_factory(self.engine, self.name)(self)
 
@@ -132,11 +134,16 @@ class Game:
         except (ValueError, KeyError, TypeError) as error:
             raise XenophonError(f"not a {self.name} position: {error}") from None
 
-    def search_interface(self) -> tuple[Any, Any]:
-        """(game API capsule, tables capsule) for the C search."""
+    def search_interface(self, evaluation: str = "default", weights: str | None = None
+                         ) -> tuple[Any, Any]:
+        """(game API capsule, tables capsule) for the C search, its leaves
+        scored by the hand-set evaluation or the learned one (the game's
+        shipped weights, or those of the weights file `weights`)."""
         if self.engine != "c":
             raise XenophonError("the search runs on the C engine only")
-        return self._core().game_api(), self.tables.capsule()
+        from xenophon.evaluation import resolve, tables_for
+        tables = tables_for(self, evaluation, weights)
+        return self._core().game_api(resolve(self, evaluation)), tables.capsule()
 
 
 class State:

@@ -1,6 +1,5 @@
 """The job runner of every bulk command (`match`, `selfplay`, `balance`,
-`bench --only strength`; a tuning step that generates games would be one more
-caller): a list of jobs, each one or two games identified by its seed, run on
+`bench --only strength`, `tune`): a list of jobs, each one or two games identified by its seed, run on
 a local process pool or on a Ray cluster, every finished job appended to a
 results file as it arrives.
 
@@ -43,6 +42,7 @@ RESULTS_VERSION = 1
 TASKS = {
     "match_pair": "xenophon.tournament:play_pair_job",
     "selfplay": "xenophon.selfplay:selfplay_job",
+    "tune_positions": "xenophon.tune:positions_job",
 }
 #: times a job may be in flight when its worker dies before the run gives up
 MAX_ATTEMPTS = 4

@@ -18,7 +18,7 @@ from xenophon.search import bots
 
 BOT_KINDS = ("random", "greedy", "ismcts", "pimc", "cheat", "openspiel")
 #: what a spec writes for a setting of another name
-SPEC_NAMES = {"time_limit": "time"}
+SPEC_NAMES = {"time_limit": "time", "evaluation": "eval"}
 #: the settings OpenSpiel's bot takes (its class lives with the optional interop)
 OPENSPIEL_SETTINGS = ("iterations", "time_limit", "c_uct")
 

@@ -131,6 +131,7 @@ struct Anabasis {
     static constexpr const char *a_state = "an Anabasis state";
     static constexpr const char *invalid_state = "not a valid Anabasis state: ";
     static constexpr const XenGameApi *api = &ana_game_api;
+    static constexpr const XenFeatureSet *feature_set = &ana_feature_set;
     XEN_CORE_FUNCTIONS(ana)
 };
 using CoreState = xen::CoreStateT<Anabasis>;

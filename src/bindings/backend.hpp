@@ -15,6 +15,7 @@
 //       max_outcomes;                 // buffer size for chance_outcomes
 //       a_state, invalid_state;       // wording of the from_bytes errors
 //       api;                          // the game's XenGameApi
+//       feature_set;                  // its learned evaluation's features (learned.h)
 //       XEN_CORE_FUNCTIONS(prefix)    // the core's C functions (core_functions.h)
 //   };
 //
@@ -26,7 +27,9 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstring>
 #include <initializer_list>
 #include <memory>
@@ -34,6 +37,7 @@
 #include <utility>
 #include <vector>
 
+#include "learned.h"
 #include "game_api.h"
 
 namespace xen {
@@ -45,6 +49,11 @@ template <class CTables>
 struct TablesBase {
     std::unique_ptr<CTables> t{new CTables()};
     std::vector<std::string> card_names;
+
+    TablesBase() = default;
+    // A deep copy (Tables.with_weights: the same cards, other weights).
+    TablesBase(const TablesBase &other) : t(new CTables(*other.t)), card_names(other.card_names) {}
+    TablesBase &operator=(const TablesBase &) = delete;
 };
 
 inline int check_player(int player) {
@@ -163,14 +172,64 @@ void bind_constants(py::module_ &m, std::initializer_list<std::pair<const char *
     m.attr("STATE_SIZE") = py::int_(sizeof(typename Game::State));
 }
 
-// m.game_api(): the game's XenGameApi for the C search.
+// The game's XenGameApi with the learned evaluation in place of the hand-set one.
+template <class Game>
+const XenGameApi *learned_api() {
+    static const XenGameApi api = [] {
+        XenGameApi a = *Game::api;
+        a.evaluate = [](const void *t, const void *s, int player) {
+            return Game::evaluate_learned(static_cast<const typename Game::CTables *>(t),
+                                          static_cast<const typename Game::State *>(s), player);
+        };
+        return a;
+    }();
+    return &api;
+}
+
+// m.game_api(evaluation): the game's XenGameApi for the C search, its leaves
+// scored by the hand-set evaluation ("hand") or the tables' weights ("learned").
 template <class Game>
 void bind_game_api(py::module_ &m) {
-    m.def("game_api", []() {
-        PyObject *capsule = PyCapsule_New(const_cast<XenGameApi *>(Game::api), "xenophon.game_api", nullptr);
+    m.def("game_api", [](const std::string &evaluation) {
+        const XenGameApi *api;
+        if (evaluation == "hand") api = Game::api;
+        else if (evaluation == "learned") api = learned_api<Game>();
+        else throw py::value_error("unknown evaluation '" + evaluation + "' (hand or learned)");
+        PyObject *capsule = PyCapsule_New(const_cast<XenGameApi *>(api), "xenophon.game_api", nullptr);
         if (!capsule) throw py::error_already_set();
         return py::reinterpret_steal<py::object>(capsule);
-    }, "The game interface for the C search (a PyCapsule named xenophon.game_api).");
+    }, py::arg("evaluation") = "hand",
+       "The game interface for the C search (a PyCapsule named xenophon.game_api).");
+}
+
+// The names of the tables' features: the scalars, then each card group by card.
+template <class Game>
+std::vector<std::string> feature_names(const typename Game::PyTables &tables) {
+    const XenFeatureSet *set = Game::feature_set;
+    std::vector<std::string> names(set->scalar_names, set->scalar_names + set->n_scalar);
+    for (int g = 0; g < set->n_card_groups; g++)
+        for (int c = 0; c < tables.t->n_cards; c++)
+            names.push_back(std::string(set->card_group_names[g]) + ":" + tables.card_names[c]);
+    return names;
+}
+
+// Copies weights (one per feature, opening and ending) into the C tables.
+template <class Game>
+void set_weights(typename Game::PyTables &tables, const std::vector<double> &opening,
+                 const std::vector<double> &ending, int taper_turns) {
+    size_t n = feature_names<Game>(tables).size();
+    if (opening.size() != n || ending.size() != n)
+        throw py::value_error("the tables have " + std::to_string(n) + " features, the weights " +
+                              std::to_string(opening.size()) + " and " + std::to_string(ending.size()));
+    if (taper_turns < 1) throw py::value_error("taper_turns must be at least 1");
+    for (size_t i = 0; i < n; i++)
+        if (!std::isfinite(opening[i]) || !std::isfinite(ending[i]))
+            throw py::value_error("weight " + std::to_string(i) + " is not a finite number");
+    XenLinearEval &e = tables.t->learned;
+    e.n_features = static_cast<int>(n);
+    e.taper_turns = taper_turns;
+    std::copy(opening.begin(), opening.end(), e.opening);
+    std::copy(ending.begin(), ending.end(), e.ending);
 }
 
 // The Tables class with what both games have (capsule, card_names); the game adds
@@ -190,7 +249,25 @@ bind_tables(py::module_ &m, const char *doc) {
             PyCapsule_SetContext(capsule, new TablesPtr(tables));
             return py::reinterpret_steal<py::object>(capsule);
         }, "The tables for the C search (a PyCapsule named xenophon.tables; it keeps the tables alive).")
-        .def_property_readonly("card_names", [](const Tables &t) { return t.card_names; });
+        .def_property_readonly("card_names", [](const Tables &t) { return t.card_names; })
+        .def_property_readonly("feature_names", &feature_names<Game>,
+                               "The learned evaluation's features, in order (learned.h).")
+        .def("set_weights", &set_weights<Game>, py::arg("opening"), py::arg("ending"),
+             py::arg("taper_turns"), "Loads the learned evaluation's weights into these tables.")
+        .def("with_weights", [](const Tables &tables, const std::vector<double> &opening,
+                                const std::vector<double> &ending, int taper_turns) {
+            auto copy = std::make_shared<Tables>(tables);
+            set_weights<Game>(*copy, opening, ending, taper_turns);
+            return copy;
+        }, py::arg("opening"), py::arg("ending"), py::arg("taper_turns"),
+           "A copy of these tables with other weights (states of either play on both).")
+        .def_property_readonly("weights", [](const Tables &tables) -> py::object {
+            const XenLinearEval &e = tables.t->learned;
+            if (e.n_features == 0) return py::none();
+            return py::make_tuple(std::vector<double>(e.opening, e.opening + e.n_features),
+                                  std::vector<double>(e.ending, e.ending + e.n_features),
+                                  e.taper_turns);
+        }, "(opening, ending, taper_turns) of the loaded weights, or None");
 }
 
 // The CoreState methods of the backend protocol that both games share.
@@ -222,6 +299,8 @@ void bind_backend(py::class_<CoreStateT<Game>> &cls) {
         .def("clone", &CoreState::clone)
         .def("__copy__", &CoreState::clone)
         .def("hash", [](const CoreState &s) { return s.st.hash; })
+        .def("turn", [](const CoreState &s) { return static_cast<int>(s.st.turn); },
+             "The turn counter (what the search's cut-off and the learned evaluation's phase read)")
         .def("hash_from_scratch", [](const CoreState &s) { return Game::hash_from_scratch(s.t(), &s.st); })
         .def("check", [](const CoreState &s) -> py::object {
             const char *why = Game::state_check(s.t(), &s.st);
@@ -230,6 +309,15 @@ void bind_backend(py::class_<CoreStateT<Game>> &cls) {
         .def("evaluate", [](const CoreState &s, int player) {
             return Game::evaluate(s.t(), &s.st, check_player(player));
         }, py::arg("player"), "Static evaluation in [-1, 1] for `player` (public information only).")
+        .def("evaluate_learned", [](const CoreState &s, int player) {
+            return Game::evaluate_learned(s.t(), &s.st, check_player(player));
+        }, py::arg("player"), "The learned evaluation in [-1, 1] for `player` (the hand-set one "
+           "while the tables have no weights).")
+        .def("features", [](const CoreState &s, int player) {
+            std::array<double, XEN_MAX_FEATURES> x;
+            int n = Game::features(s.t(), &s.st, check_player(player), x.data());
+            return std::vector<double>(x.begin(), x.begin() + n);
+        }, py::arg("player"), "The learned evaluation's features for `player` (Tables.feature_names).")
         .def("information_set_key", [](const CoreState &s, int player) {
             return Game::information_set_key(s.t(), &s.st, check_player(player));
         }, py::arg("player"))

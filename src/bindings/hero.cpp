@@ -197,6 +197,7 @@ struct Hero {
     static constexpr const char *a_state = "a Hero state";
     static constexpr const char *invalid_state = "not a valid Hero state for these tables: ";
     static constexpr const XenGameApi *api = &hero_game_api;
+    static constexpr const XenFeatureSet *feature_set = &hero_feature_set;
     XEN_CORE_FUNCTIONS(hero)
 };
 using CoreState = xen::CoreStateT<Hero>;

@@ -27,6 +27,8 @@
     XEN_CORE_FUNCTION(prefix, observed_by)            \
     XEN_CORE_FUNCTION(prefix, resample)               \
     XEN_CORE_FUNCTION(prefix, evaluate)               \
+    XEN_CORE_FUNCTION(prefix, evaluate_learned)       \
+    XEN_CORE_FUNCTION(prefix, features)               \
     XEN_CORE_FUNCTION(prefix, perft)                  \
     XEN_CORE_FUNCTION(prefix, random_actions)         \
     XEN_CORE_FUNCTION(prefix, apply_undo_pairs)

@@ -16,10 +16,14 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from xenophon.errors import XenophonError
+from xenophon.evaluation import EVALUATIONS
 from xenophon.game import Move, State
 from xenophon.search.ismcts import Worker
 
 DEFAULT_MEMORY_MB = 256
+#: the evaluation a search scores its cut-off playouts with unless told:
+#: each game's own default (xenophon.evaluation.DEFAULT_EVALUATIONS)
+DEFAULT_EVALUATION = "default"
 
 # -- the ranges of the settings: the one owner of every budget cap ------------
 MAX_ITERATIONS = 50_000_000       # iterations of one search (hours at the slowest speeds)
@@ -49,11 +53,14 @@ class Setting:
     most: float | None = None
     above: bool = False           # `least` itself is out of range
     none_allowed: bool = False    # None leaves it out (a budget not given, a random seed)
+    choices: tuple[str, ...] = () # a text setting: the texts it may be (any, if empty)
 
     def describe(self) -> str:
         """'a whole number from 1 to 64', 'a number above 0 and at most 3,600', ..."""
         if self.kind is bool:
             return "true or false"
+        if self.kind is str:
+            return f"one of {', '.join(self.choices)}" if self.choices else "a text"
         noun = "a whole number" if self.kind is int else "a number"
         if self.least is None:
             return noun
@@ -79,6 +86,9 @@ class Setting:
             return None
         if self.kind is bool:
             fits = isinstance(value, bool)
+        elif self.kind is str:
+            fits = isinstance(value, str) and value != "" \
+                and (not self.choices or value in self.choices)
         elif self.kind is int:
             fits = isinstance(value, int) and not isinstance(value, bool) and self._in_range(value)
         else:
@@ -96,7 +106,7 @@ class Setting:
         value: Any = text
         if self.kind is bool:
             value = {"true": True, "1": True, "false": False, "0": False}.get(text.lower(), text)
-        else:
+        elif self.kind is not str:
             for kind in ((int,) if self.kind is int else (int, float)):
                 try:
                     value = kind(text)
@@ -117,6 +127,8 @@ SETTINGS: dict[str, Setting] = {
     "temperature": Setting(float, 0, MAX_TEMPERATURE),
     "max_playout_actions": Setting(int, 1, MAX_PLAYOUT_ACTIONS),
     "uniform_playouts": Setting(bool),
+    "evaluation": Setting(str, choices=EVALUATIONS),
+    "weights": Setting(str, none_allowed=True),
     "worlds": Setting(int, 1, MAX_WORLDS),
     "max_branches": Setting(int, 1, MAX_GREEDY_BRANCHES),
     "samples": Setting(int, 1, MAX_GREEDY_SAMPLES),
@@ -232,17 +244,20 @@ class SearchBot(Bot):
     resample = True
     settings: tuple[str, ...] = ("iterations", "time_limit", "workers", "c_uct", "cutoff_turns",
                                  "memory_mb", "temperature", "max_playout_actions",
-                                 "uniform_playouts")
+                                 "uniform_playouts", "evaluation", "weights")
 
     def __init__(self, iterations: int | None = 2000, time_limit: float | None = None,
                  workers: int = 1, seed: int | None = 0, c_uct: float = 0.4,
                  cutoff_turns: int = 4, memory_mb: float = DEFAULT_MEMORY_MB,
                  temperature: float = 0.0, max_playout_actions: int = 2000,
-                 uniform_playouts: bool = False):
+                 uniform_playouts: bool = False, evaluation: str = DEFAULT_EVALUATION,
+                 weights: str | None = None):
         check_settings(iterations=iterations, time_limit=time_limit, workers=workers, seed=seed,
                        c_uct=c_uct, cutoff_turns=cutoff_turns, memory_mb=memory_mb,
                        temperature=temperature, max_playout_actions=max_playout_actions,
-                       uniform_playouts=uniform_playouts)
+                       uniform_playouts=uniform_playouts, evaluation=evaluation, weights=weights)
+        if weights is not None and evaluation != "learned":
+            raise SettingError("'weights' (a weights file) goes with evaluation 'learned'")
         check_budget(iterations, time_limit)
         check_tree_memory(memory_bytes_of(memory_mb), workers)
         if seed is None:
@@ -259,6 +274,10 @@ class SearchBot(Bot):
         # uniformly random playout actions instead of the game's policy (to
         # compare with searches that use random rollouts)
         self.uniform_playouts = uniform_playouts
+        # what scores the cut-off playouts: the hand-set evaluation or the
+        # learned one (the game's shipped weights, or a weights file's)
+        self.evaluation = evaluation
+        self.weights = weights
         self.rng = random.Random(seed)
         self.searches = 0
 
@@ -273,7 +292,7 @@ class SearchBot(Bot):
     # -- running workers ----------------------------------------------------
     def _workers_for(self, state: State, root: bytes, player: int, count: int,
                      memory_bytes: int, root_moves: list[int] | None = None) -> list[Worker]:
-        api, tables = state.game.search_interface()
+        api, tables = state.game.search_interface(self.evaluation, self.weights)
         base = self.seed * 1_000_003 + self.searches * 7919
         return [Worker(api, tables, root, player, (base + index * 104_729) & (2**63 - 1),
                        self.c_uct, self.cutoff_turns, self.max_playout_actions, self.resample,

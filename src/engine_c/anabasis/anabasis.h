@@ -88,6 +88,7 @@
 #include <stdint.h>
 
 #include "codes.h"
+#include "learned.h"
 #include "game_api.h"
 #include "rng.h"
 
@@ -259,6 +260,7 @@ typedef struct AnaTables {
     uint64_t z_unseen[ANA_MAX_CARDS];     /* information sets: the opponent's U */
     uint64_t z_face_down[ANA_SLOTS];      /* opponent's slot k is face down */
     uint64_t z_view[2];                   /* whose view */
+    XenLinearEval learned;                /* the learned evaluation's weights (learned.h) */
 } AnaTables;
 
 /* ------------------------------------------------------------ functions */
@@ -353,6 +355,13 @@ uint64_t ana_perft(const AnaTables *t, AnaState *s, int depth);
 
 /* Static evaluation in [-1, 1] from `player`'s side, public information only. */
 double ana_evaluate(const AnaTables *t, const AnaState *s, int player);
+/* The learned evaluation (learned.h, playout.c): the tables' weights over
+ * ana_features; the hand-set ana_evaluate while no weights are loaded. */
+double ana_evaluate_learned(const AnaTables *t, const AnaState *s, int player);
+/* The features of the learned evaluation from `player`'s side (features.c):
+ * xen_feature_count(&ana_feature_set, t->n_cards) values into out. */
+int ana_features(const AnaTables *t, const AnaState *s, int player, double *out);
+extern const XenFeatureSet ana_feature_set;
 /* One decision of the playout policy ("attack-first"). */
 XenCode ana_playout_action(const AnaTables *t, const AnaState *s, XenRng *rng);
 

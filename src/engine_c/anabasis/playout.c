@@ -3,6 +3,7 @@
 #include <math.h>
 
 #include "internal.h"
+#include "learned.h"
 
 /* ------------------------------------------------------------ evaluation
  *
@@ -68,6 +69,15 @@ double ana_evaluate(const AnaTables *t, const AnaState *s, int player) {
                  + 0.04 * (income[player] - income[o])
                  + 0.01 * ((double)s->pl[player].funds - s->pl[o].funds);
     return tanh(score);
+}
+
+/* The learned evaluation (learned.h): the weights of the tables over the
+ * features of features.c; the hand-set one above while no weights are loaded. */
+double ana_evaluate_learned(const AnaTables *t, const AnaState *s, int player) {
+    double x[XEN_MAX_FEATURES];
+    if (s->stage == ANA_SG_OVER || t->learned.n_features == 0) return ana_evaluate(t, s, player);
+    ana_features(t, s, player, x);
+    return xen_linear_value(&t->learned, x, s->turn);
 }
 
 /* ------------------------------------------------------------ playouts

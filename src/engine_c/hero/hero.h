@@ -90,6 +90,7 @@
 #include <stdint.h>
 
 #include "codes.h"
+#include "learned.h"
 #include "game_api.h"
 #include "rng.h"
 
@@ -252,6 +253,7 @@ typedef struct HeroTables {
     HeroSeat seat[2];
     uint64_t zobrist[sizeof(HeroState)];  /* per byte offset; 0 outside hashed fields */
     uint64_t z_view[2];                   /* information-set keys: whose view */
+    XenLinearEval learned;                /* the learned evaluation's weights (learned.h) */
 } HeroTables;
 
 /* ------------------------------------------------------------ functions */
@@ -345,6 +347,14 @@ extern const XenGameApi hero_game_api;
 /* Static evaluation in [-1, 1] from `player`'s side, public information only
  * (the formula is in playout.c); the exact result at the end of the game. */
 double hero_evaluate(const HeroTables *t, const HeroState *s, int player);
+
+/* The learned evaluation (learned.h, playout.c): the tables' weights over
+ * hero_features; the hand-set hero_evaluate while no weights are loaded. */
+double hero_evaluate_learned(const HeroTables *t, const HeroState *s, int player);
+/* The features of the learned evaluation from `player`'s side (features.c):
+ * xen_feature_count(&hero_feature_set, t->n_cards) values into out. */
+int hero_features(const HeroTables *t, const HeroState *s, int player, double *out);
+extern const XenFeatureSet hero_feature_set;
 
 /* The playout policy at a decision node (playout.c): a uniformly random
  * legal code, with the few corrections documented there (playout.c). */

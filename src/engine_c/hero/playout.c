@@ -3,6 +3,7 @@
 #include <math.h>
 
 #include "internal.h"
+#include "learned.h"
 
 /* ================================================================ evaluation */
 
@@ -64,6 +65,15 @@ double hero_evaluate(const HeroTables *t, const HeroState *s, int player) {
                EVAL_W_HAND * ((double)s->hand_n[me] - (double)s->hand_n[op]) +
                EVAL_W_DECK * (deck_value(s, me) - deck_value(s, op));
     return tanh(x);
+}
+
+/* The learned evaluation (learned.h): the weights of the tables over the
+ * features of features.c; the hand-set one above while no weights are loaded. */
+double hero_evaluate_learned(const HeroTables *t, const HeroState *s, int player) {
+    double x[XEN_MAX_FEATURES];
+    if (hero_is_terminal(s) || t->learned.n_features == 0) return hero_evaluate(t, s, player);
+    hero_features(t, s, player, x);
+    return xen_linear_value(&t->learned, x, s->turn);
 }
 
 /* ============================================================ playout policy */

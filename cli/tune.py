@@ -1,0 +1,106 @@
+"""`xenophon tune`: self-play positions, a fit of the learned evaluation, its
+weights file and report (xenophon.tune; docs/evaluation.md)."""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import shlex
+from typing import Any
+
+from xenophon.cli.common import (add_cluster_arguments, add_force_argument, add_results_arguments,
+                                 backend_from, check_resume, real_number, whole_number)
+from xenophon.evaluation import write_weights
+from xenophon.files import check_output, write_atomic
+from xenophon.games import DECK_SEPARATOR, game_from_texts, parse_spec, spec_files
+from xenophon.jobs import run_jobs
+from xenophon.players import make_bot
+from xenophon.tune import fit, load_positions, positions_jobs, report_text, timed
+
+MAX_GAMES = 1_000_000
+MAX_POSITIONS = 1000
+DEFAULT_BOT = "ismcts:iterations=200"
+
+
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "tune", help="fit the learned evaluation to self-play games",
+        description="Play self-play games (the search against itself with some random "
+                    "moves), label their positions with the final result, fit the learned "
+                    "evaluation's weights (logistic regression, tapered by phase) on all but "
+                    "a held-out set of games, and write the weights file and a report on the "
+                    "held-out positions: the new evaluation, the hand-set one at its best "
+                    "scale, and a constant.")
+    parser.add_argument("game", help="anabasis, anabasis:mode=expert, hero, or hero with two "
+                                     f"decks joined by '{DECK_SEPARATOR}'")
+    parser.add_argument("--games", type=whole_number(2, MAX_GAMES), default=2000,
+                        help="self-play games (default 2000)")
+    parser.add_argument("--bot", default=DEFAULT_BOT,
+                        help=f"the bot spec that plays both seats (default {DEFAULT_BOT}; "
+                             "'eval=learned,weights=FILE' plays with other weights: the next "
+                             "generation)")
+    parser.add_argument("--explore", type=real_number(0, 1), default=0.1,
+                        help="chance of a uniformly random move instead of the bot's "
+                             "(default 0.1)")
+    parser.add_argument("--positions", type=whole_number(1, MAX_POSITIONS), default=12,
+                        help="positions kept per game, drawn uniformly among its decisions "
+                             "(default 12)")
+    parser.add_argument("--held-out", type=real_number(0.05, 0.5), default=0.2,
+                        help="share of the games held out of the fit (default 0.2)")
+    parser.add_argument("--blend", type=real_number(0, 1), default=0.0,
+                        help="weight of the search's root value in the label, the rest the "
+                             "final result (default 0)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
+    parser.add_argument("--out", metavar="FILE", required=True,
+                        help="the weights file to write (src/data/GAME/weights.json is the "
+                             "one the project ships)")
+    parser.add_argument("--report", metavar="FILE", help="also write the report as JSON")
+    add_cluster_arguments(parser)
+    add_results_arguments(parser)
+    add_force_argument(parser)
+    parser.set_defaults(run=run)
+
+
+def _config(args: argparse.Namespace, name: str, options: dict[str, str]) -> dict[str, Any]:
+    """What the positions depend on (the results file's header)."""
+    return {"game": name, "options": options, "bot": args.bot, "explore": args.explore,
+            "positions": args.positions, "seed": args.seed}
+
+
+def _command(args: argparse.Namespace) -> str:
+    """The command that makes these weights, every setting written out."""
+    words = ["xenophon", "tune", args.game, "--games", str(args.games), "--bot", args.bot,
+             "--explore", f"{args.explore:g}", "--positions", str(args.positions),
+             "--held-out", f"{args.held_out:g}", "--blend", f"{args.blend:g}",
+             "--seed", str(args.seed), "--out", str(args.out)]
+    return " ".join(shlex.quote(word) for word in words)
+
+
+def run(args: argparse.Namespace) -> int:
+    check_resume(args)
+    name, options = parse_spec(args.game, "game")
+    game = game_from_texts(name, options, seed=args.seed)
+    make_bot(args.bot, 0)
+    inputs = [*spec_files(args.game), *([args.results] if args.results else [])]
+    check_output(args.out, force=args.force, inputs=inputs, what="weights file")
+    if args.report:
+        check_output(args.report, force=args.force, inputs=inputs, what="report")
+    seeds = list(range(args.seed, args.seed + args.games))
+    jobs = positions_jobs(name, options, args.bot, args.explore, args.positions, seeds)
+    played, seconds = timed(run_jobs, jobs, args.results, command="tune",
+                            config=_config(args, name, options), backend=backend_from(args),
+                            resume=args.resume, force=args.force, unit="game")
+    games = [played.results[job.key][0] for job in jobs]
+    data = load_positions(game, games)
+    result = fit(game, data, args.held_out, args.seed, args.blend)
+    made = {"command": _command(args), **_config(args, name, options), "games": args.games,
+            "held_out": args.held_out, "blend": args.blend, "report": result.report}
+    weights = dataclasses.replace(result.weights, made=made)
+    write_weights(args.out, weights, force=True)
+    print(report_text(name, result.report))
+    print(f"{len(games)} games ({played.played} played now, {seconds:.0f} s); "
+          f"weights written to {args.out}")
+    if args.report:
+        write_atomic(args.report, json.dumps(result.report, indent=1) + "\n")
+        print(f"report written to {args.report}")
+    return 0

@@ -1,0 +1,70 @@
+/* learned.h - the learned evaluation both games share: a feature set
+ * described by names, a block of weights in each game's tables, and the
+ * value of a feature vector under those weights.
+ *
+ * A game's features (its features.c) are all "own minus the enemy's": each
+ * is a per-side value (castle HP, units in the front row, copies of a card
+ * owned...) taken for the evaluating player and for the other seat. The
+ * evaluation is then antisymmetric, value(s, p) = -value(s, 1 - p), as the
+ * returns of a zero-sum game are, and needs no intercept. The side to move
+ * and the first seat are features like the others (+1, -1).
+ *
+ * The weights are tapered by the phase of the game, as chess engines taper
+ * between middlegame and endgame: with ph = min(turn, taper_turns) / taper_turns,
+ *
+ *     z     = sum_i ((1 - ph) * opening[i] + ph * ending[i]) * x[i]
+ *     value = tanh(z / 2)            (= 2 * sigmoid(z) - 1, in (-1, 1))
+ *
+ * so sigmoid(z) is the fitted probability of winning (draws count a half).
+ * The weights are data (src/data/<game>/weights.json, written by
+ * `xenophon tune`), copied into the tables by the bindings: n_features == 0
+ * means none are loaded.
+ */
+#ifndef XENOPHON_FEATURES_H
+#define XENOPHON_FEATURES_H
+
+#include <math.h>
+
+/* An upper bound on the feature count of either game (Anabasis: scalars and
+ * two groups per card of at most 48 cards). */
+#define XEN_MAX_FEATURES 160
+
+/* A game's features by name: its scalar features first, then, for each card
+ * group, one feature per card id of the card set ("grid:Militia"). */
+typedef struct XenFeatureSet {
+    int n_scalar;
+    const char *const *scalar_names;
+    int n_card_groups;
+    const char *const *card_group_names;
+} XenFeatureSet;
+
+static inline int xen_feature_count(const XenFeatureSet *set, int n_cards) {
+    return set->n_scalar + set->n_card_groups * n_cards;
+}
+
+typedef struct XenLinearEval {
+    int n_features;           /* 0: no weights loaded */
+    int taper_turns;          /* at least 1 */
+    double opening[XEN_MAX_FEATURES];
+    double ending[XEN_MAX_FEATURES];
+} XenLinearEval;
+
+/* The phase in [0, 1] at `turn`. */
+static inline double xen_phase(const XenLinearEval *e, int turn) {
+    return turn >= e->taper_turns ? 1.0 : (double)turn / e->taper_turns;
+}
+
+/* tanh(z / 2) of the features x (e->n_features of them) at `turn`. */
+static inline double xen_linear_value(const XenLinearEval *e, const double *x, int turn) {
+    double ph = xen_phase(e, turn), z = 0.0;
+    for (int i = 0; i < e->n_features; i++)
+        z += (e->opening[i] + ph * (e->ending[i] - e->opening[i])) * x[i];
+    return tanh(0.5 * z);
+}
+
+/* The features of a side-value struct S (one double field per scalar
+ * feature, listed by the X-macro LIST, then card arrays): own minus enemy's. */
+#define XEN_FEATURE_NAME(name) #name,
+#define XEN_FEATURE_FIELD(name) double name;
+
+#endif

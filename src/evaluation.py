@@ -1,0 +1,211 @@
+"""The learned evaluation's weights as data: one weights file per game
+(``src/data/<game>/weights.json``, written by `xenophon tune`), read, checked
+and loaded into the C tables when a game is created, so new weights need no
+recompilation.
+
+A weights file is one JSON object::
+
+    {"format": "xenophon-weights", "version": 1, "game": "hero",
+     "features": ["to_move", ...], "taper_turns": 40,
+     "opening": [...], "ending": [...], "made": {...}}
+
+`features` names the C core's features in order (``Tables.feature_names``);
+`opening` and `ending` are one weight each, blended by the phase of the game
+(src/engine_c/learned.h); `made` says how the file was made (command, seed,
+positions, the report's figures). A file that cannot be used is one
+`WeightsError` line naming the file and the fault; a file fitted for other
+features than the game's (another card set) leaves the game with its
+hand-set evaluation only, and asking such a game for the learned one names
+the first feature that differs.
+
+>>> from xenophon.hero import Game
+>>> game = Game(seed=1)
+>>> learned_problem(game) is None or isinstance(learned_problem(game), str)
+True
+"""
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from xenophon.errors import XenophonError
+from xenophon.files import FileError, JsonError, check_output, loads, read_text, write_atomic
+
+WEIGHTS_FORMAT = "xenophon-weights"
+WEIGHTS_VERSION = 1
+#: the evaluations a search can score its leaves with (bot option `eval`):
+#: "default" is the game's entry in DEFAULT_EVALUATIONS
+EVALUATIONS = ("hand", "learned", "default")
+#: the evaluation each game's searches use unless told: the learned one only
+#: where it won its match against the hand-set one (docs/strength.md); a game
+#: without usable learned weights (another card set) falls back to "hand"
+DEFAULT_EVALUATIONS = {"anabasis": "learned", "hero": "hand"}
+DATA_FOLDER = Path(__file__).parent / "data"
+MAX_WEIGHTS_BYTES = 4 * 1024 * 1024
+MAX_TAPER_TURNS = 10_000
+
+
+class WeightsError(XenophonError, ValueError):
+    """A weights file that cannot be used; the message names it."""
+
+
+@dataclass(frozen=True)
+class Weights:
+    """A game's learned weights: one (opening, ending) pair per feature."""
+
+    game: str
+    features: tuple[str, ...]
+    opening: tuple[float, ...]
+    ending: tuple[float, ...]
+    taper_turns: int
+    made: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"format": WEIGHTS_FORMAT, "version": WEIGHTS_VERSION, "game": self.game,
+                "features": list(self.features), "taper_turns": self.taper_turns,
+                "opening": list(self.opening), "ending": list(self.ending), "made": self.made}
+
+
+def shipped_weights_file(game_name: str) -> Path:
+    """The weights file the project ships for a game."""
+    return DATA_FOLDER / game_name / "weights.json"
+
+
+def _numbers(data: dict, key: str, n: int, where: str) -> tuple[float, ...]:
+    values = data.get(key)
+    if not isinstance(values, list) or len(values) != n:
+        raise WeightsError(f"{where}: '{key}' must be a list of {n} numbers, one per feature")
+    for i, value in enumerate(values):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) \
+                or not math.isfinite(value):
+            raise WeightsError(f"{where}: {key}[{i}] is not a finite number ({value!r})")
+    return tuple(float(v) for v in values)
+
+
+def parse_weights(data: Any, where: str, game_name: str) -> Weights:
+    """The weights of a parsed weights file, every field checked."""
+    if not isinstance(data, dict):
+        raise WeightsError(f"{where}: not a weights file (a JSON object is expected)")
+    if data.get("format") != WEIGHTS_FORMAT:
+        raise WeightsError(f"{where}: not a weights file (format {data.get('format')!r}, "
+                           f"expected '{WEIGHTS_FORMAT}')")
+    if data.get("version") != WEIGHTS_VERSION:
+        raise WeightsError(f"{where}: weights file version {data.get('version')!r}, this "
+                           f"xenophon reads version {WEIGHTS_VERSION}")
+    if data.get("game") != game_name:
+        raise WeightsError(f"{where}: weights for {data.get('game')!r}, not {game_name}")
+    features = data.get("features")
+    if not isinstance(features, list) or not features \
+            or not all(isinstance(f, str) for f in features) \
+            or len(set(features)) != len(features):
+        raise WeightsError(f"{where}: 'features' must be a list of distinct feature names")
+    taper = data.get("taper_turns")
+    if isinstance(taper, bool) or not isinstance(taper, int) or not 1 <= taper <= MAX_TAPER_TURNS:
+        raise WeightsError(f"{where}: 'taper_turns' must be a whole number from 1 to "
+                           f"{MAX_TAPER_TURNS:,}")
+    made = data.get("made", {})
+    if not isinstance(made, dict):
+        raise WeightsError(f"{where}: 'made' must be an object")
+    n = len(features)
+    return Weights(game_name, tuple(features), _numbers(data, "opening", n, where),
+                   _numbers(data, "ending", n, where), taper, made)
+
+
+def read_weights(path: str | Path, game_name: str) -> Weights:
+    """A weights file read and checked (WeightsError or FileError: one line)."""
+    text = read_text(path, "weights file", max_bytes=MAX_WEIGHTS_BYTES)
+    try:
+        data = loads(text)
+    except JsonError as error:
+        raise WeightsError(f"{path}: not a weights file ({error})") from None
+    return parse_weights(data, str(path), game_name)
+
+
+def weights_text(weights: Weights) -> str:
+    return json.dumps(weights.to_json(), indent=1) + "\n"
+
+
+def write_weights(path: str | Path, weights: Weights, force: bool = False) -> Path:
+    """Writes a weights file (an existing file only with `force`)."""
+    check_output(path, force=force, what="weights file")
+    return write_atomic(path, weights_text(weights))
+
+
+def mismatch(weights: Weights, names: list[str], where: str) -> str | None:
+    """Why weights cannot be used with tables of these feature names, or None."""
+    if list(weights.features) == names:
+        return None
+    for i, (theirs, ours) in enumerate(zip(weights.features, names)):
+        if theirs != ours:
+            return (f"{where} was fitted for other features than this game's (feature {i}: "
+                    f"'{theirs}' in the file, '{ours}' in the game)")
+    return (f"{where} was fitted for {len(weights.features)} features, this game has "
+            f"{len(names)}")
+
+
+@lru_cache(maxsize=8)
+def _shipped(game_name: str) -> Weights | None:
+    path = shipped_weights_file(game_name)
+    return read_weights(path, game_name) if path.exists() else None
+
+
+def install_shipped(game: Any) -> None:
+    """Loads the shipped weights into a new game's C tables (called when the
+    game is created). A broken shipped file raises; one fitted for other
+    features (another card set) is noted in game.learned_problem."""
+    weights, path = _shipped(game.name), shipped_weights_file(game.name)
+    if weights is None:
+        game.learned_problem = f"no weights file for {game.name} ({path})"
+        return
+    problem = mismatch(weights, list(game.tables.feature_names), str(path))
+    if problem is None:
+        game.tables.set_weights(list(weights.opening), list(weights.ending), weights.taper_turns)
+    game.learned_problem = problem
+
+
+def learned_problem(game: Any) -> str | None:
+    """None when the game's tables hold learned weights, else why not."""
+    return getattr(game, "learned_problem", "the learned evaluation runs on the C engine only")
+
+
+@lru_cache(maxsize=16)
+def _file_weights(path: str, game_name: str, mtime_ns: int) -> Weights:
+    return read_weights(path, game_name)
+
+
+def resolve(game: Any, evaluation: str) -> str:
+    """"hand" or "learned": what `evaluation` means for this game."""
+    if evaluation != "default":
+        return evaluation
+    wanted = DEFAULT_EVALUATIONS.get(game.name, "hand")
+    return wanted if wanted == "hand" or learned_problem(game) is None else "hand"
+
+
+def tables_for(game: Any, evaluation: str, weights_path: str | None = None) -> Any:
+    """The C tables a search of `game` runs on for an evaluation: the game's
+    own, or, with a weights file, a copy holding that file's weights."""
+    if evaluation not in EVALUATIONS:
+        raise XenophonError(f"unknown evaluation '{evaluation}' ({' or '.join(EVALUATIONS)})")
+    evaluation = resolve(game, evaluation)
+    if weights_path is None:
+        if evaluation == "learned" and learned_problem(game) is not None:
+            raise WeightsError(f"no learned evaluation for this game: {learned_problem(game)}")
+        return game.tables
+    try:
+        stamp = Path(weights_path).stat().st_mtime_ns
+    except OSError as error:
+        raise FileError(f"{weights_path}: cannot read ({error.strerror})") from None
+    weights = _file_weights(str(weights_path), game.name, stamp)
+    problem = mismatch(weights, list(game.tables.feature_names), str(weights_path))
+    if problem is not None:
+        raise WeightsError(problem)
+    cache = game.__dict__.setdefault("_weights_tables", {})
+    key = (str(weights_path), stamp)
+    if key not in cache:
+        cache[key] = game.tables.with_weights(list(weights.opening), list(weights.ending),
+                                              weights.taper_turns)
+    return cache[key]

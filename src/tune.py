@@ -1,0 +1,294 @@
+"""Tuning the learned evaluation (Texel's method): self-play positions
+labelled with the game's final result, a regularised logistic regression of
+the result on the C core's features with phase-tapered weights, a held-out
+set of whole games, and a report comparing the fit with the hand-set
+evaluation and a constant on the same held-out positions.
+
+One module for both games: the features and the C evaluation are the
+game's (src/engine_c/*/features.c), the rest is written once here.
+
+Generation is one job of `xenophon.jobs` per game (parallel, seeded,
+resumable through the results file); a game is kept as its action codes and
+a position as an index into them, so games played once can be refitted when
+the features change, on any build of the core.
+
+>>> [game] = positions_job("hero", {}, "ismcts:iterations=20", 0.1, 4, seed=3)
+>>> game["seed"], len(game["positions"]) <= 4
+(3, True)
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from xenophon.errors import XenophonError
+from xenophon.evaluation import Weights
+from xenophon.game import CHANCE, Game
+from xenophon.games import game_from_texts
+from xenophon.jobs import Job
+from xenophon.players import make_bot
+
+#: the L2 penalties tried (per position, on standardised features); the one
+#: with the lowest validation log-loss is refitted on all training games
+L2_GRID = (1e-5, 1e-4, 1e-3, 1e-2, 3e-2, 1e-1, 3e-1, 1.0)
+NEWTON_STEPS = 30
+PROBABILITY_FLOOR = 1e-6          # log-loss of a probability clipped to [floor, 1 - floor]
+TAPER_QUANTILE = 0.9              # taper_turns: this quantile of the training games' lengths
+
+
+# -- generation -----------------------------------------------------------------
+
+def positions_job(game: str, options: dict[str, str], bot: str, explore: float,
+                  positions: int, seed: int) -> list[dict[str, Any]]:
+    """One self-play game (the job of `xenophon.jobs`): the bot plays both
+    seats, a uniformly random move instead of its choice with probability
+    `explore`. The game is kept as its action codes (chance outcomes
+    included), so it replays on any build of the core; up to `positions` of
+    its decisions with two or more legal moves are kept (drawn uniformly),
+    each as the index of the code played there, its turn, and the search's
+    root value for seat 0 (None after a random move)."""
+    played = game_from_texts(game, options, seed=seed)
+    bots = [make_bot(bot, seed * 2 + seat) for seat in range(2)]
+    rng = random.Random(seed)
+    state = played.new_initial_state()
+    codes: list[int] = []
+    kept: list[list[Any]] = []
+    decisions = 0
+    while not state.is_terminal():
+        player = state.current_player
+        legal = state.legal_actions()
+        if player == CHANCE or len(legal) == 1:
+            code = state.sample_chance(played.rng).code if player == CHANCE else legal[0]
+        else:
+            value: float | None = None
+            if rng.random() < explore:
+                code = rng.choice(legal)
+            else:
+                result = bots[player].analyse(state)
+                code = result.best.move.code
+                p = result.best.win_probability
+                value = round(p if player == 0 else 1 - p, 4)
+            decisions += 1
+            row = [len(codes), state.backend.turn(), value]
+            if len(kept) < positions:                   # reservoir sampling
+                kept.append(row)
+            else:
+                slot = rng.randrange(decisions)
+                if slot < positions:
+                    kept[slot] = row
+        codes.append(code)
+        state.apply_code(code)
+    kept.sort()
+    return [{"seed": seed, "returns": state.returns(), "decisions": decisions,
+             "codes": codes, "positions": kept}]
+
+
+def positions_jobs(game: str, options: dict[str, str], bot: str, explore: float,
+                   positions: int, seeds: list[int]) -> list[Job]:
+    return [Job(str(seed), "tune_positions",
+                {"game": game, "options": options, "bot": bot, "explore": explore,
+                 "positions": positions, "seed": seed}) for seed in seeds]
+
+
+# -- the data set -----------------------------------------------------------------
+
+@dataclass
+class Positions:
+    """Labelled positions from seat 0's side: features, hand-set evaluation,
+    turn, label (1 win, 0.5 draw, 0 loss), game index."""
+
+    x: np.ndarray
+    hand: np.ndarray
+    turn: np.ndarray
+    y: np.ndarray
+    game: np.ndarray
+    value: np.ndarray               # the search's root value for seat 0 (nan: none)
+    last_turn: np.ndarray           # per game: its final turn
+
+    def subset(self, mask: np.ndarray) -> "Positions":
+        return Positions(self.x[mask], self.hand[mask], self.turn[mask], self.y[mask],
+                         self.game[mask], self.value[mask], self.last_turn)
+
+
+def load_positions(game: Game, games: list[dict[str, Any]]) -> Positions:
+    """The positions of finished self-play games (job order), replayed and
+    featurised by the C core of `game`."""
+    xs, hands, turns, ys, ids, values, last = [], [], [], [], [], [], []
+    for index, played in enumerate(games):
+        label = (played["returns"][0] + 1) / 2
+        state = game.new_initial_state().backend
+        done = 0
+        for at, turn, value in played["positions"]:
+            for code in played["codes"][done:at]:
+                state.apply(code)
+            done = at
+            xs.append(state.features(0))
+            hands.append(state.evaluate(0))
+            turns.append(turn)
+            ys.append(label)
+            ids.append(index)
+            values.append(math.nan if value is None else value)
+        last.append(max((row[1] for row in played["positions"]), default=0))
+    n_features = len(game.tables.feature_names)
+    return Positions(np.array(xs, dtype=float).reshape(-1, n_features), np.array(hands),
+                     np.array(turns, dtype=float), np.array(ys), np.array(ids, dtype=int),
+                     np.array(values), np.array(last, dtype=float))
+
+
+def held_out_games(n_games: int, fraction: float, seed: int) -> np.ndarray:
+    """A boolean per game: True for the held-out ones (a seeded draw of whole games)."""
+    order = np.random.default_rng(seed).permutation(n_games)
+    held = np.zeros(n_games, dtype=bool)
+    held[order[:int(round(n_games * fraction))]] = True
+    return held
+
+
+# -- the fit --------------------------------------------------------------------
+
+def sigmoid(z: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-np.clip(z, -40, 40)))
+
+
+def log_loss(p: np.ndarray, y: np.ndarray) -> float:
+    p = np.clip(p, PROBABILITY_FLOOR, 1 - PROBABILITY_FLOOR)
+    return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
+
+
+def accuracy(p: np.ndarray, y: np.ndarray) -> float:
+    """The share of decided games' positions whose winner p > 1/2 names."""
+    decided = y != 0.5
+    if not decided.any():
+        return float("nan")
+    return float(np.mean((p[decided] > 0.5) == (y[decided] > 0.5)))
+
+
+def tapered(x: np.ndarray, turn: np.ndarray, taper_turns: int) -> np.ndarray:
+    """[x * (1 - ph), x * ph]: the design matrix of opening and ending weights."""
+    ph = np.minimum(turn, taper_turns)[:, None] / taper_turns
+    return np.hstack([x * (1 - ph), x * ph])
+
+
+def fit_logistic(a: np.ndarray, y: np.ndarray, l2: float) -> np.ndarray:
+    """Weights w minimising mean log-loss of sigmoid(a @ w) + l2 / 2 * |w|^2
+    (Newton's method; no intercept: the features are antisymmetric)."""
+    n, d = a.shape
+    w = np.zeros(d)
+    for _ in range(NEWTON_STEPS):
+        p = sigmoid(a @ w)
+        gradient = a.T @ (p - y) / n + l2 * w
+        hessian = (a * (p * (1 - p))[:, None]).T @ a / n + l2 * np.eye(d)
+        step = np.linalg.solve(hessian, gradient)
+        w -= step
+        if np.max(np.abs(step)) < 1e-9:
+            break
+    return w
+
+
+def fit_scale(v: np.ndarray, y: np.ndarray) -> float:
+    """The single scale k for which sigmoid(k * v) fits y best (the hand-set
+    evaluation mapped to a probability)."""
+    return float(fit_logistic(v[:, None], y, 0.0)[0])
+
+
+@dataclass
+class Fit:
+    weights: Weights
+    l2: float
+    hand_scale: float
+    report: dict[str, Any] = field(default_factory=dict)
+
+
+def _scaled_fit(a: np.ndarray, y: np.ndarray, l2: float) -> np.ndarray:
+    """fit_logistic on columns scaled to unit RMS, the weights scaled back."""
+    rms = np.sqrt(np.mean(a * a, axis=0))
+    rms[rms == 0] = 1.0
+    return fit_logistic(a / rms, y, l2) / rms
+
+
+def choose_l2(a: np.ndarray, y: np.ndarray, games: np.ndarray, seed: int) -> float:
+    """The L2 penalty of L2_GRID with the least log-loss on a validation fifth
+    of the training games."""
+    unique = np.unique(games)
+    valid_games = unique[held_out_games(len(unique), 0.2, seed + 1)]
+    valid = np.isin(games, valid_games)
+    losses = [log_loss(sigmoid(a[valid] @ _scaled_fit(a[~valid], y[~valid], l2)), y[valid])
+              for l2 in L2_GRID]
+    return L2_GRID[int(np.argmin(losses))]
+
+
+def _scores(p: np.ndarray, y: np.ndarray) -> dict[str, float]:
+    return {"log_loss": round(log_loss(p, y), 5), "accuracy": round(accuracy(p, y), 5)}
+
+
+def fit(game: Game, data: Positions, held_fraction: float, seed: int, blend: float = 0.0
+        ) -> Fit:
+    """The learned weights from the training games and the report on the
+    held-out ones. `blend` mixes the search's root value into the label
+    (0: the final result only)."""
+    held_games = held_out_games(len(data.last_turn), held_fraction, seed)
+    test = held_games[data.game]
+    train, held = data.subset(~test), data.subset(test)
+    if len(train.y) == 0 or len(held.y) == 0:
+        raise XenophonError("too few games to fit: both the training and the held-out set "
+                            "need positions (play more games)")
+    target = train.y
+    if blend > 0:
+        known = ~np.isnan(train.value)
+        target = np.where(known, (1 - blend) * train.y + blend * np.nan_to_num(train.value),
+                          train.y)
+    taper = max(1, int(np.quantile(data.last_turn[~held_games], TAPER_QUANTILE)))
+    a_train = tapered(train.x, train.turn, taper)
+    l2 = choose_l2(a_train, target, train.game, seed)
+    w = _scaled_fit(a_train, target, l2)
+    n = train.x.shape[1]
+    names = tuple(game.tables.feature_names)
+    weights = Weights(game.name, names, tuple(round(float(v), 6) for v in w[:n]),
+                      tuple(round(float(v), 6) for v in w[n:]), taper)
+    hand_scale = fit_scale(train.hand, train.y)
+    w_rounded = np.array(weights.opening + weights.ending)
+    learned = sigmoid(tapered(held.x, held.turn, taper) @ w_rounded)
+    constant = np.full(len(held.y), float(np.mean(train.y)))
+    report = {
+        "games": {"train": int((~held_games).sum()), "held_out": int(held_games.sum())},
+        "positions": {"train": int(len(train.y)), "held_out": int(len(held.y))},
+        "taper_turns": taper, "l2": l2, "hand_scale": round(hand_scale, 5),
+        "held_out": {"learned": _scores(learned, held.y),
+                     "hand": _scores(sigmoid(hand_scale * held.hand), held.y),
+                     "constant": _scores(constant, held.y)},
+        "train_log_loss": {"learned": round(log_loss(sigmoid(a_train @ w_rounded), train.y), 5),
+                           "hand": round(log_loss(sigmoid(hand_scale * train.hand), train.y), 5)},
+    }
+    hand_loss = report["held_out"]["hand"]["log_loss"]
+    report["log_loss_reduction_vs_hand"] = round(
+        1 - report["held_out"]["learned"]["log_loss"] / hand_loss, 5) if hand_loss else None
+    return Fit(weights, l2, hand_scale, report)
+
+
+def report_text(game_name: str, report: dict[str, Any]) -> str:
+    """The report as a small table."""
+    lines = [f"{game_name}: {report['games']['train']} training games "
+             f"({report['positions']['train']} positions), {report['games']['held_out']} "
+             f"held out ({report['positions']['held_out']} positions); taper "
+             f"{report['taper_turns']} turns, L2 {report['l2']:g}",
+             f"{'held-out positions':<34} {'log-loss':>9} {'accuracy':>9}"]
+    names = {"learned": "learned evaluation",
+             "hand": f"hand-set, best scale ({report['hand_scale']:g})",
+             "constant": "constant (training mean)"}
+    for key, label in names.items():
+        scores = report["held_out"][key]
+        lines.append(f"{label:<34} {scores['log_loss']:>9.4f} {scores['accuracy']:>9.4f}")
+    reduction = report.get("log_loss_reduction_vs_hand")
+    if reduction is not None:
+        lines.append(f"log-loss {100 * reduction:.1f}% below the hand-set evaluation's")
+    return "\n".join(lines)
+
+
+def timed(function: Any, *args: Any, **kwargs: Any) -> tuple[Any, float]:
+    start = time.perf_counter()
+    value = function(*args, **kwargs)
+    return value, time.perf_counter() - start

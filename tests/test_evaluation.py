@@ -1,0 +1,191 @@
+"""The learned evaluation: C features against the Python reference, weights
+files (round trip, broken and mismatched ones refused in one line), the
+evaluation's value, the search with it (hidden cards never read), and
+`xenophon tune` end to end at a tiny budget."""
+import json
+import math
+import random
+
+import pytest
+
+from test_search import GAMES, random_positions, visits
+from xenophon.anabasis import Game as AnabasisGame
+from xenophon.cli.main import main
+from xenophon.evaluation import (Weights, WeightsError, read_weights, shipped_weights_file,
+                                 tables_for, write_weights)
+from xenophon.files import FileError
+from xenophon.hero import Game as HeroGame
+from xenophon.reference.features import reference_features
+from xenophon.search.bots import ISMCTSBot
+
+MAKERS = {"anabasis": AnabasisGame, "hero": HeroGame}
+
+
+def resting_positions(name, count, seed):
+    """Random positions the oracle can be built at (resting decisions)."""
+    found = []
+    for state in random_positions(GAMES[name], count * 3, seed=seed, min_actions=10):
+        try:
+            reference_features(state, 0)
+        except ValueError:
+            continue
+        found.append(state)
+    return found[:count]
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_c_features_agree_with_the_reference(name):
+    positions = resting_positions(name, 25, seed=3)
+    assert len(positions) >= 15
+    nonzero = set()
+    for state in positions:
+        names = state.game.tables.feature_names
+        for player in (0, 1):
+            c = dict(zip(names, state.backend.features(player)))
+            reference = reference_features(state, player)
+            assert sorted(reference) == sorted(names)
+            for feature in names:
+                assert c[feature] == pytest.approx(reference[feature], abs=1e-12), feature
+                if c[feature]:
+                    nonzero.add(feature)
+    assert len(nonzero) >= len(names) // 3, "the positions should exercise the features"
+
+
+def random_weights(game, seed, scale=0.3):
+    rng = random.Random(seed)
+    names = tuple(game.tables.feature_names)
+    return Weights(game.name, names, tuple(rng.uniform(-scale, scale) for _ in names),
+                   tuple(rng.uniform(-scale, scale) for _ in names), 20, {"note": "test"})
+
+
+@pytest.mark.parametrize("name", ["anabasis", "hero"])
+def test_weights_file_round_trip(name, tmp_path):
+    game = MAKERS[name](seed=1)
+    weights = random_weights(game, 1)
+    path = write_weights(tmp_path / "w.json", weights)
+    again = read_weights(path, name)
+    assert again == weights and again.made == {"note": "test"}
+    tables = tables_for(game, "learned", str(path))
+    assert tables.weights == (list(weights.opening), list(weights.ending), 20)
+    with pytest.raises(FileError, match="exists already"):
+        write_weights(path, weights)
+
+
+def test_learned_value_is_the_tapered_logistic_of_the_features(tmp_path):
+    for name, maker in MAKERS.items():
+        game = maker(seed=2)
+        weights = random_weights(game, 2)
+        path = write_weights(tmp_path / f"{name}.json", weights)
+        tables = tables_for(game, "learned", str(path))
+        for state in random_positions(GAMES[name], 5, seed=4):
+            backend = game.state_from_bytes(state.to_bytes()).backend
+            twin = type(backend).from_bytes(tables, backend.to_bytes())
+            x = twin.features(0)
+            ph = min(state.to_dict()["turn"], 20) / 20
+            z = sum(((1 - ph) * a + ph * b) * v
+                    for a, b, v in zip(weights.opening, weights.ending, x))
+            assert twin.evaluate_learned(0) == pytest.approx(math.tanh(z / 2), abs=1e-9)
+            assert twin.evaluate_learned(1) == pytest.approx(-twin.evaluate_learned(0), abs=1e-9)
+        assert tables_for(game, "hand") is game.tables
+
+
+def one_line(error):
+    text = str(error.value)
+    assert "\n" not in text and len(text) < 300
+    return text
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d: "not json{", "not a weights file"),
+    (lambda d: {**d, "format": "other"}, "not a weights file"),
+    (lambda d: {**d, "version": 99}, "version 99"),
+    (lambda d: {**d, "game": "hero"}, "weights for 'hero'"),
+    (lambda d: {**d, "opening": d["opening"][:-1]}, "one per feature"),
+    (lambda d: {**d, "ending": d["ending"][:-1] + ["x"]}, "not a finite number"),
+    (lambda d: {**d, "taper_turns": 0}, "taper_turns"),
+    (lambda d: {**d, "features": d["features"][:2] * 2}, "distinct"),
+])
+def test_broken_weights_files_are_refused_in_one_line(tmp_path, change, message):
+    game = AnabasisGame(seed=1)
+    data = change(random_weights(game, 3).to_json())
+    path = tmp_path / "broken.json"
+    path.write_text(data if isinstance(data, str) else json.dumps(data))
+    with pytest.raises(WeightsError) as error:
+        read_weights(path, "anabasis")
+    assert message in one_line(error) and str(path) in str(error.value)
+
+
+def test_weights_for_other_features_are_refused_in_one_line(tmp_path):
+    game = HeroGame(seed=1)
+    weights = random_weights(game, 4)
+    renamed = Weights("hero", ("hp_new",) + weights.features[1:], weights.opening,
+                      weights.ending, 20)
+    path = write_weights(tmp_path / "other.json", renamed)
+    with pytest.raises(WeightsError) as error:
+        tables_for(game, "learned", str(path))
+    assert "feature 0: 'hp_new' in the file, 'to_move' in the game" in one_line(error)
+
+
+def test_a_bot_with_a_broken_weights_file_is_one_line_on_the_command_line(tmp_path, capsys):
+    path = tmp_path / "bad.json"
+    path.write_text('{"format": "xenophon-weights"}')
+    code = main(["match", f"ismcts:iterations=20,eval=learned,weights={path}", "random",
+                 "--game", "hero", "--games", "2", "--processes", "1"])
+    err = capsys.readouterr().err.strip()
+    assert code != 0 and len(err.splitlines()) == 1 and "bad.json" in err
+
+
+@pytest.mark.parametrize("name", ["anabasis", "hero"])
+def test_hidden_cards_are_never_read_by_the_learned_evaluation(name, tmp_path):
+    """The features read the sampled world only: two states the searcher
+    cannot tell apart give the same search with the learned evaluation too."""
+    path = str(write_weights(tmp_path / "w.json", random_weights(MAKERS[name](seed=1), 5)))
+    differing = 0
+    for state in random_positions(GAMES[name], 20, seed=1, min_actions=8):
+        player = state.current_player
+        twin = state.resample(player, random.Random(7))
+        if twin.to_bytes() == state.to_bytes():
+            continue
+        differing += 1
+        bots = [ISMCTSBot(iterations=200, seed=5, evaluation="learned", weights=path)
+                for _ in range(2)]
+        assert visits(bots[0].analyse(state)) == visits(bots[1].analyse(twin))
+    assert differing >= 5
+
+
+def test_learned_and_hand_searches_differ(tmp_path):
+    game = HeroGame(seed=1)
+    path = str(write_weights(tmp_path / "w.json", random_weights(game, 6, scale=2.0)))
+    [state] = random_positions(GAMES["hero"], 1, seed=9)
+    hand = ISMCTSBot(iterations=300, seed=5, evaluation="hand").analyse(state)
+    learned = ISMCTSBot(iterations=300, seed=5, evaluation="learned", weights=path).analyse(state)
+    assert visits(hand) != visits(learned)
+
+
+def test_tune_end_to_end_at_a_tiny_budget(tmp_path, capsys):
+    out, report = tmp_path / "w.json", tmp_path / "r.json"
+    args = ["tune", "hero", "--games", "6", "--bot", "ismcts:iterations=8", "--positions", "4",
+            "--processes", "1", "--out", str(out), "--report", str(report)]
+    assert main(args) == 0
+    printed = capsys.readouterr().out
+    assert "learned evaluation" in printed and "hand-set, best scale" in printed
+    weights = read_weights(out, "hero")
+    assert weights.made["games"] == 6 and weights.made["command"].startswith("xenophon tune hero")
+    summary = json.loads(report.read_text())
+    assert set(summary["held_out"]) == {"learned", "hand", "constant"}
+    assert summary["positions"]["train"] + summary["positions"]["held_out"] <= 24
+    first = out.read_bytes()
+    assert main(args) == 2                                   # the file exists: no --force
+    assert "exists already" in capsys.readouterr().err
+    assert main(args + ["--force"]) == 0                     # same command and seed, same file
+    assert out.read_bytes() == first
+
+
+def test_shipped_weights_fit_the_reference_games():
+    for name, maker in MAKERS.items():
+        path = shipped_weights_file(name)
+        if not path.exists():
+            pytest.skip(f"no shipped weights for {name}")
+        game = maker(seed=1)
+        assert game.tables.weights is not None, game.learned_problem
+        assert read_weights(path, name).made.get("command", "").startswith("xenophon tune")
