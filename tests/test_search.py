@@ -10,8 +10,9 @@ from hero_decks import PAIRINGS, hand_written
 from xenophon.anabasis import Game as AnabasisGame
 from xenophon.hero import Game as HeroGame
 from xenophon.errors import XenophonError
-from xenophon.search.bots import (CheatingUCTBot, GreedyBot, ISMCTSBot, PIMCBot, RandomBot,
-                                  wilson_lower_bound)
+from xenophon.players import make_bot
+from xenophon.search.bots import (PRESETS, CheatingUCTBot, GreedyBot, ISMCTSBot, PIMCBot,
+                                  RandomBot, SettingError, wilson_lower_bound)
 from xenophon.tournament import play_match
 
 
@@ -44,9 +45,22 @@ def visits(result):
     return [(m.move.code, m.visits, round(m.win_probability, 9)) for m in result.moves]
 
 
+#: each tree option alone, and all of them together (none: the v1 search)
+TREE_VARIANTS = {"v1": {}, "range": {"value_scaling": "range", "c_uct": 1.0},
+                 "spread": {"value_scaling": "spread", "c_uct": 1.0},
+                 "transpositions": {"transpositions": True},
+                 "prior": {"prior_weight": 1.0},
+                 "all": {"value_scaling": "spread", "transpositions": True, "prior_weight": 1.0,
+                         "c_uct": 1.0}}
+
+
+@pytest.mark.parametrize("variant", sorted(TREE_VARIANTS))
 @pytest.mark.parametrize("name", sorted(GAMES))
-def test_hidden_cards_are_never_read(name):
-    """Two states the searcher cannot tell apart give the same search."""
+def test_hidden_cards_are_never_read(name, variant):
+    """Two states the searcher cannot tell apart give the same search, with
+    every tree option (the priors are drawn in the sampled worlds, the
+    transpositions follow the nodes the searcher's information keys)."""
+    options = TREE_VARIANTS[variant]
     differing = 0
     for state in random_positions(GAMES[name], 40, seed=1, min_actions=8):
         player = state.current_player
@@ -55,8 +69,8 @@ def test_hidden_cards_are_never_read(name):
             continue                      # nothing hidden to change in this position
         differing += 1
         assert twin.information_set_key(player) == state.information_set_key(player)
-        first = ISMCTSBot(iterations=300, seed=5).analyse(state)
-        second = ISMCTSBot(iterations=300, seed=5).analyse(twin)
+        first = ISMCTSBot(iterations=300, seed=5, **options).analyse(state)
+        second = ISMCTSBot(iterations=300, seed=5, **options).analyse(twin)
         assert visits(first) == visits(second)
     assert differing >= 10, "the test needs positions whose hidden cards really differ"
 
@@ -118,14 +132,16 @@ def castle_attack_position(game):
     return game.state_from_dict(data)
 
 
-def test_finds_the_attack_that_takes_the_castle():
+@pytest.mark.parametrize("variant", sorted(TREE_VARIANTS))
+def test_finds_the_attack_that_takes_the_castle(variant):
     game = AnabasisGame(seed=1)
     state = castle_attack_position(game)
-    result = ISMCTSBot(iterations=1000, seed=2).analyse(state)
+    result = ISMCTSBot(iterations=1000, seed=2, **TREE_VARIANTS[variant]).analyse(state)
     assert result.best.move.text == "attack d5xd6"
 
 
-def test_finds_the_only_move_that_avoids_losing():
+@pytest.mark.parametrize("variant", sorted(TREE_VARIANTS))
+def test_finds_the_only_move_that_avoids_losing(variant):
     """Two enemy Militia with 2 HP left threaten seat 0's castle (1 HP); only the
     Flood on rank 2 removes them both before they strike."""
     game = AnabasisGame(seed=1)
@@ -140,7 +156,7 @@ def test_finds_the_only_move_that_avoids_losing():
         data["grid"][square] = {"card": "Militia", "owner": 1, "damage": 1, "ready": True,
                                 "moved": False, "face_down": False, "atk_bonus": 0}
     state = game.state_from_dict(data)
-    result = ISMCTSBot(iterations=1000, seed=3).analyse(state)
+    result = ISMCTSBot(iterations=1000, seed=3, **TREE_VARIANTS[variant]).analyse(state)
     assert result.best.move.text == "event 1 rank 2"
 
 
@@ -151,18 +167,20 @@ def hero_unit(name, **changes):
     return unit
 
 
-def test_finds_the_hero_attack_that_brings_the_avatar_to_zero():
+@pytest.mark.parametrize("variant", sorted(TREE_VARIANTS))
+def test_finds_the_hero_attack_that_brings_the_avatar_to_zero(variant):
     decks = PAIRINGS["crimson-wild"]
     game = HeroGame(decks=decks, seed=1)
     data = hand_written(decks, HERO_CARDS, (
         {"front": [hero_unit("Mercenary"), hero_unit("Berserker")],
          "hand": {"War Cry": 1, "Goblin Raider": 1}},
         {"hp": 2, "back": [hero_unit("Forest Guardian", used=True)]}), phase="battle")
-    result = ISMCTSBot(iterations=1000, seed=4).analyse(game.state_from_dict(data))
+    result = ISMCTSBot(iterations=1000, seed=4, **TREE_VARIANTS[variant]).analyse(game.state_from_dict(data))
     assert result.best.move.text == "attack F2 > avatar"
 
 
-def test_finds_the_only_hero_move_that_avoids_losing():
+@pytest.mark.parametrize("variant", sorted(TREE_VARIANTS))
+def test_finds_the_only_hero_move_that_avoids_losing(variant):
     """At 1 HP, facing a FLYING Sky Scout that no unit of ours can guard, only
     Death Curse on it saves Night Queen next turn."""
     decks = PAIRINGS["queen-sage"]
@@ -171,8 +189,59 @@ def test_finds_the_only_hero_move_that_avoids_losing():
         {"hp": 1, "back": [hero_unit("Skeleton Soldier", used=True)],
          "hand": {"Death Curse": 1}},
         {"front": [hero_unit("Sky Scout", used=True)]}), phase="action")
-    result = ISMCTSBot(iterations=1000, seed=5).analyse(game.state_from_dict(data))
+    result = ISMCTSBot(iterations=1000, seed=5, **TREE_VARIANTS[variant]).analyse(game.state_from_dict(data))
     assert result.best.move.text == "play Death Curse on op.F1"
+
+
+def hero_two_deploys_position():
+    """Seat 0 in its action phase with two cheap units in hand: deploying
+    both, in either order, reaches the same state."""
+    decks = PAIRINGS["crimson-wild"]
+    game = HeroGame(decks=decks, seed=1)
+    data = hand_written(decks, HERO_CARDS, (
+        {"hand": {"Goblin Raider": 1, "Mercenary": 1}}, {}), phase="action")
+    return game.state_from_dict(data)
+
+
+def transpositions_followed(state, **options):
+    """How often a search of 2,000 iterations descended into a node another order reached."""
+    bot = ISMCTSBot(iterations=2000, seed=1, **options)
+    workers = bot._workers_for(state, state.to_bytes(), state.current_player, 1,
+                               bot.memory_bytes)
+    bot._run(workers, 2000, 0.0)
+    return workers[0].transpositions
+
+
+def test_transpositions_descend_into_the_node_another_order_reached():
+    state = hero_two_deploys_position()
+    assert transpositions_followed(state, transpositions=True) > 0
+    assert transpositions_followed(state) == 0
+
+
+def test_preset_v1_is_the_search_without_tree_options():
+    state = random_positions(GAMES["hero"], 1, seed=2)[0]
+    explicit = ISMCTSBot(iterations=800, seed=3, c_uct=0.4, cutoff_turns=4,
+                         value_scaling="none", transpositions=False, prior_weight=0.0)
+    named = make_bot("ismcts:preset=v1,iterations=800", seed=3)
+    assert visits(named.analyse(state)) == visits(explicit.analyse(state))
+    assert set(PRESETS["v1"]) == {"c_uct", "cutoff_turns", "value_scaling", "transpositions",
+                                  "prior_weight"}
+
+
+def test_an_option_given_overrides_the_preset():
+    bot = make_bot("ismcts:preset=v1,transpositions=true,c_uct=0.9,iterations=10", seed=1)
+    assert bot.transpositions and bot.c_uct == 0.9 and bot.cutoff_turns == 4
+    assert bot.value_scaling == "none" and bot.prior_weight == 0.0
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("ismcts:preset=v0", "'preset' must be one of"),
+    ("ismcts:prior_weight=-1", "'prior_weight' must be a number at least 0"),
+    ("ismcts:value_scaling=maybe", "'value_scaling' must be one of none, range, spread"),
+])
+def test_bad_tree_options_are_refused(spec, message):
+    with pytest.raises(SettingError, match=message):
+        make_bot(spec, seed=1)
 
 
 def test_root_moves_can_be_restricted():

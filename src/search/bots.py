@@ -38,6 +38,19 @@ MAX_C_UCT = 100.0                 # exploration constant (returns are in [-1, 1]
 MAX_TEMPERATURE = 100.0           # beyond it the choice is as good as uniform
 MAX_GREEDY_BRANCHES = 65_536      # chance leaves GreedyBot expands exhaustively
 MAX_GREEDY_SAMPLES = 1024         # chance samples GreedyBot draws beyond that
+MAX_PRIOR_WEIGHT = 100.0          # progressive bias weight (values are in [-1, 1])
+
+# -- the tree's options and their named presets -------------------------------
+#: the search options a preset fixes; a bot given one of them explicitly
+#: overrides its preset's value
+TREE_OPTIONS = ("c_uct", "cutoff_turns", "value_scaling", "transpositions", "prior_weight")
+#: `v1` is the search as it was before the tree options (issue 11): UCB1 on
+#: raw returns, each edge with its own statistics, no priors
+PRESETS: dict[str, dict[str, Any]] = {
+    "v1": {"c_uct": 0.4, "cutoff_turns": 4, "value_scaling": "none", "transpositions": False,
+           "prior_weight": 0.0},
+}
+DEFAULT_PRESET = "v1"
 
 
 class SettingError(XenophonError, ValueError):
@@ -132,6 +145,11 @@ SETTINGS: dict[str, Setting] = {
     "worlds": Setting(int, 1, MAX_WORLDS),
     "max_branches": Setting(int, 1, MAX_GREEDY_BRANCHES),
     "samples": Setting(int, 1, MAX_GREEDY_SAMPLES),
+    # the tree's options (TREE_OPTIONS, with c_uct and cutoff_turns above)
+    "preset": Setting(str, choices=tuple(PRESETS)),
+    "value_scaling": Setting(str, choices=tuple(Worker.VALUE_SCALINGS)),
+    "transpositions": Setting(bool),
+    "prior_weight": Setting(float, 0, MAX_PRIOR_WEIGHT),
 }
 
 
@@ -145,6 +163,13 @@ def check_settings(**values: Any) -> None:
     """Checks each setting given by name (the one check every bot uses)."""
     for name, value in values.items():
         check_setting(name, value)
+
+
+def tree_options(preset: str, **given: Any) -> dict[str, Any]:
+    """The tree options (TREE_OPTIONS) of a search: each one given (not None),
+    else the preset's."""
+    return {name: given[name] if given.get(name) is not None else PRESETS[preset][name]
+            for name in TREE_OPTIONS}
 
 
 def check_budget(iterations: int | None, time_limit: float | None) -> None:
@@ -244,18 +269,26 @@ class SearchBot(Bot):
     resample = True
     settings: tuple[str, ...] = ("iterations", "time_limit", "workers", "c_uct", "cutoff_turns",
                                  "memory_mb", "temperature", "max_playout_actions",
-                                 "uniform_playouts", "evaluation", "weights")
+                                 "uniform_playouts", "evaluation", "weights",
+                                 "preset", "value_scaling", "transpositions", "prior_weight")
 
     def __init__(self, iterations: int | None = 2000, time_limit: float | None = None,
-                 workers: int = 1, seed: int | None = 0, c_uct: float = 0.4,
-                 cutoff_turns: int = 4, memory_mb: float = DEFAULT_MEMORY_MB,
+                 workers: int = 1, seed: int | None = 0, c_uct: float | None = None,
+                 cutoff_turns: int | None = None, memory_mb: float = DEFAULT_MEMORY_MB,
                  temperature: float = 0.0, max_playout_actions: int = 2000,
                  uniform_playouts: bool = False, evaluation: str = DEFAULT_EVALUATION,
-                 weights: str | None = None):
+                 weights: str | None = None, preset: str = DEFAULT_PRESET,
+                 value_scaling: str | None = None, transpositions: bool | None = None,
+                 prior_weight: float | None = None):
+        check_settings(preset=preset)
+        tree = tree_options(preset, c_uct=c_uct, cutoff_turns=cutoff_turns,
+                            value_scaling=value_scaling, transpositions=transpositions,
+                            prior_weight=prior_weight)
         check_settings(iterations=iterations, time_limit=time_limit, workers=workers, seed=seed,
-                       c_uct=c_uct, cutoff_turns=cutoff_turns, memory_mb=memory_mb,
-                       temperature=temperature, max_playout_actions=max_playout_actions,
-                       uniform_playouts=uniform_playouts, evaluation=evaluation, weights=weights)
+                       memory_mb=memory_mb, temperature=temperature,
+                       max_playout_actions=max_playout_actions,
+                       uniform_playouts=uniform_playouts, evaluation=evaluation, weights=weights,
+                       **tree)
         if weights is not None and evaluation != "learned":
             raise SettingError("'weights' (a weights file) goes with evaluation 'learned'")
         check_budget(iterations, time_limit)
@@ -266,8 +299,14 @@ class SearchBot(Bot):
         self.time_limit = time_limit or 0.0
         self.workers = workers
         self.seed = seed
-        self.c_uct = c_uct
-        self.cutoff_turns = cutoff_turns
+        self.preset = preset
+        self.c_uct = tree["c_uct"]
+        self.cutoff_turns = tree["cutoff_turns"]
+        # selection on values scaled to each node's range; edges that take the
+        # value of the node they lead to; the playout policy as a prior
+        self.value_scaling = tree["value_scaling"]
+        self.transpositions = tree["transpositions"]
+        self.prior_weight = tree["prior_weight"]
         self.memory_bytes = memory_bytes_of(memory_mb)
         self.temperature = temperature
         self.max_playout_actions = max_playout_actions
@@ -296,7 +335,9 @@ class SearchBot(Bot):
         base = self.seed * 1_000_003 + self.searches * 7919
         return [Worker(api, tables, root, player, (base + index * 104_729) & (2**63 - 1),
                        self.c_uct, self.cutoff_turns, self.max_playout_actions, self.resample,
-                       memory_bytes, state.game, root_moves, self.uniform_playouts)
+                       memory_bytes, state.game, root_moves, self.uniform_playouts,
+                       Worker.VALUE_SCALINGS[self.value_scaling], self.transpositions,
+                       self.prior_weight)
                 for index in range(count)]
 
     def _run(self, workers: list[Worker], iterations: int, time_limit: float) -> None:

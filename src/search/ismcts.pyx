@@ -19,6 +19,12 @@ cut off after a number of turns and scored by the game's static evaluation
 (the game's playout policy, or uniformly random actions with
 ``uniform_playouts``, as OpenSpiel's random rollouts for benchmarks).
 
+Tree options (all off in the bots' ``v1`` preset): selection on values
+scaled to each node's range or spread (``value_scaling``), edges that take
+the value of the node they lead to and new actions that descend into a node
+another order reached (``transpositions``), and a progressive bias from the
+playout policy (``prior_weight``); docs/search.md describes them.
+
 With ``resample=False`` the same code is a perfect-information UCT keyed by
 the full state hash: the PIMC baseline runs it on sampled worlds, the cheating
 reference on the true state.
@@ -54,25 +60,26 @@ cdef struct ActionStat:
     # been available at every visit of the node
     uint32_t visits
     float value_sum        # returns for the node's player, each in [-1, 1]
-
-cdef struct FirstTry:
-    XenCode code           # the action tried at the node's first visit
-    float value_sum        # its return (the node has one visit)
+    uint32_t child         # with transpositions: the node this action led to
+                           # (a Slot.ref; 0 not yet seen, AMBIGUOUS_CHILD several)
+    float prior            # with priors: the playout policy's share of this action
 
 cdef union NodeBody:
-    FirstTry first         # before expansion
-    size_t stats           # after: arena offset of the node's n_actions ActionStat
+    uint32_t first_code    # before expansion: the action tried at the first visit
+    uint32_t stats         # after: arena offset / ARENA_ALIGN of the node's n_actions ActionStat
 
 cdef struct Node:
     # Nodes are expanded lazily, as most are visited once: a node's first
-    # visit records only the action it tried (`body.first`, 24 bytes in all);
-    # its second visit gives it an ActionStat per action (`expand`).
+    # visits record only the action it tried (`body.first_code`, 24 bytes in
+    # all); its second visit gives it an ActionStat per action (`expand`).
     uint64_t key
     uint32_t visits
+    float value_sum        # every return backed up through the node, for its player
+    float value_sq_sum     # and their squares (the node's spread, for `value_scaling`)
+    NodeBody body
     uint16_t n_actions
     uint8_t player
     uint8_t expanded
-    NodeBody body
 
 cdef struct PathStep:
     size_t node        # byte offset of the node in the arena
@@ -85,10 +92,22 @@ cdef struct Params:
     int cutoff_turns           # playout turns before the static evaluation; < 0: to the end
     int max_playout_actions
     int uniform                # playouts choose uniformly among the legal actions
+    int value_scaling          # SCALE_NONE, SCALE_RANGE or SCALE_SPREAD (select_action)
+    int transpositions         # edges use the value of the node they lead to (UCT2), and
+                               # a new edge whose target is already a node descends into it
+    double prior_weight        # progressive bias: weight of the playout policy's prior (0: off)
 
 
 cdef enum:
     FIRST_TRY = 0xFFFFFFFF
+    AMBIGUOUS_CHILD = 0xFFFFFFFF   # an action that led to different nodes (chance, other worlds)
+    PRIOR_SAMPLES = 32             # playout-policy draws that estimate a node's prior
+    SCALE_NONE = 0                 # selection on raw returns
+    SCALE_RANGE = 1                # on the children's values mapped to [0, 1] at each node
+    SCALE_SPREAD = 2               # on returns divided by the node's standard deviation
+
+# the least spread a node is scaled by (a node whose returns were all equal)
+cdef double MIN_SPREAD = 0.05
 
 
 cdef inline double now() noexcept nogil:
@@ -114,6 +133,7 @@ cdef struct Tree:
     size_t max_slots
     size_t n_nodes
     bint full
+    uint64_t transpositions    # new actions whose target was already a node (descended into)
 
 
 cdef enum:
@@ -122,7 +142,7 @@ cdef enum:
 
 
 cdef inline ActionStat *stats_of(const Tree *tree, const Node *node) noexcept nogil:
-    return <ActionStat *>(tree.arena + node.body.stats)
+    return <ActionStat *>(tree.arena + <size_t>node.body.stats * ARENA_ALIGN)
 
 
 cdef int tree_init(Tree *tree, size_t memory_bytes) except -1:
@@ -145,6 +165,7 @@ cdef int tree_init(Tree *tree, size_t memory_bytes) except -1:
     tree.arena_used = 0
     tree.n_nodes = 0
     tree.full = False
+    tree.transpositions = 0
     return 0
 
 
@@ -233,8 +254,9 @@ cdef Node *tree_create(Tree *tree, uint64_t key, int player, int n_actions) noex
     node.n_actions = n_actions
     node.player = player
     node.expanded = False
-    node.body.first.code = 0
-    node.body.first.value_sum = 0
+    node.value_sum = 0
+    node.value_sq_sum = 0
+    node.body.first_code = 0
     slot_insert(tree.slots, tree.mask, key, <uint32_t>((<char *>node - tree.arena)
                                                       // ARENA_ALIGN + 1))
     tree.n_nodes += 1
@@ -243,23 +265,51 @@ cdef Node *tree_create(Tree *tree, uint64_t key, int player, int n_actions) noex
 
 cdef bint tree_expand(Tree *tree, Node *node, const XenCode *legal, int n) noexcept nogil:
     """Gives `node` one ActionStat per action (`legal`, its n_actions actions),
-    carrying over the first try's return. False when the arena is full."""
+    carrying over the first try's returns (every visit so far was one). False
+    when the arena is full."""
     cdef size_t size = (<size_t>n * sizeof(ActionStat) + ARENA_ALIGN - 1) & ~(
         <size_t>ARENA_ALIGN - 1)
     cdef ActionStat *stats = <ActionStat *>tree_alloc(tree, size)
-    cdef FirstTry first = node.body.first
+    cdef XenCode first_code = <XenCode>node.body.first_code
     cdef int i
     if stats == NULL:
         return False
     for i in range(n):
         stats[i].visits = 0
         stats[i].value_sum = 0
-        if node.visits > 0 and legal[i] == first.code:
+        stats[i].child = 0
+        stats[i].prior = 0
+        if node.visits > 0 and legal[i] == first_code:
             stats[i].visits = node.visits
-            stats[i].value_sum = first.value_sum
-    node.body.stats = <size_t>(<char *>stats - tree.arena)
+            stats[i].value_sum = node.value_sum
+    node.body.stats = <uint32_t>((<char *>stats - tree.arena) // ARENA_ALIGN)
     node.expanded = True
     return True
+
+
+cdef void set_priors(const XenGameApi *api, const void *tables, const void *world,
+                     ActionStat *stats, const XenCode *legal, int n, XenRng *rng) noexcept nogil:
+    """Each action's prior: its share of PRIOR_SAMPLES draws of the playout
+    policy in this world, smoothed by one draw each (so none is 0). Called
+    at a node's expansion; the world is one its player cannot tell from the
+    position, so the prior reads nothing that player does not know."""
+    cdef int draw, low, high, middle
+    cdef XenCode code
+    for draw in range(PRIOR_SAMPLES):
+        code = api.playout_action(tables, world, rng)
+        low = 0
+        high = n - 1
+        while low <= high:            # `legal` is ascending
+            middle = (low + high) // 2
+            if legal[middle] < code:
+                low = middle + 1
+            elif legal[middle] > code:
+                high = middle - 1
+            else:
+                stats[middle].prior += 1
+                break
+    for draw in range(n):
+        stats[draw].prior = (stats[draw].prior + 1) / (PRIOR_SAMPLES + n)
 
 
 cdef int most_visited(const Tree *tree, const Node *node, const XenCode *legal,
@@ -269,7 +319,7 @@ cdef int most_visited(const Tree *tree, const Node *node, const XenCode *legal,
     cdef const ActionStat *stats
     cdef int i, best = 0
     if not node.expanded:
-        code[0] = node.body.first.code
+        code[0] = <XenCode>node.body.first_code
         return node.visits
     stats = stats_of(tree, node)
     for i in range(node.n_actions):
@@ -307,14 +357,68 @@ cdef inline uint64_t node_key(const XenGameApi *api, const void *tables, const v
     return key
 
 
-cdef int select_action(const Node *node, const ActionStat *stats, int n, double c_uct,
-                       XenRng *rng) noexcept nogil:
+cdef inline double action_value(const Tree *tree, const Node *node, const ActionStat *stat,
+                                bint transpositions, uint32_t *confidence) noexcept nogil:
+    """A tried action's mean return for the node's player, and (`confidence`)
+    the visits behind it. With transpositions, an action that always led to
+    the same node takes that node's value and visits (UCT2 of Childs, Brodeur
+    & Kocsis 2008): what was found there by any path, e.g. by another order
+    of the same turn's actions, counts for every edge into it."""
+    cdef const Node *child
+    cdef double value
+    if transpositions and stat.child != 0 and stat.child != AMBIGUOUS_CHILD:
+        child = node_at(tree, stat.child)
+        confidence[0] = child.visits
+        value = child.value_sum / child.visits
+        return value if child.player == node.player else -value
+    confidence[0] = stat.visits
+    return stat.value_sum / stat.visits
+
+
+cdef void value_range(const Tree *tree, const Node *node, const ActionStat *stats, int n,
+                      bint transpositions, double *low, double *scale) noexcept nogil:
+    """The least of the node's tried actions' values and the span up to the
+    greatest (`scale`; 1 when they are all equal), so that (value - low) /
+    scale spans [0, 1] at every node, whatever the spread of its game's values."""
+    cdef int i
+    cdef uint32_t confidence
+    cdef double value, least = 1e300, most = -1e300
+    for i in range(n):
+        if stats[i].visits > 0:
+            value = action_value(tree, node, &stats[i], transpositions, &confidence)
+            least = min(least, value)
+            most = max(most, value)
+    if most > least:
+        low[0] = least
+        scale[0] = most - least
+
+
+cdef inline double spread(const Node *node) noexcept nogil:
+    """The standard deviation of the returns backed up through the node (at
+    least MIN_SPREAD): the noise its children's means are compared against."""
+    cdef double mean = node.value_sum / node.visits
+    cdef double variance = node.value_sq_sum / node.visits - mean * mean
+    return max(MIN_SPREAD, sqrt(max(0.0, variance)))
+
+
+cdef int select_action(const Tree *tree, const Node *node, const ActionStat *stats, int n,
+                       const Params *p, XenRng *rng) noexcept nogil:
     """UCB1 over the (expanded) node's `n` actions, untried ones first
     (uniformly at random), ties broken at random; -1 when n is 0. Every action
-    was available at each of the node's visits, this one included."""
+    was available at each of the node's visits, this one included. Options:
+    values scaled to the node's range, transpositions (`action_value`), and
+    a progressive bias prior_weight * prior / (visits + 1). Scaling makes one
+    exploration constant fit games whose values spread differently: SCALE_RANGE
+    maps the tried actions' values to [0, 1] (MuZero's min-max normalisation,
+    per node), SCALE_SPREAD divides them by the node's standard deviation."""
     cdef int i, best = -1, untried = 0, ties = 0
-    cdef double score, best_score = -1e300, mean
+    cdef double score, best_score = -1e300, mean, low = 0.0, scale = 1.0
     cdef double log_available = log(<double>(node.visits + 1))
+    cdef uint32_t confidence
+    if p.value_scaling == SCALE_RANGE:
+        value_range(tree, node, stats, n, p.transpositions, &low, &scale)
+    elif p.value_scaling == SCALE_SPREAD:
+        scale = spread(node)
     for i in range(n):
         if stats[i].visits == 0:
             untried += 1
@@ -322,8 +426,11 @@ cdef int select_action(const Node *node, const ActionStat *stats, int n, double 
             if xen_rng_below(rng, untried) == 0:
                 best = i
         elif untried == 0:
-            mean = stats[i].value_sum / stats[i].visits
-            score = mean + c_uct * sqrt(log_available / stats[i].visits)
+            mean = (action_value(tree, node, &stats[i], p.transpositions, &confidence)
+                    - low) / scale
+            score = mean + p.c_uct * sqrt(log_available / confidence)
+            if p.prior_weight > 0:
+                score += p.prior_weight * stats[i].prior / (stats[i].visits + 1)
             if score > best_score:
                 best_score = score
                 best = i
@@ -387,7 +494,7 @@ cdef void iterate(const XenGameApi *api, const void *tables, const char *root, c
     cdef uint64_t key
     cdef Node *node
     cdef ActionStat *stats
-    cdef bint new_leaf
+    cdef bint new_leaf, probing = False
     memcpy(world, root, api.state_size)
     if p.resample:
         api.resample(tables, world, p.searcher, rng)
@@ -413,24 +520,37 @@ cdef void iterate(const XenGameApi *api, const void *tables, const char *root, c
         key = node_key(api, tables, world, player, p.resample, legal, n)
         node = tree_find(tree, key)
         if node == NULL:
+            if probing:
+                # the new action's target is no node yet: it is the new leaf
+                value0 = playout(api, tables, world, p, rng, legal)
+                break
             node = tree_create(tree, key, player, n)
             if node == NULL:
                 value0 = playout(api, tables, world, p, rng, legal)
                 break
             if depth > 0:
                 # a new node records only the action it tries, at random
-                node.body.first.code = legal[xen_rng_below(rng, n)]
+                node.body.first_code = legal[xen_rng_below(rng, n)]
                 path[depth].node = <size_t>(<char *>node - tree.arena)
                 path[depth].index = FIRST_TRY
                 depth += 1
-                api.apply(tables, world, node.body.first.code)
+                api.apply(tables, world, <XenCode>node.body.first_code)
+                if p.transpositions:
+                    probing = True
+                    continue
                 value0 = playout(api, tables, world, p, rng, legal)
                 break
-        if not node.expanded and not tree_expand(tree, node, legal, n):
-            value0 = playout(api, tables, world, p, rng, legal)     # the tree is full
-            break
+        if probing:
+            tree.transpositions += 1
+            probing = False
+        if not node.expanded:
+            if not tree_expand(tree, node, legal, n):
+                value0 = playout(api, tables, world, p, rng, legal)     # the tree is full
+                break
+            if p.prior_weight > 0:
+                set_priors(api, tables, world, stats_of(tree, node), legal, n, rng)
         stats = stats_of(tree, node)
-        index = select_action(node, stats, n, p.c_uct, rng)
+        index = select_action(tree, node, stats, n, p, rng)
         if index < 0:
             value0 = playout(api, tables, world, p, rng, legal)     # no root move allowed
             break
@@ -440,17 +560,43 @@ cdef void iterate(const XenGameApi *api, const void *tables, const char *root, c
         depth += 1
         api.apply(tables, world, legal[index])
         if new_leaf:
+            if p.transpositions:
+                # where the action leads to a node already in the tree (another
+                # order of the same actions), the iteration goes on from there
+                probing = True
+                continue
             value0 = playout(api, tables, world, p, rng, legal)
             break
+    back_up(tree, path, depth, value0, p.transpositions)
+
+
+cdef void back_up(Tree *tree, const PathStep *path, int depth, double value0,
+                  bint transpositions) noexcept nogil:
+    """Adds the return (`value0`, for player 0) to each node and action on the
+    path; with transpositions, also notes the node each action led to (the
+    next step's), or that it led to several."""
+    cdef int k
+    cdef uint32_t child
+    cdef Node *node
+    cdef ActionStat *stat
+    cdef double value
     for k in range(depth):
         node = <Node *>(tree.arena + path[k].node)
+        value = value0 if node.player == 0 else -value0
         node.visits += 1
+        node.value_sum += value
+        node.value_sq_sum += value * value
         if path[k].index == FIRST_TRY:
-            node.body.first.value_sum += value0 if node.player == 0 else -value0
             continue
-        stats = stats_of(tree, node)
-        stats[path[k].index].visits += 1
-        stats[path[k].index].value_sum += value0 if node.player == 0 else -value0
+        stat = stats_of(tree, node) + path[k].index
+        stat.visits += 1
+        stat.value_sum += value
+        if transpositions and k + 1 < depth:
+            child = <uint32_t>(path[k + 1].node // ARENA_ALIGN + 1)
+            if stat.child == 0:
+                stat.child = child
+            elif stat.child != child:
+                stat.child = AMBIGUOUS_CHILD
 
 
 cdef class Worker:
@@ -473,7 +619,8 @@ cdef class Worker:
     def __cinit__(self, api_capsule, tables_capsule, bytes root, int searcher, uint64_t seed,
                   double c_uct, int cutoff_turns, int max_playout_actions, bint resample,
                   size_t memory_bytes, object keepalive=None, object root_moves=None,
-                  bint uniform_playouts=False):
+                  bint uniform_playouts=False, int value_scaling=SCALE_NONE,
+                  bint transpositions=False, double prior_weight=0.0):
         self.api = <const XenGameApi *>PyCapsule_GetPointer(api_capsule, b"xenophon.game_api")
         self.tables = PyCapsule_GetPointer(tables_capsule, b"xenophon.tables")
         if <size_t>len(root) != self.api.state_size:
@@ -499,10 +646,16 @@ cdef class Worker:
         self.params.cutoff_turns = cutoff_turns
         self.params.max_playout_actions = max_playout_actions
         self.params.uniform = uniform_playouts
+        self.params.value_scaling = value_scaling
+        self.params.transpositions = transpositions
+        self.params.prior_weight = prior_weight
         xen_rng_seed(&self.rng, seed)
         tree_init(&self.tree, memory_bytes)
         self.iterations = 0
         self.seconds = 0.0
+
+    #: the value_scaling argument's codes, by the name a bot setting uses
+    VALUE_SCALINGS = {"none": SCALE_NONE, "range": SCALE_RANGE, "spread": SCALE_SPREAD}
 
     def __dealloc__(self):
         tree_free(&self.tree)
@@ -539,6 +692,12 @@ cdef class Worker:
     def tree_bytes(self):
         """Bytes the tree uses: its nodes plus its whole hash table."""
         return tree_bytes(&self.tree)
+
+    @property
+    def transpositions(self):
+        """How often a new action led to a node already in the tree, and the
+        iteration descended into it (with the transpositions option)."""
+        return self.tree.transpositions
 
     @property
     def tree_full(self):
