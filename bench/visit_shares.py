@@ -11,7 +11,8 @@ seeds at 32,000 iterations: how often each move is chosen (a search that
 locks in picks whichever move got ahead first).
 
     python bench/visit_shares.py --out bench/results/visit-shares.json \\
-        "ismcts:preset=v1" "ismcts:preset=v2"
+        "ismcts:preset=v1" "ismcts:transpositions=1"
+    python bench/visit_shares.py --table bench/results/visit-shares.json
 """
 import argparse
 import json
@@ -96,11 +97,37 @@ def summary(rows: list[dict]) -> dict:
     return out
 
 
+def print_table(path: str) -> None:
+    """The markdown table of docs/strength.md from a results file."""
+    with open(path, encoding="utf-8") as handle:
+        results = json.load(handle)
+    budgets = ", ".join(f"{n:,}" for n in BUDGETS)
+    print(f"| search | game | top share / effective moves at {budgets} | frozen 8k→32k |")
+    print("|---|---|---|---|")
+    for run in results["runs"]:
+        for game_name, data in run["games"].items():
+            s = data["summary"]
+            cells = ", ".join(f"{s[f'top_share_{n}']:.0%} / {s[f'effective_moves_{n}']:.1f}"
+                              for n in BUDGETS)
+            print(f"| `{run['spec']}` | {game_name} | {cells} | {s['frozen_8000_32000']:.0%} |")
+    print("\n| search | Hero opening (deal 1), chosen move in 20 seeds at 32,000 iterations |")
+    print("|---|---|")
+    for run in results["runs"]:
+        choices = ", ".join(f"{move} {count}" for move, count in run["hero_opening_choices"].items())
+        print(f"| `{run['spec']}` | {choices} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("specs", nargs="+", help="bot specs without an iteration budget")
-    parser.add_argument("--out", required=True)
+    parser.add_argument("specs", nargs="*", help="bot specs without an iteration budget")
+    parser.add_argument("--out", help="the results file to write")
+    parser.add_argument("--table", metavar="FILE", help="print the table of a results file")
     args = parser.parse_args()
+    if args.table:
+        print_table(args.table)
+        return
+    if not args.specs or not args.out:
+        parser.error("give bot specs and --out (or --table FILE)")
     results = {"command": "python bench/visit_shares.py " + " ".join(args.specs),
                "budgets": BUDGETS, "runs": []}
     for spec in args.specs:

@@ -427,9 +427,11 @@ def environment() -> dict[str, Any]:
         versions["g++"] = None
     from inspect import signature
 
-    from xenophon.search.bots import SearchBot
+    from xenophon.search.bots import DEFAULT_PRESET, PRESETS, SearchBot
     defaults = {name: p.default for name, p in signature(SearchBot.__init__).parameters.items()
-                if name in ("c_uct", "cutoff_turns", "max_playout_actions")}
+                if name == "max_playout_actions"}
+    # the tree options' defaults are the default preset's (their arguments default to None)
+    defaults.update(preset=DEFAULT_PRESET, **PRESETS[DEFAULT_PRESET])
     return {"machine": f"{cpu}, {os.cpu_count()} cores, {platform.system()} "
                        f"{platform.release()}", "versions": versions,
             "ismcts_defaults": defaults}

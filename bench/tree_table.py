@@ -1,0 +1,29 @@
+"""The table of docs/strength.md "The tree": one row per match file
+bench/results/tree-*.json (written by `xenophon match --json`).
+
+    python bench/tree_table.py
+"""
+import json
+from pathlib import Path
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def row(summary: dict) -> str:
+    low, high = summary["paired_interval95"]
+    elo_low, elo_high = summary["elo_interval95"]
+    return (f"| {summary['game']} | `{summary['bot_a']}` | `{summary['bot_b']}` | "
+            f"{summary['pairs']} | {summary['wins']}-{summary['draws']}-{summary['losses']} | "
+            f"{summary['score']:.1%} | {low:.1%} – {high:.1%} | {summary['elo']:+.0f} "
+            f"({elo_low:+.0f} to {elo_high:+.0f}) |")
+
+
+def main() -> None:
+    print("| game | bot A | bot B | deals | W-D-L | score | paired 95% interval | Elo (95%) |")
+    print("|---|---|---|---|---|---|---|---|")
+    for path in sorted(RESULTS.glob("tree-*.json")):
+        print(row(json.loads(path.read_text())["summary"]))
+
+
+if __name__ == "__main__":
+    main()
