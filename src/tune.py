@@ -30,7 +30,7 @@ from xenophon.errors import XenophonError
 from xenophon.evaluation import Weights
 from xenophon.game import CHANCE, Game
 from xenophon.games import game_from_texts
-from xenophon.jobs import Job
+from xenophon.jobs import Job, RunError, read_results, results_config, results_header
 from xenophon.players import make_bot
 
 #: the L2 penalties tried (per position, on standardised features); the one
@@ -93,6 +93,23 @@ def positions_jobs(game: str, options: dict[str, str], bot: str, explore: float,
     return [Job(str(seed), "tune_positions",
                 {"game": game, "options": options, "bot": bot, "explore": explore,
                  "positions": positions, "seed": seed}) for seed in seeds]
+
+
+def earlier_games(path: str, game: str, options: dict[str, str]) -> list[dict[str, Any]]:
+    """The finished self-play games of an earlier `xenophon tune` results
+    file of the same game and options (another generation: its own bot,
+    budget and seeds), in job order, to fit on together with this run's."""
+    config = results_config(path, "tune")
+    if config.get("game") != game or config.get("options") != options:
+        raise RunError(f"{path}: self-play games of {config.get('game')!r} with options "
+                       f"{config.get('options')!r}, not of {game!r} with {options!r}")
+    finished = read_results(path, results_header("tune", config), None)
+    return [finished[key][0] for key in sorted(finished, key=_job_order)]
+
+
+def _job_order(key: str) -> tuple[int, str]:
+    """Jobs are keyed by their seed: numeric order, the way they were played."""
+    return (int(key), key) if key.isdigit() else (0, key)
 
 
 # -- the data set -----------------------------------------------------------------

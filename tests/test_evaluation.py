@@ -189,3 +189,35 @@ def test_shipped_weights_fit_the_reference_games():
         game = maker(seed=1)
         assert game.tables.weights is not None, game.learned_problem
         assert read_weights(path, name).made.get("command", "").startswith("xenophon tune")
+
+
+def test_tune_fits_on_an_earlier_generations_games_too(tmp_path, capsys):
+    first, second = tmp_path / "gen0.jsonl", tmp_path / "gen1.jsonl"
+    tiny = ["--bot", "ismcts:iterations=8", "--positions", "4", "--processes", "1"]
+    assert main(["tune", "hero", "--games", "4", *tiny, "--results", str(first),
+                 "--out", str(tmp_path / "w0.json")]) == 0
+    out = tmp_path / "w1.json"
+    assert main(["tune", "hero", "--games", "4", "--seed", "101", *tiny, "--results",
+                 str(second), "--add-games", str(first), "--out", str(out)]) == 0
+    assert "8 games (4 played now" in capsys.readouterr().out
+    made = read_weights(out, "hero").made
+    assert made["added_games"] == {str(first): 4} and "--add-games" in made["command"]
+    positions = made["report"]["positions"]
+    assert positions["train"] + positions["held_out"] > 16     # more than 4 games' worth
+
+
+def test_tune_refuses_another_games_file_with_one_line(tmp_path, capsys):
+    ana = tmp_path / "ana.jsonl"
+    tiny = ["--bot", "ismcts:iterations=8", "--positions", "2", "--processes", "1"]
+    assert main(["tune", "anabasis", "--games", "5", *tiny, "--results", str(ana),
+                 "--out", str(tmp_path / "a.json")]) == 0
+    capsys.readouterr()
+    for added in (ana, tmp_path / "missing.jsonl", tmp_path / "a.json"):
+        assert main(["tune", "hero", "--games", "2", *tiny, "--add-games", str(added),
+                     "--out", str(tmp_path / "h.json")]) == 2
+        error = capsys.readouterr().err.strip()
+        assert error.count("\n") == 0 and str(added) in error, error
+    assert not (tmp_path / "h.json").exists()
+    assert main(["tune", "anabasis", "--games", "5", *tiny, "--results", str(ana),
+                 "--add-games", str(ana), "--resume", "--out", str(tmp_path / "a2.json")]) == 2
+    assert "earlier runs" in capsys.readouterr().err
