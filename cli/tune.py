@@ -15,7 +15,7 @@ from xenophon.files import check_output, same_file, write_atomic
 from xenophon.games import DECK_SEPARATOR, game_from_texts, parse_spec, spec_files
 from xenophon.jobs import RunError, run_jobs
 from xenophon.players import make_bot
-from xenophon.tune import earlier_games, fit, load_positions, positions_jobs, report_text, timed
+from xenophon.tune import SCALINGS, earlier_games, fit, load_positions, positions_jobs, report_text, timed
 
 MAX_GAMES = 1_000_000
 MAX_POSITIONS = 1000
@@ -54,6 +54,10 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--blend", type=real_number(0, 1), default=0.0,
                         help="weight of the search's root value in the label, the rest the "
                              "final result (default 0)")
+    parser.add_argument("--scaling", choices=SCALINGS, default=SCALINGS[0],
+                        help="how features are scaled for the L2 penalty: 'feature' (one "
+                             "scale for a feature's opening and ending weights, the default) "
+                             "or 'column' (each alone, as generation 0 was fitted)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
     parser.add_argument("--out", metavar="FILE", required=True,
                         help="the weights file to write (src/data/GAME/weights.json is the "
@@ -76,6 +80,7 @@ def _command(args: argparse.Namespace) -> str:
     words = ["xenophon", "tune", args.game, "--games", str(args.games), "--bot", args.bot,
              "--explore", f"{args.explore:g}", "--positions", str(args.positions),
              "--held-out", f"{args.held_out:g}", "--blend", f"{args.blend:g}",
+             "--scaling", args.scaling,
              "--seed", str(args.seed), "--out", str(args.out)]
     for path in args.add_games:
         words += ["--add-games", str(path)]
@@ -104,9 +109,10 @@ def run(args: argparse.Namespace) -> int:
     games = [played.results[job.key][0] for job in jobs]
     games += [earlier for file_games in added.values() for earlier in file_games]
     data = load_positions(game, games)
-    result = fit(game, data, args.held_out, args.seed, args.blend)
+    result = fit(game, data, args.held_out, args.seed, args.blend, args.scaling)
     made = {"command": _command(args), **_config(args, name, options), "games": args.games,
-            "held_out": args.held_out, "blend": args.blend, "report": result.report}
+            "held_out": args.held_out, "blend": args.blend, "scaling": args.scaling,
+            "report": result.report}
     if added:
         made["added_games"] = {path: len(file_games) for path, file_games in added.items()}
     weights = dataclasses.replace(result.weights, made=made)

@@ -6,6 +6,7 @@ import json
 import math
 import random
 
+import numpy as np
 import pytest
 
 from test_search import GAMES, random_positions, visits
@@ -16,6 +17,7 @@ from xenophon.evaluation import (Weights, WeightsError, read_weights, shipped_we
 from xenophon.files import FileError
 from xenophon.hero import Game as HeroGame
 from xenophon.reference.features import reference_features
+from xenophon import tune
 from xenophon.search.bots import ISMCTSBot
 
 MAKERS = {"anabasis": AnabasisGame, "hero": HeroGame}
@@ -221,3 +223,21 @@ def test_tune_refuses_another_games_file_with_one_line(tmp_path, capsys):
     assert main(["tune", "anabasis", "--games", "5", *tiny, "--results", str(ana),
                  "--add-games", str(ana), "--resume", "--out", str(tmp_path / "a2.json")]) == 2
     assert "earlier runs" in capsys.readouterr().err
+
+
+def test_feature_scaling_keeps_a_phase_rare_feature_from_a_large_weight():
+    rng = np.random.default_rng(3)
+    n = 4000
+    turn = rng.integers(0, 40, n).astype(float)
+    common = rng.normal(size=n)
+    late = np.where(turn > 30, rng.normal(size=n), 0.0)
+    late[turn < 4] = rng.normal(scale=0.02, size=(turn < 4).sum())   # barely varies early
+    x = np.column_stack([common, late])
+    y = (rng.random(n) < tune.sigmoid(common - late)).astype(float)
+    a = tune.tapered(x, turn, 40)
+    scales = tune.column_scales(a, "feature")
+    assert scales[1] == scales[3] and scales[0] == scales[2]
+    by_feature = tune._scaled_fit(a, y, 0.05, "feature")
+    by_column = tune._scaled_fit(a, y, 0.05, "column")
+    assert abs(by_feature[1]) < abs(by_column[1])        # the rare opening weight is held down
+    assert by_feature[3] < 0 and by_feature[0] > 0       # the signs the data have
