@@ -195,12 +195,12 @@ def observation_line(item: Any, number: int) -> dict[str, Any]:
     hidden action in words starting with "opponent"), or an object with
     'move' and 'reveals' (the cards a move turned up that it does not name)."""
     if isinstance(item, str):
-        return observation_lines([item])[0]
+        return {**observation_lines([item])[0], "line": f"observation {number}"}
     if isinstance(item, dict) and set(item) <= {"move", "reveals"} \
             and isinstance(item.get("move"), str) and not is_hidden_text(item["move"]) \
             and isinstance(item.get("reveals", []), list) \
             and all(isinstance(name, str) for name in item.get("reveals", [])):
-        return dict(item)
+        return {**item, "line": f"observation {number}"}
     raise QueryError(f"observation {number}: a text, or an object with 'move' and 'reveals' "
                      "(a list of card names)")
 

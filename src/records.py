@@ -334,7 +334,7 @@ def replay(record: Record, game: Game, upto: int | None = None,
     lines = record.lines if upto is None else record.lines[:upto]
     for index, line in enumerate(lines):
         before.append(state.copy())
-        where = f"line {line.get('line', index + 2)}"
+        where = _where(line, index + 2)
         if state.is_terminal():
             raise RecordError(f"{where}: the game was already over")
         if "seat" not in line:
@@ -350,6 +350,13 @@ def replay(record: Record, game: Game, upto: int | None = None,
     if upto is None:
         _check_result(record, state)
     return state, before
+
+
+def _where(line: dict[str, Any], number: Any) -> str:
+    """Where a line is, for messages: its line in the file ('line 12'), or the
+    label a caller gave it ('observation 3')."""
+    label = line.get("line", number)
+    return label if isinstance(label, str) else f"line {label}"
 
 
 def seat_label(player: int) -> str:
@@ -377,7 +384,7 @@ def _check_result(record: Record, final: State) -> None:
 
 
 def _rebuild_step(state: State, line: dict[str, Any], seat: int, rng: random.Random) -> State:
-    where = f"line {line.get('line', '?')}"
+    where = _where(line, "?")
     key = None
     if "key" in line:
         try:
