@@ -5,19 +5,28 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 from pathlib import Path
 from typing import Any
 
 from xenophon.cli.common import (UsageError, add_force_argument, add_workers_argument, percent,
                                  real_number, whole_number)
+from xenophon.explain import (DEFAULT_WORLDS, MIN_HURT, MIN_WORLD_ITERATIONS, Explanation,
+                              explain, uniform_sampler)
 from xenophon.files import check_output, write_atomic
 from xenophon.game import State
 from xenophon.records import Record, load_record, make_game_for, replay
 from xenophon.review import decisions_of, review_points
-from xenophon.search.bots import MAX_ITERATIONS, MAX_SECONDS, ISMCTSBot, SearchResult
+from xenophon.search.bots import (MAX_ITERATIONS, MAX_SECONDS, CheatingUCTBot, ISMCTSBot,
+                                  SearchResult)
 
 SPARK = "▁▂▃▄▅▆▇█"
 MAX_TOP = 1000        # moves shown (a position has far fewer; the engine's cap too)
+MAX_WORLDS = 10_000   # worlds the top moves are explained in
+EXPLAINED_MOVES = 5   # the top moves searched in each world (at most)
+COLUMNS = ("visits: the search's iterations through the move; win: its win probability "
+           "for the seat; low: the 95% lower bound of win (Wilson, from the visits: few "
+           "visits, a low bound); then: the line the search expects")
 
 
 def add_budget_arguments(parser: argparse.ArgumentParser, iterations: int) -> None:
@@ -49,6 +58,11 @@ def add_parsers(commands: Any) -> None:
                             default=5 if name == "analyse" else 1, metavar="K",
                             help=f"how many moves to show (1 to {MAX_TOP})")
         parser.add_argument("--json", action="store_true", help="JSON output")
+        parser.add_argument("--worlds", type=whole_number(0, MAX_WORLDS), default=DEFAULT_WORLDS,
+                            metavar="W",
+                            help="worlds drawn from the seat's information in which the top "
+                                 f"moves are searched again, to say why (0 to {MAX_WORLDS:,}; "
+                                 f"0: no explanation; default {DEFAULT_WORLDS})")
         add_budget_arguments(parser, 5000)
         parser.set_defaults(run=run_analyse, short=name == "suggest")
     parser = commands.add_parser("review", help="evaluate every decision of one seat",
@@ -126,19 +140,67 @@ def result_table(result: SearchResult, top: int) -> str:
     return "\n".join(lines + result.notes)
 
 
+def explanation_of(state: State, seat: int, result: SearchResult, args: argparse.Namespace,
+                   top: int) -> Explanation | None:
+    """The top moves searched again in --worlds worlds (None when asked for
+    none, or when there is no choice). Each world gets the search's budget
+    shared out, at least MIN_WORLD_ITERATIONS iterations."""
+    if not args.worlds or not result.iterations:
+        return None
+    per_world = max(MIN_WORLD_ITERATIONS, result.iterations // args.worlds)
+    moves = [stat.move for stat in result.moves[:max(top, 1)][:EXPLAINED_MOVES]]
+    return explain(state, seat, moves,
+                   lambda iterations: CheatingUCTBot(iterations=iterations, seed=args.seed),
+                   uniform_sampler, worlds=args.worlds, iterations_per_world=per_world,
+                   seed=args.seed)
+
+
+def explanation_lines(explanation: Explanation) -> list[str]:
+    lines = textwrap.wrap(f"why: each move searched again in {explanation.worlds} worlds drawn "
+                          f"from seat {explanation.seat}'s information "
+                          f"({explanation.iterations_per_world} iterations each, every card in "
+                          "the open)", width=80)
+    width = max(len(reason.move) for reason in explanation.moves) + 1
+    for reason in explanation.moves:
+        parts = [f"best in {percent(reason.best_share)} of worlds"]
+        parts += [hurt.text() for hurt in reason.hurts] or [
+            f"no hidden card moves it by {percent(MIN_HURT)} or more"]
+        lines.append(f"  {reason.move:<{width}} " + "; ".join(parts))
+    if explanation.hidden_cards:
+        lines.append(f"opponent's hidden cards ({explanation.card_worlds} worlds drawn from "
+                     f"seat {explanation.seat}'s information):")
+        for place, cards in explanation.hidden_cards.items():
+            shown = ", ".join(f"{card} {percent(p)}" for card, p in cards.items())
+            lines.append(f"  {place}: {shown}")
+    return lines
+
+
 def run_analyse(args: argparse.Namespace) -> int:
     record = load_record(args.record)
     state, seat, where = choose_position(record, args)
     result = searcher(args, 5000).analyse(state)
+    explanation = explanation_of(state, seat, result, args, args.top)
     if args.json:
-        print(json.dumps({"position": where, "seat": seat, **result_dict(result, args.top)}))
-    elif args.short:
+        extra = {"explanation": explanation.as_dict()} if explanation else {}
+        print(json.dumps({"position": where, "seat": seat, **result_dict(result, args.top),
+                          **extra}))
+        return 0
+    if args.short:
         best = result.best
         print(f"{best.move.text}   (win {percent(best.win_probability)}, "
               f"{result.iterations} iterations)")
-    else:
-        print(f"{Path(args.record).name}: {where}, seat {seat} to move")
-        print(result_table(result, args.top))
+        if explanation:
+            reason = explanation.moves[0]
+            print("  " + "; ".join([f"best in {percent(reason.best_share)} of "
+                                    f"{explanation.worlds} worlds drawn from seat {seat}'s "
+                                    "information"] + [hurt.text() for hurt in reason.hurts]))
+        return 0
+    print(f"{Path(args.record).name}: {where}, seat {seat} to move")
+    print(state.render(seat))
+    print(result_table(result, args.top))
+    print(textwrap.fill(COLUMNS, width=80))
+    if explanation:
+        print("\n".join(explanation_lines(explanation)))
     return 0
 
 

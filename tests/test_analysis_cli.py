@@ -128,6 +128,47 @@ def test_a_broken_seat_view_line_is_one_clear_error(random_games, tmp_path, chan
     assert_clean_error(xenophon("analyse", view, "--iterations", "10"), message)
 
 
+# -- explained suggestions -------------------------------------------------------
+@pytest.mark.parametrize("game", GAMES)
+def test_analyse_shows_the_position_its_columns_and_why(random_games, game):
+    full = random_games[game, SEEDS[0]]
+    table = xenophon("analyse", full, "--as", "1", "--turn", "6", "--iterations", "1000")
+    assert table.returncode == 0, table.stderr
+    text = table.stdout
+    assert "Turn 6" in text or "turn 6" in text            # the board of the position
+    assert "low: the 95% lower bound of win" in " ".join(text.split())
+    assert "why: each move searched again in 24 worlds" in " ".join(text.split())
+    assert "best in " in text and "opponent's hidden cards" in text
+    suggested = xenophon("suggest", full, "--as", "1", "--turn", "6", "--iterations", "500")
+    assert suggested.returncode == 0 and "best in " in suggested.stdout
+    plain = xenophon("analyse", full, "--as", "1", "--turn", "6", "--iterations", "500",
+                     "--worlds", "0")
+    assert "why:" not in plain.stdout and "best in" not in plain.stdout
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_explanations_come_from_the_seat_information_only(random_games, tmp_path, game):
+    """The full record (hidden cards in it) and the seat's own view of it give
+    the same analysis and explanation: the hidden cards are never read."""
+    full = random_games[game, SEEDS[1]]
+    _, view = keyed_and_seat_view(full, 0, tmp_path)
+    answers = [xenophon("analyse", path, "--as", "0", "--turn", "7", "--iterations", "800",
+                        "--worlds", "16", "--json") for path in (full, view)]
+    assert answers[0].returncode == 0, answers[0].stderr
+    data = [without_timing(answer.stdout) for answer in answers]
+    assert data[0] == data[1]
+    explanation = data[0]["explanation"]
+    assert [m["move"] for m in explanation["moves"]] == [m["move"] for m in data[0]["moves"]]
+    assert sum(m["best_share"] for m in explanation["moves"]) <= 1 + 1e-6
+    for move in explanation["moves"]:
+        assert all(hurt["change"] <= -0.05 and hurt["worlds"] >= 2 for hurt in move["hurts"])
+    places = explanation["hidden_cards"]
+    assert all(0 < p <= 1 for cards in places.values() for p in cards.values())
+    for place, cards in places.items():
+        if place.startswith("slot"):          # one card a slot: the chances add up to 1
+            assert sum(cards.values()) == pytest.approx(1, abs=1e-3)
+
+
 # -- the engine protocol ---------------------------------------------------------
 def engine(*queries, timeout=300):
     text = "".join(json.dumps(query) + "\n" for query in queries)
