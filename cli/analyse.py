@@ -16,7 +16,7 @@ from xenophon.explain import (DEFAULT_WORLDS, MIN_HURT, MIN_WORLD_ITERATIONS, Ex
 from xenophon.files import check_output, write_atomic
 from xenophon.game import State
 from xenophon.records import Record, load_record, make_game_for, replay
-from xenophon.review import decisions_of, review_points
+from xenophon.review import PLOT_FORMATS, decisions_of, review_picture, review_points
 from xenophon.search.bots import (MAX_ITERATIONS, MAX_SECONDS, CheatingUCTBot, ISMCTSBot,
                                   SearchResult)
 
@@ -74,8 +74,11 @@ def add_parsers(commands: Any) -> None:
     parser.add_argument("--threshold", type=real_number(0, 1), default=0.10,
                         help="a drop in win probability above this is a mistake (0 to 1; "
                              "default 0.10)")
-    parser.add_argument("--svg", metavar="FILE", help="also write the curve as an SVG file "
-                        "(checked before the review starts)")
+    for image_format in PLOT_FORMATS:
+        parser.add_argument(f"--{image_format}", metavar="FILE",
+                            help=f"also write the review as a {image_format.upper()} picture: "
+                                 "the win-probability curve by turn with the mistakes marked, "
+                                 "and the table of mistakes (checked before the review starts)")
     add_force_argument(parser)
     parser.add_argument("--json", action="store_true", help="JSON output")
     add_budget_arguments(parser, 1000)
@@ -213,23 +216,12 @@ def sparkline(values: list[float], width: int = 60) -> str:
     return "".join(SPARK[min(len(SPARK) - 1, int(v * len(SPARK)))] for v in values)
 
 
-def curve_svg(values: list[float]) -> str:
-    width, height = 600, 200
-    step = width / max(1, len(values) - 1)
-    points = " ".join(f"{i * step:.1f},{height - v * height:.1f}" for i, v in enumerate(values))
-    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-           f'viewBox="0 0 {width} {height}">\n'
-           f'<rect width="{width}" height="{height}" fill="white"/>\n'
-           f'<line x1="0" y1="{height / 2}" x2="{width}" y2="{height / 2}" stroke="#bbb" '
-           f'stroke-dasharray="4"/>\n'
-           f'<polyline fill="none" stroke="#1f5fbf" stroke-width="2" points="{points}"/>\n'
-           f'</svg>\n')
-    return svg
-
-
 def run_review(args: argparse.Namespace) -> int:
-    if args.svg:
-        check_output(args.svg, force=args.force, inputs=[args.record], what="curve")
+    pictures = {fmt: getattr(args, fmt) for fmt in PLOT_FORMATS if getattr(args, fmt)}
+    if len(set(pictures.values())) < len(pictures):
+        raise UsageError("--svg and --png name the same file")
+    for path in pictures.values():
+        check_output(path, force=args.force, inputs=[args.record], what="picture")
     record = load_record(args.record)
     if record.view is not None and args.seat != record.view:
         raise UsageError(f"this record was redacted for seat {record.view}")
@@ -241,8 +233,9 @@ def run_review(args: argparse.Namespace) -> int:
     if sys.stderr.isatty() and not args.json:
         from tqdm import tqdm
         progress = tqdm(total=len(indexes), desc="review", unit="move")
-    curve, mistakes = [], []
+    curve, mistakes, points = [], [], []
     for point in review_points(record, before, args.seat, bot, args.threshold):
+        points.append(point)
         curve.append(point.win)
         if point.mistake:
             mistakes.append({"line": point.index + 2, "turn": point.turn, "played": point.played,
@@ -252,8 +245,10 @@ def run_review(args: argparse.Namespace) -> int:
             progress.update(1)
     if progress:
         progress.close()
-    if args.svg:
-        write_atomic(args.svg, curve_svg(curve))
+    title = (f"{game.name}: seat {args.seat}'s decisions in {Path(args.record).name} "
+             f"({len(indexes)} decisions, {len(mistakes)} mistakes)")
+    for image_format, path in pictures.items():
+        write_atomic(path, review_picture(points, title, image_format))
     if args.json:
         print(json.dumps({"seat": args.seat, "decisions": len(indexes), "mistakes": mistakes,
                           "curve": [round(v, 3) for v in curve]}))
@@ -264,6 +259,6 @@ def run_review(args: argparse.Namespace) -> int:
         print(f"  line {m['line']} (turn {m['turn']}): {m['played']} ({percent(m['played_win'])})"
               f", better {m['better']} ({percent(m['better_win'])})")
     print("win probability: " + sparkline(curve))
-    if args.svg:
-        print(f"curve written to {args.svg}")
+    for path in pictures.values():
+        print(f"review picture written to {path}")
     return 0

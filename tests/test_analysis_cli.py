@@ -128,6 +128,49 @@ def test_a_broken_seat_view_line_is_one_clear_error(random_games, tmp_path, chan
     assert_clean_error(xenophon("analyse", view, "--iterations", "10"), message)
 
 
+# -- the review picture -------------------------------------------------------------
+def svg_texts(path):
+    import xml.etree.ElementTree as ElementTree
+    root = ElementTree.parse(path).getroot()
+    return ["".join(element.itertext()) for element in root.iter()
+            if element.tag.endswith("}text")]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_review_draws_a_picture_with_axes_turns_and_the_mistakes(random_games, tmp_path, game):
+    _, view = keyed_and_seat_view(random_games[game, SEEDS[0]], 0, tmp_path)
+    svg, png = tmp_path / "review.svg", tmp_path / "review.png"
+    reviewed = xenophon("review", view, "--as", "0", "--iterations", "30", "--json",
+                        "--svg", svg, "--png", png)
+    assert reviewed.returncode == 0, reviewed.stderr
+    data = json.loads(reviewed.stdout)
+    texts = svg_texts(svg)
+    for label in ("win probability (%)", "turn", "50%", "mistakes",
+                  "win probability before the decision"):
+        assert label in texts, label
+    assert "1" in texts                                  # the first turn's tick
+    assert data["mistakes"], "random play makes mistakes"
+    numbers = [str(n) for n in range(1, min(17, len(data["mistakes"])) + 1)]
+    assert all(texts.count(number) >= 2 for number in numbers)   # mark and table row
+    for mistake in data["mistakes"][:17]:
+        assert mistake["played"][:29] in " ".join(texts)
+    header = png.read_bytes()[:24]
+    assert header[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = int.from_bytes(header[16:20], "big"), int.from_bytes(header[20:24], "big")
+    assert width > 1000 and height > 400
+
+
+def test_review_pictures_are_checked_before_the_review(random_games, tmp_path):
+    _, view = keyed_and_seat_view(random_games["hero", SEEDS[0]], 0, tmp_path)
+    kept = tmp_path / "kept.png"
+    kept.write_bytes(b"mine")
+    assert_clean_error(xenophon("review", view, "--as", "0", "--png", kept), "exists")
+    assert kept.read_bytes() == b"mine"
+    same = tmp_path / "same"
+    assert_clean_error(xenophon("review", view, "--as", "0", "--png", same, "--svg", same),
+                       "same file")
+
+
 # -- explained suggestions -------------------------------------------------------
 @pytest.mark.parametrize("game", GAMES)
 def test_analyse_shows_the_position_its_columns_and_why(random_games, game):
