@@ -152,6 +152,8 @@ def explanation_of(state: State, seat: int, result: SearchResult, args: argparse
         return None
     per_world = max(MIN_WORLD_ITERATIONS, result.iterations // args.worlds)
     moves = [stat.move for stat in result.moves[:max(top, 1)][:EXPLAINED_MOVES]]
+    # perfect-information search of each sampled world: it sees that world's
+    # cards, which were drawn from the seat's information, never the true ones
     return explain(state, seat, moves,
                    lambda iterations: CheatingUCTBot(iterations=iterations, seed=args.seed),
                    uniform_sampler, worlds=args.worlds, iterations_per_world=per_world,
