@@ -11,19 +11,15 @@ from typing import Any
 
 from xenophon.cli.common import (UsageError, add_force_argument, add_workers_argument, percent,
                                  real_number, whole_number)
-from xenophon.explain import (DEFAULT_WORLDS, MIN_HURT, MIN_WORLD_ITERATIONS, Explanation,
-                              explain, uniform_sampler)
+from xenophon.explain import DEFAULT_WORLDS, MAX_WORLDS, MIN_HURT, Explanation, explain_search
 from xenophon.files import check_output, write_atomic
 from xenophon.game import State
 from xenophon.records import Record, load_record, make_game_for, replay
 from xenophon.review import PLOT_FORMATS, decisions_of, review_picture, review_points
-from xenophon.search.bots import (MAX_ITERATIONS, MAX_SECONDS, CheatingUCTBot, ISMCTSBot,
-                                  SearchResult)
+from xenophon.search.bots import MAX_ITERATIONS, MAX_SECONDS, ISMCTSBot, SearchResult
 
 SPARK = "▁▂▃▄▅▆▇█"
 MAX_TOP = 1000        # moves shown (a position has far fewer; the engine's cap too)
-MAX_WORLDS = 10_000   # worlds the top moves are explained in
-EXPLAINED_MOVES = 5   # the top moves searched in each world (at most)
 COLUMNS = ("visits: the search's iterations through the move; win: its win probability "
            "for the seat; low: the 95% lower bound of win (Wilson, from the visits: few "
            "visits, a low bound); then: the line the search expects")
@@ -143,23 +139,6 @@ def result_table(result: SearchResult, top: int) -> str:
     return "\n".join(lines + result.notes)
 
 
-def explanation_of(state: State, seat: int, result: SearchResult, args: argparse.Namespace,
-                   top: int) -> Explanation | None:
-    """The top moves searched again in --worlds worlds (None when asked for
-    none, or when there is no choice). Each world gets the search's budget
-    shared out, at least MIN_WORLD_ITERATIONS iterations."""
-    if not args.worlds or not result.iterations:
-        return None
-    per_world = max(MIN_WORLD_ITERATIONS, result.iterations // args.worlds)
-    moves = [stat.move for stat in result.moves[:max(top, 1)][:EXPLAINED_MOVES]]
-    # perfect-information search of each sampled world: it sees that world's
-    # cards, which were drawn from the seat's information, never the true ones
-    return explain(state, seat, moves,
-                   lambda iterations: CheatingUCTBot(iterations=iterations, seed=args.seed),
-                   uniform_sampler, worlds=args.worlds, iterations_per_world=per_world,
-                   seed=args.seed)
-
-
 def explanation_lines(explanation: Explanation) -> list[str]:
     lines = textwrap.wrap(f"why: each move searched again in {explanation.worlds} worlds drawn "
                           f"from seat {explanation.seat}'s information "
@@ -184,7 +163,7 @@ def run_analyse(args: argparse.Namespace) -> int:
     record = load_record(args.record)
     state, seat, where = choose_position(record, args)
     result = searcher(args, 5000).analyse(state)
-    explanation = explanation_of(state, seat, result, args, args.top)
+    explanation = explain_search(state, seat, result, args.worlds, args.seed, args.top)
     if args.json:
         extra = {"explanation": explanation.as_dict()} if explanation else {}
         print(json.dumps({"position": where, "seat": seat, **result_dict(result, args.top),

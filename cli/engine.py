@@ -16,6 +16,7 @@ from typing import Any, BinaryIO, Callable, Iterator
 
 from xenophon.cli.analyse import MAX_TOP, result_dict
 from xenophon.errors import XenophonError
+from xenophon.explain import MAX_WORLDS, explain_search
 from xenophon.files import MAX_JSON_DEPTH, JsonError, decode_text, dumps_line, loads
 from xenophon.chance import ChanceStream
 from xenophon.game import CHANCE, State
@@ -36,12 +37,13 @@ TOP = Setting(int, 1, MAX_TOP)
 STREAM = Setting(float, MIN_STREAM_SECONDS, MAX_SECONDS, none_allowed=True)
 SEARCH_SEED = Setting(int)
 SEAT = Setting(int, 0, 1, none_allowed=True)
+WORLDS = Setting(int, 0, MAX_WORLDS)
 
 CANCEL_POLL = 0.05                   # how often a running search looks for a cancel
 #: every field a query may have
 QUERY_FIELDS = ("id", "command", "game", "options", "seed", "moves", "observations", "record",
                 "seat", "iterations", "time", "workers", "restrict", "top", "stream",
-                "search_seed")
+                "search_seed", "explain")
 #: a position given by its moves or by one seat's observations
 POSITION_FIELDS = ("game", "options", "seed", "moves", "observations")
 #: what a query may ask; without 'command' it asks for an analysis
@@ -275,6 +277,7 @@ def answer(query: dict[str, Any], out: BinaryIO,
     stream = STREAM.check("'stream'", query.get("stream"))
     search_seed = SEARCH_SEED.check("'search_seed'", query.get("search_seed", 0))
     seat = SEAT.check("'seat'", query.get("seat"))
+    worlds = WORLDS.check("'explain'", query.get("explain", 0))
     restrict = restrict_field(query)
     state, view = position_of(query)
     if state.is_terminal():
@@ -294,7 +297,13 @@ def answer(query: dict[str, Any], out: BinaryIO,
     except Cancelled as stopped:
         result, cancelled = stopped.partial, True
     final = {"id": query.get("id"), "final": True, "seat": seat, **result_dict(result, top)}
-    return {**final, "cancelled": True} if cancelled else final
+    if cancelled:
+        return {**final, "cancelled": True}
+    explanation = explain_search(state, seat, result, worlds, search_seed, top,
+                                 stopped=stop.is_set if stop is not None else lambda: False)
+    if explanation:
+        final["explanation"] = explanation.as_dict()
+    return {**final, "cancelled": True} if stop is not None and stop.is_set() else final
 
 
 def progress_callback(bot: ISMCTSBot, query: dict[str, Any], out: BinaryIO, seat: int, top: int,

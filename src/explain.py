@@ -22,6 +22,8 @@ from xenophon.game import Move, State
 Sampler = Callable[[State, int, random.Random], tuple[State, float]]
 
 DEFAULT_WORLDS = 24            # worlds each top move is searched in
+MAX_WORLDS = 10_000
+EXPLAINED_MOVES = 5            # the top moves searched in each world (at most)
 DEFAULT_CARD_WORLDS = 400      # worlds drawn for the card probabilities (no search)
 MIN_WORLD_ITERATIONS = 50
 HURT_SHOWN = 2                 # hidden cards named per move
@@ -110,19 +112,25 @@ def card_probabilities(state: State, seat: int, sampler: Sampler, rng: random.Ra
 def explain(state: State, seat: int, moves: list[Move], searcher: Callable[[int], Any],
             sampler: Sampler = uniform_sampler, worlds: int = DEFAULT_WORLDS,
             iterations_per_world: int = 200, seed: int = 0,
-            card_worlds: int = DEFAULT_CARD_WORLDS) -> Explanation:
+            card_worlds: int = DEFAULT_CARD_WORLDS,
+            stopped: Callable[[], bool] = lambda: False) -> Explanation:
     """Each of `moves` (the top moves of a search of `state`, `seat` to move)
     searched in `worlds` worlds from `sampler`, each with its cards in the
     open: how often each move is the world's best, and the hidden cards that
     hurt it most. `searcher(iterations)` makes the perfect-information search
-    run in each world."""
+    run in each world. When `stopped()` turns true, the worlds searched so
+    far make the explanation."""
     rng = random.Random(seed)
     codes = {move.code: move.text for move in moves}
     wins: dict[int, list[tuple[float, float, set]]] = defaultdict(list)
     best: dict[int, float] = defaultdict(float)
     total = 0.0
     bot = searcher(iterations_per_world)
+    searched = 0
     for _ in range(worlds):
+        if stopped():
+            break
+        searched += 1
         world, weight = sampler(state, seat, rng)
         places = hidden_places(world, seat)
         result = bot.analyse(world)
@@ -135,7 +143,7 @@ def explain(state: State, seat: int, moves: list[Move], searcher: Callable[[int]
     reasons = [MoveReason(text, best[code] / total if total else 0.0,
                           _mean(wins[code]), _hurts(wins[code]))
                for code, text in codes.items()]
-    return Explanation(seat, worlds, iterations_per_world, reasons,
+    return Explanation(seat, searched, iterations_per_world, reasons,
                        card_probabilities(state, seat, sampler, rng, card_worlds), card_worlds)
 
 
@@ -159,3 +167,24 @@ def _hurts(samples: list[tuple[float, float, set]]) -> list[Hurt]:
             found.append(Hurt(place[0], place[1], change, len(having)))
     found.sort(key=lambda hurt: (hurt.change, hurt.place, hurt.card))
     return found[:HURT_SHOWN]
+
+
+def explain_search(state: State, seat: int, result: Any, worlds: int, seed: int = 0,
+                   top: int = EXPLAINED_MOVES, sampler: Sampler = uniform_sampler,
+                   stopped: Callable[[], bool] = lambda: False) -> Explanation | None:
+    """The explanation of a search `result` of `state` (`seat` to move): its
+    top moves (at most EXPLAINED_MOVES) searched again in `worlds` worlds,
+    each given the search's iterations shared out (at least
+    MIN_WORLD_ITERATIONS). None when no worlds are asked for or there was no
+    choice (the search ran no iterations)."""
+    if not worlds or not result.iterations:
+        return None
+    from xenophon.search.bots import CheatingUCTBot
+    per_world = max(MIN_WORLD_ITERATIONS, result.iterations // worlds)
+    moves = [stat.move for stat in result.moves[:max(top, 1)][:EXPLAINED_MOVES]]
+    # a perfect-information search of each sampled world: it sees that world's
+    # cards, which were drawn from the seat's information, never the true ones
+    return explain(state, seat, moves,
+                   lambda iterations: CheatingUCTBot(iterations=iterations, seed=seed),
+                   sampler, worlds=worlds, iterations_per_world=per_world, seed=seed,
+                   stopped=stopped)

@@ -255,9 +255,9 @@ def test_engine_analyses_observations_as_the_seat_view_record(random_games, tmp_
     truncated = tmp_path / "upto.jsonl"
     truncated.write_text("".join(json.dumps(row) + "\n" for row in [head] + lines[:upto]))
     by_record, by_observations, other_seat, wrong_seat = engine(
-        {"id": "r", "record": str(truncated), "iterations": 200},
+        {"id": "r", "record": str(truncated), "iterations": 200, "top": 5, "explain": 8},
         {"id": "o", "game": game, "options": head["options"], "seat": 1,
-         "observations": observations, "iterations": 200},
+         "observations": observations, "iterations": 200, "top": 5, "explain": 8},
         {"id": "s", "command": "state", "record": str(truncated), "seat": 0},
         {"id": "w", "game": game, "options": head["options"], "seat": 0,
          "observations": observations, "iterations": 10})
@@ -267,6 +267,9 @@ def test_engine_analyses_observations_as_the_seat_view_record(random_games, tmp_
     for answer in (by_record, by_observations):
         answer.pop("id"), answer.pop("seconds")
     assert by_record == by_observations
+    assert by_record["explanation"]["worlds"] == 8
+    analysed = xenophon("analyse", truncated, "--iterations", "200", "--worlds", "8", "--json")
+    assert json.loads(analysed.stdout)["explanation"] == by_record["explanation"]
 
 
 @pytest.mark.parametrize("game", GAMES)
