@@ -241,3 +241,11 @@ def test_feature_scaling_keeps_a_phase_rare_feature_from_a_large_weight():
     by_column = tune._scaled_fit(a, y, 0.05, "column")
     assert abs(by_feature[1]) < abs(by_column[1])        # the rare opening weight is held down
     assert by_feature[3] < 0 and by_feature[0] > 0       # the signs the data have
+
+
+def test_the_cutoff_follows_the_game_and_its_evaluation_unless_given():
+    hero, anabasis = HeroGame(seed=1), AnabasisGame(seed=1)
+    assert ISMCTSBot(evaluation="learned").cutoff_for(hero) == 0
+    assert ISMCTSBot(evaluation="hand").cutoff_for(hero) == 4
+    assert ISMCTSBot().cutoff_for(anabasis) == 4
+    assert ISMCTSBot(evaluation="learned", cutoff_turns=2).cutoff_for(hero) == 2

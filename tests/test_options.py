@@ -334,7 +334,7 @@ def test_outputs_are_replaced_with_force(tmp_path, record, capsys):
     report.write_text("old")
     assert run_cli(capsys, "review", record, "--as", "0", "--iterations", "5", "--svg", svg,
                    "--force")[0] == 0
-    assert svg.read_text().startswith("<svg")
+    assert svg.read_text().startswith("<?xml") and "<svg" in svg.read_text()
     assert run_cli(capsys, "match", "greedy", "random", "--games", "1", "--processes", "1",
                    "--json", report, "--force")[0] == 0
     assert json.loads(report.read_text())["summary"]["games"] == 1
