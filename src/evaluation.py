@@ -43,7 +43,7 @@ EVALUATIONS = ("hand", "learned", "default")
 #: the evaluation each game's searches use unless told: the learned one only
 #: where it won its match against the hand-set one (docs/strength.md); a game
 #: without usable learned weights (another card set) falls back to "hand"
-DEFAULT_EVALUATIONS = {"anabasis": "learned", "hero": "hand"}
+DEFAULT_EVALUATIONS = {"anabasis": "learned", "hero": "learned"}
 #: playout turns a search plays before its evaluation scores the leaf, by
 #: game and evaluation, unless it is told (docs/strength.md: chosen by
 #: matches); the hand-set evaluation wants four in both games, Hero's learned
