@@ -69,6 +69,7 @@ class Session(GameSession):
         self.out = out
         self.color = color
         self.live = live                 # a terminal: the search shows a live line
+        self.last_question = ""          # the last question the prompt put
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
@@ -105,7 +106,10 @@ class Session(GameSession):
                     self.show_board()
                     shown = True
                 if not asked:
-                    self.say(self.narrator.asking(self.state))
+                    question = self.narrator.asking(self.state)
+                    if question != self.last_question:  # not again while it stays the same
+                        self.say(question)
+                        self.last_question = question
                     asked = True
                 line = read_line("your move> ")
                 if line is None:

@@ -373,3 +373,45 @@ def test_a_level_bot_plays_legal_moves():
             break
         move = state.sample_chance(rng) if state.is_chance() else bot.choose(state)
         state.apply(move)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_position_of_random_games_can_be_told(game):
+    """Random games through the session: every step narrated, every prompt
+    put, every card on the board described, and an illegal move at every
+    decision answered, without an error."""
+    from xenophon.errors import XenophonError
+    for seed in range(3):
+        rng = random.Random(seed)
+        session = new_game(game_from_spec(game, seed=seed), seed % 2, LEVEL, seed).session(None)
+        ai = bot_for_level("beginner", 0)
+        samples = ([f"{f}{r}" for f in "abcdefg" for r in range(1, 7)] if game == "anabasis"
+                   else [f"{p}{row}{i}" for p in ("", "op.") for row in "FB" for i in range(1, 6)])
+        texts = [m.text for m in session.state.legal_moves()] if not session.state.is_chance() \
+            else []
+        while session.to_move() != "over":
+            who = session.to_move()
+            if who == "chance":
+                session.chance_step()
+            elif who == "ai":
+                session.ai_play(ai, session.ai_search(ai))
+            else:
+                assert session.narrator.asking(session.state)
+                for word in samples:
+                    try:
+                        assert session.narrator.card_lines(session.state, word)
+                    except KeyError:
+                        pass
+                legal = session.state.legal_moves()
+                texts = (texts + [m.text for m in legal])[-40:]
+                for text in rng.sample(texts, min(5, len(texts))):
+                    try:
+                        session.state.move(text)
+                    except XenophonError:
+                        try:
+                            session.human_play(text)
+                        except XenophonError as error:
+                            assert "Traceback" not in str(error)
+                session.human_play(rng.choice(legal))
+            for line in session.take_events():
+                assert line and "None" not in line, line
