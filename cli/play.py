@@ -5,7 +5,7 @@ import argparse
 import textwrap
 import sys
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Callable, TextIO
 
 from xenophon.chance import ChanceStream
 from xenophon.cli.common import (LEVELS, UsageError, add_game_arguments, add_workers_argument,
@@ -131,7 +131,7 @@ class Session(GameSession):
 
     def play_ai(self) -> None:
         self.tell_events()
-        thinking = ThinkingLine(self.out) if self.live else None
+        thinking = ThinkingLine(self.out, self.narrator.intention) if self.live else None
         result = self.ai_search(self.bot, thinking.update if thinking else None)
         if thinking:
             thinking.clear()
@@ -188,7 +188,7 @@ class Session(GameSession):
             self.say(str(error.args[0]))
 
     def show_hint(self) -> None:
-        thinking = ThinkingLine(self.out) if self.live else None
+        thinking = ThinkingLine(self.out, lambda text: text) if self.live else None
         result = self.hint(self.hint_bot, thinking.update if thinking else None)
         if thinking:
             thinking.clear()
@@ -242,17 +242,19 @@ class Session(GameSession):
 
 class ThinkingLine:
     """The live line of a search on a terminal: elapsed time, iterations,
-    the best move so far and its win probability, redrawn in place."""
+    the best move so far (as `shown` lets the human know of it) and its win
+    probability, redrawn in place."""
 
-    def __init__(self, out: TextIO):
+    def __init__(self, out: TextIO, shown: Callable[[str], str]):
         self.out = out
+        self.shown = shown
 
     def update(self, result: Any) -> None:
         if not result.moves:
             return
         best = result.best
         text = (f"  thinking {result.seconds:4.1f} s, {result.iterations:,} iterations, "
-                f"best {best.move.text} ({percent(best.win_probability)})")
+                f"best {self.shown(best.move.text)} ({percent(best.win_probability)})")
         self.out.write("\r\x1b[K" + text[:79])
         self.out.flush()
 

@@ -26,6 +26,7 @@ CHANCE_WORDS = {"deal": "dealt face down", "reveal": "the market turns up",
 
 class AnabasisNarrator(Narrator):
     folded_kinds = frozenset({"deal", "reveal", "draw", "field"})
+    hidden_words = frozenset({"place", "set", "event"})
 
     def __init__(self, state: State, seat: int):
         super().__init__(state, seat)
