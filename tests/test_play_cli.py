@@ -380,6 +380,20 @@ def test_weak_levels_choose_among_the_best_moves_by_value():
     assert all(softmax_choice(result, 0.0, rng) is best.move for _ in range(20))
 
 
+def test_levels_are_named_by_their_measured_elo(tmp_path):
+    for game in GAMES:
+        elos = ladder_elos(game)
+        assert set(elos) == {level.name for level in LEVELS.values() if level.iterations}
+        assert elos["beginner"] == 1000
+    out = xenophon("play", "anabasis", "--seed", "3", "--seat", "0", "--elo", "1000",
+                   input_text="quit\n", home=tmp_path).stdout
+    assert "level beginner (Elo 1000 on the anabasis ladder" in out
+    refused = xenophon("play", "anabasis", "--elo", "1200", "--level", "easy",
+                       input_text="quit\n", home=tmp_path)
+    assert refused.returncode != 0 and "--level or --elo" in refused.stderr
+    assert "Traceback" not in refused.stderr
+
+
 def test_a_level_bot_plays_legal_moves():
     state = game_from_spec("anabasis", seed=2).new_initial_state()
     rng = random.Random(2)

@@ -95,9 +95,13 @@ class HeroNarrator(Narrator):
             if [u["card"] for u in old[row]] != [u["card"] for u in new[row]]:
                 continue
             for index, (a, b) in enumerate(zip(old[row], new[row]), start=1):
+                unit = f"{self.whose(player)} {b['card']} " \
+                       f"({'' if player == self.seat else 'op.'}{row[0].upper()}{index})"
+                if b["power"] != a["power"] or b["attack"] != a["attack"]:
+                    lines.append(f"{unit} is now {b['power']}/{b['attack']} "
+                                 f"(was {a['power']}/{a['attack']})")
                 if b["damage"] > a["damage"]:
-                    slot = f"{'' if player == self.seat else 'op.'}{row[0].upper()}{index}"
-                    lines.append(f"{self.whose(player)} {b['card']} ({slot}) takes "
+                    lines.append(f"{unit} takes "
                                  f"{b['damage'] - a['damage']} damage (power {b['power']}, "
                                  f"damage {b['damage']})")
         return lines
@@ -135,9 +139,8 @@ class HeroNarrator(Narrator):
             return ("The opponent ended their Action phase: this is your window to use a fast "
                     f"operation or the Retainer, or 'pass'. Legal: {legal_summary(state)}.")
         if phase == "defend":
-            attack = view.get("attack") or {}
-            return (f"The opponent's {attack.get('attacker') or 'unit'} attacks your "
-                    f"{attack.get('target') or 'unit'}: 'guard SLOT' with a standby unit, use a "
+            attack = self._attack_line(view, view["active"])
+            return (f"{attack[0].upper()}{attack[1:]}: 'guard SLOT' with a standby unit, use a "
                     f"fast operation or the Retainer, or 'pass'. Legal: {legal_summary(state)}.")
         return f"Phase {phase}. Legal: {legal_summary(state)}."
 
