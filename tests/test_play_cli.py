@@ -125,6 +125,8 @@ def test_the_game_is_told_move_by_move(passive_games, game):
     assert re.search(r"-- turn 2, the opponent's ", out)               # phase changes
     assert "Game over, seat" in out and ": " in out.split("Game over, seat")[1].splitlines()[0]
     assert "castle -" not in out and "HP -" not in out
+    if game == "anabasis":                     # a character's cell: HP left / ATK
+        assert re.search(r"[+-]Mil\d/1[rmx]", out)
 
 
 def test_the_game_ends_with_its_reason(passive_games):
