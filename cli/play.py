@@ -77,8 +77,7 @@ class Session(GameSession):
     def tell_events(self) -> None:
         """Prints what happened since the last time, one line an event."""
         for line in self.take_events():
-            self.say("\n".join(textwrap.wrap(line, width=79, initial_indent="  ",
-                                              subsequent_indent="      ")))
+            self.say(folded("  " + line, "      "))
 
     def show_board(self) -> None:
         self.tell_events()
@@ -108,7 +107,7 @@ class Session(GameSession):
                 if not asked:
                     question = self.narrator.asking(self.state)
                     if question != self.last_question:  # not again while it stays the same
-                        self.say(question)
+                        self.say(folded(question))
                         self.last_question = question
                     asked = True
                 line = read_line("your move> ")
@@ -173,7 +172,8 @@ class Session(GameSession):
         try:
             self.human_play(line)
         except XenophonError as error:
-            self.say(f"{error}\n(type 'moves' for the legal moves, 'help' for commands)")
+            self.say(folded(str(error)) + "\n(type 'moves' for the legal moves, 'help' for "
+                     "commands)")
             return True
         self.show_board()
         return True
@@ -183,7 +183,8 @@ class Session(GameSession):
             self.say("card needs a card's name, or a square or slot with a card on it")
             return
         try:
-            self.say("\n".join(self.narrator.card_lines(self.state, word)))
+            self.say("\n".join(folded(line) for line in self.narrator.card_lines(self.state,
+                                                                                 word)))
         except KeyError as error:
             self.say(str(error.args[0]))
 
@@ -263,6 +264,16 @@ class ThinkingLine:
         self.out.flush()
 
 
+def folded(line: str, indent: str | None = None, width: int = 79) -> str:
+    """A long line folded to `width` columns, its continuation lines indented
+    like it (plus two spaces) unless `indent` says otherwise."""
+    if len(line) <= width:
+        return line
+    if indent is None:
+        indent = " " * (len(line) - len(line.lstrip()) + 2)
+    return "\n".join(textwrap.wrap(line, width=width, subsequent_indent=indent))
+
+
 def columns(texts: list[str], width: int = 80) -> str:
     """The texts in as many columns as fit in `width` characters."""
     cell = max(map(len, texts)) + 2
@@ -307,9 +318,10 @@ def run(args: argparse.Namespace) -> int:
     session.snapshots = start.snapshots
     if args.resume:
         session.written.append(Path(args.resume))       # this game's own file
-    session.say(f"{state.game.name}: you are seat {human} ("
-                f"{'first' if human == 0 else 'second'} to move), the AI plays at level "
-                f"{level_description(level, state.game.name)}. Type 'help' for commands.")
+    session.say(folded(f"{state.game.name}: you are seat {human} ("
+                       f"{'first' if human == 0 else 'second'} to move), the AI plays at level "
+                       f"{level_description(level, state.game.name)}. Type 'help' for "
+                       "commands."))
     try:
         return session.run(LineReader(session.candidates))
     except KeyboardInterrupt:

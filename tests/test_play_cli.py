@@ -32,6 +32,12 @@ def xenophon(*args, input_text="", home, timeout=600):
                           env=env)
 
 
+def flat(text):
+    """Output with every run of spaces and line breaks as one space (long
+    lines are folded at 79 columns)."""
+    return " ".join(text.split())
+
+
 def moves_until(game_name, seed, seat, stop, choose=lambda moves: moves[0]):
     """The human's moves from the start of a game (as `play --seed SEED
     --seat SEAT --level easy` plays it) until `stop(state)` holds at one of
@@ -203,7 +209,7 @@ def test_cards_on_demand_anabasis(tmp_path):
         [".", ".", "m", ".", "."], [".", ".", ".", ".", "."]]
     assert "on g1: yours, 3 of 3 HP left" in out and "Village (territory" in out
     assert "no card stands on a3" in out
-    assert "when the opponent activates an event: that event's effect is cancelled" in out
+    assert "when the opponent activates an event: that event's effect is cancelled" in flat(out)
     assert "no card or square 'Nonsense'" in out
 
 
@@ -229,6 +235,7 @@ def test_cards_on_demand_hero(tmp_path):
     script = "card Fire Drake\ncard Flame Warlord\ncard op.F1\ncard Fireball\nquit\n"
     out = xenophon("play", "hero", "--seed", "3", "--seat", "0", "--level", LEVEL,
                    input_text=script, home=tmp_path).stdout
+    out = flat(out)
     assert "Fire Drake (red unit, cost 5, condition (R)(R)(1))" in out
     assert "FLYING: can be guarded only by units with FLYING or RANGED" in out
     assert "Flame Warlord (avatar, red, Human)" in out and "charisma 5" in out
@@ -239,8 +246,8 @@ def test_cards_on_demand_hero(tmp_path):
 def test_illegal_moves_say_which_rule_blocks_them_anabasis(tmp_path):
     script = "buy Knight\nbuy Dragon\nplace Militia e5\nplace Militia d1\nmove a1-a2\nset Militia\n" \
              "quit\n"
-    out = xenophon("play", "anabasis", "--seed", "3", "--seat", "0", "--level", LEVEL,
-                   input_text=script, home=tmp_path).stdout
+    out = flat(xenophon("play", "anabasis", "--seed", "3", "--seat", "0", "--level", LEVEL,
+                        input_text=script, home=tmp_path).stdout)
     assert "'buy Knight' is not legal now: Knight costs 7 funds and you have 3" in out
     assert "'buy Dragon' is not legal now: Dragon is not face up in the market" in out
     assert "e5 is outside your home zone (ranks 1-2)" in out
@@ -294,8 +301,8 @@ def test_an_illegal_move_at_the_prompt_gives_its_reason(tmp_path):
     hand = session.state.view(0)["players"][0]["hand"]
     absent = next(c.name for c in session.state.game.cards.cards
                   if c.is_unit and c.name not in hand)
-    out = xenophon("play", "hero", "--seed", "3", "--seat", "0", "--level", LEVEL,
-                   input_text=f"deploy {absent} back\nquit\n", home=tmp_path).stdout
+    out = flat(xenophon("play", "hero", "--seed", "3", "--seat", "0", "--level", LEVEL,
+                        input_text=f"deploy {absent} back\nquit\n", home=tmp_path).stdout)
     assert f"'deploy {absent} back' is not legal now: {absent} is not in your hand" in out
 
 
@@ -387,8 +394,8 @@ def test_levels_are_named_by_their_measured_elo(tmp_path):
         elos = ladder_elos(game)
         assert set(elos) == {level.name for level in LEVELS.values() if level.iterations}
         assert elos["beginner"] == 1000
-    out = xenophon("play", "anabasis", "--seed", "3", "--seat", "0", "--elo", "1000",
-                   input_text="quit\n", home=tmp_path).stdout
+    out = flat(xenophon("play", "anabasis", "--seed", "3", "--seat", "0", "--elo", "1000",
+                        input_text="quit\n", home=tmp_path).stdout)
     assert "level beginner (Elo 1000 on the anabasis ladder" in out
     refused = xenophon("play", "anabasis", "--elo", "1200", "--level", "easy",
                        input_text="quit\n", home=tmp_path)
