@@ -11,9 +11,11 @@ few commands before them (card, hint, an illegal move), then runs
 
 and saves what it printed as docs/transcripts/GAME.txt. Chance comes from
 the seed and the AI's choices from the position, so the same command prints
-the same game.
+the same game (the saved game's file name, made from the time, is written
+as -DATE-TIME).
 """
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -53,7 +55,8 @@ def main() -> None:
                                   "--seat", "0", "--level", LEVEL], stdin=given,
                                  capture_output=True, text=True,
                                  env={**os.environ, "HOME": home, "NO_COLOR": "1"})
-        text = out.stdout.replace(home, "~")
+        # the saved game's file is named by the time: the one line that changes
+        text = re.sub(r"-\d{8}-\d{6}\.jsonl", "-DATE-TIME.jsonl", out.stdout.replace(home, "~"))
         (HERE / f"{game_name}.txt").write_text(
             f"$ xenophon play {game_name} --seed {seed} --seat 0 --level {LEVEL} "
             f"< docs/transcripts/{game_name}-input.txt\n" + text)
