@@ -10,16 +10,10 @@ from typing import Any
 from xenophon.errors import XenophonError
 from xenophon.games import GAME_OPTIONS, GAMES, game_from_texts
 from xenophon.game import Game
+from xenophon.levels import LEVELS, LevelBot, ladder_elos, level_for_elo
 from xenophon.search.bots import MAX_WORKERS, ISMCTSBot, SettingError, check_setting
 from xenophon.tournament import MAX_PROCESSES, check_sprt
 
-LEVELS = {
-    # name: (iterations, seconds, temperature) of the ISMCTS that plays it
-    "easy": (200, None, 1.0),
-    "normal": (3000, None, 0.0),
-    "hard": (None, 3.0, 0.0),
-    "max": (None, 10.0, 0.0),
-}
 
 
 class UsageError(XenophonError):
@@ -85,36 +79,53 @@ def game_from_arguments(args: argparse.Namespace, seed: int | None) -> Game:
     return game_from_texts(args.game, given, seed=seed)
 
 
-def level_budget(level: str) -> tuple[int | None, float | None, float]:
-    """(iterations, seconds, temperature) of a level name or of an explicit
-    budget ('2s', '5000'), within the search's caps."""
-    if level in LEVELS:
-        return LEVELS[level]
+def level_budget(level: str) -> tuple[int | None, float | None]:
+    """(iterations, seconds) of an explicit budget ('2s', '5000'), within
+    the search's caps."""
     timed = level.endswith("s")
     try:
         value: float = float(level[:-1]) if timed else int(level)
     except ValueError:
-        raise UsageError(f"unknown level '{level}' (easy, normal, hard, max, a time like 2s or "
+        raise UsageError(f"unknown level '{level}' ({', '.join(LEVELS)}, a time like 2s or "
                          "an iteration count like 5000)") from None
     try:
         if timed:
-            return None, check_setting("time_limit", value, f"the time of level '{level}'"), 0.0
-        return check_setting("iterations", value, f"the iterations of level '{level}'"), None, 0.0
+            return None, check_setting("time_limit", value, f"the time of level '{level}'")
+        return check_setting("iterations", value, f"the iterations of level '{level}'"), None
     except SettingError as error:
         raise UsageError(str(error)) from None
 
 
 def bot_for_level(level: str, seed: int, workers: int = 1):
-    """The ISMCTS bot of a level name, or of an explicit budget ('2s', '5000')."""
+    """The bot of a level name (xenophon.levels), or the plain ISMCTS of an
+    explicit budget ('2s', '5000')."""
     try:
         check_setting("workers", workers, "--workers")
     except SettingError as error:
         raise UsageError(str(error)) from None
-    iterations, seconds, temperature = level_budget(level)
     if level == "max":
         workers = min(MAX_WORKERS, max(workers, os.cpu_count() or 1))
-    return ISMCTSBot(iterations=iterations, time_limit=seconds, workers=workers, seed=seed,
-                     temperature=temperature)
+    if level in LEVELS:
+        return LevelBot(LEVELS[level], seed, workers)
+    iterations, seconds = level_budget(level)
+    return ISMCTSBot(iterations=iterations, time_limit=seconds, workers=workers, seed=seed)
+
+
+def level_description(level: str, game_name: str) -> str:
+    """'normal (Elo 1420 on the anabasis ladder; 3,000 iterations a decision)'."""
+    if level not in LEVELS:
+        return level
+    elo = ladder_elos(game_name).get(level)
+    rating = f"Elo {elo:.0f} on the {game_name} ladder; " if elo is not None else ""
+    return f"{level} ({rating}{LEVELS[level].budget_text()})"
+
+
+def level_from_elo(game_name: str, elo: int) -> str:
+    """The measured level nearest to Elo `elo` (UsageError when none is measured)."""
+    try:
+        return level_for_elo(game_name, elo)[0]
+    except XenophonError as error:
+        raise UsageError(str(error)) from None
 
 
 def add_workers_argument(parser: argparse.ArgumentParser) -> None:

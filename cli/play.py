@@ -2,25 +2,31 @@
 from __future__ import annotations
 
 import argparse
+import textwrap
 import sys
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Callable, TextIO
 
 from xenophon.chance import ChanceStream
-from xenophon.cli.common import (LEVELS, UsageError, add_game_arguments, bot_for_level,
-                                 add_workers_argument, game_from_arguments, percent,
-                                 use_color)
+from xenophon.cli.common import (LEVELS, UsageError, add_game_arguments, add_workers_argument,
+                                 bot_for_level, game_from_arguments, level_description,
+                                 level_from_elo,
+                                 percent, use_color, whole_number)
+from xenophon.cli.lineedit import LineReader
 from xenophon.errors import XenophonError
 from xenophon.game import CHANCE, State
-from xenophon.records import Record
+from xenophon.records import Record, load_record
 from xenophon.session import Session as GameSession
-from xenophon.session import Start, default_save_path, resumed_game
+from xenophon.session import HINT_LEVEL, Start, default_save_path, resumed_game
 from xenophon.session import new_game as start_game
 
-HELP = """Type a move in the game's notation, or one of:
+HELP = """Type a move in the game's notation (Tab completes it, the arrows recall
+earlier lines), or one of:
   moves        list the legal moves
+  card NAME    a card's stats, text and patterns (also: card SQUARE, card SLOT)
   hint         the AI's three best moves for you, with win probabilities
-  undo         go back to your previous decision (chance stays as it fell)
+  undo         go back to your previous decision (chance stays as it fell; also
+               past a resume)
   save FILE    save the game to FILE (add --force to replace another file);
                what you have not seen is sealed, not written in plain text
   board        show the board again
@@ -37,12 +43,17 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--seat", type=int, choices=(0, 1),
                         help="your seat (0 moves first; default random)")
     parser.add_argument("--level",
-                        help=f"AI strength: {', '.join(LEVELS)}, a time per move like 2s, "
-                             "or an iteration count like 5000 (default normal; with --resume, "
-                             "the saved level)")
+                        help=f"AI strength: {', '.join(LEVELS)} (weakest first; their Elo "
+                             "in docs/play.md), a time per move like 2s, or an iteration "
+                             "count like 5000 (default normal; with --resume, the saved level)")
+    parser.add_argument("--elo", type=whole_number(0, 5000), metavar="N",
+                        help="the level whose measured Elo is nearest to N")
     add_workers_argument(parser)
     parser.add_argument("--resume", metavar="RECORD", help="continue a saved game")
     parser.set_defaults(run=run)
+
+
+COMMANDS = ("moves", "card ", "hint", "undo", "save ", "board", "help", "quit")
 
 
 class Session(GameSession):
@@ -51,49 +62,63 @@ class Session(GameSession):
 
     def __init__(self, state: State, record: Record, view_lines: list[dict[str, Any]],
                  human: int, bot: Any, hint_bot: Any, chance: ChanceStream, out: TextIO,
-                 color: bool, autosave: Path | None):
+                 color: bool, autosave: Path | None, live: bool = False):
         super().__init__(state, record, view_lines, human, chance, autosave)
         self.bot = bot
         self.hint_bot = hint_bot
         self.out = out
         self.color = color
-        self.chance_seen: list[str] = []                # chance outcomes not yet printed
+        self.live = live                 # a terminal: the search shows a live line
+        self.last_question = ""          # the last question the prompt put
 
     def say(self, text: str = "") -> None:
-        self.flush_chance()
         print(text, file=self.out, flush=True)
 
-    def flush_chance(self) -> None:
-        """Prints the chance outcomes since the last message, on one folded line."""
-        if not self.chance_seen:
-            return
-        import textwrap
-        lines = textwrap.wrap(", ".join(self.chance_seen), width=78,
-                              initial_indent="  chance: ", subsequent_indent="          ")
-        self.chance_seen = []
-        print("\n".join(lines), file=self.out, flush=True)
+    def tell_events(self) -> None:
+        """Prints what happened since the last time, one line an event."""
+        for line in self.take_events():
+            self.say(folded("  " + line, "      "))
+
+    def show_board(self) -> None:
+        self.tell_events()
+        self.say(self.state.render(self.human, color=self.color))
+
+    def candidates(self) -> list[str]:
+        """What Tab completes: the legal moves (when it is the human's turn) and the commands."""
+        moves = [m.text for m in self.state.legal_moves()] \
+            if self.to_move() == "human" else []
+        return moves + list(COMMANDS)
 
     # -- the loop -----------------------------------------------------------
     def run(self, read_line) -> int:
-        shown = False
+        shown = asked = False       # the board, and what the position asks, are on screen
         while not self.state.is_terminal():
             player = self.state.current_player
             if player == CHANCE:
-                self.play_chance()
+                self.chance_step()
+                shown = False
             elif player != self.human:
                 self.play_ai()
-                shown = False
+                shown, asked = True, False
             else:
                 if not shown:
-                    self.say(self.state.render(self.human, color=self.color))
+                    self.show_board()
                     shown = True
+                if not asked:
+                    question = self.narrator.asking(self.state)
+                    if question != self.last_question:  # not again while it stays the same
+                        self.say(folded(question))
+                        self.last_question = question
+                    asked = True
                 line = read_line("your move> ")
                 if line is None:
                     return self.leave("end of input")
+                length = len(self.record.lines)
                 shown = self.handle(line.strip())
                 if shown is None:
                     return self.leave("quit")
-        self.say(self.state.render(self.human, color=self.color))
+                asked = asked and len(self.record.lines) == length
+        self.show_board()
         self.finish()
         outcome = self.state.returns()[self.human]
         self.say({1: "You win.", -1: "The AI wins.", 0: "Draw."}[int(outcome)])
@@ -103,13 +128,18 @@ class Session(GameSession):
         self.say(f"Game record saved to {path}")
         return 0
 
-    def play_chance(self) -> None:
-        self.chance_seen.append(self.chance_step())
-
     def play_ai(self) -> None:
-        played = self.ai_play(self.bot, self.ai_search(self.bot))
-        self.say(f"AI: {played.shown}" + (f"   (AI's win chance {percent(played.win)})"
+        self.tell_events()
+        thinking = ThinkingLine(self.out, self.narrator.intention) if self.live else None
+        result = self.ai_search(self.bot, thinking.update if thinking else None)
+        if thinking:
+            thinking.clear()
+        played = self.ai_play(self.bot, result)
+        shown = self.narrator.as_seen(played.shown, played.seat)
+        self.say(f"AI: {shown}" + (f"   (AI's win chance {percent(played.win)})"
                                           if played.win is not None else ""))
+        if not self.state.is_terminal():
+            self.show_board()
 
     def handle(self, line: str) -> bool | None:
         """Carries out one line of input; returns whether the board is on screen
@@ -128,6 +158,9 @@ class Session(GameSession):
         if command == "moves":
             self.say(columns([m.text for m in self.state.legal_moves()]))
             return True
+        if command == "card":
+            self.show_card(rest.strip())
+            return True
         if command == "hint":
             self.show_hint()
             return True
@@ -139,12 +172,31 @@ class Session(GameSession):
         try:
             self.human_play(line)
         except XenophonError as error:
-            self.say(f"{error}\n(type 'moves' for the legal moves, 'help' for commands)")
+            self.say(folded(str(error)) + "\n(type 'moves' for the legal moves, 'help' for "
+                     "commands)")
+            return True
+        self.show_board()
         return True
 
+    def show_card(self, word: str) -> None:
+        if not word:
+            self.say("card needs a card's name, or a square or slot with a card on it")
+            return
+        try:
+            self.say("\n".join(folded(line) for line in self.narrator.card_lines(self.state,
+                                                                                 word)))
+        except KeyError as error:
+            self.say(str(error.args[0]))
+
     def show_hint(self) -> None:
-        result = self.hint(self.hint_bot)
-        self.say(f"  AI's view for you ({result.iterations} iterations):")
+        thinking = ThinkingLine(self.out, lambda text: text) if self.live else None
+        result = self.hint(self.hint_bot, thinking.update if thinking else None)
+        if thinking:
+            thinking.clear()
+        if not result.iterations:
+            self.say(f"  only move: {result.best.move.text}")
+            return
+        self.say(f"  AI's view for you ({result.iterations:,} iterations):")
         top = result.moves[:3]
         width = max(len(stat.move.text) for stat in top) + 2
         for stat in top:
@@ -189,6 +241,39 @@ class Session(GameSession):
         return 0
 
 
+class ThinkingLine:
+    """The live line of a search on a terminal: elapsed time, iterations,
+    the best move so far (as `shown` lets the human know of it) and its win
+    probability, redrawn in place."""
+
+    def __init__(self, out: TextIO, shown: Callable[[str], str]):
+        self.out = out
+        self.shown = shown
+
+    def update(self, result: Any) -> None:
+        if not result.moves:
+            return
+        best = result.best
+        text = (f"  thinking {result.seconds:4.1f} s, {result.iterations:,} iterations, "
+                f"best {self.shown(best.move.text)} ({percent(best.win_probability)})")
+        self.out.write("\r\x1b[K" + text[:79])
+        self.out.flush()
+
+    def clear(self) -> None:
+        self.out.write("\r\x1b[K")
+        self.out.flush()
+
+
+def folded(line: str, indent: str | None = None, width: int = 79) -> str:
+    """A long line folded to `width` columns, its continuation lines indented
+    like it (plus two spaces) unless `indent` says otherwise."""
+    if len(line) <= width:
+        return line
+    if indent is None:
+        indent = " " * (len(line) - len(line.lstrip()) + 2)
+    return "\n".join(textwrap.wrap(line, width=width, subsequent_indent=indent))
+
+
 def columns(texts: list[str], width: int = 80) -> str:
     """The texts in as many columns as fit in `width` characters."""
     cell = max(map(len, texts)) + 2
@@ -197,38 +282,47 @@ def columns(texts: list[str], width: int = 80) -> str:
     return "\n".join("".join(t.ljust(cell) for t in row).rstrip() for row in rows)
 
 
-def _read_line(prompt: str) -> str | None:
-    try:
-        return input(prompt)
-    except EOFError:
-        return None
-
-
-def new_game(args: argparse.Namespace) -> Start:
+def new_game(args: argparse.Namespace, level: str | None) -> Start:
     """A new game: chance from a secret, or from --seed when the player chose one."""
     if args.game is None:
         raise UsageError("which game? xenophon play anabasis | xenophon play hero")
-    return start_game(game_from_arguments(args, args.seed), args.seat, args.level, args.seed)
+    return start_game(game_from_arguments(args, args.seed), args.seat, level, args.seed)
+
+
+def chosen_level(args: argparse.Namespace) -> str | None:
+    """--level, or the level --elo names (None: the default, or the saved one)."""
+    if args.elo is None:
+        return args.level
+    if args.level is not None:
+        raise UsageError("give --level or --elo, not both")
+    game_name = load_record(args.resume).game if args.resume else args.game
+    if game_name is None:
+        raise UsageError("which game? xenophon play anabasis | xenophon play hero")
+    return level_from_elo(game_name, args.elo)
 
 
 def run(args: argparse.Namespace) -> int:
     if args.resume and (args.game or args.seed is not None or args.seat is not None):
         raise UsageError("--resume continues a saved game as it was: give no game, --seed "
                          "or --seat with it")
-    start = resumed_game(args.resume, args.level) if args.resume else new_game(args)
+    level = chosen_level(args)
+    start = resumed_game(args.resume, level) if args.resume else new_game(args, level)
     if start.note:
         print(start.note)
     state, human, level = start.state, start.human, start.level
     bot = bot_for_level(level, 0, args.workers)
-    hint_bot = bot_for_level("normal", 0, args.workers)
+    hint_bot = bot_for_level(HINT_LEVEL, 0, args.workers)
     session = Session(state, start.record, start.view_lines, human, bot, hint_bot, start.chance,
-                      sys.stdout, use_color(), default_save_path(state.game.name))
+                      sys.stdout, use_color(), default_save_path(state.game.name),
+                      live=sys.stdout.isatty())
+    session.snapshots = start.snapshots
     if args.resume:
         session.written.append(Path(args.resume))       # this game's own file
-    session.say(f"{state.game.name}: you are seat {human} ("
-                f"{'first' if human == 0 else 'second'} to move), the AI plays at level "
-                f"{level}. Type 'help' for commands.")
+    session.say(folded(f"{state.game.name}: you are seat {human} ("
+                       f"{'first' if human == 0 else 'second'} to move), the AI plays at level "
+                       f"{level_description(level, state.game.name)}. Type 'help' for "
+                       "commands."))
     try:
-        return session.run(_read_line)
+        return session.run(LineReader(session.candidates))
     except KeyboardInterrupt:
         return session.leave("interrupted")

@@ -15,19 +15,20 @@ import random
 import secrets
 import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
 from xenophon.chance import ChanceStream, event_kind
-from xenophon.errors import XenophonError
+from xenophon.describe import HIDDEN, narrator_for
+from xenophon.errors import IllegalMoveError, XenophonError
 from xenophon.files import check_output, user_data_folder
 from xenophon.game import CHANCE, Game, Move, State
 from xenophon.records import (Record, load_record, make_game_for, new_record, open_sealed,
                               redact, replay, seal_game)
 
-HIDDEN = "(hidden from you)"
 DEFAULT_LEVEL = "normal"
+HINT_LEVEL = "normal"          # the search that answers 'hint'
 
 
 class SessionError(XenophonError):
@@ -76,6 +77,12 @@ class Session:
         # before each of the human's moves: the state, the record's length, chance used
         self.snapshots: list[tuple[State, int, Counter]] = []
         self.written: list[Path] = []                   # files this session may replace
+        # what happened, in words, as the human saw it (xenophon.describe):
+        # lines not yet taken, and the chance outcomes waiting to be folded
+        self.narrator = narrator_for(state, human)
+        self.events: list[str] = []
+        self.chance_run: list[tuple[str, str | None]] = []
+        self.announced = ""                            # the last phase line
 
     def log(self, player: int, text: str, hidden: bool) -> None:
         """Adds a line to the full record and to the human's view."""
@@ -102,8 +109,7 @@ class Session:
         """Draws and applies one chance outcome; returns it as the human sees it."""
         move = self.chance.draw(self.state)
         hidden = not self.state.observed_by(move.code, self.human)
-        self.state.apply_code(move.code)
-        self.log(CHANCE, move.text, hidden)
+        self.apply_and_narrate(CHANCE, move, hidden)
         return HIDDEN if hidden else move.text
 
     def ai_search(self, bot: Any, on_progress: Callable[[Any], None] | None = None,
@@ -120,20 +126,65 @@ class Session:
         player = self.state.current_player
         move = bot.choose_from(result)
         hidden = not self.state.observed_by(move.code, self.human)
-        self.state.apply_code(move.code)
-        self.log(player, move.text, hidden)
+        self.apply_and_narrate(player, move, hidden)
         win = result.best.win_probability if result.iterations else None
         return AiMove(player, shown_move(move.text, hidden), win)
 
     def human_play(self, move: Move | str) -> Move:
         """Plays the human's move (a legal Move or a text; XenophonError,
         with nothing changed, if it is not legal)."""
-        legal = self.state.move(move)
+        try:
+            legal = self.state.move(move)
+        except IllegalMoveError:
+            reason = self.narrator.why_illegal(self.state, self.state.parse_code(move)) \
+                if isinstance(move, str) and not self.state.is_terminal() else None
+            if reason is None:
+                raise
+            raise IllegalMoveError(f"'{move.strip()}' is not legal now: {reason}") from None
         self.snapshots.append((self.state.copy(), len(self.record.lines),
                                Counter(self.chance.used)))
-        self.state.apply_code(legal.code)
-        self.log(self.human, legal.text, hidden=False)
+        self.apply_and_narrate(self.human, legal, hidden=False)
         return legal
+
+    def apply_and_narrate(self, player: int, move: Move, hidden: bool) -> None:
+        """Plays a legal move or outcome, records it, and puts what the human
+        saw happen into `events` (a chance outcome that only adds to a hand,
+        a slot or the market waits in `chance_run`, to be folded into one line)."""
+        before = self.state.view(self.human)
+        self.state.apply_code(move.code)
+        self.log(player, move.text, hidden)
+        after = self.state.view(self.human)
+        text = None if hidden else move.text
+        lines = self.narrator.events(before, after, player, text)
+        kind = move.text.split()[0]
+        if player == CHANCE and self.narrator.folds(kind):
+            self.chance_run.append((kind, text))
+        else:
+            if player == CHANCE:
+                lines.insert(0, self.narrator.chance_line([(kind, text)]))
+            self.events += self.folded_chance() + lines
+        line = self.narrator.phase_line(after)
+        if line and line != self.announced:          # not again after a window or a chance node
+            self.announced = line
+            self.events += self.folded_chance() + [line]
+        if self.state.is_terminal():
+            self.events += self.folded_chance() + [self.narrator.result_line(after)]
+
+    def folded_chance(self) -> list[str]:
+        """The waiting chance outcomes as one line (none if there are none)."""
+        if not self.chance_run:
+            return []
+        label = "setup" if not any(line["seat"] != "chance" for line in self.record.lines) \
+            else "chance"
+        line = f"{label}: {self.narrator.chance_line(self.chance_run)}"
+        self.chance_run = []
+        return [line]
+
+    def take_events(self) -> list[str]:
+        """The lines of what happened since the last call (chance folded)."""
+        lines = self.events + self.folded_chance()
+        self.events = []
+        return lines
 
     def hint(self, bot: Any, on_progress: Callable[[Any], None] | None = None,
              every: float = 0.5) -> Any:
@@ -150,6 +201,7 @@ class Session:
         self.state, length, self.chance.used = self.snapshots.pop()
         del self.record.lines[length:]
         del self.view_lines[length:]
+        self.events, self.chance_run = [], []
         return True
 
     def finish(self) -> None:
@@ -202,10 +254,14 @@ class Start:
     level: str
     chance: ChanceStream
     note: str = ""                     # said to the player once (a changed level)
+    # a resumed game's states before each of the human's decisions (Session.snapshots)
+    snapshots: list[tuple[State, int, Counter]] = field(default_factory=list)
 
     def session(self, autosave: Path | None) -> Session:
-        return Session(self.state, self.record, self.view_lines, self.human, self.chance,
-                       autosave)
+        session = Session(self.state, self.record, self.view_lines, self.human, self.chance,
+                          autosave)
+        session.snapshots = self.snapshots
+        return session
 
 
 def new_game(game: Game, seat: int | None, level: str | None, seed: int | None) -> Start:
@@ -253,12 +309,27 @@ def resumed_game(path: str | Path, level: str | None) -> Start:
                       for line in redact(full, game, human).lines]
     chance.rewind(event_kind(before[i]) for i, line in enumerate(full.lines)
                   if line["seat"] == "chance")
+    snapshots = decision_snapshots(full, before, human)
     saved_level = full.seats[1 - human].partition(":")[2] or DEFAULT_LEVEL
     level = level or saved_level
     full.seats[1 - human] = f"ismcts:{level}"
     note = f"The AI now plays at level {level} (the game was saved at {saved_level})." \
         if level != saved_level else ""
-    return Start(state, full, view_lines, human, level, chance, note)
+    return Start(state, full, view_lines, human, level, chance, note, snapshots)
+
+
+def decision_snapshots(full: Record, before: list[State], human: int
+                       ) -> list[tuple[State, int, Counter]]:
+    """What undo goes back to in a replayed game: before each of the human's
+    lines, the state, the record's length and the chance used."""
+    snapshots: list[tuple[State, int, Counter]] = []
+    used: Counter = Counter()
+    for index, line in enumerate(full.lines):
+        if line["seat"] == human:
+            snapshots.append((before[index], index, Counter(used)))
+        elif line["seat"] == "chance":
+            used[event_kind(before[index])] += 1
+    return snapshots
 
 
 def _chance_key(text: Any, where: str) -> bytes:
@@ -266,3 +337,23 @@ def _chance_key(text: Any, where: str) -> bytes:
         return bytes.fromhex(text)
     except (TypeError, ValueError):
         raise SessionError(f"{where}: the sealed part is damaged (no chance key)") from None
+
+
+def play_through(session: Session, ai: Any, choose: Callable[[Session], Move],
+                 stop: Callable[[State], bool] | None = None) -> list[str]:
+    """Plays a session on with no one at the keyboard: chance as it falls,
+    the AI's moves by `ai`, the human's by `choose(session)`, until the end
+    or until `stop(state)` holds at one of the human's decisions; returns
+    the human's moves (what a person would have typed to get there)."""
+    typed = []
+    while session.to_move() != "over":
+        who = session.to_move()
+        if who == "chance":
+            session.chance_step()
+        elif who == "ai":
+            session.ai_play(ai, session.ai_search(ai))
+        elif stop is not None and stop(session.state):
+            break
+        else:
+            typed.append(session.human_play(choose(session)).text)
+    return typed

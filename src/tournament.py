@@ -50,10 +50,15 @@ def play_one(game_spec: str, bot_specs: tuple[str, str] | list[str], seed: int,
              a_seat: int) -> GameRecord:
     """One game: bot A in `a_seat`, bot B in the other; chance from the seed."""
     game = game_from_spec(game_spec, seed=seed)
-    rng = random.Random(seed)
-    players = [None, None]
+    players: list[Any] = [None, None]
     players[a_seat] = make_bot(bot_specs[0], seed * 2 + 1)
     players[1 - a_seat] = make_bot(bot_specs[1], seed * 2 + 2)
+    return play_out(game, players, seed, a_seat)
+
+
+def play_out(game: Any, players: list[Any], seed: int, a_seat: int) -> GameRecord:
+    """A game between two bots (players[seat]), chance drawn from `seed`."""
+    rng = random.Random(seed)
     state = game.new_initial_state()
     actions = 0
     while not state.is_terminal():

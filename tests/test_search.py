@@ -220,7 +220,7 @@ def test_transpositions_descend_into_the_node_another_order_reached():
 
 def test_preset_v1_is_the_search_without_tree_options():
     state = random_positions(GAMES["hero"], 1, seed=2)[0]
-    explicit = ISMCTSBot(iterations=800, seed=3, c_uct=0.4, cutoff_turns=4,
+    explicit = ISMCTSBot(iterations=800, seed=3, c_uct=0.4, cutoff_turns=None,
                          value_scaling="none", transpositions=False, prior_weight=0.0)
     named = make_bot("ismcts:preset=v1,iterations=800", seed=3)
     assert visits(named.analyse(state)) == visits(explicit.analyse(state))
@@ -230,7 +230,7 @@ def test_preset_v1_is_the_search_without_tree_options():
 
 def test_an_option_given_overrides_the_preset():
     bot = make_bot("ismcts:preset=v1,transpositions=true,c_uct=0.9,iterations=10", seed=1)
-    assert bot.transpositions and bot.c_uct == 0.9 and bot.cutoff_turns == 4
+    assert bot.transpositions and bot.c_uct == 0.9 and bot.cutoff_turns is None
     assert bot.value_scaling == "none" and bot.prior_weight == 0.0
 
 

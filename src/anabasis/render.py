@@ -7,10 +7,11 @@ face-down events are shown face down. The grid is drawn from the seat's side
 from __future__ import annotations
 
 from xenophon.anabasis.cards import CardSet
+from xenophon.describe import clamp_hp
 from xenophon.game import count_text, plural, wrapped
 
 FILES = "abcdefg"
-CELL = 9
+CELL = 11
 CASTLES = {3: 0, 38: 1}
 CEMETERY_LIMITS = {"standard": 8, "expert": 12}
 GREEN, RED, BOLD, RESET = "\033[32m", "\033[31m", "\033[1m", "\033[0m"
@@ -51,7 +52,8 @@ def _cell(entry: dict | None, square: int, seat: int, labels: dict[str, str],
         else:
             state = "m" if entry["moved"] else ("r" if entry["ready"] else "x")
         bonus = f"+{entry['atk_bonus']}" if entry.get("atk_bonus") else ""
-        text = f"{'+' if mine else '-'}{labels[card.name]}{hp_left}{state}{bonus}"
+        attack = f"/{card.atk}" if card.kind == "character" else ""
+        text = f"{'+' if mine else '-'}{labels[card.name]}{hp_left}{attack}{state}{bonus}"
     padded = text.ljust(CELL)
     if color:
         return (GREEN if mine else RED) + padded + RESET
@@ -91,7 +93,7 @@ def _player_lines(state: dict, player: int, seat: int, mode: str, cards: CardSet
     who = "You" if player == seat else "Opponent"
     hand = count_text(info["hand"]) if player == seat else plural(sum(info["hand"].values()), "card")
     return [
-        f"{who} (seat {player}): castle {info['castle_hp']}  AP {info['ap']}  "
+        f"{who} (seat {player}): castle {clamp_hp(info['castle_hp'])}  AP {info['ap']}  "
         f"funds {info['funds']}  deck {sum(info['deck'].values())}  "
         f"cemetery {cemetery}/{CEMETERY_LIMITS[mode]}",
         *wrapped("hand", hand),
@@ -118,6 +120,6 @@ def render_state(state: dict, cards: CardSet, seat: int, mode: str = "standard",
     market = state["market"]
     tops = "  ".join(f"{pile}: {top or '-'}" for pile, top in zip("ABC", market["tops"]))
     lines += ["", f"Market  {tops}", *wrapped("row", count_text(market["row"])),
-              "Legend: +yours -theirs, card, HP left, then r ready, m moved, x exhausted,",
-              "        t territory, ? face-down territory, +N Rally bonus"]
+              "Legend: +yours -theirs, card, HP left/ATK, then r ready, m moved, x exhausted,",
+              "        t territory, ? face-down territory, +N Rally bonus; 'card c3' explains"]
     return "\n".join(lines)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from xenophon.describe import clamp_hp
 from xenophon.game import count_text, plural, wrapped
 from xenophon.hero.cards import Deck, HeroCardSet
 
@@ -37,7 +38,7 @@ def _player_lines(state: dict, player: int, seat: int, cards: HeroCardSet,
     avatar = cards.avatar_by_name(info["avatar"])
     mine = player == seat
     who = "You" if mine else "Opponent"
-    head = (f"{who} (seat {player}): {avatar.name}  HP {info['hp']}/{avatar.hp}  charisma used "
+    head = (f"{who} (seat {player}): {avatar.name}  HP {clamp_hp(info['hp'])}/{avatar.hp}  charisma used "
             f"{info['charisma_used']}/{avatar.charisma}  deck {info['deck_size']}")
     if color:
         head = (GREEN if mine else RED) + head + RESET

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from xenophon.errors import XenophonError
-from xenophon.evaluation import EVALUATIONS
+from xenophon.evaluation import EVALUATIONS, cutoff_turns_for
 from xenophon.game import Move, State
 from xenophon.search.ismcts import Worker
 
@@ -45,9 +45,10 @@ MAX_PRIOR_WEIGHT = 100.0          # progressive bias weight (values are in [-1, 
 #: overrides its preset's value
 TREE_OPTIONS = ("c_uct", "cutoff_turns", "value_scaling", "transpositions", "prior_weight")
 #: `v1` is the search as it was before the tree options (issue 11): UCB1 on
-#: raw returns, each edge with its own statistics, no priors
+#: raw returns, each edge with its own statistics, no priors; a cut-off of
+#: None is the game's and its evaluation's own (xenophon.evaluation.CUTOFF_TURNS)
 PRESETS: dict[str, dict[str, Any]] = {
-    "v1": {"c_uct": 0.4, "cutoff_turns": 4, "value_scaling": "none", "transpositions": False,
+    "v1": {"c_uct": 0.4, "cutoff_turns": None, "value_scaling": "none", "transpositions": False,
            "prior_weight": 0.0},
 }
 DEFAULT_PRESET = "v1"
@@ -135,7 +136,7 @@ SETTINGS: dict[str, Setting] = {
     "workers": Setting(int, 1, MAX_WORKERS),
     "seed": Setting(int, none_allowed=True),
     "c_uct": Setting(float, 0, MAX_C_UCT),
-    "cutoff_turns": Setting(int, -1, MAX_CUTOFF_TURNS),
+    "cutoff_turns": Setting(int, -1, MAX_CUTOFF_TURNS, none_allowed=True),
     "memory_mb": Setting(float, 0, MAX_MEMORY_MB, above=True),
     "temperature": Setting(float, 0, MAX_TEMPERATURE),
     "max_playout_actions": Setting(int, 1, MAX_PLAYOUT_ACTIONS),
@@ -167,7 +168,7 @@ def check_settings(**values: Any) -> None:
 
 def tree_options(preset: str, **given: Any) -> dict[str, Any]:
     """The tree options (TREE_OPTIONS) of a search: each one given (not None),
-    else the preset's."""
+    else the preset's (which may be None: the cut-off then follows the game)."""
     return {name: given[name] if given.get(name) is not None else PRESETS[preset][name]
             for name in TREE_OPTIONS}
 
@@ -301,6 +302,8 @@ class SearchBot(Bot):
         self.seed = seed
         self.preset = preset
         self.c_uct = tree["c_uct"]
+        # playout turns before the evaluation (None: the game's and the
+        # evaluation's own, xenophon.evaluation.CUTOFF_TURNS)
         self.cutoff_turns = tree["cutoff_turns"]
         # selection on values scaled to each node's range; edges that take the
         # value of the node they lead to; the playout policy as a prior
@@ -328,16 +331,22 @@ class SearchBot(Bot):
         self.rng = random.Random(seed)
         self.searches = 0
 
+    def cutoff_for(self, game: Any) -> int:
+        """The playout turns before the evaluation in a search of `game`."""
+        if self.cutoff_turns is not None:
+            return self.cutoff_turns
+        return cutoff_turns_for(game, self.evaluation)
+
     # -- running workers ----------------------------------------------------
     def _workers_for(self, state: State, root: bytes, player: int, count: int,
                      memory_bytes: int, root_moves: list[int] | None = None) -> list[Worker]:
         api, tables = state.game.search_interface(self.evaluation, self.weights)
         base = self.seed * 1_000_003 + self.searches * 7919
         return [Worker(api, tables, root, player, (base + index * 104_729) & (2**63 - 1),
-                       self.c_uct, self.cutoff_turns, self.max_playout_actions, self.resample,
-                       memory_bytes, state.game, root_moves, self.uniform_playouts,
-                       Worker.VALUE_SCALINGS[self.value_scaling], self.transpositions,
-                       self.prior_weight)
+                       self.c_uct, self.cutoff_for(state.game), self.max_playout_actions,
+                       self.resample, memory_bytes, state.game, root_moves,
+                       self.uniform_playouts, Worker.VALUE_SCALINGS[self.value_scaling],
+                       self.transpositions, self.prior_weight)
                 for index in range(count)]
 
     def _run(self, workers: list[Worker], iterations: int, time_limit: float) -> None:

@@ -16,12 +16,11 @@ from xenophon.games import (DECK_SEPARATOR, GAME_OPTIONS, game_options_from_text
 from xenophon.records import Record, load_record, make_game_for, parse_record, replay
 from xenophon.review import review_points
 from xenophon.search.bots import ISMCTSBot, SearchResult
-from xenophon.session import (DEFAULT_LEVEL, HIDDEN, Session, Start, default_save_path,
-                              new_game, resumed_game)
+from xenophon.session import (DEFAULT_LEVEL, HIDDEN, HINT_LEVEL, Session, Start,
+                              default_save_path, new_game, resumed_game)
 from xenophon.web.catalogue import anchors_of, catalogue, moves_for_page, opponent_anchors
 
 Send = Callable[[dict[str, Any]], None]
-HINT_LEVEL = "normal"
 TOP_MOVES = 5
 PROGRESS_EVERY = 0.25           # seconds between the search's partial results
 REVIEW_ITERATIONS = 300         # per decision, by default (the page may ask for more)

@@ -1,0 +1,139 @@
+"""Words for a game in progress, from one seat's point of view: what just
+happened, what the seat is asked now, why the game ended.
+
+Everything here is computed from what the seat sees and nothing else: the
+seat's view of the state (`State.view(seat)`, equal for every state the seat
+cannot tell apart) before and after a step, and the step's text only when
+the seat observed it (`State.observed_by`); a hidden step is known by its
+kind alone (its first word, as in the seat's view of a record). Each game has
+a `Narrator` subclass; `narrator_for(game, seat)` gives the right one.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from xenophon.game import State
+
+#: what stands for a step the seat did not see (a record's view says the same)
+HIDDEN = "(hidden from you)"
+
+
+def clamp_hp(hp: int) -> int:
+    """HP as shown: a castle or avatar below 0 is at 0 (the rules let the
+    counter go below; the game is over either way)."""
+    return max(0, hp)
+
+
+def gained(before: dict[str, int] | None, after: dict[str, int] | None) -> Counter:
+    """What a multiset gained from `before` to `after`."""
+    return Counter(after or {}) - Counter(before or {})
+
+
+class Narrator:
+    """One seat's account of a game; subclasses know their game's words."""
+
+    def __init__(self, state: State, seat: int):
+        self.game = state.game
+        self.seat = seat
+
+    def whose(self, player: int) -> str:
+        return "your" if player == self.seat else "the opponent's"
+
+    def who(self, player: int) -> str:
+        return "you" if player == self.seat else "the opponent"
+
+    # -- steps ----------------------------------------------------------------
+    def events(self, before: dict, after: dict, actor: int, text: str | None) -> list[str]:
+        """The lines for one step: `before` and `after` are the seat's views,
+        `actor` the player who moved (CHANCE for an outcome), `text` the
+        step's notation or None when the seat did not see which it was."""
+        raise NotImplementedError
+
+    #: the kinds of chance outcome folded into one line while they come in a row
+    folded_kinds: frozenset[str] = frozenset()
+
+    def folds(self, kind: str) -> bool:
+        return kind in self.folded_kinds
+
+    def chance_line(self, outcomes: list[tuple[str, str | None]]) -> str:
+        """Chance outcomes folded into one line: each is (kind word, text or
+        None when the seat did not see which outcome it was), grouped by kind
+        and visibility in the order they came."""
+        groups: dict[tuple[str, bool], list[str]] = {}
+        for kind, text in outcomes:
+            groups.setdefault((kind, text is not None), []).append(
+                text.partition(" ")[2] if text else "")
+        return "; ".join(self.chance_phrase(kind, names if visible else None, len(names))
+                         for (kind, visible), names in groups.items())
+
+    def chance_phrase(self, kind: str, names: list[str] | None, count: int) -> str:
+        """One kind of outcome: the `names` seen, or None and only their `count`."""
+        raise NotImplementedError
+
+    #: the move words that name a card the mover holds hidden (its hand, a
+    #: face-down slot): an opponent's move of these is shown only by its word
+    #: until it is played (a move searched and not played would tell a card)
+    hidden_words: frozenset[str] = frozenset()
+
+    def intention(self, text: str) -> str:
+        """The opponent's move under consideration as the seat may be told of
+        it: in full, or its word alone when it would name a hidden card."""
+        word = text.split()[0]
+        return f"{word} {HIDDEN}" if word in self.hidden_words else text
+
+    def as_seen(self, text: str, actor: int) -> str:
+        """A move of `actor`'s as the seat reads it (the same text, unless the
+        game's notation is relative to the mover)."""
+        return text
+
+    # -- cards and rules ----------------------------------------------------------
+    def card_lines(self, state: State, word: str) -> list[str]:
+        """`card WORD`: the card of that name, or the one on that square or
+        slot, as the seat sees it; KeyError naming what is unknown."""
+        raise NotImplementedError
+
+    def why_illegal(self, state: State, code: int) -> str | None:
+        """The rule that keeps the seat's well-formed move `code` from being
+        legal now (None when no single rule says it)."""
+        raise NotImplementedError
+
+    # -- the prompt and the end -------------------------------------------------
+    def phase_line(self, view: dict) -> str | None:
+        """A line when a turn or phase begins (None when there is nothing to say)."""
+        raise NotImplementedError
+
+    def asking(self, state: State) -> str:
+        """What the seat is asked to decide now, in one or two lines."""
+        raise NotImplementedError
+
+    def end_reason(self, view: dict) -> str:
+        raise NotImplementedError
+
+    def result_line(self, view: dict) -> str:
+        r0 = view["result"][0]
+        if r0 == 0:
+            outcome = "a draw"
+        else:
+            outcome = f"seat {0 if r0 > 0 else 1} wins"
+        return f"Game over, {outcome}: {self.end_reason(view)}."
+
+
+def legal_summary(state: State, most: int = 6) -> str:
+    """The legal moves when there are few of them, else their kinds."""
+    moves = [m.text for m in state.legal_moves()]
+    if len(moves) <= most:
+        return ", ".join(moves)
+    kinds = list(dict.fromkeys(m.split()[0] for m in moves))
+    return f"{len(moves)} moves ({', '.join(kinds)}; type 'moves' for all)"
+
+
+def narrator_for(state: State, seat: int) -> Narrator:
+    """The narrator of the state's game for `seat`."""
+    if state.game.name == "anabasis":
+        from xenophon.anabasis.describe import AnabasisNarrator
+        return AnabasisNarrator(state, seat)
+    from xenophon.hero.describe import HeroNarrator
+    return HeroNarrator(state, seat)
+
+
+__all__ = ["HIDDEN", "Narrator", "narrator_for", "clamp_hp", "gained", "legal_summary"]

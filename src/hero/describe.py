@@ -1,0 +1,380 @@
+"""A Hero incarnation in words for one seat (xenophon.describe): attacks and
+their outcome, damage to units and avatars, units destroyed, cards played,
+and what each phase and window asks."""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+from xenophon.codes import decode
+from xenophon.describe import HIDDEN, Narrator, clamp_hp, gained, legal_summary
+from xenophon.game import CHANCE, State, count_text, plural
+from xenophon.errors import NotationError
+from xenophon.hero.cards import FACTION_NAMES
+from xenophon.hero.notation import (ATTACK, AVATAR, DEPLOY, FRONT, MOVE, PLAY, RETAINER,
+                                    parse_slot, slot_name)
+
+ROWS = ("front", "back")
+ASKED = {
+    "action": "deploy units, play operations, change a unit's row or use your avatar's "
+              "ability; 'end' goes to the battle phase (the opponent may answer first)",
+    "battle": "attack with a standby unit ('attack F1 > op.F2' or 'attack F1 > avatar'), "
+              "use a fast operation, or 'end' your turn",
+}
+
+
+class HeroNarrator(Narrator):
+    folded_kinds = frozenset({"draw"})
+    hidden_words = frozenset({"deploy", "play", "retainer"})
+
+    def __init__(self, state: State, seat: int):
+        super().__init__(state, seat)
+        self.cards = state.game.cards
+
+    def chance_phrase(self, kind: str, names: list[str] | None, count: int) -> str:
+        if names is None:
+            return f"the opponent draws {plural(count, 'card')} {HIDDEN}"
+        return f"you draw {count_text(Counter(names))}"
+
+    # -- steps ------------------------------------------------------------------
+    def events(self, before: dict, after: dict, actor: int, text: str | None) -> list[str]:
+        lines: list[str] = []
+        if actor != CHANCE and text and text.startswith("attack"):
+            lines.append(self._attack_line(after, actor))
+        for player in (0, 1):
+            lines += self._field_lines(before["players"][player], after["players"][player],
+                                       player, text if actor == player else None)
+            lines += self._hp_lines(before["players"][player], after["players"][player],
+                                    player)
+        return lines
+
+    def _attack_line(self, after: dict, actor: int) -> str:
+        attack = after.get("attack") or {}
+        attacker = self._unit_named(after, actor, attack.get("attacker"))
+        target = attack.get("target")
+        victim = f"{self.whose(1 - actor)} avatar" if target == "avatar" \
+            else self._unit_named(after, 1 - actor, target)
+        return f"{attacker} attacks {victim}"
+
+    def _unit_named(self, view: dict, owner: int, ref: str | None) -> str:
+        """'the opponent's Great Bear (op.F1)' for the unit `ref` (a slot of
+        its owner's, as the owner names it) of `owner`."""
+        if not ref:
+            return f"{self.whose(owner)} unit (gone)"
+        unit = unit_at(view["players"][owner], parse_slot(ref, theirs=False))
+        name = unit["card"] if unit else "unit"
+        shown = ref if owner == self.seat else f"op.{ref}"
+        return f"{self.whose(owner)} {name} ({shown})"
+
+    def as_seen(self, text: str, actor: int) -> str:
+        """The opponent's move with its slots named as on the seat's board
+        (the notation names them from the mover's side)."""
+        if actor == self.seat:
+            return text
+        return re.sub(r"\b(op\.)?([FB][1-5])\b",
+                      lambda m: m.group(2) if m.group(1) else f"op.{m.group(2)}", text)
+
+    def _field_lines(self, old: dict, new: dict, player: int, text: str | None) -> list[str]:
+        lines = []
+        before = Counter(u["card"] for row in ROWS for u in old[row])
+        after = Counter(u["card"] for row in ROWS for u in new[row])
+        for name, n in (before - after).items():
+            where = "to the hand" if gained(old.get("known"), new.get("known"))[name] or \
+                (player == self.seat and gained(old["hand"], new["hand"])[name]) \
+                else "destroyed"
+            verb = "returns" if where == "to the hand" else "is"
+            for _ in range(n):
+                lines.append(f"{self.whose(player)} {name} {verb} {where}")
+        for name, n in (after - before).items():
+            if text and name in text:
+                continue
+            lines.append(f"{self.whose(player)} {name} enters the field"
+                         + (f" (x{n})" if n > 1 else ""))
+        for row in ROWS:
+            if [u["card"] for u in old[row]] != [u["card"] for u in new[row]]:
+                continue
+            for index, (a, b) in enumerate(zip(old[row], new[row]), start=1):
+                unit = f"{self.whose(player)} {b['card']} " \
+                       f"({'' if player == self.seat else 'op.'}{row[0].upper()}{index})"
+                if b["power"] != a["power"] or b["attack"] != a["attack"]:
+                    lines.append(f"{unit} is now {b['power']}/{b['attack']} "
+                                 f"(was {a['power']}/{a['attack']})")
+                if b["damage"] > a["damage"]:
+                    lines.append(f"{unit} takes "
+                                 f"{b['damage'] - a['damage']} damage (power {b['power']}, "
+                                 f"damage {b['damage']})")
+        return lines
+
+    def _hp_lines(self, old: dict, new: dict, player: int) -> list[str]:
+        change = new["hp"] - old["hp"]
+        if change == 0:
+            return []
+        avatar = self.cards.avatar_by_name(new["avatar"])
+        verb = f"loses {-change}" if change < 0 else f"gains {change}"
+        return [f"{self.whose(player)} avatar {avatar.name} {verb} HP "
+                f"({clamp_hp(new['hp'])}/{avatar.hp})"]
+
+    # -- cards and rules ----------------------------------------------------------
+    def card_lines(self, state: State, word: str) -> list[str]:
+        return HeroCards(state, self.seat).lines(state, word)
+
+    def why_illegal(self, state: State, code: int) -> str | None:
+        return why_illegal(state, code, self.seat)
+
+    # -- phases, prompt, end --------------------------------------------------
+    def phase_line(self, view: dict) -> str | None:
+        if view["phase"] not in ("action", "battle"):
+            return None
+        return f"-- turn {view['turn']}, {self.whose(view['active'])} {view['phase']} phase --"
+
+    def asking(self, state: State) -> str:
+        view = state.view(self.seat)
+        phase = view["phase"]
+        if view.get("pending"):
+            return f"Choose a target for the card just used. Legal: {legal_summary(state)}."
+        if phase in ASKED:
+            return f"{phase.capitalize()}: {ASKED[phase]}."
+        if phase == "window":
+            return ("The opponent ended their Action phase: this is your window to use a fast "
+                    f"operation or the Retainer, or 'pass'. Legal: {legal_summary(state)}.")
+        if phase == "defend":
+            attack = self._attack_line(view, view["active"])
+            return (f"{attack[0].upper()}{attack[1:]}: 'guard SLOT' with a standby unit, use a "
+                    f"fast operation or the Retainer, or 'pass'. Legal: {legal_summary(state)}.")
+        return f"Phase {phase}. Legal: {legal_summary(state)}."
+
+    def end_reason(self, view: dict) -> str:
+        reasons = []
+        for player, info in enumerate(view["players"]):
+            if info["hp"] <= 0:
+                reasons.append(f"{self.whose(player)} avatar's HP fell to 0")
+            elif info["deck_size"] == 0:
+                reasons.append(f"{self.whose(player)} deck ran out")
+        winner = 0 if view["result"][0] > 0 else 1
+        if not reasons and view["result"][0] != 0:
+            reasons.append(f"{self.whose(winner)} special victory")
+        return " and ".join(reasons) or "the game ended"
+
+
+__all__ = ["HeroNarrator"]
+
+
+# -- cards on demand ------------------------------------------------------------------
+KEYWORD_TEXT = {
+    "RANGED": "may attack used enemy front-row units from the back row (never the avatar); "
+              "from the front row, its attack on a back-row unit cannot be guarded by "
+              "front-row units",
+    "BLITZ": "may be deployed to the front row",
+    "FIRST_STRIKE": "against a unit without FIRST_STRIKE, deals its damage first",
+    "FLYING": "can be guarded only by units with FLYING or RANGED",
+    "PROTECTION": "cannot be the target of card effects or avatar abilities, anyone's",
+    "HORDE": "any number of copies in a deck",
+}
+EFFECT_TEXT = {
+    "damage_unit": "deals {0} damage to the unit",
+    "destroy_unit": "destroys the unit if its power is at most {0}",
+    "damage_avatar": "the opponent's avatar loses {0} HP",
+    "heal_avatar": "your avatar gains {0} HP (up to its starting HP)",
+    "lose_hp": "your avatar loses {0} HP",
+    "draw": "you draw {0}",
+    "pump": "+{0} power and +{1} attack until the end of the turn",
+    "bounce": "returns the unit to its owner's hand (a token ceases to exist)",
+    "tap": "makes the unit used",
+    "untap": "makes the unit standby",
+    "win_if_units": "you win if you then control {0} or more units that are not tokens",
+}
+TARGET_TEXT = {"none": "", "unit": "a unit", "own_unit": "a unit of yours",
+               "enemy_unit": "an enemy unit"}
+
+
+def effects_text(effects: Any, target: str) -> str:
+    on = f"on {TARGET_TEXT[target]}: " if TARGET_TEXT.get(target) else ""
+    return on + "; ".join(EFFECT_TEXT[e.name].format(*e.args) for e in effects)
+
+
+class HeroCards:
+    """`card NAME` and `card SLOT` for one seat."""
+
+    def __init__(self, state: State, seat: int):
+        self.cards = state.game.cards
+        self.seat = seat
+
+    def lines(self, state: State, word: str) -> list[str]:
+        """A card's stats and text; KeyError naming what is unknown."""
+        if any(ch.isdigit() for ch in word):           # card names hold no digit
+            try:
+                slot = parse_slot(word)
+            except NotationError as error:
+                raise KeyError(str(error)) from None
+            return self.on_field(state.view(self.seat), slot)
+        try:
+            return self.stats(self.cards.by_name(word))
+        except KeyError:
+            pass
+        try:
+            return self.avatar(self.cards.avatar_by_name(word))
+        except KeyError:
+            raise KeyError(f"no card, avatar or slot '{word}'") from None
+
+    def stats(self, card: Any) -> list[str]:
+        condition = card.condition.text or "none"
+        head = (f"{card.name} ({FACTION_NAMES[card.faction]} {card.kind}, cost {card.cost}, "
+                f"condition {condition})")
+        if card.is_unit:
+            lines = [head, f"  {card.race}  power {card.power}  attack {card.attack}"]
+        else:
+            lines = [head, f"  {card.timing} operation"
+                           + (" (your Action phase only)" if card.timing == "normal"
+                              else " (also in the windows)")]
+        lines += [f"  {k}: {KEYWORD_TEXT[k]}" for k in sorted(card.keywords)]
+        if card.effects:
+            when = "when deployed, " if card.trigger == "on_deploy" else ""
+            lines.append(f"  {when}{effects_text(card.effects, card.target)}")
+        if card.condition.total:
+            lines.append("  condition: your field (avatar, units, tokens) must hold a card of "
+                         "each listed colour and as many cards in all as the symbols and the "
+                         "number")
+        return lines
+
+    def avatar(self, avatar: Any) -> list[str]:
+        lines = [f"{avatar.name} (avatar, {FACTION_NAMES[avatar.faction]}, {avatar.race})",
+                 f"  HP {avatar.hp}  hand {avatar.hand}  charisma {avatar.charisma} a turn"]
+        ability = avatar.ability
+        if ability.kind == "activated":
+            lines.append("  once a turn in your Action phase, free: "
+                         + effects_text(ability.effects, ability.target))
+        elif ability.kind == "on_enemy_destroyed":
+            lines.append("  whenever an enemy unit or token is destroyed: "
+                         + effects_text(ability.effects, "none"))
+        elif ability.kind == "race_bonus":
+            lines.append(f"  your {ability.race} units get +{ability.power} power and "
+                         f"+{ability.attack} attack")
+        lines.append("  Retainer: discard a card in a window or your turn for a 1000-power "
+                     "token in your back row")
+        return lines
+
+    def on_field(self, view: dict, slot: int) -> list[str]:
+        player = self.seat if slot < 10 else 1 - self.seat
+        unit = unit_at(view["players"][player], slot)
+        if unit is None:
+            raise KeyError(f"no unit in {slot_name(slot)}")
+        state = "used" if unit["used"] else "standby"
+        head = [f"{slot_name(slot)}: {self.whose(player)}, power {unit['power']}, attack "
+                f"{unit['attack']}, damage {unit['damage']}, {state}"]
+        if unit.get("token"):
+            return head + ["  a Retainer token (power 1000, no keywords; gone at the end of "
+                           "the turn)"]
+        return head + self.stats(self.cards.by_name(unit["card"]))
+
+    def whose(self, player: int) -> str:
+        return "yours" if player == self.seat else "the opponent's"
+
+
+# -- why a move is not legal --------------------------------------------------------------
+def unit_at(info: dict, slot: int) -> dict | None:
+    """The unit in a player's slot (slot codes 0..9 of that player's, or
+    10..19 of the other's, counted the same way), or None when it is empty."""
+    row, index = divmod(slot % 10, 5)
+    units = info[ROWS[row]]
+    return units[index] if index < len(units) else None
+
+
+def faction_counts(view: dict, player: int, cards: Any) -> Counter:
+    """The cards of each faction on a player's field: avatar, units, tokens
+    (a token counts as its avatar's faction)."""
+    info = view["players"][player]
+    avatar = cards.avatar_by_name(info["avatar"])
+    counts = Counter([avatar.faction])
+    for row in ROWS:
+        for unit in info[row]:
+            counts[avatar.faction if unit.get("token") else
+                   cards.by_name(unit["card"]).faction] += 1
+    return counts
+
+
+def why_illegal(state: State, code: int, seat: int) -> str | None:
+    """The rule that keeps a well-formed move of `seat` from being legal now,
+    in one sentence (None when no single rule says it)."""
+    view = state.view(seat)
+    kind, x, y = decode(code)
+    cards = state.game.cards
+    me = view["players"][seat]
+    phase = view["phase"]
+    if kind in (DEPLOY, PLAY, RETAINER):
+        card = cards.cards[x]
+        if me["hand"].get(card.name, 0) == 0:
+            return f"{card.name} is not in your hand"
+        if kind == RETAINER:
+            return "your back row is full (5 units)" if len(me["back"]) >= 5 else None
+        return _why_not_use(view, me, card, kind, y, seat, cards, phase)
+    if kind == MOVE:
+        return _why_not_move(me, y)
+    if kind == ATTACK:
+        return _why_not_attack(view, me, x, y, seat, cards)
+    return None
+
+
+def _why_not_use(view: dict, me: dict, card: Any, kind: int, row: int, seat: int, cards: Any,
+                 phase: str) -> str | None:
+    if kind == DEPLOY and not card.is_unit:
+        return f"{card.name} is an operation: 'play {card.name}'"
+    if kind == PLAY and card.is_unit:
+        return f"{card.name} is a unit: 'deploy {card.name} back'"
+    own_action = phase == "action" and view["active"] == seat
+    if (kind == DEPLOY or card.timing == "normal") and not own_action:
+        return f"{card.name} is used only in your own Action phase"
+    charisma = cards.avatar_by_name(me["avatar"]).charisma
+    if me["charisma_used"] + card.cost > charisma:
+        return (f"{card.name} costs {card.cost} charisma and you have "
+                f"{charisma - me['charisma_used']} of {charisma} left this turn")
+    counts = faction_counts(view, seat, cards)
+    if not card.condition.is_met(counts):
+        have = ", ".join(f"{FACTION_NAMES[f]} {n}" for f, n in sorted(counts.items()))
+        return (f"its condition {card.condition.text} is unmet: your field holds "
+                f"{plural(sum(counts.values()), 'card')} ({have})")
+    if kind == DEPLOY:
+        if row == FRONT and "BLITZ" not in card.keywords:
+            return f"{card.name} has no BLITZ: units are deployed to the back row"
+        if len(me[ROWS[row]]) >= 5:
+            return f"your {ROWS[row]} row is full (5 units)"
+        return None
+    return f"that is not a legal target of {card.name} ({effects_text(card.effects, card.target)})"
+
+
+def _why_not_move(me: dict, slot: int) -> str | None:
+    unit = unit_at(me, slot)
+    if unit is None:
+        return f"you have no unit in {slot_name(slot)}"
+    if not unit["can_move"]:
+        return (f"{unit['card']} cannot change row this turn (once a turn, not in the turn "
+                "it was deployed, never a Retainer)")
+    row = slot // 5
+    if len(me[ROWS[1 - row]]) >= 5:
+        return f"your {ROWS[1 - row]} row is full"
+    return None
+
+
+def _why_not_attack(view: dict, me: dict, source: int, target: int, seat: int,
+                    cards: Any) -> str | None:
+    if view["phase"] != "battle" or view["active"] != seat:
+        return "attacks are declared in your own battle phase ('end' your Action phase first)"
+    unit = unit_at(me, source)
+    if unit is None:
+        return f"you have no unit in {slot_name(source)}"
+    row = source // 5
+    if unit["used"]:
+        return f"{unit['card']} in {slot_name(source)} is used (it attacked or guarded)"
+    ranged = not unit.get("token") and "RANGED" in cards.by_name(unit["card"]).keywords
+    if row == 1 and not ranged:
+        return "from the back row only RANGED units attack"
+    if target == AVATAR:
+        return "only front-row units attack the avatar" if row == 1 else None
+    victim = unit_at(view["players"][1 - seat], target)
+    if victim is None:
+        return f"the opponent has no unit in {slot_name(target)}"
+    if not victim["used"]:
+        return f"{victim['card']} is standby: only used units (or the avatar) can be attacked"
+    if row == 1 and (target % 10) // 5 == 1:
+        return "from the back row a RANGED unit attacks only front-row units"
+    return None

@@ -1,0 +1,456 @@
+"""`xenophon play` as a person at the terminal uses it: a game told move by
+move, cards on demand, reasons for illegal moves, the AI's live line, line
+editing, hints, undo past a resume, and the levels. Driven through the
+command line (a pseudo-terminal where the behaviour needs one)."""
+import os
+import pty
+import random
+import re
+import select
+import subprocess
+import sys
+import time
+
+import pytest
+
+from xenophon.cli.common import bot_for_level
+from xenophon.cli.lineedit import clean
+from xenophon.games import game_from_spec
+from xenophon.hero.cards import load_card_set, prebuilt_decks
+from xenophon.levels import LEVELS, LevelBot, ladder_elos, softmax_choice
+from xenophon.search.bots import MoveStat, SearchResult
+from xenophon.session import new_game, play_through
+
+GAMES = ("anabasis", "hero")
+LEVEL = "easy"
+
+
+def xenophon(*args, input_text="", home, timeout=600):
+    env = {**os.environ, "XDG_DATA_HOME": str(home), "NO_COLOR": "1"}
+    return subprocess.run([sys.executable, "-m", "xenophon.cli.main", *map(str, args)],
+                          input=input_text, capture_output=True, text=True, timeout=timeout,
+                          env=env)
+
+
+def flat(text):
+    """Output with every run of spaces and line breaks as one space (long
+    lines are folded at 79 columns)."""
+    return " ".join(text.split())
+
+
+def moves_until(game_name, seed, seat, stop, choose=lambda moves: moves[0]):
+    """The human's moves from the start of a game (as `play --seed SEED
+    --seat SEAT --level easy` plays it) until `stop(state)` holds at one of
+    the human's decisions: chance and the AI's choices are fixed by the seed
+    and the position, so the command line meets the same positions."""
+    session = new_game(game_from_spec(game_name, seed=seed), seat, LEVEL, seed).session(None)
+    typed = play_through(session, bot_for_level(LEVEL, 0),
+                         lambda s: choose(s.state.legal_moves()), stop)
+    assert session.to_move() != "over", "the game ended before the position was reached"
+    return typed, session
+
+
+class Terminal:
+    """`xenophon play` on a pseudo-terminal: what it printed, and keys to send."""
+
+    def __init__(self, *args, home):
+        self.master, slave = pty.openpty()
+        env = {**os.environ, "XDG_DATA_HOME": str(home), "NO_COLOR": "1", "TERM": "xterm",
+               "COLUMNS": "100", "LINES": "40"}
+        self.process = subprocess.Popen([sys.executable, "-m", "xenophon.cli.main", *args],
+                                        stdin=slave, stdout=slave, stderr=slave, env=env,
+                                        close_fds=True)
+        os.close(slave)
+        self.output = b""
+
+    def read_until(self, text: str, timeout: float = 120, count: int = 1) -> str:
+        """The output so far, once `text` has come `count` times in all."""
+        deadline = time.monotonic() + timeout
+        while self.output.count(text.encode()) < count:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{text!r} never came; got {self.output[-2000:]!r}")
+            ready, _, _ = select.select([self.master], [], [], 0.2)
+            if ready:
+                try:
+                    self.output += os.read(self.master, 65536)
+                except OSError:
+                    break
+        return self.output.decode(errors="replace")
+
+    def send(self, keys: str) -> None:
+        os.write(self.master, keys.encode())
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait(timeout=30)
+        os.close(self.master)
+
+
+@pytest.fixture
+def terminal(tmp_path):
+    opened = []
+
+    def start(*args):
+        opened.append(Terminal(*args, home=tmp_path))
+        return opened[-1]
+    yield start
+    for term in opened:
+        term.close()
+
+
+# -- a game you can follow ------------------------------------------------------------------
+PASSIVE = "end\npass\n" * 3000
+
+
+@pytest.fixture(scope="module")
+def passive_games(tmp_path_factory):
+    """The output of a whole game of each game, the human ending and passing."""
+    out = {}
+    for game in GAMES:
+        home = tmp_path_factory.mktemp(game)
+        result = xenophon("play", game, "--level", LEVEL, "--seed", "4", "--seat", "0",
+                          input_text=PASSIVE, home=home)
+        assert result.returncode == 0, result.stderr
+        out[game] = result.stdout
+    return out
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_game_is_told_move_by_move(passive_games, game):
+    out = passive_games[game]
+    lines = out.splitlines()
+    assert sum(line.startswith("  setup: ") for line in lines) == 1     # one folded line
+    setup_at = next(i for i, line in enumerate(lines) if line.startswith("  setup: "))
+    assert not any(line.startswith("  chance: ") for line in lines[:setup_at])
+    # the board is drawn again after each of the human's moves and each of the AI's
+    boards = sum(line.startswith("Turn ") for line in lines)
+    played = sum(line.startswith("your move> ") for line in lines) - out.count("(type 'moves'")
+    ai_moves = sum(line.startswith("AI: ") for line in lines)
+    assert boards >= played + ai_moves         # (the move that ends the game: one board)
+    assert re.search(r"-- turn 2, the opponent's ", out)               # phase changes
+    assert "Game over, seat" in out and ": " in out.split("Game over, seat")[1].splitlines()[0]
+    assert "castle -" not in out and "HP -" not in out
+    if game == "anabasis":                     # a character's cell: HP left / ATK
+        assert re.search(r"[+-]Mil\d/1[rmx]", out)
+
+
+def test_the_game_ends_with_its_reason(passive_games):
+    ending = [line for line in passive_games["anabasis"].splitlines() if "Game over," in line]
+    assert ending and re.search(r"castle was taken|cemetery holds|turn limit", ending[0])
+    ending = [line for line in passive_games["hero"].splitlines() if "Game over," in line]
+    assert ending and re.search(r"HP fell to 0|deck ran out|special victory", ending[0])
+
+
+def test_each_prompt_says_what_it_asks(passive_games):
+    out = passive_games["anabasis"]
+    assert "Standby 1: buy, place or set cards" in out
+    assert "Field: move, attack, ready or use an own-turn event" in out
+    hero = passive_games["hero"]
+    assert "Action: deploy units" in hero and "Battle: attack with a standby unit" in hero
+
+
+def test_attacks_show_the_strike_and_the_damage(passive_games):
+    out = passive_games["anabasis"]
+    assert re.search(r"on [a-g][1-6] attacks ", out)
+    assert re.search(r"strike: (hit|miss|crit)", out)
+    assert re.search(r"takes \d+ damage|is destroyed|castle takes \d+ damage", out)
+
+
+def test_nothing_hidden_reaches_the_screen(passive_games):
+    """Fair play: a card of the AI's deck (wild_grove, which shares no card
+    with crimson_conqueror) is named only once the AI has shown it."""
+    cards = load_card_set()
+    decks = prebuilt_decks(cards)
+    mine = set(decks["crimson_conqueror"].cards(cards))
+    theirs = set(decks["wild_grove"].cards(cards)) - mine
+    assert theirs
+    shown: set[str] = set()
+    for line in passive_games["hero"].splitlines():
+        named = {name for name in theirs if name in line}
+        if line.startswith("AI: "):
+            shown |= named                   # the AI deploys, plays or discards it: public
+            continue
+        assert named <= shown, line
+    assert "the opponent draws" in passive_games["hero"] and "(hidden from you)" in \
+        passive_games["hero"]
+
+
+def test_the_moves_the_ai_weighs_name_no_hidden_card():
+    _, session = moves_until("anabasis", 3, 0, lambda s: True)
+    told = session.narrator.intention
+    assert told("set Ambush") == "set (hidden from you)"
+    assert told("place Knight c2") == "place (hidden from you)"
+    assert told("event 2 rank 3") == "event (hidden from you)"
+    assert told("attack c3xc4") == "attack c3xc4" and told("buy Knight") == "buy Knight"
+    _, session = moves_until("hero", 3, 0, lambda s: True)
+    told = session.narrator.intention
+    assert told("deploy Ancient Wyrm back") == "deploy (hidden from you)"
+    assert told("play Fireball on op.F1") == "play (hidden from you)"
+    assert told("attack F1 > avatar") == "attack F1 > avatar"
+
+
+def test_the_opponents_moves_name_slots_as_on_your_board():
+    typed, session = moves_until("hero", 4, 0, lambda s: s.view(0)["phase"] == "defend")
+    narrator = session.narrator
+    assert narrator.as_seen("attack F1 > op.B2", 1) == "attack op.F1 > B2"
+    assert narrator.as_seen("attack F1 > op.B2", 0) == "attack F1 > op.B2"
+
+
+# -- cards on demand and illegal moves ------------------------------------------------------
+def test_cards_on_demand_anabasis(tmp_path):
+    script = "card Spearman\ncard g1\ncard a3\ncard Nullify\ncard Nonsense\nquit\n"
+    out = xenophon("play", "anabasis", "--seed", "3", "--seat", "0", "--level", LEVEL,
+                   input_text=script, home=tmp_path).stdout
+    assert "Spearman (character, pile A, cost 2)" in out and "HP 4  ATK 2" in out
+    diagram = out.split("forward up; * both:")[1].splitlines()[1:6]
+    assert [row.split() for row in diagram] == [
+        [".", ".", "a", ".", "."], [".", ".", "*", ".", "."], [".", "m", "C", "m", "."],
+        [".", ".", "m", ".", "."], [".", ".", ".", ".", "."]]
+    assert "on g1: yours, 3 of 3 HP left" in out and "Village (territory" in out
+    assert "no card stands on a3" in out
+    assert "when the opponent activates an event: that event's effect is cancelled" in flat(out)
+    assert "no card or square 'Nonsense'" in out
+
+
+def test_a_card_on_the_board_shows_its_reach_from_its_square():
+    typed, session = moves_until(
+        "anabasis", 3, 0, lambda s: any(e["owner"] == 0 and e["card"] == "Militia"
+                                        for e in s.view(0)["grid"].values()),
+        choose=lambda moves: next((m for m in moves if m.text.startswith("place Militia")),
+                                  moves[0]))
+    square = next(q for q, e in session.state.view(0)["grid"].items() if e["card"] == "Militia")
+    lines = session.narrator.card_lines(session.state, square)
+    board = lines[-7:]
+    assert board[0].split() == list("abcdefg")
+    marked = {(rank_line.split()[0], f) for rank_line in board[1:]
+              for f, mark in zip("abcdefg", rank_line.split()[1:]) if mark in "ma*"}
+    file, rank = square[0], int(square[1])
+    # Militia moves one square forward or sideways and attacks the three squares ahead
+    assert (str(rank + 1), file) in marked
+    assert all(abs(int(r) - rank) <= 1 for r, _ in marked)
+
+
+def test_cards_on_demand_hero(tmp_path):
+    script = "card Fire Drake\ncard Flame Warlord\ncard op.F1\ncard Fireball\nquit\n"
+    out = xenophon("play", "hero", "--seed", "3", "--seat", "0", "--level", LEVEL,
+                   input_text=script, home=tmp_path).stdout
+    out = flat(out)
+    assert "Fire Drake (red unit, cost 5, condition (R)(R)(1))" in out
+    assert "FLYING: can be guarded only by units with FLYING or RANGED" in out
+    assert "Flame Warlord (avatar, red, Human)" in out and "charisma 5" in out
+    assert "no unit in op.F1" in out
+    assert "deals 2000 damage to the unit" in out
+
+
+def test_illegal_moves_say_which_rule_blocks_them_anabasis(tmp_path):
+    script = "buy Knight\nbuy Dragon\nplace Militia e5\nplace Militia d1\nmove a1-a2\nset Militia\n" \
+             "quit\n"
+    out = flat(xenophon("play", "anabasis", "--seed", "3", "--seat", "0", "--level", LEVEL,
+                        input_text=script, home=tmp_path).stdout)
+    assert "'buy Knight' is not legal now: Knight costs 7 funds and you have 3" in out
+    assert "'buy Dragon' is not legal now: Dragon is not face up in the market" in out
+    assert "e5 is outside your home zone (ranks 1-2)" in out
+    assert "d1 is a castle" in out
+    assert "'move a1-a2' is not legal now: that is done in Field, and this is Standby 1" in out
+    assert "Militia is a character: only events are set" in out
+
+
+def with_hand(state, seat, names):
+    """The position with `seat`'s hand exchanged for `names`, from its deck
+    (every card stays in exactly one zone)."""
+    data = state.to_dict()
+    player = data["players"][seat]
+    deck = dict(player["deck"])
+    for name, n in player["hand"].items():
+        deck[name] = deck.get(name, 0) + n
+    for name in names:
+        deck[name] -= 1
+    player["deck"] = {name: n for name, n in deck.items() if n}
+    player["hand"] = {name: names.count(name) for name in names}
+    player["hand_size"], player["deck_size"] = len(names), sum(player["deck"].values())
+    return state.game.state_from_dict(data)
+
+
+def test_illegal_moves_say_which_rule_blocks_them_hero():
+    def own_action(seat):
+        return lambda s: s.view(seat)["phase"] == "action" and s.view(seat)["active"] == seat
+    _, session = moves_until("hero", 3, 0, own_action(0))
+    why, state = session.narrator.why_illegal, session.state
+    position = with_hand(state, 0, ["Fire Drake", "Fireball"])
+    code = position.parse_code
+    assert "its condition (R)(R)(1) is unmet: your field holds 1 card (red 1)" in \
+        why(position, code("deploy Fire Drake back"))
+    assert "Goblin Raider is not in your hand" in why(position, code("deploy Goblin Raider back"))
+    assert "Fireball is an operation" in why(position, code("deploy Fireball back"))
+    assert "attacks are declared in your own battle phase" in \
+        why(position, code("attack F1 > avatar"))
+    data = position.to_dict()
+    data["players"][0]["charisma_used"] = 4
+    spent = state.game.state_from_dict(data)
+    assert "Fireball costs 2 charisma and you have 1 of 5 left this turn" in \
+        why(spent, code("play Fireball on op.F1"))
+    _, session = moves_until("hero", 3, 1, own_action(1))
+    position = with_hand(session.state, 1, ["Ancient Wyrm"])
+    assert "its condition (G)(G)(2) is unmet: your field holds" in \
+        session.narrator.why_illegal(position, position.parse_code("deploy Ancient Wyrm back"))
+
+
+def test_an_illegal_move_at_the_prompt_gives_its_reason(tmp_path):
+    typed, session = moves_until("hero", 3, 0, lambda s: True)
+    hand = session.state.view(0)["players"][0]["hand"]
+    absent = next(c.name for c in session.state.game.cards.cards
+                  if c.is_unit and c.name not in hand)
+    out = flat(xenophon("play", "hero", "--seed", "3", "--seat", "0", "--level", LEVEL,
+                        input_text=f"deploy {absent} back\nquit\n", home=tmp_path).stdout)
+    assert f"'deploy {absent} back' is not legal now: {absent} is not in your hand" in out
+
+
+# -- a thinking AI, hints, undo --------------------------------------------------------------
+def test_the_ai_shows_its_search_on_a_terminal_only(terminal, tmp_path):
+    term = terminal("play", "anabasis", "--seed", "3", "--seat", "1", "--level", "1.2s")
+    out = term.read_until("your move> ", timeout=300)
+    assert re.search(r"thinking +\d+\.\d s, [\d,]+ iterations, best \S.* \(\d+%\)", out)
+    # a move the AI weighs and may not play names no card of its hand or slots
+    assert not re.search(r"best (place|set|event) (?!\(hidden from you\))", out)
+    piped = xenophon("play", "anabasis", "--seed", "3", "--seat", "1", "--level", "1.2s",
+                     input_text="quit\n", home=tmp_path)
+    assert "thinking" not in piped.stdout and "\x1b" not in piped.stdout
+
+
+def test_hint_says_only_move(tmp_path):
+    def single(state):
+        return len(state.legal_moves()) == 1
+    typed, _ = moves_until("hero", 4, 1, single, choose=lambda moves: moves[-1])
+    script = "\n".join(typed + ["hint", "quit"]) + "\n"
+    out = xenophon("play", "hero", "--seed", "4", "--seat", "1", "--level", LEVEL,
+                   input_text=script, home=tmp_path).stdout
+    assert re.search(r"only move: \S", out)
+    assert "(0 visits)" not in out
+
+
+def test_undo_goes_back_past_a_resume(tmp_path):
+    saved = tmp_path / "game.jsonl"
+    first = xenophon("play", "anabasis", "--seed", "3", "--seat", "0", "--level", LEVEL,
+                     input_text=f"end\nend\nsave {saved}\nquit\n", home=tmp_path)
+    assert first.returncode == 0, first.stderr
+    resumed = xenophon("play", "--resume", saved, input_text="undo\nundo\nundo\nquit\n",
+                       home=tmp_path)
+    assert resumed.returncode == 0, resumed.stderr
+    assert resumed.stdout.count("Back to your previous decision.") == 2
+    assert "Nothing to undo" in resumed.stdout
+    assert "phase standby1" in resumed.stdout.split("Back to your previous decision.")[-1]
+
+
+# -- line editing ---------------------------------------------------------------------------
+def test_no_escape_sequence_is_echoed_in_an_error(tmp_path):
+    out = xenophon("play", "anabasis", "--seed", "3", "--seat", "0", "--level", LEVEL,
+                   input_text="\x1b[Amove\x1b[D z9\nquit\n", home=tmp_path).stdout
+    assert "\x1b" not in out and "^[" not in out
+    assert clean("\x1b[A\x1b[1;5Cbuy\x1bOP Militia\t\x07") == "buy Militia "
+
+
+def test_history_and_tab_completion_on_a_terminal(terminal):
+    term = terminal("play", "anabasis", "--seed", "3", "--seat", "0", "--level", LEVEL)
+    term.read_until("your move> ")
+    term.send("card Spearman\r")
+    term.read_until("your move> ", count=2)     # readline reads the keys from here on
+    time.sleep(0.5)
+    before = len(term.output)
+    term.send("\x1b[A\r")                       # the up arrow recalls the last line
+    out = term.read_until("forward up", timeout=60, count=2)
+    assert out.count("Spearman (character") == 2
+    assert "^[[A" not in out[before:] and "unknown move" not in out[before:]
+    term.read_until("your move> ", count=3)
+    term.send("hin\t\r")                        # Tab completes a command
+    assert "AI's view for you" in term.read_until("AI's view for you")
+    term.read_until("your move> ", count=4)
+    term.send("buy Villag\t")                   # and a legal move (the first that fits)
+    term.send("\r")
+    out = term.read_until("you bought Village")
+    assert "unknown" not in out.split("buy Villag")[-1]
+
+
+# -- levels -------------------------------------------------------------------------------
+def result_of(values, visits):
+    moves = [MoveStat(object(), v, p, 0.0) for p, v in zip(values, visits)]
+    return SearchResult(0, moves, sum(visits), 0, 0, 0, 0.0)
+
+
+def test_weak_levels_choose_among_the_best_moves_by_value():
+    result = result_of([0.60, 0.58, 0.40, 0.59], [500, 300, 200, 2])
+    rng = random.Random(1)
+    picks = [softmax_choice(result, 0.05, rng) for _ in range(2000)]
+    counts = {m: picks.count(m.move) for m in result.moves}
+    best, second, bad, rare = result.moves
+    assert counts[rare] == 0                     # too few visits to be trusted
+    assert counts[best] > counts[second] > counts[bad]
+    assert counts[bad] < 40                      # 0.2 worse: e^-4 as often as the best
+    assert all(softmax_choice(result, 0.0, rng) is best.move for _ in range(20))
+
+
+def test_levels_are_named_by_their_measured_elo(tmp_path):
+    for game in GAMES:
+        elos = ladder_elos(game)
+        assert set(elos) == {level.name for level in LEVELS.values() if level.iterations}
+        assert elos["beginner"] == 1000
+    out = flat(xenophon("play", "anabasis", "--seed", "3", "--seat", "0", "--elo", "1000",
+                        input_text="quit\n", home=tmp_path).stdout)
+    assert "level beginner (Elo 1000 on the anabasis ladder" in out
+    refused = xenophon("play", "anabasis", "--elo", "1200", "--level", "easy",
+                       input_text="quit\n", home=tmp_path)
+    assert refused.returncode != 0 and "--level or --elo" in refused.stderr
+    assert "Traceback" not in refused.stderr
+
+
+def test_a_level_bot_plays_legal_moves():
+    state = game_from_spec("anabasis", seed=2).new_initial_state()
+    rng = random.Random(2)
+    bot = LevelBot(LEVELS["beginner"], seed=5)
+    for _ in range(80):
+        if state.is_terminal():
+            break
+        move = state.sample_chance(rng) if state.is_chance() else bot.choose(state)
+        state.apply(move)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_position_of_random_games_can_be_told(game):
+    """Random games through the session: every step narrated, every prompt
+    put, every card on the board described, and an illegal move at every
+    decision answered, without an error."""
+    from xenophon.errors import XenophonError
+    for seed in range(3):
+        rng = random.Random(seed)
+        session = new_game(game_from_spec(game, seed=seed), seed % 2, LEVEL, seed).session(None)
+        ai = bot_for_level("beginner", 0)
+        samples = ([f"{f}{r}" for f in "abcdefg" for r in range(1, 7)] if game == "anabasis"
+                   else [f"{p}{row}{i}" for p in ("", "op.") for row in "FB" for i in range(1, 6)])
+        texts = [m.text for m in session.state.legal_moves()] if not session.state.is_chance() \
+            else []
+        while session.to_move() != "over":
+            who = session.to_move()
+            if who == "chance":
+                session.chance_step()
+            elif who == "ai":
+                session.ai_play(ai, session.ai_search(ai))
+            else:
+                assert session.narrator.asking(session.state)
+                for word in samples:
+                    try:
+                        assert session.narrator.card_lines(session.state, word)
+                    except KeyError:
+                        pass
+                legal = session.state.legal_moves()
+                texts = (texts + [m.text for m in legal])[-40:]
+                for text in rng.sample(texts, min(5, len(texts))):
+                    try:
+                        session.state.move(text)
+                    except XenophonError:
+                        try:
+                            session.human_play(text)
+                        except XenophonError as error:
+                            assert "Traceback" not in str(error)
+                session.human_play(rng.choice(legal))
+            for line in session.take_events():
+                assert line and "None" not in line, line
