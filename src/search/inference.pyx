@@ -42,6 +42,7 @@ from game_api cimport (XenCode, XenGameApi, XenRng, xen_rng_seed, xen_rng_below,
 cdef enum:
     HIDDEN = -1                # a step's code the searcher was not shown
     CHANCE_TRIES = 64          # draws of a hidden chance step before the particle is dropped
+    DRAW_FACTOR = 32           # worlds drawn at the window's start per particle wanted, at most
 
 #: the likelihood models, by name (their numbers are this module's)
 MODELS = {"uniform": 0, "greedy": 1}
@@ -169,11 +170,14 @@ def infer_worlds(api_capsule, tables_capsule, bytes start, list steps, int searc
     when the searcher was not shown it; the searcher's information-set key
     after the step) — replayed from `start`, the state at the window's start,
     resampled from the searcher's view there; returns (worlds as bytes,
-    weights), the weights summing to 1, or ([], []) when no particle fits."""
+    weights), the weights summing to 1, or ([], []) when no particle fits.
+    Worlds that contradict the window are drawn again, up to DRAW_FACTOR
+    draws per particle in all (cards revealed later, such as a face-down
+    event played, rule most early draws out)."""
     cdef const XenGameApi *api = <const XenGameApi *>PyCapsule_GetPointer(
         api_capsule, b"xenophon.game_api")
     cdef const void *tables = PyCapsule_GetPointer(tables_capsule, b"xenophon.tables")
-    cdef int n_steps = len(steps), k, particle
+    cdef int n_steps = len(steps), k, draws = 0
     cdef Model m
     cdef XenRng rng
     cdef double weight
@@ -201,7 +205,8 @@ def infer_worlds(api_capsule, tables_capsule, bytes start, list steps, int searc
             code, key = steps[k]
             codes[k] = HIDDEN if code is None else code
             keys[k] = key
-        for particle in range(particles):
+        while len(worlds) < particles and draws < particles * DRAW_FACTOR:
+            draws += 1
             memcpy(world, <const char *>start, api.state_size)
             with nogil:
                 api.resample(tables, world, searcher, &rng)

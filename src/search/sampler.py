@@ -30,7 +30,7 @@ DEFAULT_SAMPLER = "uniform"
 DEFAULT_LIKELIHOOD = "greedy"
 #: the greedy likelihood's softmax temperature (evaluations are in [-1, 1])
 DEFAULT_TEMPERATURE = 0.2
-DEFAULT_PARTICLES = 256
+DEFAULT_PARTICLES = 64
 MAX_PARTICLES = 65_536
 #: the turns the observation window covers: the current one and the one before
 WINDOW_TURNS = 2
