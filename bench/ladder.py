@@ -3,19 +3,20 @@ bot against itself with other seeds: ours, and OpenSpiel's C++ ISMCTS), ours
 against OpenSpiel's at equal iterations, and the policy sampler against the
 uniform one at equal iterations, in pairs of games (one deal, seats swapped).
 
-    python bench/ladder.py [--deals 100] [--only NAME ...] [--processes N]
+    python bench/ladder.py [--deals 100] [--only NAME ...] [--processes N] [--tally]
 
 Each pairing's games go to bench/ladder/NAME.jsonl as they finish (an
 interrupted ladder resumes where it stopped), its report to
 bench/ladder/NAME.json; the summaries to bench/ladder-results.json, and a
-table (pentanomial counts, score, Elo from the pairs) is printed.
+table (pentanomial counts, score, Elo from the pairs) is printed. `--tally`
+plays nothing: it reports the deals the results files hold so far.
 """
 import argparse
 import json
 import time
 from pathlib import Path
 
-from xenophon.tournament import play_match
+from xenophon.tournament import finished_match, play_match
 
 HERE = Path(__file__).resolve().parent
 #: OpenSpiel's setting: one uniformly random rollout to the end a leaf, c = 1
@@ -39,6 +40,8 @@ def main() -> None:
     parser.add_argument("--only", choices=sorted(PAIRINGS), action="append")
     parser.add_argument("--processes", type=int, default=None)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--tally", action="store_true",
+                        help="play nothing: report what the results files hold")
     args = parser.parse_args()
     out = HERE / "ladder"
     out.mkdir(exist_ok=True)
@@ -46,15 +49,21 @@ def main() -> None:
     for name in args.only or PAIRINGS:
         game, bot_a, bot_b = PAIRINGS[name]
         start = time.time()
-        report = play_match(game, bot_a, bot_b, games=2 * args.deals, seed=args.seed,
-                            processes=args.processes, results=str(out / f"{name}.jsonl"),
-                            resume=True)
+        results = out / f"{name}.jsonl"
+        if args.tally:
+            if not results.exists():
+                continue
+            report = finished_match(game, bot_a, bot_b, 2 * args.deals, args.seed, str(results))
+        else:
+            report = play_match(game, bot_a, bot_b, games=2 * args.deals, seed=args.seed,
+                                processes=args.processes, results=str(results), resume=True)
         report.write_json(str(out / f"{name}.json"))
         rows.append({"name": name, **report.summary(), "seconds": round(time.time() - start)})
         print(report.text(), flush=True)
     (HERE / "ladder-results.json").write_text(json.dumps(
         {"command": "python bench/ladder.py " + " ".join(
-            [f"--deals {args.deals}"] + [f"--only {n}" for n in args.only or []]),
+            [f"--deals {args.deals}"] + [f"--only {n}" for n in args.only or []]
+            + (["--tally"] if args.tally else [])),
          "rows": rows}, indent=1) + "\n")
     print("\n| pairing | game | deals | pentanomial | score | paired 95% interval | Elo [95%] |")
     print("|---|---|---|---|---|---|---|")

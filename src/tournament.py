@@ -24,7 +24,7 @@ from typing import Any, Callable
 
 from xenophon.files import write_atomic
 from xenophon.games import SpecError, game_from_spec, spec_files
-from xenophon.jobs import Job, LocalBackend, run_jobs
+from xenophon.jobs import Job, LocalBackend, read_results, results_header, run_jobs
 from xenophon.players import make_bot
 from xenophon.search import bots
 
@@ -309,6 +309,28 @@ def game_fields(line: dict[str, Any]) -> dict[str, Any]:
     return {name: line[name] for name in GameRecord.__dataclass_fields__}
 
 
+def match_config(game: str, bot_a: str, bot_b: str, games: int, seed: int,
+                 sprt: tuple[float, float, float, float] | None) -> dict[str, Any]:
+    """What identifies a match in its results file."""
+    return {"game": game, "bot_a": bot_a, "bot_b": bot_b, "games": games, "seed": seed,
+            "sprt": list(sprt) if sprt else None}
+
+
+def finished_match(game: str, bot_a: str, bot_b: str, games: int, seed: int,
+                   results: str) -> MatchReport:
+    """The report of the deals a match's results file holds so far, in deal
+    order, without playing any (the file made by `play_match` with the same
+    arguments and no SPRT)."""
+    jobs = match_jobs(game, bot_a, bot_b, games, seed)
+    header = results_header("match", match_config(game, bot_a, bot_b, games, seed, None))
+    found = read_results(results, header, {job.key for job in jobs})
+    report = MatchReport(game, bot_a, bot_b)
+    for job in jobs:
+        for line in found.get(job.key, []):
+            report.add(GameRecord(**game_fields(line)))
+    return report
+
+
 def play_match(game: str, bot_a: str, bot_b: str, games: int = 200, seed: int = 1,
                processes: int | None = None, progress: bool | None = None,
                sprt: tuple[float, float, float, float] | None = None,
@@ -328,8 +350,7 @@ def play_match(game: str, bot_a: str, bot_b: str, games: int = 200, seed: int = 
     for spec in (bot_a, bot_b):
         make_bot(spec, 0)
     decided: list[str] = []
-    config = {"game": game, "bot_a": bot_a, "bot_b": bot_b, "games": games, "seed": seed,
-              "sprt": list(sprt) if sprt else None}
+    config = match_config(game, bot_a, bot_b, games, seed, sprt)
     jobs = match_jobs(game, bot_a, bot_b, games, seed)
     run = run_jobs(jobs, results, command="match", config=config,
                    backend=backend or LocalBackend(min(games, processes or os.cpu_count() or 1)),

@@ -95,3 +95,17 @@ def test_report_gives_pentanomial_and_pair_elo():
     assert high == pytest.approx(logistic_elo(mean + 1.96 * se))
     assert summary["pair_elo"] == round(elo, 1)
     assert "pentanomial [1, 0, 3, 0, 3]" in report.text()
+
+
+def test_finished_match_reports_what_a_results_file_holds(tmp_path):
+    from xenophon.tournament import finished_match, play_match
+    results = str(tmp_path / "r.jsonl")
+    played = play_match("hero", "greedy", "random", games=4, processes=1, progress=False,
+                        results=results)
+    tallied = finished_match("hero", "greedy", "random", 4, 1, results)
+    assert tallied.summary() == played.summary()
+    with open(results) as handle:                     # the last deal cut off: left out
+        lines = handle.readlines()
+    (tmp_path / "cut.jsonl").write_text("".join(lines[:-1]))
+    partial = finished_match("hero", "greedy", "random", 4, 1, str(tmp_path / "cut.jsonl"))
+    assert partial.games == 2 and sum(partial.summary()["pentanomial"]) == 1
