@@ -109,3 +109,24 @@ def test_finished_match_reports_what_a_results_file_holds(tmp_path):
     (tmp_path / "cut.jsonl").write_text("".join(lines[:-1]))
     partial = finished_match("hero", "greedy", "random", 4, 1, str(tmp_path / "cut.jsonl"))
     assert partial.games == 2 and sum(partial.summary()["pentanomial"]) == 1
+
+
+def test_constrained_distribution_has_the_mean_and_beats_its_neighbours():
+    """The most likely distribution of a given mean: a distribution, of that
+    mean, and no small move that keeps the mean makes the data more likely."""
+    from xenophon.tournament import _mean_constrained
+    frequencies = [0.1, 0.2, 0.35, 0.25, 0.1]
+    values = [0, 0.25, 0.5, 0.75, 1]
+    for mean in (0.3, 0.5, 0.62):
+        p = _mean_constrained(frequencies, values, mean)
+        assert sum(p) == pytest.approx(1) and min(p) > 0
+        assert sum(q * v for q, v in zip(p, values)) == pytest.approx(mean)
+        best = sum(f * math.log(q) for f, q in zip(frequencies, p))
+        # moving mass along (1, -2, 1) at three consecutive values keeps sum and mean
+        for i in range(3):
+            for step in (1e-3, -1e-3):
+                moved = list(p)
+                moved[i] += step
+                moved[i + 1] -= 2 * step
+                moved[i + 2] += step
+                assert sum(f * math.log(q) for f, q in zip(frequencies, moved)) <= best + 1e-12
