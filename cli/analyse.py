@@ -5,19 +5,24 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 from pathlib import Path
 from typing import Any
 
 from xenophon.cli.common import (UsageError, add_force_argument, add_workers_argument, percent,
                                  real_number, whole_number)
+from xenophon.explain import DEFAULT_WORLDS, MAX_WORLDS, MIN_HURT, Explanation, explain_search
 from xenophon.files import check_output, write_atomic
 from xenophon.game import State
 from xenophon.records import Record, load_record, make_game_for, replay
-from xenophon.review import decisions_of, review_points
+from xenophon.review import PLOT_FORMATS, decisions_of, review_picture, review_points
 from xenophon.search.bots import MAX_ITERATIONS, MAX_SECONDS, ISMCTSBot, SearchResult
 
 SPARK = "▁▂▃▄▅▆▇█"
 MAX_TOP = 1000        # moves shown (a position has far fewer; the engine's cap too)
+COLUMNS = ("visits: the search's iterations through the move; win: its win probability "
+           "for the seat; low: the 95% lower bound of win (Wilson, from the visits: few "
+           "visits, a low bound); then: the line the search expects")
 
 
 def add_budget_arguments(parser: argparse.ArgumentParser, iterations: int) -> None:
@@ -49,6 +54,11 @@ def add_parsers(commands: Any) -> None:
                             default=5 if name == "analyse" else 1, metavar="K",
                             help=f"how many moves to show (1 to {MAX_TOP})")
         parser.add_argument("--json", action="store_true", help="JSON output")
+        parser.add_argument("--worlds", type=whole_number(0, MAX_WORLDS), default=DEFAULT_WORLDS,
+                            metavar="W",
+                            help="worlds drawn from the seat's information in which the top "
+                                 f"moves are searched again, to say why (0 to {MAX_WORLDS:,}; "
+                                 f"0: no explanation; default {DEFAULT_WORLDS})")
         add_budget_arguments(parser, 5000)
         parser.set_defaults(run=run_analyse, short=name == "suggest")
     parser = commands.add_parser("review", help="evaluate every decision of one seat",
@@ -60,8 +70,11 @@ def add_parsers(commands: Any) -> None:
     parser.add_argument("--threshold", type=real_number(0, 1), default=0.10,
                         help="a drop in win probability above this is a mistake (0 to 1; "
                              "default 0.10)")
-    parser.add_argument("--svg", metavar="FILE", help="also write the curve as an SVG file "
-                        "(checked before the review starts)")
+    for image_format in PLOT_FORMATS:
+        parser.add_argument(f"--{image_format}", metavar="FILE",
+                            help=f"also write the review as a {image_format.upper()} picture: "
+                                 "the win-probability curve by turn with the mistakes marked, "
+                                 "and the table of mistakes (checked before the review starts)")
     add_force_argument(parser)
     parser.add_argument("--json", action="store_true", help="JSON output")
     add_budget_arguments(parser, 1000)
@@ -126,19 +139,52 @@ def result_table(result: SearchResult, top: int) -> str:
     return "\n".join(lines + result.notes)
 
 
+def explanation_lines(explanation: Explanation) -> list[str]:
+    lines = textwrap.wrap(f"why: each move searched again in {explanation.worlds} worlds drawn "
+                          f"from seat {explanation.seat}'s information "
+                          f"({explanation.iterations_per_world} iterations each, every card in "
+                          "the open)", width=80)
+    width = max(len(reason.move) for reason in explanation.moves) + 1
+    for reason in explanation.moves:
+        parts = [f"best in {percent(reason.best_share)} of worlds"]
+        parts += [hurt.text() for hurt in reason.hurts] or [
+            f"no hidden card moves it by {percent(MIN_HURT)} or more"]
+        lines.append(f"  {reason.move:<{width}} " + "; ".join(parts))
+    if explanation.hidden_cards:
+        lines.append(f"opponent's hidden cards ({explanation.card_worlds} worlds drawn from "
+                     f"seat {explanation.seat}'s information):")
+        for place, cards in explanation.hidden_cards.items():
+            shown = ", ".join(f"{card} {percent(p)}" for card, p in cards.items())
+            lines.append(f"  {place}: {shown}")
+    return lines
+
+
 def run_analyse(args: argparse.Namespace) -> int:
     record = load_record(args.record)
     state, seat, where = choose_position(record, args)
     result = searcher(args, 5000).analyse(state)
+    explanation = explain_search(state, seat, result, args.worlds, args.seed, args.top)
     if args.json:
-        print(json.dumps({"position": where, "seat": seat, **result_dict(result, args.top)}))
-    elif args.short:
+        extra = {"explanation": explanation.as_dict()} if explanation else {}
+        print(json.dumps({"position": where, "seat": seat, **result_dict(result, args.top),
+                          **extra}))
+        return 0
+    if args.short:
         best = result.best
         print(f"{best.move.text}   (win {percent(best.win_probability)}, "
               f"{result.iterations} iterations)")
-    else:
-        print(f"{Path(args.record).name}: {where}, seat {seat} to move")
-        print(result_table(result, args.top))
+        if explanation:
+            reason = explanation.moves[0]
+            print("  " + "; ".join([f"best in {percent(reason.best_share)} of "
+                                    f"{explanation.worlds} worlds drawn from seat {seat}'s "
+                                    "information"] + [hurt.text() for hurt in reason.hurts]))
+        return 0
+    print(f"{Path(args.record).name}: {where}, seat {seat} to move")
+    print(state.render(seat))
+    print(result_table(result, args.top))
+    print(textwrap.fill(COLUMNS, width=80))
+    if explanation:
+        print("\n".join(explanation_lines(explanation)))
     return 0
 
 
@@ -151,23 +197,12 @@ def sparkline(values: list[float], width: int = 60) -> str:
     return "".join(SPARK[min(len(SPARK) - 1, int(v * len(SPARK)))] for v in values)
 
 
-def curve_svg(values: list[float]) -> str:
-    width, height = 600, 200
-    step = width / max(1, len(values) - 1)
-    points = " ".join(f"{i * step:.1f},{height - v * height:.1f}" for i, v in enumerate(values))
-    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-           f'viewBox="0 0 {width} {height}">\n'
-           f'<rect width="{width}" height="{height}" fill="white"/>\n'
-           f'<line x1="0" y1="{height / 2}" x2="{width}" y2="{height / 2}" stroke="#bbb" '
-           f'stroke-dasharray="4"/>\n'
-           f'<polyline fill="none" stroke="#1f5fbf" stroke-width="2" points="{points}"/>\n'
-           f'</svg>\n')
-    return svg
-
-
 def run_review(args: argparse.Namespace) -> int:
-    if args.svg:
-        check_output(args.svg, force=args.force, inputs=[args.record], what="curve")
+    pictures = {fmt: getattr(args, fmt) for fmt in PLOT_FORMATS if getattr(args, fmt)}
+    if len(set(pictures.values())) < len(pictures):
+        raise UsageError("--svg and --png name the same file")
+    for path in pictures.values():
+        check_output(path, force=args.force, inputs=[args.record], what="picture")
     record = load_record(args.record)
     if record.view is not None and args.seat != record.view:
         raise UsageError(f"this record was redacted for seat {record.view}")
@@ -179,8 +214,9 @@ def run_review(args: argparse.Namespace) -> int:
     if sys.stderr.isatty() and not args.json:
         from tqdm import tqdm
         progress = tqdm(total=len(indexes), desc="review", unit="move")
-    curve, mistakes = [], []
+    curve, mistakes, points = [], [], []
     for point in review_points(record, before, args.seat, bot, args.threshold):
+        points.append(point)
         curve.append(point.win)
         if point.mistake:
             mistakes.append({"line": point.index + 2, "turn": point.turn, "played": point.played,
@@ -190,8 +226,10 @@ def run_review(args: argparse.Namespace) -> int:
             progress.update(1)
     if progress:
         progress.close()
-    if args.svg:
-        write_atomic(args.svg, curve_svg(curve))
+    title = (f"{game.name}: seat {args.seat}'s decisions in {Path(args.record).name} "
+             f"({len(indexes)} decisions, {len(mistakes)} mistakes)")
+    for image_format, path in pictures.items():
+        write_atomic(path, review_picture(points, title, image_format))
     if args.json:
         print(json.dumps({"seat": args.seat, "decisions": len(indexes), "mistakes": mistakes,
                           "curve": [round(v, 3) for v in curve]}))
@@ -202,6 +240,6 @@ def run_review(args: argparse.Namespace) -> int:
         print(f"  line {m['line']} (turn {m['turn']}): {m['played']} ({percent(m['played_win'])})"
               f", better {m['better']} ({percent(m['better_win'])})")
     print("win probability: " + sparkline(curve))
-    if args.svg:
-        print(f"curve written to {args.svg}")
+    for path in pictures.values():
+        print(f"review picture written to {path}")
     return 0

@@ -15,7 +15,7 @@ from xenophon.files import check_output, check_output_folder, write_atomic
 from xenophon.games import game_options_as_text
 from xenophon.jobs import Job, finished_jobs, run_jobs
 from xenophon.players import make_bot
-from xenophon.records import load_record, make_game_for, open_sealed, redact, replay, rows_text
+from xenophon.records import load_record, make_game_for, open_sealed, replay, rows_text, seat_view
 from xenophon.selfplay import selfplay_jobs
 
 
@@ -45,10 +45,12 @@ def add_parsers(commands: Any) -> None:
     parser.add_argument("--step", action="store_true", help="wait for Enter after every move")
     parser.set_defaults(run=run_replay)
 
-    parser = commands.add_parser("export", help="write a record redacted for one seat",
-                                 description="Write the record as one seat saw it: everything "
-                                             "that seat could not see is removed, and so is "
-                                             "the seed. With --full, a saved game in progress "
+    parser = commands.add_parser("export", help="write a record as one seat saw it",
+                                 description="Write the record as one seat saw it, in the "
+                                             "seat-view notation (docs/records.md): what that "
+                                             "seat could not see is written as what it saw of "
+                                             "it ('opponent draws a card'), and the seed is "
+                                             "removed. With --full, a saved game in progress "
                                              "is written whole, hidden cards included.")
     parser.add_argument("record")
     form = parser.add_mutually_exclusive_group(required=True)
@@ -104,11 +106,11 @@ def run_replay(args: argparse.Namespace) -> int:
     seat = args.seat if args.seat is not None else (record.view or 0)
     final, before = replay(record, game)
     # a full record shown as one seat saw it: its hidden lines are hidden here too
-    shown = redact(record, game, seat) if args.seat is not None and record.view is None \
+    shown = seat_view(record, game, seat) if args.seat is not None and record.view is None \
         else record
     for index, line in enumerate(shown.lines):
         who = "chance" if line["seat"] == "chance" else f"seat {line['seat']}"
-        text = line.get("move", "(hidden)")
+        text = seen_text(line)
         print(f"{index + 1:>4}  {who:<7} {text}")
         if args.boards:
             after = before[index + 1] if index + 1 < len(before) else final
@@ -119,6 +121,15 @@ def run_replay(args: argparse.Namespace) -> int:
         returns = final.returns()
         print("result: " + ("draw" if returns[0] == 0 else f"seat {0 if returns[0] > 0 else 1} wins"))
     return 0
+
+
+def seen_text(line: dict[str, Any]) -> str:
+    """A record line as its seat saw it: the move and the cards it revealed,
+    or what was seen of a hidden action ("(hidden)" in a keyed record)."""
+    if "move" in line:
+        reveals = line.get("reveals")
+        return line["move"] + (f"  (reveals {', '.join(reveals)})" if reveals else "")
+    return line["hidden"] if isinstance(line["hidden"], str) else "(hidden)"
 
 
 def run_export(args: argparse.Namespace) -> int:
@@ -135,6 +146,6 @@ def run_export(args: argparse.Namespace) -> int:
         print(f"{path}: the whole game, everything hidden in plain text")
         return 0
     game = make_game_for(record)
-    path = redact(record, game, args.seat).save(out)
-    print(f"{path}: the game as seat {args.seat} saw it")
+    path = seat_view(record, game, args.seat).save(out)
+    print(f"{path}: the game as seat {args.seat} saw it (seat-view notation)")
     return 0

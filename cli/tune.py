@@ -11,11 +11,11 @@ from typing import Any
 from xenophon.cli.common import (add_cluster_arguments, add_force_argument, add_results_arguments,
                                  backend_from, check_resume, real_number, whole_number)
 from xenophon.evaluation import write_weights
-from xenophon.files import check_output, write_atomic
+from xenophon.files import check_output, same_file, write_atomic
 from xenophon.games import DECK_SEPARATOR, game_from_texts, parse_spec, spec_files
-from xenophon.jobs import run_jobs
+from xenophon.jobs import RunError, run_jobs
 from xenophon.players import make_bot
-from xenophon.tune import fit, load_positions, positions_jobs, report_text, timed
+from xenophon.tune import SCALINGS, earlier_games, fit, load_positions, positions_jobs, report_text, timed
 
 MAX_GAMES = 1_000_000
 MAX_POSITIONS = 1000
@@ -45,11 +45,19 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--positions", type=whole_number(1, MAX_POSITIONS), default=12,
                         help="positions kept per game, drawn uniformly among its decisions "
                              "(default 12)")
+    parser.add_argument("--add-games", metavar="FILE", action="append", default=[],
+                        help="the results file of an earlier 'xenophon tune' of this game "
+                             "(an earlier generation): its games join the fit, held out in "
+                             "the same share (repeatable)")
     parser.add_argument("--held-out", type=real_number(0.05, 0.5), default=0.2,
                         help="share of the games held out of the fit (default 0.2)")
     parser.add_argument("--blend", type=real_number(0, 1), default=0.0,
                         help="weight of the search's root value in the label, the rest the "
                              "final result (default 0)")
+    parser.add_argument("--scaling", choices=SCALINGS, default=SCALINGS[0],
+                        help="how features are scaled for the L2 penalty: 'feature' (one "
+                             "scale for a feature's opening and ending weights, the default) "
+                             "or 'column' (each alone, as generation 0 was fitted)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
     parser.add_argument("--out", metavar="FILE", required=True,
                         help="the weights file to write (src/data/GAME/weights.json is the "
@@ -72,7 +80,10 @@ def _command(args: argparse.Namespace) -> str:
     words = ["xenophon", "tune", args.game, "--games", str(args.games), "--bot", args.bot,
              "--explore", f"{args.explore:g}", "--positions", str(args.positions),
              "--held-out", f"{args.held_out:g}", "--blend", f"{args.blend:g}",
+             "--scaling", args.scaling,
              "--seed", str(args.seed), "--out", str(args.out)]
+    for path in args.add_games:
+        words += ["--add-games", str(path)]
     return " ".join(shlex.quote(word) for word in words)
 
 
@@ -81,7 +92,12 @@ def run(args: argparse.Namespace) -> int:
     name, options = parse_spec(args.game, "game")
     game = game_from_texts(name, options, seed=args.seed)
     make_bot(args.bot, 0)
-    inputs = [*spec_files(args.game), *([args.results] if args.results else [])]
+    inputs = [*spec_files(args.game), *([args.results] if args.results else []),
+              *args.add_games]
+    if args.results and any(same_file(args.results, path) for path in args.add_games):
+        raise RunError(f"{args.results}: is this run's results file; --add-games takes "
+                       "the files of earlier runs")
+    added = {str(path): earlier_games(path, name, options) for path in args.add_games}
     check_output(args.out, force=args.force, inputs=inputs, what="weights file")
     if args.report:
         check_output(args.report, force=args.force, inputs=inputs, what="report")
@@ -91,10 +107,14 @@ def run(args: argparse.Namespace) -> int:
                             config=_config(args, name, options), backend=backend_from(args),
                             resume=args.resume, force=args.force, unit="game")
     games = [played.results[job.key][0] for job in jobs]
+    games += [earlier for file_games in added.values() for earlier in file_games]
     data = load_positions(game, games)
-    result = fit(game, data, args.held_out, args.seed, args.blend)
+    result = fit(game, data, args.held_out, args.seed, args.blend, args.scaling)
     made = {"command": _command(args), **_config(args, name, options), "games": args.games,
-            "held_out": args.held_out, "blend": args.blend, "report": result.report}
+            "held_out": args.held_out, "blend": args.blend, "scaling": args.scaling,
+            "report": result.report}
+    if added:
+        made["added_games"] = {path: len(file_games) for path, file_games in added.items()}
     weights = dataclasses.replace(result.weights, made=made)
     write_weights(args.out, weights, force=True)
     print(report_text(name, result.report))

@@ -44,6 +44,13 @@ EVALUATIONS = ("hand", "learned", "default")
 #: where it won its match against the hand-set one (docs/strength.md); a game
 #: without usable learned weights (another card set) falls back to "hand"
 DEFAULT_EVALUATIONS = {"anabasis": "learned", "hero": "hand"}
+#: playout turns a search plays before its evaluation scores the leaf, by
+#: game and evaluation, unless it is told (docs/strength.md: chosen by
+#: matches); the hand-set evaluation wants four in both games, Hero's learned
+#: one scores the leaf itself
+CUTOFF_TURNS = {("anabasis", "hand"): 4, ("anabasis", "learned"): 4,
+                ("hero", "hand"): 4, ("hero", "learned"): 0}
+FALLBACK_CUTOFF_TURNS = 4
 DATA_FOLDER = Path(__file__).parent / "data"
 MAX_WEIGHTS_BYTES = 4 * 1024 * 1024
 MAX_TAPER_TURNS = 10_000
@@ -183,6 +190,12 @@ def resolve(game: Any, evaluation: str) -> str:
         return evaluation
     wanted = DEFAULT_EVALUATIONS.get(game.name, "hand")
     return wanted if wanted == "hand" or learned_problem(game) is None else "hand"
+
+
+def cutoff_turns_for(game: Any, evaluation: str) -> int:
+    """The playout turns before the evaluation, for a search of `game` with
+    `evaluation` that was not told how many (CUTOFF_TURNS)."""
+    return CUTOFF_TURNS.get((game.name, resolve(game, evaluation)), FALLBACK_CUTOFF_TURNS)
 
 
 def tables_for(game: Any, evaluation: str, weights_path: str | None = None) -> Any:

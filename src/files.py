@@ -184,7 +184,8 @@ def user_data_folder() -> Path:
 
 
 # -- writing ----------------------------------------------------------------
-def _same_file(a: Path, b: Path) -> bool:
+def same_file(a: str | Path, b: str | Path) -> bool:
+    """Whether two paths name one file (by path where either does not exist)."""
     try:
         return os.path.samefile(a, b)
     except OSError:
@@ -221,7 +222,7 @@ def check_output(path: str | Path, *, force: bool = False, inputs: Iterable[str 
     if "\0" in str(path):
         raise FileError(f"{ascii(str(path))}: not a usable file name")
     for source in inputs:
-        if _same_file(path, Path(source)):
+        if same_file(path, Path(source)):
             raise FileError(f"{path}: is this command's input; choose another file to write")
     if path.is_dir():
         raise FileError(f"{path}: is a folder; give a file name")
@@ -232,7 +233,7 @@ def check_output(path: str | Path, *, force: bool = False, inputs: Iterable[str 
     if path.exists() or path.is_symlink():
         if not path.is_file():
             raise FileError(f"{path}: exists and is not a regular file")
-        if not force and not any(_same_file(path, Path(p)) for p in replaceable):
+        if not force and not any(same_file(path, Path(p)) for p in replaceable):
             raise FileError(f"{path}: exists already (add --force to replace it)")
     return path
 

@@ -23,20 +23,33 @@ class SpecError(XenophonError, ValueError):
     """A game or bot spec, or a game option, that cannot be used as written."""
 
 
-def parse_spec(text: str, what: str, hint: str = "") -> tuple[str, dict[str, str]]:
+#: the options of a game spec that hold a list: after 'decks=A', a bare ',B'
+#: is the list's next item ('hero:decks=A,B' as the --decks flag writes it)
+LIST_OPTIONS = ("decks",)
+
+
+def parse_spec(text: str, what: str, hint: str = "",
+               list_options: tuple[str, ...] = ()) -> tuple[str, dict[str, str]]:
     """'name:key=value,key=value' -> (name, {key: value}), the values as
     written (each consumer converts its own); a key given twice is refused.
-    `hint` ends the message of an option that is not key=value."""
+    An item without '=' right after an option of `list_options` continues
+    its value ('decks=A,B' -> {'decks': 'A,B'}). `hint` ends the message of
+    an option that is not key=value."""
     name, _, rest = text.partition(":")
     options: dict[str, str] = {}
+    last_key = None
     for item in filter(None, (part.strip() for part in rest.split(","))):
         key, eq, value = item.partition("=")
         key = key.strip()
+        if not eq and last_key in list_options:
+            options[last_key] += "," + item
+            continue
         if not eq or not key:
             raise SpecError(f"{what} '{text}': option '{item}' must look like key=value{hint}")
         if key in options:
             raise SpecError(f"{what} '{text}': option '{key}' is given twice")
         options[key] = value.strip()
+        last_key = key
     return name.strip(), options
 
 
@@ -70,8 +83,8 @@ def game_from_spec(spec: str, seed: int | None = None, engine: str = "c") -> Gam
     """The game a spec names, e.g. 'anabasis:mode=expert' or
     'hero:decks=crimson_conqueror+wild_grove'."""
     name, texts = parse_spec(spec, "game", f" (the two Hero decks are joined by "
-                                           f"'{DECK_SEPARATOR}': hero:decks=DECK0"
-                                           f"{DECK_SEPARATOR}DECK1)")
+                                           f"'{DECK_SEPARATOR}' or ',': hero:decks=DECK0"
+                                           f"{DECK_SEPARATOR}DECK1)", LIST_OPTIONS)
     return game_with_options(name, game_options_from_text(name, texts), seed=seed, engine=engine)
 
 
@@ -90,7 +103,7 @@ def check_file_name(path: Any, what: str) -> None:
 def spec_files(spec: str) -> list[str]:
     """The files a game spec reads (its card and deck files): inputs an
     output of the same command must never replace."""
-    name, texts = parse_spec(spec, "game")
+    name, texts = parse_spec(spec, "game", list_options=LIST_OPTIONS)
     options = game_options_from_text(name, texts)
     named = [options["cards"]] if "cards" in options else []
     return named + [deck for deck in options.get("decks", ()) if os.path.isfile(deck)]

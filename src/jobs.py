@@ -205,11 +205,12 @@ def results_header(command: str, config: dict[str, Any]) -> dict[str, Any]:
             "config": config}
 
 
-def read_results(path: str | Path, header: dict[str, Any], keys: set[str]
+def read_results(path: str | Path, header: dict[str, Any], keys: set[str] | None
                  ) -> dict[str, list[dict[str, Any]]]:
     """The finished jobs of a results file made by the same command and
     configuration: {key: its games}. A job whose lines are incomplete (a
-    run killed while writing) is left out, to be played again."""
+    run killed while writing) is left out, to be played again. `keys`: the
+    jobs the file may hold (None: any)."""
     lines = iter_lines(path, "results file")
     found: dict[str, list[dict[str, Any]]] = {}
     for number, (text, ended) in enumerate(lines, start=1):
@@ -228,7 +229,24 @@ def read_results(path: str | Path, header: dict[str, Any], keys: set[str]
             if sorted(g["game"] for g in games) == list(range(games[0]["of"]))}
 
 
+def results_config(path: str | Path, command: str) -> dict[str, Any]:
+    """The configuration a results file of `command` was made with (its
+    header), to read the file as another run's: an earlier generation's."""
+    lines = iter_lines(path, "results file")
+    first = next(lines, None)
+    lines.close()
+    if first is None:
+        raise RunError(f"{path}: empty; not a results file")
+    try:
+        row = loads(first[0])
+    except JsonError as error:
+        raise RunError(f"{path}: line 1: not a results file ({error})") from None
+    _check_header(path, row, {"command": command, "config": None})
+    return row["config"]
+
+
 def _check_header(path: str | Path, row: Any, header: dict[str, Any]) -> None:
+    """A results file's first line against `header` (its config None: any)."""
     if not isinstance(row, dict) or row.get("format") != RESULTS_FORMAT:
         raise RunError(f"{path}: not a xenophon results file")
     if row.get("format_version") != RESULTS_VERSION:
@@ -238,6 +256,10 @@ def _check_header(path: str | Path, row: Any, header: dict[str, Any]) -> None:
         raise RunError(f"{path}: results of '{row.get('command')}', not of "
                        f"'{header['command']}'; give another file to start a new run")
     theirs, ours = row.get("config"), header["config"]
+    if ours is None:
+        if not isinstance(theirs, dict):
+            raise RunError(f"{path}: not a xenophon results file (no configuration)")
+        return
     if theirs != ours:
         differ = sorted(k for k in set(ours) | set(theirs or {})
                         if not isinstance(theirs, dict) or theirs.get(k) != ours.get(k))
@@ -249,7 +271,7 @@ def _check_row(path: str | Path, number: int, row: Any, keys: set[str]) -> None:
     where = f"{path}: line {number}"
     if not isinstance(row, dict) or not isinstance(row.get("job"), str):
         raise RunError(f"{where}: not a game of a results file")
-    if row["job"] not in keys:
+    if keys is not None and row["job"] not in keys:
         raise RunError(f"{where}: job {row['job']} is not one of this run's")
     game, of = row.get("game"), row.get("of")
     if not (isinstance(game, int) and isinstance(of, int) and 0 <= game < of):

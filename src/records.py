@@ -2,11 +2,13 @@
 
 The first line is a header (game, options, seed, card-set digest, seats,
 version); every following line is one action or chance outcome in the game's
-notation, so that a game replays exactly. A record *redacted* for one seat
-drops what that seat did not see (the opponent's draws, which event was set,
-...) and keeps, on every line, that seat's information-set key after it, so
-that a state consistent with everything the seat saw can be rebuilt and
-analysed.
+notation, so that a game replays exactly. A *seat-view* record holds what one
+seat observed: the actions it saw in the game's notation and, for each action
+hidden from it, what it saw of it in words ("opponent draws a card",
+`xenophon.seatview`); a world consistent with all of it is rebuilt for
+analysis. The older *redacted* form (still read, and still written for saved
+games in progress) carries the seat's information-set key on every line
+instead of the words.
 """
 from __future__ import annotations
 
@@ -19,13 +21,18 @@ from xenophon import __version__
 from xenophon.errors import XenophonError
 from xenophon.files import JsonError, dumps_line, loads, read_text, write_atomic
 from xenophon.game import CHANCE, Game, State
+from xenophon.seatview import hidden_text, is_hidden_text, normal, unnamed_reveals
 
 FORMAT = "xenophon-record"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+#: the format a record is written in: seat-view records are 2 (a reader of
+#: format 1 would look for keys in them), the rest stay 1
+KEYED_FORMAT, SEAT_VIEW_FORMAT = 1, 2
 RESAMPLE_TRIES = 20000
 SEAT_LABELS = (0, 1, "chance")
 RESULTS = ([1.0, -1.0], [-1.0, 1.0], [0.0, 0.0])
 MAX_KEY_DIGITS = 16
+UNKNOWN_DIGEST = ""        # a seat-view header without a card digest
 
 
 class RecordError(XenophonError):
@@ -45,8 +52,13 @@ class Record:
     version: str = __version__
     sealed: str | None = None                  # the hidden part of a saved game in progress
 
+    def is_seat_view(self) -> bool:
+        """A record of what one seat observed, without engine keys."""
+        return self.view is not None and not any("key" in line for line in self.lines)
+
     def header(self) -> dict[str, Any]:
-        head = {"format": FORMAT, "format_version": FORMAT_VERSION, "game": self.game,
+        version = SEAT_VIEW_FORMAT if self.is_seat_view() else KEYED_FORMAT
+        head = {"format": FORMAT, "format_version": version, "game": self.game,
                 "options": self.options, "card_digest": self.card_digest,
                 "seats": self.seats, "view": self.view, "xenophon": self.version}
         if self.seed is not None:
@@ -137,6 +149,10 @@ def _record_from_header(head: dict[str, Any], where: str) -> Record:
     if version > FORMAT_VERSION:
         raise RecordError(f"{where}: written in record format {version} by a newer xenophon; "
                           f"this one reads format {FORMAT_VERSION}")
+    if head.get("view") is not None:
+        # a game one seat noted elsewhere: its card set is the one its options
+        # name, and its players may be unknown
+        head = {"card_digest": UNKNOWN_DIGEST, "seats": ["?", "?"], **head}
     for key in ("game", "card_digest", "seats"):
         if key not in head:
             raise RecordError(f"{where}: the header lacks '{key}'")
@@ -168,15 +184,23 @@ def _checked_line(row: dict[str, Any], view: int | None, here: str) -> dict[str,
                                     for label in SEAT_LABELS):
         raise RecordError(f"{here}: 'seat' must be 0, 1 or \"chance\"")
     hidden = row.get("hidden", False)
-    if hidden is not False and hidden is not True:
-        raise RecordError(f"{here}: 'hidden' must be true or false")
-    if hidden and view is None:
+    if hidden is not False and hidden is not True and not (
+            isinstance(hidden, str) and is_hidden_text(hidden)):
+        raise RecordError(f"{here}: 'hidden' must be what the seat saw, in words starting "
+                          "with \"opponent\" (e.g. \"opponent draws a card\"), or true in a "
+                          "record with keys")
+    if hidden is not False and view is None:
         raise RecordError(f"{here}: a hidden line in a full record (its header has no view)")
-    if hidden and seat == view:
+    if hidden is not False and seat == view:
         raise RecordError(f"{here}: seat {view}'s own move cannot be hidden from it")
-    if not hidden and not isinstance(row.get("move"), str):
+    if hidden is False and not isinstance(row.get("move"), str):
         raise RecordError(f"{here}: a line needs 'seat' and 'move'")
-    if view is not None:
+    reveals = row.get("reveals", [])
+    if not isinstance(reveals, list) or not all(isinstance(name, str) for name in reveals) \
+            or ("reveals" in row and (view is None or hidden is not False)):
+        raise RecordError(f"{here}: 'reveals' is a list of card names, on a line of a "
+                          "seat-view record that shows a move")
+    if view is not None and ("key" in row or hidden is True):
         key = row.get("key")
         if not isinstance(key, str) or not 0 < len(key) <= MAX_KEY_DIGITS \
                 or any(c not in "0123456789abcdefABCDEF" for c in key):
@@ -235,7 +259,7 @@ def make_game_for(record: Record, engine: str = "c", **overrides: Any) -> Game:
                          **{**record.options, **overrides})
     except (TypeError, XenophonError) as error:
         raise RecordError(f"the record's options do not fit the game: {error}") from None
-    if game.card_digest() != record.card_digest:
+    if record.card_digest != UNKNOWN_DIGEST and game.card_digest() != record.card_digest:
         raise RecordError("the record was played with another card set "
                           f"(digest {record.card_digest[:12]}..., this one "
                           f"{game.card_digest()[:12]}...)")
@@ -263,24 +287,58 @@ def redact(record: Record, game: Game, seat: int) -> Record:
     return redacted
 
 
+def seat_view(record: Record, game: Game, seat: int) -> Record:
+    """The full record as `seat` observed it, in the seat-view notation: the
+    lines it saw in the game's notation, the others as what it saw of them
+    (`xenophon.seatview`); no seed and no engine keys."""
+    state = game.new_initial_state()
+    view = Record(record.game, record.options, None, record.card_digest, record.seats, seat,
+                  result=record.result, version=record.version)
+    for line in record.lines:
+        code = state.move(line["move"]).code
+        entry: dict[str, Any] = {"seat": line["seat"]}
+        if state.observed_by(code, seat):
+            entry["move"] = line["move"]
+            shown = unnamed_reveals(state, code, seat)
+            if shown:
+                entry["reveals"] = shown
+        else:
+            entry["hidden"] = hidden_text(state, code, seat)
+        state.apply_code(code)
+        view.lines.append(entry)
+    return view
+
+
+def observation_lines(texts: list[str]) -> list[dict[str, Any]]:
+    """Record lines from a list of seat-view observations (the engine
+    protocol's `observations`): a text starting with "opponent" is a hidden
+    action, any other a move in the game's notation; the seat labels are
+    filled in as the game is rebuilt."""
+    return [{"hidden": text} if is_hidden_text(text) else {"move": text} for text in texts]
+
+
 def replay(record: Record, game: Game, upto: int | None = None,
            seed: int = 0) -> tuple[State, list[State]]:
     """Replays the first `upto` lines (all by default); returns the final state
     and the state before every line.
 
-    A full record replays exactly. A redacted record is rebuilt: a hidden line
-    takes any action giving the recorded key, and when a later line does not
-    fit the world built so far, the world is resampled from the viewing seat's
-    information until it does (the true game is one such world)."""
+    A full record replays exactly. A seat-view or redacted record is rebuilt:
+    a hidden line takes any action the seat would have seen as the line says
+    (the same words, or the recorded key), and when a later line does not fit
+    the world built so far, the world is resampled from the viewing seat's
+    information until it does (the true game is one such world). A line
+    without a seat label (observations) is labelled with the player to move."""
     state = game.new_initial_state()
     before: list[State] = []
     rng = random.Random(seed)
     lines = record.lines if upto is None else record.lines[:upto]
     for index, line in enumerate(lines):
         before.append(state.copy())
-        where = f"line {line.get('line', index + 2)}"
+        where = _where(line, index + 2)
         if state.is_terminal():
             raise RecordError(f"{where}: the game was already over")
+        if "seat" not in line:
+            line["seat"] = "chance" if state.is_chance() else state.current_player
         _check_label(state, line, where)
         if record.view is None:
             try:
@@ -292,6 +350,13 @@ def replay(record: Record, game: Game, upto: int | None = None,
     if upto is None:
         _check_result(record, state)
     return state, before
+
+
+def _where(line: dict[str, Any], number: Any) -> str:
+    """Where a line is, for messages: its line in the file ('line 12'), or the
+    label a caller gave it ('observation 3')."""
+    label = line.get("line", number)
+    return label if isinstance(label, str) else f"line {label}"
 
 
 def seat_label(player: int) -> str:
@@ -319,11 +384,13 @@ def _check_result(record: Record, final: State) -> None:
 
 
 def _rebuild_step(state: State, line: dict[str, Any], seat: int, rng: random.Random) -> State:
-    where = f"line {line.get('line', '?')}"
-    try:
-        key = int(line["key"], 16)
-    except (KeyError, TypeError, ValueError):
-        raise RecordError(f"{where}: a redacted line needs its key") from None
+    where = _where(line, "?")
+    key = None
+    if "key" in line:
+        try:
+            key = int(line["key"], 16)
+        except (TypeError, ValueError):
+            raise RecordError(f"{where}: a redacted line needs its key") from None
     if "move" in line:
         try:
             state.parse_code(line["move"])     # not a move at all: no world can play it
@@ -339,14 +406,26 @@ def _rebuild_step(state: State, line: dict[str, Any], seat: int, rng: random.Ran
                       "plays this line (corrupt or edited record?)")
 
 
-def _matching_code(state: State, line: dict[str, Any], seat: int, key: int) -> int | None:
+def _matching_code(state: State, line: dict[str, Any], seat: int, key: int | None) -> int | None:
+    """The first action of `state` that fits the line: its move, or (for a
+    hidden line) an action hidden from `seat` that it would have seen as the
+    line's words; with a key, one that leaves the seat with that key."""
     if "move" in line:
         try:
             candidates = [state.move(line["move"]).code]
         except XenophonError:
             return None
+        if key is None and unnamed_reveals(state, candidates[0], seat) != line.get("reveals", []):
+            return None          # this world would show the seat other cards
+    elif isinstance(line["hidden"], str):
+        words = normal(line["hidden"])
+        candidates = [code for code in state.legal_actions()
+                      if not state.observed_by(code, seat)
+                      and normal(hidden_text(state, code, seat)) == words]
     else:
         candidates = state.legal_actions()
+    if key is None:
+        return candidates[0] if candidates else None
     for code in candidates:
         state.apply_code(code)
         matches = state.information_set_key(seat) == key

@@ -30,7 +30,7 @@ from xenophon.errors import XenophonError
 from xenophon.evaluation import Weights
 from xenophon.game import CHANCE, Game
 from xenophon.games import game_from_texts
-from xenophon.jobs import Job
+from xenophon.jobs import Job, RunError, read_results, results_config, results_header
 from xenophon.players import make_bot
 
 #: the L2 penalties tried (per position, on standardised features); the one
@@ -93,6 +93,23 @@ def positions_jobs(game: str, options: dict[str, str], bot: str, explore: float,
     return [Job(str(seed), "tune_positions",
                 {"game": game, "options": options, "bot": bot, "explore": explore,
                  "positions": positions, "seed": seed}) for seed in seeds]
+
+
+def earlier_games(path: str, game: str, options: dict[str, str]) -> list[dict[str, Any]]:
+    """The finished self-play games of an earlier `xenophon tune` results
+    file of the same game and options (another generation: its own bot,
+    budget and seeds), in job order, to fit on together with this run's."""
+    config = results_config(path, "tune")
+    if config.get("game") != game or config.get("options") != options:
+        raise RunError(f"{path}: self-play games of {config.get('game')!r} with options "
+                       f"{config.get('options')!r}, not of {game!r} with {options!r}")
+    finished = read_results(path, results_header("tune", config), None)
+    return [finished[key][0] for key in sorted(finished, key=_job_order)]
+
+
+def _job_order(key: str) -> tuple[int, str]:
+    """Jobs are keyed by their seed: numeric order, the way they were played."""
+    return (int(key), key) if key.isdigit() else (0, key)
 
 
 # -- the data set -----------------------------------------------------------------
@@ -203,20 +220,41 @@ class Fit:
     report: dict[str, Any] = field(default_factory=dict)
 
 
-def _scaled_fit(a: np.ndarray, y: np.ndarray, l2: float) -> np.ndarray:
-    """fit_logistic on columns scaled to unit RMS, the weights scaled back."""
-    rms = np.sqrt(np.mean(a * a, axis=0))
+#: how the design matrix's columns are scaled before the L2 penalty applies:
+#: "feature" gives a feature's opening and ending columns one scale (its RMS
+#: over both), so a feature that barely varies in one phase cannot take a
+#: large weight there; "column" scales each column to unit RMS alone (how
+#: generation 0 was fitted: Hero's deck_danger took +178 in the opening and
+#: -46 in the ending)
+SCALINGS = ("feature", "column")
+
+
+def column_scales(a: np.ndarray, scaling: str) -> np.ndarray:
+    """The scale of each column of the tapered design matrix `a`."""
+    if scaling == "column":
+        rms = np.sqrt(np.mean(a * a, axis=0))
+    else:
+        n = a.shape[1] // 2
+        rms = np.tile(np.sqrt(np.mean(a[:, :n] ** 2 + a[:, n:] ** 2, axis=0)), 2)
     rms[rms == 0] = 1.0
+    return rms
+
+
+def _scaled_fit(a: np.ndarray, y: np.ndarray, l2: float, scaling: str) -> np.ndarray:
+    """fit_logistic on scaled columns (`column_scales`), the weights scaled back."""
+    rms = column_scales(a, scaling)
     return fit_logistic(a / rms, y, l2) / rms
 
 
-def choose_l2(a: np.ndarray, y: np.ndarray, games: np.ndarray, seed: int) -> float:
+def choose_l2(a: np.ndarray, y: np.ndarray, games: np.ndarray, seed: int, scaling: str
+              ) -> float:
     """The L2 penalty of L2_GRID with the least log-loss on a validation fifth
     of the training games."""
     unique = np.unique(games)
     valid_games = unique[held_out_games(len(unique), 0.2, seed + 1)]
     valid = np.isin(games, valid_games)
-    losses = [log_loss(sigmoid(a[valid] @ _scaled_fit(a[~valid], y[~valid], l2)), y[valid])
+    losses = [log_loss(sigmoid(a[valid] @ _scaled_fit(a[~valid], y[~valid], l2, scaling)),
+                       y[valid])
               for l2 in L2_GRID]
     return L2_GRID[int(np.argmin(losses))]
 
@@ -225,11 +263,11 @@ def _scores(p: np.ndarray, y: np.ndarray) -> dict[str, float]:
     return {"log_loss": round(log_loss(p, y), 5), "accuracy": round(accuracy(p, y), 5)}
 
 
-def fit(game: Game, data: Positions, held_fraction: float, seed: int, blend: float = 0.0
-        ) -> Fit:
+def fit(game: Game, data: Positions, held_fraction: float, seed: int, blend: float = 0.0,
+        scaling: str = "feature") -> Fit:
     """The learned weights from the training games and the report on the
     held-out ones. `blend` mixes the search's root value into the label
-    (0: the final result only)."""
+    (0: the final result only); `scaling`: one of SCALINGS."""
     held_games = held_out_games(len(data.last_turn), held_fraction, seed)
     test = held_games[data.game]
     train, held = data.subset(~test), data.subset(test)
@@ -243,8 +281,8 @@ def fit(game: Game, data: Positions, held_fraction: float, seed: int, blend: flo
                           train.y)
     taper = max(1, int(np.quantile(data.last_turn[~held_games], TAPER_QUANTILE)))
     a_train = tapered(train.x, train.turn, taper)
-    l2 = choose_l2(a_train, target, train.game, seed)
-    w = _scaled_fit(a_train, target, l2)
+    l2 = choose_l2(a_train, target, train.game, seed, scaling)
+    w = _scaled_fit(a_train, target, l2, scaling)
     n = train.x.shape[1]
     names = tuple(game.tables.feature_names)
     weights = Weights(game.name, names, tuple(round(float(v), 6) for v in w[:n]),

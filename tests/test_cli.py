@@ -121,7 +121,7 @@ def test_analyse_suggest_review(finished_games, tmp_path, game):
     svg = tmp_path / "curve.svg"
     review = xenophon("review", record, "--as", "1", "--iterations", "60", "--svg", svg)
     assert review.returncode == 0, review.stderr
-    assert "win probability:" in review.stdout and svg.read_text().startswith("<svg")
+    assert "win probability:" in review.stdout and "<svg" in svg.read_text()[:500]
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -169,7 +169,7 @@ def test_a_good_query_is_still_answered():
 
 
 def test_an_unexpected_fault_is_answered_and_the_engine_goes_on(monkeypatch):
-    def broken(query, out):
+    def broken(query, out, stop=None):
         raise RuntimeError("boom")
 
     monkeypatch.setattr(engine, "answer", broken)

@@ -6,6 +6,7 @@ import json
 import math
 import random
 
+import numpy as np
 import pytest
 
 from test_search import GAMES, random_positions, visits
@@ -16,6 +17,7 @@ from xenophon.evaluation import (Weights, WeightsError, read_weights, shipped_we
 from xenophon.files import FileError
 from xenophon.hero import Game as HeroGame
 from xenophon.reference.features import reference_features
+from xenophon import tune
 from xenophon.search.bots import ISMCTSBot
 
 MAKERS = {"anabasis": AnabasisGame, "hero": HeroGame}
@@ -189,3 +191,61 @@ def test_shipped_weights_fit_the_reference_games():
         game = maker(seed=1)
         assert game.tables.weights is not None, game.learned_problem
         assert read_weights(path, name).made.get("command", "").startswith("xenophon tune")
+
+
+def test_tune_fits_on_an_earlier_generations_games_too(tmp_path, capsys):
+    first, second = tmp_path / "gen0.jsonl", tmp_path / "gen1.jsonl"
+    tiny = ["--bot", "ismcts:iterations=8", "--positions", "4", "--processes", "1"]
+    assert main(["tune", "hero", "--games", "4", *tiny, "--results", str(first),
+                 "--out", str(tmp_path / "w0.json")]) == 0
+    out = tmp_path / "w1.json"
+    assert main(["tune", "hero", "--games", "4", "--seed", "101", *tiny, "--results",
+                 str(second), "--add-games", str(first), "--out", str(out)]) == 0
+    assert "8 games (4 played now" in capsys.readouterr().out
+    made = read_weights(out, "hero").made
+    assert made["added_games"] == {str(first): 4} and "--add-games" in made["command"]
+    positions = made["report"]["positions"]
+    assert positions["train"] + positions["held_out"] > 16     # more than 4 games' worth
+
+
+def test_tune_refuses_another_games_file_with_one_line(tmp_path, capsys):
+    ana = tmp_path / "ana.jsonl"
+    tiny = ["--bot", "ismcts:iterations=8", "--positions", "2", "--processes", "1"]
+    assert main(["tune", "anabasis", "--games", "5", *tiny, "--results", str(ana),
+                 "--out", str(tmp_path / "a.json")]) == 0
+    capsys.readouterr()
+    for added in (ana, tmp_path / "missing.jsonl", tmp_path / "a.json"):
+        assert main(["tune", "hero", "--games", "2", *tiny, "--add-games", str(added),
+                     "--out", str(tmp_path / "h.json")]) == 2
+        error = capsys.readouterr().err.strip()
+        assert error.count("\n") == 0 and str(added) in error, error
+    assert not (tmp_path / "h.json").exists()
+    assert main(["tune", "anabasis", "--games", "5", *tiny, "--results", str(ana),
+                 "--add-games", str(ana), "--resume", "--out", str(tmp_path / "a2.json")]) == 2
+    assert "earlier runs" in capsys.readouterr().err
+
+
+def test_feature_scaling_keeps_a_phase_rare_feature_from_a_large_weight():
+    rng = np.random.default_rng(3)
+    n = 4000
+    turn = rng.integers(0, 40, n).astype(float)
+    common = rng.normal(size=n)
+    late = np.where(turn > 30, rng.normal(size=n), 0.0)
+    late[turn < 4] = rng.normal(scale=0.02, size=(turn < 4).sum())   # barely varies early
+    x = np.column_stack([common, late])
+    y = (rng.random(n) < tune.sigmoid(common - late)).astype(float)
+    a = tune.tapered(x, turn, 40)
+    scales = tune.column_scales(a, "feature")
+    assert scales[1] == scales[3] and scales[0] == scales[2]
+    by_feature = tune._scaled_fit(a, y, 0.05, "feature")
+    by_column = tune._scaled_fit(a, y, 0.05, "column")
+    assert abs(by_feature[1]) < abs(by_column[1])        # the rare opening weight is held down
+    assert by_feature[3] < 0 and by_feature[0] > 0       # the signs the data have
+
+
+def test_the_cutoff_follows_the_game_and_its_evaluation_unless_given():
+    hero, anabasis = HeroGame(seed=1), AnabasisGame(seed=1)
+    assert ISMCTSBot(evaluation="learned").cutoff_for(hero) == 0
+    assert ISMCTSBot(evaluation="hand").cutoff_for(hero) == 4
+    assert ISMCTSBot().cutoff_for(anabasis) == 4
+    assert ISMCTSBot(evaluation="learned", cutoff_turns=2).cutoff_for(hero) == 2

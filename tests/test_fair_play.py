@@ -203,11 +203,15 @@ def test_exports_and_seat_replays_carry_no_seed_nor_hidden_lines(name, tmp_path)
     redacted = [json.loads(line) for line in exported.read_text().splitlines()[1:]]
     printed = [line for line in shown.stdout.splitlines() if line[:4].strip().isdigit()]
     assert len(printed) == len([r for r in redacted if "result" not in r])
-    for line, row in zip(printed, redacted):
+    full_lines = [json.loads(line) for line in full.read_text().splitlines()[1:]]
+    for line, row, true in zip(printed, redacted, full_lines):
         if row.get("hidden"):
-            assert line.endswith("(hidden)"), line
+            assert row["hidden"].startswith("opponent ") and line.endswith(row["hidden"]), line
+            assert " ".join(true["move"].split()[1:]) not in row["hidden"]   # no card named
         else:
-            assert line.endswith(row["move"]), line
+            shown = row["move"] + (f"  (reveals {', '.join(row['reveals'])})"
+                                   if "reveals" in row else "")
+            assert line.endswith(shown), line
     if name == "anabasis":   # seat 0's starting events stay hidden from seat 1
         assert sum(" deal " in line for line in printed) == 3
 

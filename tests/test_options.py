@@ -143,8 +143,11 @@ def test_a_tiny_temperature_does_not_overflow():
 
 
 # -- game specs ---------------------------------------------------------------------
-def test_both_hero_decks_in_a_game_spec():
-    game = game_from_spec("hero:decks=wild_grove+crimson_conqueror")
+@pytest.mark.parametrize("spec", ["hero:decks=wild_grove+crimson_conqueror",
+                                  "hero:decks=wild_grove,crimson_conqueror",
+                                  "hero:decks=wild_grove, crimson_conqueror,cards="])
+def test_both_hero_decks_in_a_game_spec(spec):
+    game = game_from_spec(spec)
     assert game.deck_specs == ["wild_grove", "crimson_conqueror"]
 
 
@@ -163,7 +166,9 @@ def test_match_takes_both_hero_decks(capsys):
     ("hero:mode=expert", "no option 'mode'"),
     ("hero:decks=wild_grove", "two decks"),
     ("hero:decks=wild_grove+crimson_conqueror+wild_grove", "two decks"),
-    ("hero:decks=wild_grove,crimson_conqueror", "joined by '+'"),
+    ("hero:decks=wild_grove,crimson_conqueror,wild_grove", "two decks"),
+    ("hero:cards=,wild_grove", "joined by '+' or ','"),
+    ("hero:wild_grove,decks=wild_grove+crimson_conqueror", "joined by '+' or ','"),
     ("hero:decks=wild_grove+nonsense", "nonsense"),
     ("hero:cards=/dev/zero", "not a regular file"),
     ("hero:decks=/dev/zero+wild_grove", "not a regular file"),
@@ -329,7 +334,7 @@ def test_outputs_are_replaced_with_force(tmp_path, record, capsys):
     report.write_text("old")
     assert run_cli(capsys, "review", record, "--as", "0", "--iterations", "5", "--svg", svg,
                    "--force")[0] == 0
-    assert svg.read_text().startswith("<svg")
+    assert svg.read_text().startswith("<?xml") and "<svg" in svg.read_text()
     assert run_cli(capsys, "match", "greedy", "random", "--games", "1", "--processes", "1",
                    "--json", report, "--force")[0] == 0
     assert json.loads(report.read_text())["summary"]["games"] == 1

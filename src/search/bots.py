@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from xenophon.errors import XenophonError
-from xenophon.evaluation import EVALUATIONS
+from xenophon.evaluation import EVALUATIONS, cutoff_turns_for
 from xenophon.game import Move, State
 from xenophon.search import sampler as samplers
 from xenophon.search.ismcts import Worker
@@ -123,7 +123,7 @@ SETTINGS: dict[str, Setting] = {
     "workers": Setting(int, 1, MAX_WORKERS),
     "seed": Setting(int, none_allowed=True),
     "c_uct": Setting(float, 0, MAX_C_UCT),
-    "cutoff_turns": Setting(int, -1, MAX_CUTOFF_TURNS),
+    "cutoff_turns": Setting(int, -1, MAX_CUTOFF_TURNS, none_allowed=True),
     "memory_mb": Setting(float, 0, MAX_MEMORY_MB, above=True),
     "temperature": Setting(float, 0, MAX_TEMPERATURE),
     "max_playout_actions": Setting(int, 1, MAX_PLAYOUT_ACTIONS),
@@ -252,7 +252,7 @@ class SearchBot(Bot):
 
     def __init__(self, iterations: int | None = 2000, time_limit: float | None = None,
                  workers: int = 1, seed: int | None = 0, c_uct: float = 0.4,
-                 cutoff_turns: int = 4, memory_mb: float = DEFAULT_MEMORY_MB,
+                 cutoff_turns: int | None = None, memory_mb: float = DEFAULT_MEMORY_MB,
                  temperature: float = 0.0, max_playout_actions: int = 2000,
                  uniform_playouts: bool = False, evaluation: str = DEFAULT_EVALUATION,
                  weights: str | None = None):
@@ -271,6 +271,8 @@ class SearchBot(Bot):
         self.workers = workers
         self.seed = seed
         self.c_uct = c_uct
+        # playout turns before the evaluation (None: the game's and the
+        # evaluation's own, xenophon.evaluation.CUTOFF_TURNS)
         self.cutoff_turns = cutoff_turns
         self.memory_bytes = memory_bytes_of(memory_mb)
         self.temperature = temperature
@@ -293,6 +295,12 @@ class SearchBot(Bot):
         self.rng = random.Random(seed)
         self.searches = 0
 
+    def cutoff_for(self, game: Any) -> int:
+        """The playout turns before the evaluation in a search of `game`."""
+        if self.cutoff_turns is not None:
+            return self.cutoff_turns
+        return cutoff_turns_for(game, self.evaluation)
+
     # -- running workers ----------------------------------------------------
     def _workers_for(self, state: State, root: bytes, player: int, count: int,
                      memory_bytes: int, root_moves: list[int] | None = None,
@@ -300,8 +308,9 @@ class SearchBot(Bot):
         api, tables = state.game.search_interface(self.evaluation, self.weights)
         base = self.seed * 1_000_003 + self.searches * 7919
         return [Worker(api, tables, root, player, (base + index * 104_729) & (2**63 - 1),
-                       self.c_uct, self.cutoff_turns, self.max_playout_actions, self.resample,
-                       memory_bytes, state.game, root_moves, self.uniform_playouts,
+                       self.c_uct, self.cutoff_for(state.game), self.max_playout_actions,
+                       self.resample, memory_bytes, state.game, root_moves,
+                       self.uniform_playouts,
                        worlds.states if worlds else None, worlds.weights if worlds else None)
                 for index in range(count)]
 

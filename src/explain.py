@@ -1,0 +1,190 @@
+"""Why the search suggests what it does: the top moves tried in worlds drawn
+from the asking seat's information, and where the opponent's hidden cards
+probably are (`xenophon analyse` and `suggest`; docs/analysis.md).
+
+Every world comes from a *sampler*: `sampler(state, seat, rng)` returns a
+full state consistent with everything `seat` has seen and the weight of that
+world. The default draws uniformly (`State.resample`); a belief-weighted
+sampler takes its place without changing anything here. Nothing here reads
+the hidden cards of the state it is given: it only ever looks at sampled
+worlds.
+"""
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from xenophon.game import Move, State
+
+#: (state, seat, rng) -> (a world consistent with the seat's information, its weight)
+Sampler = Callable[[State, int, random.Random], tuple[State, float]]
+
+DEFAULT_WORLDS = 24            # worlds each top move is searched in
+MAX_WORLDS = 10_000
+EXPLAINED_MOVES = 5            # the top moves searched in each world (at most)
+DEFAULT_CARD_WORLDS = 400      # worlds drawn for the card probabilities (no search)
+MIN_WORLD_ITERATIONS = 50
+HURT_SHOWN = 2                 # hidden cards named per move
+MIN_HURT = 0.05                # a smaller change in win probability is not named
+MIN_SUPPORT = 2                # worlds a card must be in to be named
+
+
+def uniform_sampler(state: State, seat: int, rng: random.Random) -> tuple[State, float]:
+    """A world drawn uniformly from `seat`'s information (today's search's)."""
+    return state.resample(seat, rng), 1.0
+
+
+def hidden_places(world: State, seat: int) -> set[tuple[str, str]]:
+    """The opponent's cards hidden from `seat` in a world, as (place, card):
+    ('hand', 'Knight') for a card in the hand, ('slot 2', 'Ambush') for a
+    face-down event (Anabasis)."""
+    other = world.to_dict()["players"][1 - seat]
+    places = {("hand", name) for name, count in other["hand"].items() if count}
+    places |= {(f"slot {index + 1}", slot["card"])
+               for index, slot in enumerate(other.get("slots", []))
+               if slot is not None and not slot["face_up"]}
+    return places
+
+
+@dataclass
+class Hurt:
+    """A hidden card whose presence lowers a move's win probability."""
+
+    place: str
+    card: str
+    change: float              # the move's win probability with it, less its mean
+    worlds: int                # the worlds that had it
+
+    def text(self) -> str:
+        where = "the opponent's hand holds" if self.place == "hand" else f"{self.place} holds"
+        return f"loses {-self.change * 100:.0f}% if {where} {self.card}"
+
+
+@dataclass
+class MoveReason:
+    move: str
+    best_share: float          # the weighted share of worlds where it was the best
+    win: float | None          # its mean win probability over the worlds it was tried in
+    hurts: list[Hurt] = field(default_factory=list)
+
+
+@dataclass
+class Explanation:
+    seat: int
+    worlds: int
+    iterations_per_world: int
+    moves: list[MoveReason]
+    #: place -> card -> the probability that the card is there ('hand', 'slot 2')
+    hidden_cards: dict[str, dict[str, float]]
+    card_worlds: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"worlds": self.worlds, "iterations_per_world": self.iterations_per_world,
+                "moves": [{"move": m.move, "best_share": round(m.best_share, 4),
+                           "win_probability": None if m.win is None else round(m.win, 4),
+                           "hurts": [{"place": h.place, "card": h.card,
+                                      "change": round(h.change, 4), "worlds": h.worlds}
+                                     for h in m.hurts]} for m in self.moves],
+               "hidden_cards": {place: {card: round(p, 4) for card, p in cards.items()}
+                                for place, cards in self.hidden_cards.items()},
+               "card_worlds": self.card_worlds}
+
+
+def card_probabilities(state: State, seat: int, sampler: Sampler, rng: random.Random,
+                       worlds: int = DEFAULT_CARD_WORLDS) -> dict[str, dict[str, float]]:
+    """For each place of the opponent's hidden cards, the probability of each
+    card being there, over `worlds` sampled worlds; most likely first."""
+    weights: dict[tuple[str, str], float] = defaultdict(float)
+    total = 0.0
+    for _ in range(worlds):
+        world, weight = sampler(state, seat, rng)
+        total += weight
+        for place in hidden_places(world, seat):
+            weights[place] += weight
+    table: dict[str, dict[str, float]] = defaultdict(dict)
+    for (place, card), weight in sorted(weights.items(), key=lambda item: -item[1]):
+        table[place][card] = weight / total if total else 0.0
+    return dict(sorted(table.items(), key=lambda item: (item[0] != "hand", item[0])))
+
+
+def explain(state: State, seat: int, moves: list[Move], searcher: Callable[[int], Any],
+            sampler: Sampler = uniform_sampler, worlds: int = DEFAULT_WORLDS,
+            iterations_per_world: int = 200, seed: int = 0,
+            card_worlds: int = DEFAULT_CARD_WORLDS,
+            stopped: Callable[[], bool] = lambda: False) -> Explanation:
+    """Each of `moves` (the top moves of a search of `state`, `seat` to move)
+    searched in `worlds` worlds from `sampler`, each with its cards in the
+    open: how often each move is the world's best, and the hidden cards that
+    hurt it most. `searcher(iterations)` makes the perfect-information search
+    run in each world. When `stopped()` turns true, the worlds searched so
+    far make the explanation."""
+    rng = random.Random(seed)
+    codes = {move.code: move.text for move in moves}
+    wins: dict[int, list[tuple[float, float, set]]] = defaultdict(list)
+    best: dict[int, float] = defaultdict(float)
+    total = 0.0
+    bot = searcher(iterations_per_world)
+    searched = 0
+    for _ in range(worlds):
+        if stopped():
+            break
+        searched += 1
+        world, weight = sampler(state, seat, rng)
+        places = hidden_places(world, seat)
+        result = bot.analyse(world)
+        total += weight
+        tried = [stat for stat in result.moves if stat.move.code in codes and stat.visits]
+        if tried:
+            best[max(tried, key=lambda s: (s.visits, s.win_probability)).move.code] += weight
+        for stat in tried:
+            wins[stat.move.code].append((stat.win_probability, weight, places))
+    reasons = [MoveReason(text, best[code] / total if total else 0.0,
+                          _mean(wins[code]), _hurts(wins[code]))
+               for code, text in codes.items()]
+    return Explanation(seat, searched, iterations_per_world, reasons,
+                       card_probabilities(state, seat, sampler, rng, card_worlds), card_worlds)
+
+
+def _mean(samples: list[tuple[float, float, set]]) -> float | None:
+    weight = sum(w for _, w, _ in samples)
+    return sum(v * w for v, w, _ in samples) / weight if weight else None
+
+
+def _hurts(samples: list[tuple[float, float, set]]) -> list[Hurt]:
+    """The hidden cards whose worlds gave the move its lowest win probability
+    (cards in every world, or in fewer than MIN_SUPPORT, say nothing)."""
+    mean = _mean(samples)
+    if mean is None:
+        return []
+    every = set.intersection(*(places for _, _, places in samples))
+    found = []
+    for place in set.union(*(places for _, _, places in samples)) - every:
+        having = [sample for sample in samples if place in sample[2]]
+        change = _mean(having) - mean
+        if len(having) >= MIN_SUPPORT and change <= -MIN_HURT:
+            found.append(Hurt(place[0], place[1], change, len(having)))
+    found.sort(key=lambda hurt: (hurt.change, hurt.place, hurt.card))
+    return found[:HURT_SHOWN]
+
+
+def explain_search(state: State, seat: int, result: Any, worlds: int, seed: int = 0,
+                   top: int = EXPLAINED_MOVES, sampler: Sampler = uniform_sampler,
+                   stopped: Callable[[], bool] = lambda: False) -> Explanation | None:
+    """The explanation of a search `result` of `state` (`seat` to move): its
+    top moves (at most EXPLAINED_MOVES) searched again in `worlds` worlds,
+    each given the search's iterations shared out (at least
+    MIN_WORLD_ITERATIONS). None when no worlds are asked for or there was no
+    choice (the search ran no iterations)."""
+    if not worlds or not result.iterations:
+        return None
+    from xenophon.search.bots import CheatingUCTBot
+    per_world = max(MIN_WORLD_ITERATIONS, result.iterations // worlds)
+    moves = [stat.move for stat in result.moves[:max(top, 1)][:EXPLAINED_MOVES]]
+    # a perfect-information search of each sampled world: it sees that world's
+    # cards, which were drawn from the seat's information, never the true ones
+    return explain(state, seat, moves,
+                   lambda iterations: CheatingUCTBot(iterations=iterations, seed=seed),
+                   sampler, worlds=worlds, iterations_per_world=per_world, seed=seed,
+                   stopped=stopped)
