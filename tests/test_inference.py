@@ -6,10 +6,10 @@ import pytest
 
 from xenophon.errors import XenophonError
 from xenophon.players import make_bot
-from xenophon.search.belief import opponent_belief
+from xenophon.search.belief import PolicySampler, opponent_belief
 from xenophon.search.bots import SettingError
 from xenophon.search.inference import infer_worlds
-from xenophon.search.sampler import observation_window, policy_worlds, uniform_worlds
+from xenophon.search.sampler import observation_window, policy_worlds
 
 from test_fair_play import GAMES, played_positions
 
@@ -65,29 +65,40 @@ def test_belief_is_a_distribution_over_the_hidden_cards(positions):
     name, states = positions
     for state in states:
         player = state.current_player
+        opponent = state.to_dict()["players"][1 - player]
+        face_down = {f"slot {i + 1}" for i, slot in enumerate(opponent.get("slots", []))
+                     if slot and not slot["face_up"]}
         for sampler in ("uniform", "policy"):
             belief = opponent_belief(state, sampler=sampler, worlds=200, seed=4)
-            opponent = state.to_dict()["players"][1 - player]
-            hand_size = opponent.get("hand_size", sum(opponent["hand"].values()))
-            assert sum(belief.expected.values()) == pytest.approx(hand_size)
-            assert all(0 <= p <= 1 + 1e-9 for p in belief.hand.values())
-            face_down = [i for i, slot in enumerate(opponent.get("slots", []))
-                         if slot and not slot["face_up"]]
-            assert sorted(belief.slots) == face_down
-            for slot in belief.slots.values():
-                assert sum(slot.values()) == pytest.approx(1)
+            assert set(belief) - {"hand"} == face_down
+            assert ("hand" in belief) == bool(opponent["hand"])
+            assert all(0 < p <= 1 + 1e-9 for p in belief.get("hand", {}).values())
+            for place in face_down:
+                assert sum(belief[place].values()) == pytest.approx(1)
 
 
-def test_uniform_belief_matches_the_uniform_worlds(positions):
+def test_uniform_belief_counts_the_uniform_worlds(positions):
     _, states = positions
     state = states[0]
     player = state.current_player
     belief = opponent_belief(state, sampler="uniform", worlds=50, seed=8)
-    worlds = uniform_worlds(state, player, 50, seed=8)
-    held = [state.game.state_from_bytes(w).to_dict()["players"][1 - player]["hand"]
-            for w in worlds.states]
-    for card, probability in belief.hand.items():
+    rng = random.Random(8)
+    held = [state.resample(player, rng).to_dict()["players"][1 - player]["hand"]
+            for _ in range(50)]
+    for card, probability in belief.get("hand", {}).items():
         assert probability == pytest.approx(sum(card in h for h in held) / 50)
+
+
+def test_policy_sampler_draws_the_inferred_worlds(positions):
+    _, states = positions
+    state = states[0]
+    player = state.current_player
+    inferred = set(policy_worlds(state, player, 64, seed=0).states)
+    sampler = PolicySampler(particles=64, seed=0)
+    rng = random.Random(2)
+    for _ in range(20):
+        world, weight = sampler(state, player, rng)
+        assert world.to_bytes() in inferred and weight == 1.0
 
 
 def test_inference_moves_the_belief_somewhere():
@@ -98,8 +109,8 @@ def test_inference_moves_the_belief_somewhere():
         for state in played_positions(name, 4, seed=31):
             uniform = opponent_belief(state, sampler="uniform", worlds=400, seed=1)
             policy = opponent_belief(state, sampler="policy", worlds=400, seed=1)
-            moved += any(abs(policy.hand.get(card, 0) - p) > 0.15
-                         for card, p in uniform.hand.items())
+            moved += any(abs(policy[place].get(card, 0) - p) > 0.15
+                         for place in uniform for card, p in uniform[place].items())
     assert moved >= 2
 
 

@@ -18,7 +18,6 @@ does not depend on what the searcher cannot see in either game).
 """
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 
 from xenophon.game import State
@@ -94,14 +93,6 @@ def observation_window(state: State, searcher: int, turns: int = WINDOW_TURNS) -
             backend.apply(code)
     steps.reverse()
     return Window(start, steps)
-
-
-def uniform_worlds(state: State, searcher: int, count: int, seed: int) -> Worlds:
-    """`count` states drawn uniformly among those the searcher cannot tell
-    from this one."""
-    rng = random.Random(seed)
-    return Worlds([state.resample(searcher, rng).to_bytes() for _ in range(count)],
-                  [1 / count] * count)
 
 
 def policy_worlds(state: State, searcher: int, particles: int, seed: int,
