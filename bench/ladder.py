@@ -26,7 +26,8 @@ OPENSPIEL = "openspiel:iterations=500"
 PAIRINGS = {
     "aa-ismcts-anabasis": ("anabasis", EQUAL_ITERATIONS, EQUAL_ITERATIONS),
     "aa-openspiel-anabasis": ("anabasis", OPENSPIEL, OPENSPIEL),
-    "ismcts-vs-openspiel-anabasis": ("anabasis", EQUAL_ITERATIONS, OPENSPIEL),
+    # deals 101 on: not those of the published runs (bench/peers-strength.json)
+    "ismcts-vs-openspiel-anabasis": ("anabasis", EQUAL_ITERATIONS, OPENSPIEL, 100),
     "policy-vs-uniform-anabasis": ("anabasis", "ismcts:iterations=500,sampler=policy",
                                    "ismcts:iterations=500"),
     "policy-vs-uniform-hero": ("hero", "ismcts:iterations=500,sampler=policy",
@@ -47,15 +48,16 @@ def main() -> None:
     out.mkdir(exist_ok=True)
     rows = []
     for name in args.only or PAIRINGS:
-        game, bot_a, bot_b = PAIRINGS[name]
+        game, bot_a, bot_b, *offset = PAIRINGS[name]
+        seed = args.seed + (offset[0] if offset else 0)
         start = time.time()
         results = out / f"{name}.jsonl"
         if args.tally:
             if not results.exists():
                 continue
-            report = finished_match(game, bot_a, bot_b, 2 * args.deals, args.seed, str(results))
+            report = finished_match(game, bot_a, bot_b, 2 * args.deals, seed, str(results))
         else:
-            report = play_match(game, bot_a, bot_b, games=2 * args.deals, seed=args.seed,
+            report = play_match(game, bot_a, bot_b, games=2 * args.deals, seed=seed,
                                 processes=args.processes, results=str(results), resume=True)
         report.write_json(str(out / f"{name}.json"))
         rows.append({"name": name, **report.summary(), "seconds": round(time.time() - start)})
