@@ -33,8 +33,9 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--seed", type=int, default=1, help="seed of the first deal (default 1)")
     add_cluster_arguments(parser)
     parser.add_argument("--sprt", metavar="ELO0,ELO1", type=parse_sprt,
-                        help="stop early on an SPRT decision between two Elo differences, "
-                             "ELO0 below ELO1 (alpha = beta = 0.05)")
+                        help="stop early on a decision of the generalized SPRT on the "
+                             "pentanomial counts (Fishtest's, logistic Elo) between two Elo "
+                             "differences, ELO0 below ELO1 (alpha = beta = 0.05)")
     parser.add_argument("--json", metavar="FILE", help="write the games and summary as JSON "
                         "(checked before the first game)")
     add_results_arguments(parser)

@@ -24,7 +24,7 @@ from typing import Any, Callable
 
 from xenophon.files import write_atomic
 from xenophon.games import SpecError, game_from_spec, spec_files
-from xenophon.jobs import Job, LocalBackend, run_jobs
+from xenophon.jobs import Job, LocalBackend, read_results, results_header, run_jobs
 from xenophon.players import make_bot
 from xenophon.search import bots
 
@@ -125,11 +125,12 @@ class MatchReport:
 
     @staticmethod
     def elo(score: float) -> float:
-        score = min(max(score, 1e-4), 1 - 1e-4)
-        return -400 * math.log10(1 / score - 1)
+        return logistic_elo(score)
 
     def summary(self) -> dict[str, Any]:
         low, high = self.interval()
+        deal_points = self.deal_points()
+        elo, elo_low, elo_high = pair_elo(deal_points)
         return {
             "game": self.game, "bot_a": self.bot_a, "bot_b": self.bot_b, "games": self.games,
             "wins": self.wins, "draws": self.draws, "losses": self.losses,
@@ -138,25 +139,36 @@ class MatchReport:
             "elo_interval95": [round(self.elo(low), 1), round(self.elo(high), 1)],
             "pairs": len(self.pair_scores()),
             "paired_interval95": [round(x, 4) for x in paired_interval(self.pair_scores())],
+            "pentanomial": pentanomial(deal_points),
+            "pair_elo": round(elo, 1),
+            "pair_elo_interval95": [round(elo_low, 1), round(elo_high, 1)],
             "sprt": self.sprt,
         }
 
     def pair_scores(self) -> list[float]:
         """Bot A's mean score on each deal, in the order the deals were played."""
+        return [sum(scores) / len(scores) for scores in self._deals().values()]
+
+    def deal_points(self) -> list[float]:
+        """Bot A's points (0 to 2) on each deal played from both seats."""
+        return [sum(scores) for scores in self._deals().values() if len(scores) == 2]
+
+    def _deals(self) -> dict[int, list[float]]:
         deals: dict[int, list[float]] = {}
         for record in self.records:
             deals.setdefault(record.seed, []).append(record.score_of_a)
-        return [sum(scores) / len(scores) for scores in deals.values()]
+        return deals
 
     def text(self) -> str:
         s = self.summary()
         line = (f"{self.bot_a} vs {self.bot_b} ({self.game}): {s['games']} games, "
                 f"+{s['wins']} ={s['draws']} -{s['losses']}, score {s['score']:.1%} "
-                f"[{s['interval95'][0]:.1%}, {s['interval95'][1]:.1%}], "
-                f"Elo {s['elo']:+.0f} [{s['elo_interval95'][0]:+.0f}, "
-                f"{s['elo_interval95'][1]:+.0f}]")
+                f"[{s['interval95'][0]:.1%}, {s['interval95'][1]:.1%}]")
         paired = s["paired_interval95"]
-        line += f", paired-deal interval [{paired[0]:.1%}, {paired[1]:.1%}] ({s['pairs']} deals)"
+        line += (f", paired-deal interval [{paired[0]:.1%}, {paired[1]:.1%}] "
+                 f"({s['pairs']} deals), pentanomial {s['pentanomial']}, "
+                 f"Elo {s['pair_elo']:+.0f} [{s['pair_elo_interval95'][0]:+.0f}, "
+                 f"{s['pair_elo_interval95'][1]:+.0f}] (from the pairs)")
         return line + (f", SPRT: {self.sprt}" if self.sprt else "")
 
     def write_json(self, path: str) -> None:
@@ -177,23 +189,85 @@ class MatchReport:
             self.draws += 1
 
 
-def sprt_llr(scores: list[float], elo0: float, elo1: float) -> float:
-    """Log-likelihood ratio of H1 (elo1) against H0 (elo0) from bot A's
-    per-game scores, normal approximation as in the usual engine-testing
-    practice."""
-    return _llr(len(scores), sum(scores), sum(s * s for s in scores), elo0, elo1)
+#: bot A's points on one deal (two games, seats swapped), the five outcomes
+#: of pentanomial testing: LL, LD+DL, LW+DD+WL, DW+WD, WW
+PAIR_POINTS = (0.0, 0.5, 1.0, 1.5, 2.0)
+#: a pentanomial count of 0 counts as this much, so that the likelihood is
+#: defined (as Fishtest regularises)
+EMPTY_OUTCOME = 1e-3
 
 
-def _llr(n: int, total: float, squares: float, elo0: float, elo1: float) -> float:
-    """sprt_llr from the count, sum and sum of squares of the scores."""
-    if n < 2:
+def logistic_score(elo: float) -> float:
+    """The expected score of an Elo difference (logistic Elo)."""
+    return 1 / (1 + 10 ** (-elo / 400))
+
+
+def logistic_elo(score: float) -> float:
+    """The Elo difference of an expected score (clamped away from 0 and 1)."""
+    score = min(max(score, 1e-4), 1 - 1e-4)
+    return 400 * math.log10(score / (1 - score)) + 0.0    # + 0.0: never -0
+
+
+def pentanomial(deal_points: list[float]) -> list[int]:
+    """Counts of the deals on which bot A scored 0, 0.5, 1, 1.5 and 2 points
+    (`deal_points`: bot A's points on each complete pair)."""
+    counts = [0] * len(PAIR_POINTS)
+    for points in deal_points:
+        counts[PAIR_POINTS.index(points)] += 1
+    return counts
+
+
+def _mean_constrained(frequencies: list[float], values: list[float], mean: float) -> list[float]:
+    """The distribution on `values` of the given mean that makes the observed
+    `frequencies` most likely: f_i / (1 + x (v_i - mean)), x the root of
+    sum f_i (v_i - mean) / (1 + x (v_i - mean)) = 0 (Van den Bergh's
+    proposition behind Fishtest's GSPRT), found by bisection."""
+    shifted = [v - mean for v in values]
+    low, high = -1 / max(shifted), -1 / min(shifted)     # where every 1 + x a_i stays > 0
+    margin = (high - low) * 1e-12
+    low, high = low + margin, high - margin
+
+    def slope(x: float) -> float:
+        return sum(f * a / (1 + x * a) for f, a in zip(frequencies, shifted))
+
+    for _ in range(200):                    # slope is decreasing in x
+        middle = (low + high) / 2
+        if slope(middle) > 0:
+            low = middle
+        else:
+            high = middle
+    x = (low + high) / 2
+    return [f / (1 + x * a) for f, a in zip(frequencies, shifted)]
+
+
+def pentanomial_llr(counts: list[int], elo0: float, elo1: float) -> float:
+    """The generalized log-likelihood ratio of H1 (logistic Elo elo1) against
+    H0 (elo0) from pentanomial counts, as Fishtest's GSPRT: the likelihood of
+    the observed pair outcomes under the most likely distribution of each
+    hypothesis' mean score."""
+    if sum(counts) == 0:
         return 0.0
-    mean = total / n
-    variance = squares / n - mean * mean
-    if variance <= 1e-12:
-        return 0.0
-    s0, s1 = (1 / (1 + 10 ** (-e / 400)) for e in (elo0, elo1))
-    return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * variance)
+    regular = [count or EMPTY_OUTCOME for count in counts]
+    total = sum(regular)
+    frequencies = [count / total for count in regular]
+    values = [points / 2 for points in PAIR_POINTS]
+    h0, h1 = (_mean_constrained(frequencies, values, logistic_score(elo))
+              for elo in (elo0, elo1))
+    return total * sum(f * math.log(p1 / p0) for f, p0, p1 in zip(frequencies, h0, h1))
+
+
+def sprt_bounds(alpha: float, beta: float) -> tuple[float, float]:
+    """The LLR below which an SPRT accepts H0, and above which H1 (Wald's)."""
+    return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
+
+
+def pair_elo(deal_points: list[float], z: float = 1.96) -> tuple[float, float, float]:
+    """Bot A's logistic Elo and its 95% interval from the pairs' statistics:
+    the mean and standard error of the per-deal score, its ends converted."""
+    scores = [points / 2 for points in deal_points]
+    low, high = paired_interval(scores, z)
+    mean = sum(scores) / len(scores) if scores else 0.5
+    return logistic_elo(mean), logistic_elo(low), logistic_elo(high)
 
 
 def check_sprt(elo0: float, elo1: float, alpha: float = 0.05, beta: float = 0.05) -> None:
@@ -215,20 +289,22 @@ def check_match(games: int, processes: int | None) -> None:
 def sprt_rule(sprt: tuple[float, float, float, float], decided: list[str]
               ) -> Callable[[list[dict[str, Any]]], bool]:
     """The stop rule of `xenophon.jobs.run_jobs` for an SPRT: given each
-    job's games in job order, true once it decides (the decision appended to
-    `decided`)."""
+    job's games (one deal, seats swapped) in job order, true once the GSPRT
+    on the pentanomial counts decides (the decision appended to `decided`)."""
     elo0, elo1, alpha, beta = sprt
-    low, high = math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
-    sums = [0, 0.0, 0.0]
+    low, high = sprt_bounds(alpha, beta)
+    counts = [0] * len(PAIR_POINTS)
 
     def stop(games: list[dict[str, Any]]) -> bool:
-        for game in games:
-            score = GameRecord(**game_fields(game)).score_of_a
-            sums[0], sums[1], sums[2] = sums[0] + 1, sums[1] + score, sums[2] + score * score
-        llr = _llr(*sums, elo0, elo1)
+        if len(games) != 2:
+            return False                # a deal played from one seat only is no pair
+        points = sum(GameRecord(**game_fields(game)).score_of_a for game in games)
+        counts[PAIR_POINTS.index(points)] += 1
+        llr = pentanomial_llr(counts, elo0, elo1)
         if low < llr < high:
             return False
-        decided.append(f"{'H1' if llr >= high else 'H0'} accepted (LLR {llr:.2f})")
+        decided.append(f"{'H1' if llr >= high else 'H0'} accepted (LLR {llr:.2f}, bounds "
+                       f"[{low:.2f}, {high:.2f}], Elo {elo0:g} vs {elo1:g})")
         return True
     return stop
 
@@ -236,6 +312,28 @@ def sprt_rule(sprt: tuple[float, float, float, float], decided: list[str]
 def game_fields(line: dict[str, Any]) -> dict[str, Any]:
     """The GameRecord fields of a game line of a results file."""
     return {name: line[name] for name in GameRecord.__dataclass_fields__}
+
+
+def match_config(game: str, bot_a: str, bot_b: str, games: int, seed: int,
+                 sprt: tuple[float, float, float, float] | None) -> dict[str, Any]:
+    """What identifies a match in its results file."""
+    return {"game": game, "bot_a": bot_a, "bot_b": bot_b, "games": games, "seed": seed,
+            "sprt": list(sprt) if sprt else None}
+
+
+def finished_match(game: str, bot_a: str, bot_b: str, games: int, seed: int,
+                   results: str) -> MatchReport:
+    """The report of the deals a match's results file holds so far, in deal
+    order, without playing any (the file made by `play_match` with the same
+    arguments and no SPRT)."""
+    jobs = match_jobs(game, bot_a, bot_b, games, seed)
+    header = results_header("match", match_config(game, bot_a, bot_b, games, seed, None))
+    found = read_results(results, header, {job.key for job in jobs})
+    report = MatchReport(game, bot_a, bot_b)
+    for job in jobs:
+        for line in found.get(job.key, []):
+            report.add(GameRecord(**game_fields(line)))
+    return report
 
 
 def play_match(game: str, bot_a: str, bot_b: str, games: int = 200, seed: int = 1,
@@ -257,8 +355,7 @@ def play_match(game: str, bot_a: str, bot_b: str, games: int = 200, seed: int = 
     for spec in (bot_a, bot_b):
         make_bot(spec, 0)
     decided: list[str] = []
-    config = {"game": game, "bot_a": bot_a, "bot_b": bot_b, "games": games, "seed": seed,
-              "sprt": list(sprt) if sprt else None}
+    config = match_config(game, bot_a, bot_b, games, seed, sprt)
     jobs = match_jobs(game, bot_a, bot_b, games, seed)
     run = run_jobs(jobs, results, command="match", config=config,
                    backend=backend or LocalBackend(min(games, processes or os.cpu_count() or 1)),

@@ -214,3 +214,89 @@ def test_exports_and_seat_replays_carry_no_seed_nor_hidden_lines(name, tmp_path)
             assert line.endswith(shown), line
     if name == "anabasis":   # seat 0's starting events stay hidden from seat 1
         assert sum(" deal " in line for line in printed) == 3
+
+
+# -- opponent-move inference: the policy sampler reads only what the searcher saw
+
+
+def played_positions(name, count, seed):
+    """Positions reached by random play, with their history (so the
+    searcher's observation window is not empty), the player to move deciding
+    and some of the opponent's cards hidden from it."""
+    rng = random.Random(seed)
+    positions = []
+    while len(positions) < count:
+        state = GAMES[name](seed=rng.getrandbits(32)).new_initial_state()
+        for _ in range(rng.randrange(60, 220)):
+            if state.is_terminal():
+                break
+            if state.is_chance():
+                state.apply_code(state.sample_chance(rng).code)
+            else:
+                state.apply_code(rng.choice(state.legal_actions()))
+        if state.is_terminal() or state.is_chance() or len(state.legal_actions()) == 1:
+            continue
+        if state.resample(state.current_player, rng).to_bytes() != state.to_bytes():
+            positions.append(state)       # the opponent holds something hidden
+    return positions
+
+
+def twin_of(state, searcher, rng):
+    """Another line to the searcher's very observations: the window's start
+    resampled from its view, the window replayed with the codes it was shown
+    and, where it was shown none, any code that leaves its view as it was.
+    None when no such line differing from the true one was found."""
+    from xenophon.search.sampler import observation_window
+    window = observation_window(state, searcher)
+    start = state.game.state_from_bytes(window.start)
+    for _ in range(300):
+        twin = start.resample(searcher, rng)
+        for code, key in window.steps:
+            if code is None:
+                options = []
+                for option in twin.legal_actions():
+                    trial = twin.copy()
+                    trial.apply_code(option)
+                    if trial.information_set_key(searcher) == key:
+                        options.append(option)
+                code = rng.choice(options) if options else None
+            if code is None or code not in twin.legal_actions():
+                break
+            twin.apply_code(code)
+            if twin.information_set_key(searcher) != key:
+                break
+        else:
+            if twin.to_bytes() != state.to_bytes():
+                return twin
+    return None
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_policy_sampler_reads_only_what_the_searcher_saw(name):
+    """Two lines the searcher cannot tell apart (same codes shown, same views
+    after every step) give the same worlds, search and belief."""
+    from xenophon.search.belief import opponent_belief
+    from xenophon.search.sampler import observation_window, policy_worlds
+    rng = random.Random(3)
+    compared = weighed = 0
+    for state in played_positions(name, 10, seed=11):
+        searcher = state.current_player
+        twin = twin_of(state, searcher, rng)
+        if twin is None:
+            continue
+        compared += 1
+        assert twin.information_set_key(searcher) == state.information_set_key(searcher)
+        window = observation_window(state, searcher)
+        assert observation_window(twin, searcher).steps == window.steps
+        worlds = [policy_worlds(s, searcher, 64, seed=9) for s in (state, twin)]
+        assert worlds[0].states == worlds[1].states and worlds[0].weights == worlds[1].weights
+        weighed += len(set(worlds[0].weights)) > 1
+        bots = [ISMCTSBot(iterations=200, seed=5, sampler="policy", particles=64)
+                for _ in range(2)]
+        first, second = bots[0].analyse(state), bots[1].analyse(twin)
+        assert [(m.move.code, m.visits) for m in first.moves] == \
+            [(m.move.code, m.visits) for m in second.moves]
+        assert opponent_belief(state, sampler="policy", worlds=64) == \
+            opponent_belief(twin, sampler="policy", worlds=64)
+    assert compared >= 5, "the test needs positions with a different line to them"
+    assert weighed >= 3, "the inference weighed the worlds in too few positions"

@@ -18,6 +18,7 @@ from typing import Any, Callable
 from xenophon.errors import XenophonError
 from xenophon.evaluation import EVALUATIONS, cutoff_turns_for
 from xenophon.game import Move, State
+from xenophon.search import sampler as samplers
 from xenophon.search.ismcts import Worker
 
 DEFAULT_MEMORY_MB = 256
@@ -151,6 +152,10 @@ SETTINGS: dict[str, Setting] = {
     "value_scaling": Setting(str, choices=tuple(Worker.VALUE_SCALINGS)),
     "transpositions": Setting(bool),
     "prior_weight": Setting(float, 0, MAX_PRIOR_WEIGHT),
+    # the world sampler's options (xenophon.search.samplers)
+    "sampler": Setting(str, choices=samplers.SAMPLERS),
+    "likelihood": Setting(str, choices=samplers.LIKELIHOODS),
+    "particles": Setting(int, 1, samplers.MAX_PARTICLES),
 }
 
 
@@ -339,14 +344,16 @@ class SearchBot(Bot):
 
     # -- running workers ----------------------------------------------------
     def _workers_for(self, state: State, root: bytes, player: int, count: int,
-                     memory_bytes: int, root_moves: list[int] | None = None) -> list[Worker]:
+                     memory_bytes: int, root_moves: list[int] | None = None,
+                     worlds: samplers.Worlds | None = None) -> list[Worker]:
         api, tables = state.game.search_interface(self.evaluation, self.weights)
         base = self.seed * 1_000_003 + self.searches * 7919
         return [Worker(api, tables, root, player, (base + index * 104_729) & (2**63 - 1),
                        self.c_uct, self.cutoff_for(state.game), self.max_playout_actions,
                        self.resample, memory_bytes, state.game, root_moves,
                        self.uniform_playouts, Worker.VALUE_SCALINGS[self.value_scaling],
-                       self.transpositions, self.prior_weight)
+                       self.transpositions, self.prior_weight,
+                       worlds.states if worlds else None, worlds.weights if worlds else None)
                 for index in range(count)]
 
     def _run(self, workers: list[Worker], iterations: int, time_limit: float) -> None:
@@ -434,15 +441,31 @@ class SearchBot(Bot):
 
 
 class ISMCTSBot(SearchBot):
-    """Information-set MCTS from the player to move's information only."""
+    """Information-set MCTS from the player to move's information only. Its
+    worlds come from `sampler`: "uniform" (the game's resample), or "policy"
+    (opponent-move inference: `particles` worlds weighted by the
+    `likelihood` model, xenophon.search.sampler)."""
 
     resample = True
+    settings = SearchBot.settings + ("sampler", "likelihood", "particles")
 
-    def __init__(self, *args: Any, **kwargs: Any):
+    def __init__(self, *args: Any, sampler: str = samplers.DEFAULT_SAMPLER,
+                 likelihood: str = samplers.DEFAULT_LIKELIHOOD,
+                 particles: int = samplers.DEFAULT_PARTICLES, **kwargs: Any):
+        check_settings(sampler=sampler, likelihood=likelihood, particles=particles)
         super().__init__(*args, **kwargs)
+        self.sampler, self.likelihood, self.particles = sampler, likelihood, particles
         budget = [f"{self.iterations}it"] if self.iterations else []
         budget += [f"{self.time_limit:g}s"] if self.time_limit else []
         self.name = f"ismcts({' '.join(budget)})"
+
+    def _sampled_worlds(self, state: State, player: int) -> samplers.Worlds | None:
+        """The policy sampler's worlds (None: iterations resample uniformly)."""
+        if self.sampler != "policy":
+            return None
+        seed = self.seed * 1_000_033 + self.searches * 7907
+        return samplers.policy_worlds(state, player, self.particles, seed, self.likelihood,
+                                      evaluation=self.evaluation, weights=self.weights)
 
     def analyse(self, state: State, on_progress: Callable[[SearchResult], None] | None = None,
                 every: float = 0.5, root_moves: list[int] | None = None) -> SearchResult:
@@ -455,9 +478,12 @@ class ISMCTSBot(SearchBot):
             return trivial
         self.searches += 1
         start = time.perf_counter()
+        worlds = self._sampled_worlds(state, player)
         workers = self._workers_for(state, state.to_bytes(), player, self.workers,
-                                    self.memory_bytes // self.workers, root_moves)
-        run_time = search_time(self.time_limit)
+                                    self.memory_bytes // self.workers, root_moves, worlds)
+        # the inference's time comes out of the move's budget
+        run_time = search_time(self.time_limit) and max(
+            0.001, search_time(self.time_limit) - (time.perf_counter() - start))
         if on_progress is None:
             self._run(workers, self.iterations, run_time)
         else:
@@ -471,7 +497,10 @@ class ISMCTSBot(SearchBot):
                                          sum(w.iterations for w in workers)))
         seconds = time.perf_counter() - start
         iterations = sum(w.iterations for w in workers)
-        return self._result(state, player, workers, seconds, worlds=iterations)
+        result = self._result(state, player, workers, seconds, worlds=iterations)
+        if worlds is not None and not worlds.states:
+            result.notes.append("no world fits the opponent's observed moves: sampled uniformly")
+        return result
 
 
 def search_time(time_limit: float) -> float:

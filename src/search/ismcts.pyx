@@ -5,7 +5,8 @@ One search serves both games: it sees a game only through its XenGameApi
 (game_api.h), a tables pointer and states as fixed-size byte blocks.
 
 Each iteration samples a world consistent with the searcher's information
-(``resample``), then descends a tree whose nodes are keyed by (player to
+(``resample``, or one of the weighted worlds of opponent-move inference,
+``xenophon.search.sampler``), then descends a tree whose nodes are keyed by (player to
 move, that player's information-set key): the searcher's choices depend only
 on what it knows, and each opponent decision on what the opponent would know
 in that world (Cowling, Powley & Whitehouse 2012). Chance is sampled with its
@@ -40,7 +41,7 @@ from libc.math cimport sqrt, log
 from cpython.pycapsule cimport PyCapsule_GetPointer
 
 from game_api cimport (XenCode, XenGameApi, XenRng, xen_rng_seed, xen_rng_next, xen_rng_below,
-                       XEN_CHANCE, XEN_TERMINAL, XEN_MAX_ACTIONS)
+                       xen_rng_unit, XEN_CHANCE, XEN_TERMINAL, XEN_MAX_ACTIONS)
 
 cdef extern from "<time.h>" nogil:
     ctypedef long time_t
@@ -484,9 +485,41 @@ cdef int restrict_actions(XenCode *legal, int n, const XenCode *allowed,
     return kept
 
 
+cdef struct Worlds:
+    # the sampler's worlds (`n` full states, one after another) and the
+    # running sums of their probabilities; n = 0: the game's uniform resample
+    char *states
+    double *cumulative
+    int n
+
+
+cdef void sample_world(const XenGameApi *api, const void *tables, const char *root,
+                       char *world, const Params *p, const Worlds *worlds,
+                       XenRng *rng) noexcept nogil:
+    """The iteration's world: one of the sampler's worlds drawn by its
+    probability, else the root resampled from the searcher's view (or the
+    root itself, for the perfect-information searches)."""
+    cdef int low = 0, high
+    cdef double r
+    if worlds.n > 0:
+        high = worlds.n - 1
+        r = xen_rng_unit(rng) * worlds.cumulative[high]
+        while low < high:               # the first world whose running sum exceeds r
+            if worlds.cumulative[(low + high) // 2] > r:
+                high = (low + high) // 2
+            else:
+                low = (low + high) // 2 + 1
+        memcpy(world, worlds.states + <size_t>low * api.state_size, api.state_size)
+        return
+    memcpy(world, root, api.state_size)
+    if p.resample:
+        api.resample(tables, world, p.searcher, rng)
+
+
 cdef void iterate(const XenGameApi *api, const void *tables, const char *root, char *world,
                   Tree *tree, Params *p, XenRng *rng, PathStep *path, XenCode *legal,
-                  const XenCode *root_allowed, int n_root_allowed) noexcept nogil:
+                  const XenCode *root_allowed, int n_root_allowed,
+                  const Worlds *worlds) noexcept nogil:
     """One iteration: sample a world, descend, expand, play out, back up.
     At the root, only `root_allowed` moves are searched when there are any."""
     cdef int depth = 0, player, n, index, k
@@ -495,9 +528,7 @@ cdef void iterate(const XenGameApi *api, const void *tables, const char *root, c
     cdef Node *node
     cdef ActionStat *stats
     cdef bint new_leaf, probing = False
-    memcpy(world, root, api.state_size)
-    if p.resample:
-        api.resample(tables, world, p.searcher, rng)
+    sample_world(api, tables, root, world, p, worlds, rng)
     while True:
         player = api.current_player(tables, world)
         if player == XEN_TERMINAL:
@@ -612,6 +643,7 @@ cdef class Worker:
     cdef Params params
     cdef XenRng rng
     cdef Tree tree
+    cdef Worlds worlds
     cdef readonly unsigned long long iterations
     cdef readonly double seconds
     cdef object keepalive
@@ -620,7 +652,8 @@ cdef class Worker:
                   double c_uct, int cutoff_turns, int max_playout_actions, bint resample,
                   size_t memory_bytes, object keepalive=None, object root_moves=None,
                   bint uniform_playouts=False, int value_scaling=SCALE_NONE,
-                  bint transpositions=False, double prior_weight=0.0):
+                  bint transpositions=False, double prior_weight=0.0,
+                  object worlds=None, object world_weights=None):
         self.api = <const XenGameApi *>PyCapsule_GetPointer(api_capsule, b"xenophon.game_api")
         self.tables = PyCapsule_GetPointer(tables_capsule, b"xenophon.tables")
         if <size_t>len(root) != self.api.state_size:
@@ -635,6 +668,7 @@ cdef class Worker:
         if not (self.root and self.world and self.path and self.legal and self.root_allowed):
             raise MemoryError("cannot allocate a search worker")
         memcpy(self.root, <const char *>root, self.api.state_size)
+        self._set_worlds(worlds or [], world_weights or [])
         self.n_root_allowed = 0
         if root_moves:
             for code in sorted(set(root_moves))[:XEN_MAX_ACTIONS]:
@@ -657,7 +691,35 @@ cdef class Worker:
     #: the value_scaling argument's codes, by the name a bot setting uses
     VALUE_SCALINGS = {"none": SCALE_NONE, "range": SCALE_RANGE, "spread": SCALE_SPREAD}
 
+    cdef int _set_worlds(self, list worlds, list weights) except -1:
+        """The sampler's worlds (full states of the searcher's information
+        set) and their weights; none: each iteration resamples the root."""
+        cdef int i
+        cdef double total = 0.0
+        self.worlds.n = 0
+        self.worlds.states = NULL
+        self.worlds.cumulative = NULL
+        if not worlds:
+            return 0
+        if len(weights) != len(worlds) or any(not w > 0 for w in weights):
+            raise ValueError("each sampled world needs a weight above 0")
+        if any(<size_t>len(w) != self.api.state_size for w in worlds):
+            raise ValueError(f"a sampled world is not a {self.api.name.decode()} state")
+        self.worlds.states = <char *>malloc(len(worlds) * self.api.state_size)
+        self.worlds.cumulative = <double *>malloc(len(worlds) * sizeof(double))
+        if self.worlds.states == NULL or self.worlds.cumulative == NULL:
+            raise MemoryError("cannot allocate the sampled worlds")
+        for i in range(len(worlds)):
+            memcpy(self.worlds.states + <size_t>i * self.api.state_size,
+                   <const char *>worlds[i], self.api.state_size)
+            total += weights[i]
+            self.worlds.cumulative[i] = total
+        self.worlds.n = len(worlds)
+        return 0
+
     def __dealloc__(self):
+        free(self.worlds.states)
+        free(self.worlds.cumulative)
         tree_free(&self.tree)
         free(self.root)
         free(self.world)
@@ -676,7 +738,7 @@ cdef class Worker:
             while iterations == 0 or done < iterations:
                 iterate(self.api, self.tables, self.root, self.world, &self.tree, &self.params,
                         &self.rng, self.path, self.legal, self.root_allowed,
-                        self.n_root_allowed)
+                        self.n_root_allowed, &self.worlds)
                 done += 1
                 if done % TIME_CHECK_EVERY == 0 and now() >= deadline:
                     break

@@ -1,0 +1,81 @@
+"""The ladder of docs/strength.md "Inference and the ladder": A/A checks (a
+bot against itself with other seeds: ours, and OpenSpiel's C++ ISMCTS), ours
+against OpenSpiel's at equal iterations, and the policy sampler against the
+uniform one at equal iterations, in pairs of games (one deal, seats swapped).
+
+    python bench/ladder.py [--deals 100] [--only NAME ...] [--processes N] [--tally]
+
+Each pairing's games go to bench/ladder/NAME.jsonl as they finish (an
+interrupted ladder resumes where it stopped), its report to
+bench/ladder/NAME.json; the summaries to bench/ladder-results.json, and a
+table (pentanomial counts, score, Elo from the pairs) is printed. `--tally`
+plays nothing: it reports the deals the results files hold so far.
+"""
+import argparse
+import json
+import time
+from pathlib import Path
+
+from xenophon.tournament import finished_match, play_match
+
+HERE = Path(__file__).resolve().parent
+#: OpenSpiel's setting: one uniformly random rollout to the end a leaf, c = 1
+EQUAL_ITERATIONS = ("ismcts:iterations=500,uniform_playouts=1,c_uct=1.0,cutoff_turns=-1,"
+                    "max_playout_actions=1000000")
+OPENSPIEL = "openspiel:iterations=500"
+PAIRINGS = {
+    "aa-ismcts-anabasis": ("anabasis", EQUAL_ITERATIONS, EQUAL_ITERATIONS),
+    "aa-openspiel-anabasis": ("anabasis", OPENSPIEL, OPENSPIEL),
+    # deals 101 on: not those of the published runs (bench/peers-strength.json)
+    "ismcts-vs-openspiel-anabasis": ("anabasis", EQUAL_ITERATIONS, OPENSPIEL, 100),
+    "policy-vs-uniform-anabasis": ("anabasis", "ismcts:iterations=500,sampler=policy",
+                                   "ismcts:iterations=500"),
+    "policy-vs-uniform-hero": ("hero", "ismcts:iterations=500,sampler=policy",
+                               "ismcts:iterations=500"),
+}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=100, help="deals a pairing (two games each)")
+    parser.add_argument("--only", choices=sorted(PAIRINGS), action="append")
+    parser.add_argument("--processes", type=int, default=None)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--tally", action="store_true",
+                        help="play nothing: report what the results files hold")
+    args = parser.parse_args()
+    out = HERE / "ladder"
+    out.mkdir(exist_ok=True)
+    rows = []
+    for name in args.only or PAIRINGS:
+        game, bot_a, bot_b, *offset = PAIRINGS[name]
+        seed = args.seed + (offset[0] if offset else 0)
+        start = time.time()
+        results = out / f"{name}.jsonl"
+        if args.tally:
+            if not results.exists():
+                continue
+            report = finished_match(game, bot_a, bot_b, 2 * args.deals, seed, str(results))
+        else:
+            report = play_match(game, bot_a, bot_b, games=2 * args.deals, seed=seed,
+                                processes=args.processes, results=str(results), resume=True)
+        report.write_json(str(out / f"{name}.json"))
+        rows.append({"name": name, **report.summary(), "seconds": round(time.time() - start)})
+        print(report.text(), flush=True)
+    (HERE / "ladder-results.json").write_text(json.dumps(
+        {"command": "python bench/ladder.py " + " ".join(
+            [f"--deals {args.deals}"] + [f"--only {n}" for n in args.only or []]
+            + (["--tally"] if args.tally else [])),
+         "rows": rows}, indent=1) + "\n")
+    print("\n| pairing | game | deals | pentanomial | score | paired 95% interval | Elo [95%] |")
+    print("|---|---|---|---|---|---|---|")
+    for r in rows:
+        low, high = r["paired_interval95"]
+        elo_low, elo_high = r["pair_elo_interval95"]
+        print(f"| {r['name']} | {r['game']} | {sum(r['pentanomial'])} | {r['pentanomial']} "
+              f"| {r['score']:.1%} | {low:.1%} – {high:.1%} "
+              f"| {r['pair_elo']:+.0f} [{elo_low:+.0f}, {elo_high:+.0f}] |")
+
+
+if __name__ == "__main__":
+    main()
