@@ -1,13 +1,18 @@
-"""Instructions per random action and per apply+undo pair of the C cores,
-counted by callgrind (repeatable on a loaded machine, unlike times).
+"""Instructions per random action, per apply+undo pair and per search
+iteration of the C cores and the search, counted by callgrind (repeatable on
+a loaded machine, unlike times).
 
-Runs each core's speed loop under `valgrind --tool=callgrind`, collecting
-only inside the loop's C function, from the benchmark positions' openings:
+Runs each core's speed loop, and one search of one worker (the default
+bot's options), under `valgrind --tool=callgrind`, collecting only inside the
+loop's C function (the worker's run for the search), from the benchmark
+positions (the speed loops from the openings, the search from every stage):
 
-    python bench/instructions.py [--python PYTHON] [--actions N]
+    python bench/instructions.py [--python PYTHON] [--actions N] [--iterations N]
 
 PYTHON is an interpreter with xenophon installed (default: this one), so two
-builds can be compared in one run; prints one JSON object.
+builds can be compared in one run; prints one JSON object (the search's
+entries also give the tree's node count, which shows that two builds searched
+the same tree).
 """
 from __future__ import annotations
 
@@ -27,29 +32,62 @@ entry = next(e for e in load_positions() if e["game"] == game and e["stage"] == 
 getattr(position_state(entry).backend, loop)(n, 1)
 """
 
+SEARCH_PROBE = r"""
+import sys
+from xenophon.benchmarks import load_positions, position_state, xenophon_search
+game, stage, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+entry = next(e for e in load_positions() if e["game"] == game and e["stage"] == stage)
+print(xenophon_search(position_state(entry), n, 1).nodes)
+"""
+SEARCH_RUN = "__pyx_pw_8xenophon_6search_6ismcts_6Worker_5run"
+STAGES = ("opening", "midgame", "endgame")
+
 LOOPS = {("anabasis", "random_actions"): "ana_random_actions",
+         ("anabasis", "random_actions_unkeyed"): "ana_random_actions_unkeyed",
          ("anabasis", "apply_undo_pairs"): "ana_apply_undo_pairs",
          ("hero", "random_actions"): "hero_random_actions",
+         ("hero", "random_actions_unkeyed"): "hero_random_actions_unkeyed",
          ("hero", "apply_undo_pairs"): "hero_apply_undo_pairs"}
 
 
-def instructions(python: str, game: str, loop: str, n: int) -> int:
+def callgrind(python: str, function: str, probe: str, *args: str) -> tuple[int, str]:
+    """Instructions inside `function` while `probe` runs, and its output."""
     with tempfile.TemporaryDirectory() as work:
         out = Path(work, "callgrind.out")
-        subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
-                        f"--toggle-collect={LOOPS[game, loop]}", python, "-c", PROBE, game, loop,
-                        str(n)], check=True, capture_output=True)
+        run = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+                              f"--toggle-collect={function}", python, "-c", probe, *args],
+                             check=True, capture_output=True, text=True)
         summary = re.search(r"^summary:\s+(\d+)", out.read_text(), re.M)
-        return int(summary.group(1))
+        return int(summary.group(1)), run.stdout
+
+
+def instructions(python: str, game: str, loop: str, n: int) -> int | None:
+    """None when the build has no such loop (random_actions_unkeyed is newer)."""
+    try:
+        return callgrind(python, LOOPS[game, loop], PROBE, game, loop, str(n))[0]
+    except subprocess.CalledProcessError:
+        return None
+
+
+def search_instructions(python: str, game: str, stage: str, n: int) -> dict[str, float]:
+    count, nodes = callgrind(python, SEARCH_RUN, SEARCH_PROBE, game, stage, str(n))
+    return {"per iteration": count / n, "nodes": int(nodes)}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--python", default=sys.executable)
     parser.add_argument("--actions", type=int, default=200_000)
+    parser.add_argument("--iterations", type=int, default=5_000)
     args = parser.parse_args(argv)
-    result = {f"{game} {loop}": instructions(args.python, game, loop, args.actions) / args.actions
-              for game, loop in LOOPS}
+    result: dict[str, object] = {}
+    for game, loop in LOOPS:
+        count = instructions(args.python, game, loop, args.actions)
+        result[f"{game} {loop}"] = None if count is None else count / args.actions
+    for game in ("anabasis", "hero"):
+        for stage in STAGES:
+            result[f"{game} {stage} search"] = search_instructions(args.python, game, stage,
+                                                                   args.iterations)
     print(json.dumps(result, indent=1))
     return 0
 

@@ -116,6 +116,8 @@ def undo_walk(factory: Factory, seed: int, steps: int) -> None:
         code = choose(state, rng)
         state.apply(code)
         assert state.hash() == state.hash_from_scratch()
+        for player in (0, 1):
+            assert state.information_set_key(player) == state.information_set_key_from_scratch(player)
         state.undo()
         assert state.to_bytes() == before and state.hash() == before_hash
         state.apply(code)

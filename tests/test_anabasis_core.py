@@ -63,6 +63,8 @@ def test_apply_undo_restores_every_byte_and_the_hash(mode, seed):
         for c in rng.sample(legal, min(3, len(legal))):
             state.apply(c)
             assert state.hash() == state.hash_from_scratch()
+            for player in (0, 1):
+                assert state.information_set_key(player) == state.information_set_key_from_scratch(player)
             assert state.check() is None, state.check()
             assert state.cards_conserved()
             state.undo()
@@ -103,6 +105,7 @@ def test_c_loops_run_and_count():
         state = core.CoreState.initial(TABLES[mode])
         assert state.random_games(3, 1) > 3 * 100
         assert state.random_actions(5000, 2) == 5000
+        assert state.random_actions_unkeyed(5000, 2) == 5000
         assert state.apply_undo_pairs(5000, 3) == 5000
         assert state.to_bytes() == core.CoreState.initial(TABLES[mode]).to_bytes()
     # same seed, same games
@@ -136,6 +139,10 @@ def test_from_bytes_rejects_bad_data():
     corrupt = bytearray(data)
     corrupt[100] ^= 1          # a deck count: totals and hash no longer match
     with pytest.raises(ValueError):
+        core.CoreState.from_bytes(TABLES["standard"], bytes(corrupt))
+    corrupt = bytearray(data)
+    corrupt[-16] ^= 1          # seat 0's hidden sum (the last 16 bytes)
+    with pytest.raises(ValueError, match="hidden sum"):
         core.CoreState.from_bytes(TABLES["standard"], bytes(corrupt))
 
 

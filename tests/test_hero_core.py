@@ -51,7 +51,7 @@ def test_tables_and_interface_objects():
     tables = TABLES["crimson-wild"]
     assert tables.card_names[0] == "Goblin Raider" and len(tables.card_names) == 30
     assert tables.avatar_names == ["Flame Warlord", "Beast King"]
-    assert core.CoreState.state_size() == core.STATE_SIZE == 840
+    assert core.CoreState.state_size() == core.STATE_SIZE == 856
     is_valid = ctypes.pythonapi.PyCapsule_IsValid
     is_valid.argtypes, is_valid.restype = [ctypes.py_object, ctypes.c_char_p], ctypes.c_int
     assert is_valid(tables.capsule(), b"xenophon.tables")
@@ -274,6 +274,8 @@ def test_random_walk_apply_undo_hash_round_trips(pairing, seed):
         for code in rng.sample(codes, min(3, len(codes))):   # several children, each undone
             state.apply(code)
             assert state.hash() == state.hash_from_scratch()
+            for player in (0, 1):
+                assert state.information_set_key(player) == state.information_set_key_from_scratch(player)
             assert state.check() is None
             state.undo()
             assert state.to_bytes() == before and state.hash() == before_hash
@@ -303,11 +305,15 @@ def test_illegal_code_leaves_the_state_unchanged():
 def test_from_bytes_refuses_wrong_sizes_and_broken_states():
     tables = TABLES["crimson-wild"]
     data = core.CoreState.initial(tables).to_bytes()
-    with pytest.raises(ValueError, match="840"):
+    with pytest.raises(ValueError, match="856"):
         core.CoreState.from_bytes(tables, data[:-1])
     broken = bytearray(data)
     broken[0] ^= 1   # the stored hash
     with pytest.raises(ValueError, match="hash"):
+        core.CoreState.from_bytes(tables, bytes(broken))
+    broken = bytearray(data)
+    broken[-8] ^= 1   # seat 1's hidden sum (the last 16 bytes)
+    with pytest.raises(ValueError, match="hidden sum"):
         core.CoreState.from_bytes(tables, bytes(broken))
 
 
@@ -321,6 +327,7 @@ def test_clone_is_independent():
 def test_speed_loops_are_reproducible():
     state = core.CoreState.initial(TABLES["queen-sage"])
     assert state.random_actions(50_000, 3) == 50_000
+    assert state.random_actions_unkeyed(50_000, 3) == 50_000
     assert state.apply_undo_pairs(50_000, 3) == 50_000
     assert state.to_bytes() == core.CoreState.initial(TABLES["queen-sage"]).to_bytes()
 

@@ -418,7 +418,7 @@ CoreState from_dict(const TablesPtr &tables, const py::dict &d) {
     read_grid(r, r.required(d, "grid", "the dict"), s);
     read_market(r, r.required(d, "market", "the dict"), s);
     read_field(r, r.required(d, "field", "the dict"), s);
-    s.hash = ana_hash_from_scratch(r.t, &s);
+    ana_rekey(r.t, &s);
     if (const char *why = ana_state_check(r.t, &s))
         throw py::value_error(std::string("from_dict: not a valid Anabasis state: ") + why);
     return out;

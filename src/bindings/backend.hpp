@@ -148,12 +148,12 @@ struct CoreStateT {
         return s;
     }
 
-    // The bytes with the stored hash (the first 8 bytes) replaced by the hash of
-    // the others: lets the fuzz targets' mutated states get past the hash test
-    // of from_bytes to the checks behind it.
+    // The bytes with the stored hash (the first 8 bytes) and hidden sums (the
+    // last 16) replaced by those of the others: lets the fuzz targets' mutated
+    // states get past the key tests of from_bytes to the checks behind them.
     static py::bytes rehashed(const TablesPtr &tables, const py::bytes &data) {
         State st = raw_state(data);
-        st.hash = Game::hash_from_scratch(tables->t.get(), &st);
+        Game::rekey(tables->t.get(), &st);
         return py::bytes(reinterpret_cast<const char *>(&st), sizeof(State));
     }
 };
@@ -321,6 +321,10 @@ void bind_backend(py::class_<CoreStateT<Game>> &cls) {
         .def("information_set_key", [](const CoreState &s, int player) {
             return Game::information_set_key(s.t(), &s.st, check_player(player));
         }, py::arg("player"))
+        .def("information_set_key_from_scratch", [](const CoreState &s, int player) {
+            return Game::information_set_key_from_scratch(s.t(), &s.st, check_player(player));
+        }, py::arg("player"), "information_set_key recomputed over every card id (the incremental "
+           "one reads the hidden sums apply keeps).")
         .def("observed_by", [](const CoreState &s, int code, int seat) {
             if (!s.is_legal(code)) throw py::value_error("not a legal code here");
             return Game::observed_by(s.t(), &s.st, static_cast<XenCode>(code), check_player(seat)) != 0;
@@ -345,7 +349,8 @@ void bind_backend(py::class_<CoreStateT<Game>> &cls) {
         })
         .def_static("from_bytes", &CoreState::from_bytes, py::arg("tables"), py::arg("data"))
         .def_static("rehashed", &CoreState::rehashed, py::arg("tables"), py::arg("data"),
-                    "data (a state's bytes) with its hash recomputed from the other bytes (for fuzzing)")
+                    "data (a state's bytes) with its hash and hidden sums recomputed from the other bytes "
+                    "(for fuzzing)")
         .def_static("state_size", []() { return sizeof(State); })
         // The speed loops: C calls on a copy of the state, the GIL released.
         .def("perft", [](const CoreState &s, int depth) {
@@ -358,6 +363,11 @@ void bind_backend(py::class_<CoreStateT<Game>> &cls) {
             return Game::random_actions(s.t(), &s.st, n, seed);
         }, py::arg("n"), py::arg("seed"),
            "Apply n random codes from this state (a copy), restarting here when a game ends")
+        .def("random_actions_unkeyed", [](const CoreState &s, uint64_t n, uint64_t seed) {
+            py::gil_scoped_release release;
+            return Game::random_actions_unkeyed(s.t(), &s.st, n, seed);
+        }, py::arg("n"), py::arg("seed"),
+           "random_actions applied without keeping the hash and keys, as playouts apply")
         .def("apply_undo_pairs", [](const CoreState &s, uint64_t n, uint64_t seed) {
             py::gil_scoped_release release;
             return Game::apply_undo_pairs(s.t(), &s.st, n, seed);

@@ -596,7 +596,7 @@ CoreState from_dict(const TablesPtr &tables, const py::dict &d) {
         else s.att_to = static_cast<uint8_t>(R::slot(s, to, 1 - s.active, "attack.target"));
     }
 
-    s.hash = hero_hash_from_scratch(t, &s);
+    hero_rekey(t, &s);
     if (const char *why = hero_state_check(t, &s))
         throw py::value_error(std::string("from_dict: not a valid Hero state: ") + why);
 

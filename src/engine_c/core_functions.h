@@ -22,8 +22,10 @@
     XEN_CORE_FUNCTION(prefix, sample_chance)          \
     XEN_CORE_FUNCTION(prefix, returns)                \
     XEN_CORE_FUNCTION(prefix, hash_from_scratch)      \
+    XEN_CORE_FUNCTION(prefix, rekey)                  \
     XEN_CORE_FUNCTION(prefix, state_check)            \
     XEN_CORE_FUNCTION(prefix, information_set_key)    \
+    XEN_CORE_FUNCTION(prefix, information_set_key_from_scratch) \
     XEN_CORE_FUNCTION(prefix, observed_by)            \
     XEN_CORE_FUNCTION(prefix, resample)               \
     XEN_CORE_FUNCTION(prefix, evaluate)               \
@@ -31,6 +33,7 @@
     XEN_CORE_FUNCTION(prefix, features)               \
     XEN_CORE_FUNCTION(prefix, perft)                  \
     XEN_CORE_FUNCTION(prefix, random_actions)         \
+    XEN_CORE_FUNCTION(prefix, random_actions_unkeyed) \
     XEN_CORE_FUNCTION(prefix, apply_undo_pairs)
 
 #endif

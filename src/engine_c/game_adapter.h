@@ -6,7 +6,8 @@
  *     XEN_GAME_NAME    "anabasis"
  *     XEN_PREFIX       ana            the prefix of the core's functions
  *     XEN_TABLES       AnaTables
- *     XEN_STATE        AnaState       starts with its hash; has a `turn` field
+ *     XEN_STATE        AnaState       starts with its hash, ends with its hidden
+ *                                     sums (zobrist.h); has a `turn` field
  *
  * and includes this file once. The core must provide, with these shapes:
  *
@@ -15,18 +16,24 @@
  *     int      P_is_legal(const T *, const S *, XenCode);
  *     XenCode  P_sample_chance(const T *, const S *, XenRng *);
  *     void     P_apply(const T *, S *, XenCode, U *undo_or_NULL);
+ *     void     P_apply_unkeyed(const T *, S *, XenCode);
  *     void     P_returns(const S *, int out[2]);
  *     uint64_t P_information_set_key(const T *, const S *, int player);
  *     void     P_resample(const T *, S *, int player, XenRng *);     (in place)
  *     double   P_evaluate(const T *, const S *, int player);
  *     XenCode  P_playout_action(const T *, const S *, XenRng *);
  *     const char *P_state_check(const T *, const S *);
+ *     uint64_t P_hash_from_scratch(const T *, const S *);
+ *     uint64_t P_information_set_key_from_scratch(const T *, const S *, int player);
  *
- * and gets P_game_api, P_perft, P_random_actions and P_apply_undo_pairs
- * (declared in its header, documented in walks.h).
+ * and its tables' `zobrist` keys (zobrist.h), and gets P_game_api, P_perft,
+ * P_random_actions, P_random_actions_unkeyed and P_apply_undo_pairs
+ * (declared in its header, documented in walks.h), P_rekey and
+ * P_check_keys (below).
  */
 #include "game_api.h"
 #include "walks.h"
+#include "zobrist.h"
 
 #define XEN_PASTE_(a, b) a##_##b
 #define XEN_PASTE(a, b) XEN_PASTE_(a, b)
@@ -37,6 +44,8 @@
 
 _Static_assert(sizeof(XEN_STATE) <= XEN_MAX_STATE_SIZE, "the walks' state buffers");
 _Static_assert(offsetof(XEN_STATE, hash) == 0, "the hash is the state's first field");
+_Static_assert(offsetof(XEN_STATE, hidden) + 2 * sizeof(uint64_t) == sizeof(XEN_STATE),
+               "the hidden sums are the state's last field");
 
 static int api_current_player(const void *t, const void *s) {
     (void)t;
@@ -57,6 +66,10 @@ static XenCode api_sample_chance(const void *t, const void *s, XenRng *rng) {
 
 static void api_apply(const void *t, void *s, XenCode code) {
     XEN_FN(apply)(XEN_T(t), (XEN_STATE *)s, code, NULL);
+}
+
+static void api_apply_unkeyed(const void *t, void *s, XenCode code) {
+    XEN_FN(apply_unkeyed)(XEN_T(t), (XEN_STATE *)s, code);
 }
 
 static void api_returns(const void *t, const void *s, double out[2]) {
@@ -105,6 +118,7 @@ const XenGameApi XEN_FN(game_api) = {
     api_is_legal,
     api_sample_chance,
     api_apply,
+    api_apply_unkeyed,
     api_returns,
     api_hash,
     api_information_set_key,
@@ -115,13 +129,41 @@ const XenGameApi XEN_FN(game_api) = {
     api_state_check,
 };
 
+/* Seat p's hidden sum from scratch (the keys are 0 outside its hidden bytes). */
+static uint64_t hidden_from_scratch(const XEN_TABLES *t, const XEN_STATE *s, int p) {
+    return xen_sum_bytes(s, t->zobrist, p, 0, sizeof *s);
+}
+
+void XEN_FN(rekey)(const XEN_TABLES *t, XEN_STATE *s) {
+    s->hash = XEN_FN(hash_from_scratch)(t, s);
+    for (int p = 0; p < 2; p++) s->hidden[p] = hidden_from_scratch(t, s, p);
+}
+
+/* The stored hash and hidden sums against their recomputations, then the
+ * information-set keys they give against the keys from scratch. */
+const char *XEN_FN(check_keys)(const XEN_TABLES *t, const XEN_STATE *s) {
+    if (s->hash != XEN_FN(hash_from_scratch)(t, s)) return "the hash differs from the hash from scratch";
+    for (int p = 0; p < 2; p++)
+        if (s->hidden[p] != hidden_from_scratch(t, s, p))
+            return "a hidden sum differs from the one from scratch";
+    for (int p = 0; p < 2; p++)
+        if (XEN_FN(information_set_key)(t, s, p) != XEN_FN(information_set_key_from_scratch)(t, s, p))
+            return "an information-set key differs from the one from scratch";
+    return NULL;
+}
+
 uint64_t XEN_FN(perft)(const XEN_TABLES *t, XEN_STATE *s, int depth) {
     return xen_perft(&XEN_FN(game_api), t, s, depth);
 }
 
 uint64_t XEN_FN(random_actions)(const XEN_TABLES *t, const XEN_STATE *start, uint64_t n,
                                 uint64_t seed) {
-    return xen_random_actions(&XEN_FN(game_api), t, start, n, seed);
+    return xen_random_actions(&XEN_FN(game_api), t, start, n, seed, 1);
+}
+
+uint64_t XEN_FN(random_actions_unkeyed)(const XEN_TABLES *t, const XEN_STATE *start, uint64_t n,
+                                        uint64_t seed) {
+    return xen_random_actions(&XEN_FN(game_api), t, start, n, seed, 0);
 }
 
 uint64_t XEN_FN(apply_undo_pairs)(const XEN_TABLES *t, const XEN_STATE *start, uint64_t n,

@@ -35,11 +35,17 @@ typedef struct XenGameApi {
     XenCode (*sample_chance)(const void *tables, const void *state, XenRng *rng);
     /* Plays a legal code. */
     void (*apply)(const void *tables, void *state, XenCode code);
+    /* Plays a legal code without keeping the hash and the hidden sums
+     * (zobrist.h): afterwards `hash` and `information_set_key` are stale for
+     * this state and every state played on from it. For playouts, which only
+     * move, list, draw, evaluate and score. */
+    void (*apply_unkeyed)(const void *tables, void *state, XenCode code);
     /* out[p] = +1 win, -1 loss, 0 draw (only meaningful at the end). */
     void (*returns)(const void *tables, const void *state, double out[2]);
     /* The Zobrist hash of the whole state (perfect-information search keys on it). */
     uint64_t (*hash)(const void *tables, const void *state);
-    /* Equal for two states exactly when `player` cannot tell them apart. */
+    /* Equal for two states exactly when `player` cannot tell them apart
+     * (O(1): kept incrementally by apply). */
     uint64_t (*information_set_key)(const void *tables, const void *state, int player);
     /* Redraws everything `player` cannot see, uniformly among the consistent states.
      * The result depends only on what `player` knows and on rng. */

@@ -24,6 +24,7 @@ cdef extern from "game_api.h" nogil:
         int (*legal_actions)(const void *tables, const void *state, XenCode *out) noexcept nogil
         XenCode (*sample_chance)(const void *tables, const void *state, XenRng *rng) noexcept nogil
         void (*apply)(const void *tables, void *state, XenCode code) noexcept nogil
+        void (*apply_unkeyed)(const void *tables, void *state, XenCode code) noexcept nogil
         void (*returns)(const void *tables, const void *state, double *out) noexcept nogil
         uint64_t (*hash)(const void *tables, const void *state) noexcept nogil
         uint64_t (*information_set_key)(const void *tables, const void *state, int player) noexcept nogil

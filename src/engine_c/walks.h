@@ -72,9 +72,11 @@ static inline int xen_walk_player(XenWalk *w) {
 }
 
 /* n random codes from a copy of *start, a new game from *start whenever one
- * ends. Returns n (0 if *start is over: nothing to play). */
+ * ends, applied with `apply` or, unless `keyed`, with apply_unkeyed (as the
+ * search's playouts do). Returns n (0 if *start is over: nothing to play). */
 static inline uint64_t xen_random_actions(const XenGameApi *api, const void *t,
-                                          const void *start, uint64_t n, uint64_t seed) {
+                                          const void *start, uint64_t n, uint64_t seed,
+                                          int keyed) {
     if (api->current_player(t, start) == XEN_TERMINAL) return 0;
     XenWalk w;
     xen_walk_begin(&w, api, t, start, seed);
@@ -86,7 +88,8 @@ static inline uint64_t xen_random_actions(const XenGameApi *api, const void *t,
             int k = api->legal_actions(t, w.s, w.codes);
             code = w.codes[xen_rng_below(&w.rng, (uint32_t)k)];
         }
-        api->apply(t, w.s, code);
+        if (keyed) api->apply(t, w.s, code);
+        else api->apply_unkeyed(t, w.s, code);
     }
     return n;
 }

@@ -446,7 +446,9 @@ cdef int select_action(const Tree *tree, const Node *node, const ActionStat *sta
 cdef double playout(const XenGameApi *api, const void *tables, void *world, Params *p,
                     XenRng *rng, XenCode *legal) noexcept nogil:
     """Plays on with the game's playout policy (or uniformly at random, with
-    `p.uniform`; `legal` is scratch space); returns the value for player 0."""
+    `p.uniform`; `legal` is scratch space); returns the value for player 0.
+    Nothing here reads a hash or an information-set key, so the moves skip
+    their upkeep (apply_unkeyed): `world` is discarded afterwards."""
     cdef double rets[2]
     cdef int start = api.turn(tables, world)
     cdef int steps = 0, player
@@ -459,12 +461,12 @@ cdef double playout(const XenGameApi *api, const void *tables, void *world, Para
                 or steps >= p.max_playout_actions:
             return api.evaluate(tables, world, 0)
         if player == XEN_CHANCE:
-            api.apply(tables, world, api.sample_chance(tables, world, rng))
+            api.apply_unkeyed(tables, world, api.sample_chance(tables, world, rng))
         elif p.uniform:
-            api.apply(tables, world,
-                      legal[xen_rng_below(rng, api.legal_actions(tables, world, legal))])
+            api.apply_unkeyed(tables, world,
+                              legal[xen_rng_below(rng, api.legal_actions(tables, world, legal))])
         else:
-            api.apply(tables, world, api.playout_action(tables, world, rng))
+            api.apply_unkeyed(tables, world, api.playout_action(tables, world, rng))
         steps += 1
 
 

@@ -71,10 +71,14 @@
  *  723  turn, active, stage, sub, ret, draws_left, outcome
  *  730  b_att, b_tgt, b_step, b_charge, b_resp   battle bookkeeping (§4)
  *  735  ev_slot, ev_arg                          event bookkeeping (§5)
- *  737  7 zero bytes; sizeof = 744
+ *  737  7 zero bytes
+ *  744  hidden[2]      u64   the hidden sums of zobrist.h (seat 0, seat 1)
+ *                            sizeof = 760
  *
  * Hash: the additive Zobrist hash of zobrist.h over every byte of the state
- * but the hash itself, bitboards byte by byte, keys from a fixed seed.
+ * but the hash and the hidden sums, bitboards byte by byte, keys from a fixed
+ * seed. The hidden sums are kept by the same setters over each seat's hand
+ * and DECK counts; they make ana_information_set_key O(1) (views.c).
  *
  * Undo: AnaUndo is a full copy of the state (Pons style), not a delta record:
  * measured faster (114 against 123 ns per apply+undo pair, and it keeps
@@ -91,6 +95,7 @@
 #include "learned.h"
 #include "game_api.h"
 #include "rng.h"
+#include "zobrist_key.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -200,6 +205,7 @@ typedef struct AnaState {
     uint8_t b_att, b_tgt, b_step, b_charge, b_resp;
     uint8_t ev_slot, ev_arg;
     uint8_t zero_[7];
+    uint64_t hidden[2];
 } AnaState;
 
 /* The undo record: the whole previous state (see the measurement in rules.c). */
@@ -256,10 +262,12 @@ typedef struct AnaTables {
     uint64_t home[2];                     /* home zone without the castle */
     uint64_t castles;
     uint64_t rank_mask[ANA_RANKS];
-    uint64_t zobrist[sizeof(AnaState)];   /* per byte offset; 0 on the hash */
+    XenKey zobrist[sizeof(AnaState)];     /* per byte offset (zobrist.h); 0 on the hash
+                                             and the hidden sums */
     uint64_t z_unseen[ANA_MAX_CARDS];     /* information sets: the opponent's U */
     uint64_t z_face_down[ANA_SLOTS];      /* opponent's slot k is face down */
     uint64_t z_view[2];                   /* whose view */
+    uint64_t z_start_events;              /* the starting events as unseen cards */
     XenLinearEval learned;                /* the learned evaluation's weights (learned.h) */
 } AnaTables;
 
@@ -297,6 +305,10 @@ int ana_is_legal(const AnaTables *t, const AnaState *s, uint16_t code);
  * checked (use ana_is_legal); debug builds assert. */
 void ana_apply(const AnaTables *t, AnaState *s, uint16_t code, AnaUndo *u);
 void ana_undo(const AnaTables *t, AnaState *s, const AnaUndo *u);
+/* ana_apply for playouts (rules_unkeyed.c): the same rules, but neither the
+ * hash nor the hidden sums are kept, so the state's hash and information-set
+ * keys are stale afterwards (until ana_rekey); no undo. */
+void ana_apply_unkeyed(const AnaTables *t, AnaState *s, uint16_t code);
 
 /* Draw a chance outcome with the true probabilities: r = below(total), the
  * outcome whose cumulative weight range (ascending codes) holds r. */
@@ -306,6 +318,9 @@ uint16_t ana_sample_chance(const AnaTables *t, const AnaState *s, XenRng *rng);
 void ana_returns(const AnaState *s, int out[2]);
 
 uint64_t ana_hash_from_scratch(const AnaTables *t, const AnaState *s);
+/* The hash and the hidden sums recomputed from the other bytes (for states
+ * written without the setters: the dict reader, fuzzing). */
+void ana_rekey(const AnaTables *t, AnaState *s);
 
 /* NULL when every structural invariant holds (bitboards, totals, sorted row,
  * bookkeeping zero outside its stages, zero spare bytes, the incremental hash
@@ -319,8 +334,11 @@ int ana_state_is_ok(const AnaTables *t, const AnaState *s);
  * reached from ana_initial_state, not in positions built by hand. */
 int ana_cards_conserved(const AnaTables *t, const AnaState *s);
 
-/* Spec §9: equal exactly when `player` cannot tell the states apart. */
+/* Spec §9: equal exactly when `player` cannot tell the states apart. O(1)
+ * from the hidden sums; the _from_scratch form reads every card id (the
+ * state check compares the two). */
 uint64_t ana_information_set_key(const AnaTables *t, const AnaState *s, int player);
+uint64_t ana_information_set_key_from_scratch(const AnaTables *t, const AnaState *s, int player);
 
 /* Spec §9.1: 1 if `seat` is shown which code `code` (legal at s) is, 0 if it
  * sees only that an action or outcome of its kind happened. */
@@ -340,6 +358,9 @@ uint64_t ana_random_games(const AnaTables *t, const AnaState *start, int n_games
 /* n random codes from *start (a copy), a new game from *start whenever one
  * ends. Returns n (0 if *start is over). */
 uint64_t ana_random_actions(const AnaTables *t, const AnaState *start, uint64_t n, uint64_t seed);
+/* The same codes applied with ana_apply_unkeyed, as the search's playouts do. */
+uint64_t ana_random_actions_unkeyed(const AnaTables *t, const AnaState *start, uint64_t n,
+                                    uint64_t seed);
 
 /* Random walk from *start (a copy): n times, apply + undo a uniformly chosen
  * legal code (chance: outcome code), then advance by a random code (chance:

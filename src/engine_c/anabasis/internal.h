@@ -28,10 +28,15 @@
 enum { CASTLE0 = 3, CASTLE1 = 38, VILLAGE0 = 6, VILLAGE1 = 35 };
 static const int CASTLE_SQ[2] = {CASTLE0, CASTLE1};
 static const int VILLAGE_SQ[2] = {VILLAGE0, VILLAGE1};
-/* Debug builds (XENOPHON_DEBUG) check every invariant, the hash included,
- * after every apply, undo and resample. */
+/* Debug builds (XENOPHON_DEBUG) check every invariant, the hash and the
+ * information-set keys included, after every apply, undo and resample; after
+ * an unkeyed apply (rules_unkeyed.c), every invariant but those. */
 #ifdef XENOPHON_DEBUG
+#ifdef XEN_UNKEYED
+#define debug_check(t, s) xen_debug_report("anabasis", ana_state_check_unkeyed((t), (s)))
+#else
 #define debug_check(t, s) xen_debug_report("anabasis", ana_state_check((t), (s)))
+#endif
 #else
 #define debug_check(t, s) ((void)0)
 #endif
@@ -42,15 +47,15 @@ static const int VILLAGE_SQ[2] = {VILLAGE0, VILLAGE1};
  * bytes and multiset counts, 16-bit fields as two bytes, bitboard bits. */
 
 static inline void set8(const AnaTables *t, AnaState *s, uint8_t *p, int v) {
-    xen_set_u8(s, t->zobrist, p, v);
+    xen_set_u8(s, s->hidden, t->zobrist, p, v);
 }
 
 static inline void set16(const AnaTables *t, AnaState *s, void *p, int v) {
-    xen_set_u16_bytes(s, t->zobrist, p, v);
+    xen_set_u16_bytes(s, s->hidden, t->zobrist, p, v);
 }
 
 static inline void bb_put(const AnaTables *t, AnaState *s, uint64_t *bb, int q, int on) {
-    xen_bit_put(s, t->zobrist, bb, q, on);
+    xen_bit_put(s, s->hidden, t->zobrist, bb, q, on);
 }
 
 static inline void bb_set(const AnaTables *t, AnaState *s, uint64_t *bb, int q) {
@@ -210,6 +215,12 @@ static inline uint64_t event_args(const AnaState *s, int p, int effect) {
 }
 
 /* ---------------------------------------------------------------- across files */
+
+/* ana_state_check without the hash and the hidden sums (state.c), for the
+ * states of unkeyed applies, which keep neither; the check of those alone
+ * (adapter.c, game_adapter.h). */
+const char *ana_state_check_unkeyed(const AnaTables *t, const AnaState *s);
+const char *ana_check_keys(const AnaTables *t, const AnaState *s);
 
 /* The ATTACK codes of the field stage, ascending (moves.c). */
 int ana_field_attacks(const AnaTables *t, const AnaState *s, XenCode *out);

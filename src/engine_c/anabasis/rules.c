@@ -197,6 +197,7 @@ static void setup_deals(const AnaTables *t, AnaState *s, int seat) {
     setup_piles(t, s, 0);
 }
 
+#ifndef XEN_UNKEYED
 void ana_initial_state(const AnaTables *t, AnaState *s) {
     memset(s, 0, sizeof *s);
     memset(s->sq_card, ANA_NONE, sizeof s->sq_card);
@@ -219,11 +220,12 @@ void ana_initial_state(const AnaTables *t, AnaState *s) {
             s->unseen[c] = t->card[c].copies;
             s->pile_n[t->card[c].pile] += t->card[c].copies;
         }
-    s->hash = ana_hash_from_scratch(t, s);
+    ana_rekey(t, s);
     if (t->start_territory >= 0)
         for (int p = 0; p < 2; p++) grid_put(t, s, VILLAGE_SQ[p], t->start_territory, p, 0);
     setup_deals(t, s, 0);
 }
+#endif
 
 /* ---------------------------------------------------------------- turns */
 
@@ -634,12 +636,20 @@ static void apply_decision(const AnaTables *t, AnaState *s, uint16_t code) {
  * The log holds 10.8 bytes on average (97 at most in 2M applies), but its
  * per-write bookkeeping also slows every apply without undo (playouts), and
  * a fixed-capacity record would be larger than the state. Copy kept. */
-void ana_apply(const AnaTables *t, AnaState *s, uint16_t code, AnaUndo *u) {
+static void apply_code(const AnaTables *t, AnaState *s, uint16_t code) {
     XEN_ASSERT(ana_is_legal(t, s, code));
-    if (u) u->prev = *s;
     if (ana_current_player(s) == XEN_CHANCE) apply_chance(t, s, XEN_X(code));
     else apply_decision(t, s, code);
     debug_check(t, s);
+}
+
+#ifdef XEN_UNKEYED
+/* rules_unkeyed.c: the same rules with setters that only write. */
+void ana_apply_unkeyed(const AnaTables *t, AnaState *s, uint16_t code) { apply_code(t, s, code); }
+#else
+void ana_apply(const AnaTables *t, AnaState *s, uint16_t code, AnaUndo *u) {
+    if (u) u->prev = *s;
+    apply_code(t, s, code);
 }
 
 void ana_undo(const AnaTables *t, AnaState *s, const AnaUndo *u) {
@@ -647,4 +657,5 @@ void ana_undo(const AnaTables *t, AnaState *s, const AnaUndo *u) {
     *s = u->prev;
     debug_check(t, s);
 }
+#endif
 

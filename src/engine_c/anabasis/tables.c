@@ -39,14 +39,32 @@ static void build_geometry(AnaTables *t) {
     t->home[1] &= ~t->castles;
 }
 
-/* Keys from a fixed seed, so hashes and keys are the same in every process. */
+/* The hidden-sum keys of seat p's hand and DECK counts (zobrist.h): in the
+ * other seat's view a card there counts as one of p's unseen cards U (§9). */
+static void build_hidden_keys(AnaTables *t) {
+    for (int p = 0; p < 2; p++) {
+        size_t base = offsetof(AnaState, pl) + (size_t)p * sizeof(AnaPlayer);
+        for (int c = 0; c < ANA_MAX_CARDS; c++) {
+            XenKey *deck = &t->zobrist[base + offsetof(AnaPlayer, deck) + (size_t)c];
+            XenKey *hand = &t->zobrist[base + offsetof(AnaPlayer, hand) + (size_t)c];
+            deck->hidden[p] = t->z_unseen[c] - deck->hash;
+            hand->hidden[p] = t->z_unseen[c] - hand->hash;
+        }
+    }
+}
+
+/* Keys from a fixed seed, so hashes and keys are the same in every process
+ * (drawn in the same order as before the hidden sums existed: the hash and
+ * the information-set keys of a state did not change with them). */
 static void build_zobrist(AnaTables *t) {
     uint64_t seed = 0x58454E4F50484F4EULL;   /* "XENOPHON" */
-    for (size_t o = 0; o < sizeof(AnaState); o++) t->zobrist[o] = xen_splitmix64(&seed);
-    for (size_t o = 0; o < sizeof(uint64_t); o++) t->zobrist[offsetof(AnaState, hash) + o] = 0;
+    memset(t->zobrist, 0, sizeof t->zobrist);
+    for (size_t o = 0; o < offsetof(AnaState, hidden); o++) t->zobrist[o].hash = xen_splitmix64(&seed);
+    for (size_t o = 0; o < sizeof(uint64_t); o++) t->zobrist[offsetof(AnaState, hash) + o].hash = 0;
     for (int c = 0; c < ANA_MAX_CARDS; c++) t->z_unseen[c] = xen_splitmix64(&seed);
     for (int k = 0; k < ANA_SLOTS; k++) t->z_face_down[k] = xen_splitmix64(&seed);
     for (int p = 0; p < 2; p++) t->z_view[p] = xen_splitmix64(&seed);
+    build_hidden_keys(t);
 }
 
 static int card_in_range(const AnaCardSpec *c) {
@@ -138,6 +156,8 @@ int ana_tables_init(AnaTables *t, const AnaCardSpec *cards, int n_cards,
         t->field[f].amount = (int8_t)fields[f].amount;
     }
     build_zobrist(t);
+    t->z_start_events = 0;
+    for (int c = 0; c < ANA_MAX_CARDS; c++) t->z_start_events += t->start_events[c] * t->z_unseen[c];
     return 0;
 }
 

@@ -21,21 +21,41 @@ static int unseen_of(const AnaTables *t, const AnaState *s, int o, uint8_t u[ANA
 /* The full hash with the opponent's hidden bytes (hand, DECK, face-down slot
  * identities) taken out and what `player` knows of them put in: U, and which
  * slots are face down (hand and DECK sizes are public bytes already). */
-uint64_t ana_information_set_key(const AnaTables *t, const AnaState *s, int player) {
+uint64_t ana_information_set_key_from_scratch(const AnaTables *t, const AnaState *s, int player) {
     int o = 1 - player;
     const AnaPlayer *op = &s->pl[o];
     size_t base = (size_t)((const uint8_t *)op - (const uint8_t *)s);
-    const uint64_t *z_deck = &t->zobrist[base + offsetof(AnaPlayer, deck)];
-    const uint64_t *z_hand = &t->zobrist[base + offsetof(AnaPlayer, hand)];
-    const uint64_t *z_slot = &t->zobrist[base + offsetof(AnaPlayer, slot)];
+    const XenKey *z_deck = &t->zobrist[base + offsetof(AnaPlayer, deck)];
+    const XenKey *z_hand = &t->zobrist[base + offsetof(AnaPlayer, hand)];
+    const XenKey *z_slot = &t->zobrist[base + offsetof(AnaPlayer, slot)];
     uint8_t u[ANA_MAX_CARDS];
     unseen_of(t, s, o, u);
     uint64_t h = s->hash + t->z_view[player];
     for (int c = 0; c < ANA_MAX_CARDS; c++)
-        h += (uint64_t)u[c] * t->z_unseen[c] - (uint64_t)op->deck[c] * z_deck[c] -
-             (uint64_t)op->hand[c] * z_hand[c];
+        h += (uint64_t)u[c] * t->z_unseen[c] - (uint64_t)op->deck[c] * z_deck[c].hash -
+             (uint64_t)op->hand[c] * z_hand[c].hash;
     for (int k = 0; k < ANA_SLOTS; k++)
-        if (slot_face_down(s, o, k)) h += t->z_face_down[k] - (uint64_t)op->slot[k] * z_slot[k];
+        if (slot_face_down(s, o, k)) h += t->z_face_down[k] - (uint64_t)op->slot[k] * z_slot[k].hash;
+    return h;
+}
+
+/* The same key, with the opponent's hand and DECK already swapped for their
+ * share of U in its hidden sum (zobrist.h): what is left are the face-down
+ * slots and, while the events are dealt, the to-deal multiset (the starting
+ * events but those in the opponent's slots). */
+uint64_t ana_information_set_key(const AnaTables *t, const AnaState *s, int player) {
+    int o = 1 - player;
+    const AnaPlayer *op = &s->pl[o];
+    const XenKey *z_slot = &t->zobrist[offsetof(AnaState, pl) + (size_t)o * sizeof(AnaPlayer) +
+                                       offsetof(AnaPlayer, slot)];
+    int dealing = s->stage == ANA_SG_DEAL && o >= s->sub;
+    uint64_t h = s->hash + t->z_view[player] + s->hidden[o] + (dealing ? t->z_start_events : 0);
+    for (int k = 0; k < ANA_SLOTS; k++) {
+        int c = op->slot[k];
+        if (c == ANA_NONE) continue;
+        if (dealing) h -= t->z_unseen[c];
+        if (!slot_up(s, o, k)) h += t->z_unseen[c] + t->z_face_down[k] - (uint64_t)c * z_slot[k].hash;
+    }
     return h;
 }
 

@@ -69,7 +69,8 @@
  *   456  deck[2][64]       u8
  *   584  grave[2][64]      u8
  *   712  known[2][64]      u8   copies known to be in the hand (B11), <= hand
- *   840  sizeof(HeroState)
+ *   840  hidden[2]         u64  the hidden sums of zobrist.h (seat 0, seat 1)
+ *   856  sizeof(HeroState)
  *
  * Not stored: the exile zone (no effect of the vocabulary puts a card there,
  * E-18: it is always empty and reported as {}), `special_winner` (set by
@@ -79,7 +80,8 @@
  *
  * Hash: the additive Zobrist hash of zobrist.h, over the 32-bit region as
  * signed values and over the byte region byte by byte, odd keys from a fixed
- * seed.
+ * seed. The hidden sums are kept by the same setters over each seat's hand
+ * and deck counts; they make hero_information_set_key O(1) (views.c).
  *
  * Undo: see the measurement in the comment above hero_apply in rules.c.
  */
@@ -93,6 +95,7 @@
 #include "learned.h"
 #include "game_api.h"
 #include "rng.h"
+#include "zobrist_key.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -170,6 +173,7 @@ typedef struct HeroState {
     uint8_t deck[2][HERO_MAX_CARDS];
     uint8_t grave[2][HERO_MAX_CARDS];
     uint8_t known[2][HERO_MAX_CARDS];
+    uint64_t hidden[2];
 } HeroState;
 
 /* The undo record: the whole previous state (see the measurement in rules.c). */
@@ -251,7 +255,8 @@ typedef struct HeroTables {
     int n_cards;
     HeroCard card[HERO_MAX_CARDS];
     HeroSeat seat[2];
-    uint64_t zobrist[sizeof(HeroState)];  /* per byte offset; 0 outside hashed fields */
+    XenKey zobrist[sizeof(HeroState)];    /* per byte offset (zobrist.h); 0 outside
+                                             hashed fields */
     uint64_t z_view[2];                   /* information-set keys: whose view */
     XenLinearEval learned;                /* the learned evaluation's weights (learned.h) */
 } HeroTables;
@@ -293,6 +298,10 @@ int hero_is_legal(const HeroTables *t, const HeroState *s, uint16_t code);
  * not checked (use hero_is_legal); debug builds assert. */
 void hero_apply(const HeroTables *t, HeroState *s, uint16_t code, HeroUndo *u);
 void hero_undo(const HeroTables *t, HeroState *s, const HeroUndo *u);
+/* hero_apply for playouts (rules_unkeyed.c): the same rules, but neither the
+ * hash nor the hidden sums are kept, so the state's hash and information-set
+ * keys are stale afterwards (until hero_rekey); no undo. */
+void hero_apply_unkeyed(const HeroTables *t, HeroState *s, uint16_t code);
 
 /* A chance outcome with the true probabilities. */
 uint16_t hero_sample_chance(const HeroTables *t, const HeroState *s, XenRng *rng);
@@ -301,6 +310,9 @@ uint16_t hero_sample_chance(const HeroTables *t, const HeroState *s, XenRng *rng
 void hero_returns(const HeroState *s, int out[2]);
 
 uint64_t hero_hash_from_scratch(const HeroTables *t, const HeroState *s);
+/* The hash and the hidden sums recomputed from the other bytes (for states
+ * written without the setters: the dict reader, fuzzing). */
+void hero_rekey(const HeroTables *t, HeroState *s);
 
 /* NULL when every invariant holds, else a static message naming the first
  * broken one (the hash included). */
@@ -311,8 +323,11 @@ int32_t hero_power(const HeroTables *t, const HeroState *s, int slot);
 int32_t hero_attack(const HeroTables *t, const HeroState *s, int slot);
 
 /* §11: a 64-bit hash of `player`'s information view: equal views give equal
- * keys. */
+ * keys. O(1) from the hidden sums; the _from_scratch form reads every card
+ * id (the state check compares the two). */
 uint64_t hero_information_set_key(const HeroTables *t, const HeroState *s, int player);
+uint64_t hero_information_set_key_from_scratch(const HeroTables *t, const HeroState *s,
+                                               int player);
 
 /* §11.1: 1 if `seat` is shown which code `code` (legal at s) is, 0 if it
  * sees only that an action or outcome of its kind happened. */
@@ -331,6 +346,9 @@ uint64_t hero_perft(const HeroTables *t, HeroState *s, int depth);
  * (0 if *start is terminal). */
 uint64_t hero_random_actions(const HeroTables *t, const HeroState *start, uint64_t n,
                              uint64_t seed);
+/* The same codes applied with hero_apply_unkeyed, as the search's playouts do. */
+uint64_t hero_random_actions_unkeyed(const HeroTables *t, const HeroState *start, uint64_t n,
+                                     uint64_t seed);
 
 /* Random walk from a copy of *start: at each state one apply + undo of a
  * uniformly random legal code (a counted pair), then a step (uniform

@@ -28,12 +28,17 @@
 #include "hero.h"
 #include "zobrist.h"
 
-enum { REGION32_BEGIN = 8, REGION32_END = 264, REGION8_END = sizeof(HeroState) };
+enum { REGION32_BEGIN = 8, REGION32_END = 264, REGION8_END = offsetof(HeroState, hidden) };
 
-/* Debug builds (XENOPHON_DEBUG) check every invariant, the hash included,
- * after every apply, undo and resample. */
+/* Debug builds (XENOPHON_DEBUG) check every invariant, the hash and the
+ * information-set keys included, after every apply, undo and resample; after
+ * an unkeyed apply (rules_unkeyed.c), every invariant but those. */
 #ifdef XENOPHON_DEBUG
+#ifdef XEN_UNKEYED
+#define debug_check(t, s) xen_debug_report("hero", hero_state_check_unkeyed((t), (s)))
+#else
 #define debug_check(t, s) xen_debug_report("hero", hero_state_check((t), (s)))
+#endif
 #else
 #define debug_check(t, s) ((void)0)
 #endif
@@ -53,11 +58,19 @@ typedef struct Ctx {
 } Ctx;
 
 /* Hashed setters: every state write goes through them. */
-static inline void w8(Ctx *c, uint8_t *p, int v) { xen_set_u8(c->s, c->t->zobrist, p, v); }
+static inline void w8(Ctx *c, uint8_t *p, int v) {
+    xen_set_u8(c->s, c->s->hidden, c->t->zobrist, p, v);
+}
 
 static inline void w32(Ctx *c, int32_t *p, int32_t v) {
-    xen_set_i32(c->s, c->t->zobrist, p, v);
+    xen_set_i32(c->s, c->s->hidden, c->t->zobrist, p, v);
 }
+
+/* hero_state_check without the hash and the hidden sums (state.c), for the
+ * states of unkeyed applies, which keep neither; the check of those alone
+ * (adapter.c, game_adapter.h). */
+const char *hero_state_check_unkeyed(const HeroTables *t, const HeroState *s);
+const char *hero_check_keys(const HeroTables *t, const HeroState *s);
 
 
 /* ======================================================== units and rows */

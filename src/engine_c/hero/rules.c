@@ -4,6 +4,7 @@
  * the initial state. */
 #include "internal.h"
 
+#ifndef XEN_UNKEYED
 int32_t hero_power(const HeroTables *t, const HeroState *s, int slot) {
     return power_of(t, s, slot);
 }
@@ -11,6 +12,7 @@ int32_t hero_power(const HeroTables *t, const HeroState *s, int slot) {
 int32_t hero_attack(const HeroTables *t, const HeroState *s, int slot) {
     return attack_of(t, s, slot);
 }
+#endif
 
 static void copy_unit(Ctx *c, int to, int from) {
     HeroState *s = c->s;
@@ -497,6 +499,14 @@ static void apply_code(const HeroTables *t, HeroState *s, uint16_t code) {
  * equal (legal-action generation dominates). It would also need a proven
  * worst-case journal length (95 writes seen, ~900 by a loose count) for a
  * fixed-size record. So: full copy. */
+#ifdef XEN_UNKEYED
+/* rules_unkeyed.c: the same rules with setters that only write. */
+void hero_apply_unkeyed(const HeroTables *t, HeroState *s, uint16_t code) {
+    XEN_ASSERT(hero_is_legal(t, s, code));
+    apply_code(t, s, code);
+    debug_check(t, s);
+}
+#else
 void hero_apply(const HeroTables *t, HeroState *s, uint16_t code, HeroUndo *u) {
     XEN_ASSERT(hero_is_legal(t, s, code));
     if (u) memcpy(&u->prev, s, sizeof *s);
@@ -512,8 +522,7 @@ void hero_undo(const HeroTables *t, HeroState *s, const HeroUndo *u) {
 /* ==================================================================== setup */
 
 void hero_initial_state(const HeroTables *t, HeroState *s) {
-    memset(s, 0, sizeof *s);
-    s->hash = hero_hash_from_scratch(t, s);   /* 0: every hashed field is 0 */
+    memset(s, 0, sizeof *s);   /* every hashed field 0: hash and hidden sums 0 */
     Ctx c = {t, s, -1, {HERO_REF_NONE, HERO_REF_NONE, HERO_REF_NONE}};
     for (int p = 0; p < 2; p++) {
         w32(&c, &s->hp[p], t->seat[p].hp);
@@ -524,4 +533,4 @@ void hero_initial_state(const HeroTables *t, HeroState *s) {
     w8(&c, &s->phase, HERO_PH_SETUP);
     if (t->seat[0].hand == 0 && t->seat[1].hand == 0) begin_turn(&c);
 }
-
+#endif

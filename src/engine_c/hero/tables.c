@@ -118,17 +118,26 @@ static const char *build_seat(HeroTables *t, HeroSeat *seat, const HeroAvatarSpe
     return NULL;
 }
 
-/* Fixed-seed keys, odd so that a count difference never vanishes alone. */
+/* Fixed-seed keys, odd so that a count difference never vanishes alone.
+ * The hidden-sum keys of seat p's hand and deck counts (zobrist.h) take
+ * their hash keys out: the other seat's view holds only their sizes (§11). */
 static void build_zobrist(HeroTables *t) {
     uint64_t x = HERO_ZOBRIST_SEED;
     memset(t->zobrist, 0, sizeof t->zobrist);
     for (size_t o = REGION32_BEGIN; o < REGION32_END; o += 4)
-        t->zobrist[o] = xen_splitmix64(&x) | 1;
+        t->zobrist[o].hash = xen_splitmix64(&x) | 1;
     for (size_t o = REGION32_END; o < REGION8_END; o++)
-        t->zobrist[o] = xen_splitmix64(&x) | 1;
-    t->zobrist[offsetof(HeroState, zero_)] = 0;
+        t->zobrist[o].hash = xen_splitmix64(&x) | 1;
+    t->zobrist[offsetof(HeroState, zero_)].hash = 0;
     t->z_view[0] = xen_splitmix64(&x);
     t->z_view[1] = xen_splitmix64(&x);
+    for (int p = 0; p < 2; p++)
+        for (int card = 0; card < HERO_MAX_CARDS; card++) {
+            XenKey *hand = &t->zobrist[offsetof(HeroState, hand) + (size_t)(p * HERO_MAX_CARDS + card)];
+            XenKey *deck = &t->zobrist[offsetof(HeroState, deck) + (size_t)(p * HERO_MAX_CARDS + card)];
+            hand->hidden[p] = -hand->hash;
+            deck->hidden[p] = -deck->hash;
+        }
 }
 
 /* err receives "card <id>: <reason>", "seat <p>: <reason>" or "<reason>". */

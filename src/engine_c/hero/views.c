@@ -6,14 +6,21 @@
 
 /* §11: the hash without the other seat's hand and deck multisets (their
  * sizes stay in), plus a key for whose view it is. */
-uint64_t hero_information_set_key(const HeroTables *t, const HeroState *s, int player) {
+uint64_t hero_information_set_key_from_scratch(const HeroTables *t, const HeroState *s,
+                                               int player) {
     int o = 1 - player;
-    const uint64_t *zh = &t->zobrist[offsetof(HeroState, hand) + (size_t)o * HERO_MAX_CARDS];
-    const uint64_t *zd = &t->zobrist[offsetof(HeroState, deck) + (size_t)o * HERO_MAX_CARDS];
+    const XenKey *zh = &t->zobrist[offsetof(HeroState, hand) + (size_t)o * HERO_MAX_CARDS];
+    const XenKey *zd = &t->zobrist[offsetof(HeroState, deck) + (size_t)o * HERO_MAX_CARDS];
     uint64_t key = s->hash + t->z_view[player];
     for (int card = 0; card < t->n_cards; card++)
-        key -= s->hand[o][card] * zh[card] + s->deck[o][card] * zd[card];
+        key -= s->hand[o][card] * zh[card].hash + s->deck[o][card] * zd[card].hash;
     return key;
+}
+
+/* The same key: the other seat's hidden sum (zobrist.h) holds exactly the
+ * hand and deck terms taken out above. */
+uint64_t hero_information_set_key(const HeroTables *t, const HeroState *s, int player) {
+    return s->hash + t->z_view[player] + s->hidden[1 - player];
 }
 
 /* §11 resample. The other seat's unseen multiset U is computed from public
