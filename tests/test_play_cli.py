@@ -454,3 +454,43 @@ def test_every_position_of_random_games_can_be_told(game):
                 session.human_play(rng.choice(legal))
             for line in session.take_events():
                 assert line and "None" not in line, line
+
+
+def test_illegal_guards_abilities_and_targets_say_which_rule_blocks_them():
+    def own_action(seat):
+        return lambda s: s.view(seat)["phase"] == "action" and s.view(seat)["active"] == seat
+    _, session = moves_until("hero", 3, 0, own_action(0))
+    why, state = session.narrator.why_illegal, session.state
+    assert "a guard is declared only when the opponent attacks" in \
+        why(state, state.parse_code("guard B1"))
+    assert "no card of yours is waiting for a target" in why(state, state.parse_code("target F1"))
+    avatar = state.view(0)["players"][0]["avatar"]
+    ability = state.game.cards.avatar_by_name(avatar).ability
+    reason = why(state, state.parse_code("ability"))
+    if ability.kind == "activated":
+        assert reason.startswith("that is not a legal target of") or "once a turn" in reason
+    else:
+        assert f"{avatar} has no ability to use" in reason
+
+
+def test_every_illegal_guard_ability_and_target_of_random_games_has_a_reason():
+    from xenophon.codes import encode
+    from xenophon.hero.describe import why_illegal
+    from xenophon.hero.notation import ABILITY, ALL_SLOTS, GUARD, MY_SLOTS, NONE, TARGET
+    codes = ([encode(GUARD, 0, y) for y in MY_SLOTS] + [encode(TARGET, 0, y) for y in ALL_SLOTS]
+             + [encode(ABILITY, 0, y) for y in [*ALL_SLOTS, NONE]])
+    rng, checked = random.Random(5), 0
+    for seed in range(6):
+        state = game_from_spec("hero", seed=seed).new_initial_state()
+        while not state.is_terminal():
+            player = state.current_player
+            if player < 0:
+                state.apply_code(state.sample_chance(rng).code)
+                continue
+            legal = set(state.legal_actions())
+            for code in codes:
+                if code not in legal:
+                    assert why_illegal(state, code, player), (state.view(player), code)
+                    checked += 1
+            state.apply(rng.choice(state.legal_moves()))
+    assert checked > 1000

@@ -12,8 +12,8 @@ from xenophon.describe import HIDDEN, Narrator, clamp_hp, gained, legal_summary
 from xenophon.game import CHANCE, State, count_text, plural
 from xenophon.errors import NotationError
 from xenophon.hero.cards import FACTION_NAMES
-from xenophon.hero.notation import (ATTACK, AVATAR, DEPLOY, FRONT, MOVE, PLAY, RETAINER,
-                                    parse_slot, slot_name)
+from xenophon.hero.notation import (ABILITY, ATTACK, AVATAR, DEPLOY, FRONT, GUARD, MOVE, PLAY,
+                                    RETAINER, TARGET, parse_slot, slot_name)
 
 ROWS = ("front", "back")
 ASKED = {
@@ -312,6 +312,15 @@ def why_illegal(state: State, code: int, seat: int) -> str | None:
         return _why_not_move(me, y)
     if kind == ATTACK:
         return _why_not_attack(view, me, x, y, seat, cards)
+    if kind == GUARD:
+        return _why_not_guard(view, me, y, seat, cards)
+    if kind == ABILITY:
+        return _why_not_ability(view, me, seat, cards)
+    if kind == TARGET:
+        pending = view.get("pending")
+        if not pending or view["current"] != seat:
+            return "no card of yours is waiting for a target"
+        return "that is not a legal target of the card waiting for one"
     return None
 
 
@@ -378,3 +387,55 @@ def _why_not_attack(view: dict, me: dict, source: int, target: int, seat: int,
     if row == 1 and (target % 10) // 5 == 1:
         return "from the back row a RANGED unit attacks only front-row units"
     return None
+
+
+def _why_not_guard(view: dict, me: dict, slot: int, seat: int, cards: Any) -> str | None:
+    attack = view.get("attack")
+    if view["phase"] != "defend" or view["active"] == seat or not attack:
+        return "a guard is declared only when the opponent attacks (in its defend window)"
+    unit = unit_at(me, slot)
+    if unit is None:
+        return f"you have no unit in {slot_name(slot)}"
+    if unit["used"]:
+        return f"{unit['card']} in {slot_name(slot)} is used: only standby units guard"
+    if not attack.get("attacker") or not attack.get("target"):
+        return "the attacker or its target is gone: nobody can guard this attack"
+    if attack["target"] != "avatar" and parse_slot(attack["target"], theirs=False) == slot:
+        return f"{unit['card']} is the target: another unit must guard it"
+    attacker_slot = parse_slot(attack["attacker"], theirs=False)
+    attacker = unit_at(view["players"][1 - seat], attacker_slot)
+    attacker_keywords = _keywords(attacker, cards)
+    guard_keywords = _keywords(unit, cards)
+    guard_row = slot // 5
+    target_row = None if attack["target"] == "avatar" else \
+        parse_slot(attack["target"], theirs=False) // 5
+    if target_row == 0 and guard_row == 1:
+        return "a back-row unit cannot guard a front-row unit"
+    if "FLYING" in attacker_keywords and not {"FLYING", "RANGED"} & guard_keywords:
+        return "the attacker has FLYING: only units with FLYING or RANGED guard it"
+    if ("RANGED" in attacker_keywords and attacker_slot // 5 == 0 and target_row == 1
+            and guard_row == 0):
+        return ("a RANGED front-row attacker on a back-row unit cannot be guarded by "
+                "front-row units")
+    return None
+
+
+def _keywords(unit: dict | None, cards: Any) -> set[str]:
+    """A unit's keywords (a token has none)."""
+    if unit is None or unit.get("token"):
+        return set()
+    return set(cards.by_name(unit["card"]).keywords)
+
+
+def _why_not_ability(view: dict, me: dict, seat: int, cards: Any) -> str | None:
+    avatar = cards.avatar_by_name(me["avatar"])
+    ability = avatar.ability
+    if ability.kind != "activated":
+        return (f"{avatar.name} has no ability to use besides the Retainer "
+                "('retainer CARD')")
+    if view["phase"] != "action" or view["active"] != seat:
+        return f"{avatar.name}'s ability is used only in your own Action phase"
+    if me["ability_used"]:
+        return f"{avatar.name}'s ability is used once a turn, and you used it this turn"
+    return (f"that is not a legal target of {avatar.name}'s ability "
+            f"({effects_text(ability.effects, ability.target)})")
