@@ -16,6 +16,8 @@ from xenophon.files import check_output, write_atomic
 from xenophon.game import State
 from xenophon.records import Record, load_record, make_game_for, replay
 from xenophon.review import PLOT_FORMATS, decisions_of, review_picture, review_points
+from xenophon.search.belief import search_sampler
+from xenophon.search.sampler import SAMPLERS
 from xenophon.search.bots import MAX_ITERATIONS, MAX_SECONDS, ISMCTSBot, SearchResult
 
 SPARK = "▁▂▃▄▅▆▇█"
@@ -59,6 +61,11 @@ def add_parsers(commands: Any) -> None:
                             help="worlds drawn from the seat's information in which the top "
                                  f"moves are searched again, to say why (0 to {MAX_WORLDS:,}; "
                                  f"0: no explanation; default {DEFAULT_WORLDS})")
+        parser.add_argument("--sampler", choices=SAMPLERS, default="uniform",
+                            help="how the search and the explanation draw worlds from the "
+                                 "seat's information: uniform (the default) or policy (weighted "
+                                 "by what the opponent's recent decisions reveal; "
+                                 "docs/search.md)")
         add_budget_arguments(parser, 5000)
         parser.set_defaults(run=run_analyse, short=name == "suggest")
     parser = commands.add_parser("review", help="evaluate every decision of one seat",
@@ -85,7 +92,7 @@ def searcher(args: argparse.Namespace, default_iterations: int) -> ISMCTSBot:
     """The search of --time or --iterations (their ranges checked by the parser)."""
     iterations = None if args.time is not None else (args.iterations or default_iterations)
     return ISMCTSBot(iterations=iterations, time_limit=args.time, workers=args.workers,
-                     seed=args.seed)
+                     seed=args.seed, sampler=getattr(args, "sampler", "uniform"))
 
 
 def choose_position(record: Record, args: argparse.Namespace) -> tuple[State, int, str]:
@@ -163,7 +170,8 @@ def run_analyse(args: argparse.Namespace) -> int:
     record = load_record(args.record)
     state, seat, where = choose_position(record, args)
     result = searcher(args, 5000).analyse(state)
-    explanation = explain_search(state, seat, result, args.worlds, args.seed, args.top)
+    explanation = explain_search(state, seat, result, args.worlds, args.seed, args.top,
+                                 sampler=search_sampler(args.sampler, args.seed))
     if args.json:
         extra = {"explanation": explanation.as_dict()} if explanation else {}
         print(json.dumps({"position": where, "seat": seat, **result_dict(result, args.top),

@@ -210,14 +210,18 @@ def test_analyse_shows_the_position_its_columns_and_why(random_games, game):
     assert "why:" not in plain.stdout and "best in" not in plain.stdout
 
 
+@pytest.mark.parametrize("sampler", ["uniform", "policy"])
 @pytest.mark.parametrize("game", GAMES)
-def test_explanations_come_from_the_seat_information_only(random_games, tmp_path, game):
+def test_explanations_come_from_the_seat_information_only(random_games, tmp_path, game,
+                                                           sampler):
     """The full record (hidden cards in it) and the seat's own view of it give
-    the same analysis and explanation: the hidden cards are never read."""
+    the same analysis and explanation, with either sampler: the hidden cards
+    are never read."""
     full = random_games[game, SEEDS[1]]
     _, view = keyed_and_seat_view(full, 0, tmp_path)
     answers = [xenophon("analyse", path, "--as", "0", "--turn", "7", "--iterations", "800",
-                        "--worlds", "16", "--json") for path in (full, view)]
+                        "--worlds", "16", "--sampler", sampler, "--json")
+               for path in (full, view)]
     assert answers[0].returncode == 0, answers[0].stderr
     data = [without_timing(answer.stdout) for answer in answers]
     assert data[0] == data[1]
