@@ -428,32 +428,32 @@ def test_every_position_of_random_games_can_be_told(game):
                    else [f"{p}{row}{i}" for p in ("", "op.") for row in "FB" for i in range(1, 6)])
         texts = [m.text for m in session.state.legal_moves()] if not session.state.is_chance() \
             else []
-        while session.to_move() != "over":
-            who = session.to_move()
-            if who == "chance":
-                session.chance_step()
-            elif who == "ai":
-                session.ai_play(ai, session.ai_search(ai))
-            else:
-                assert session.narrator.asking(session.state)
-                for word in samples:
-                    try:
-                        assert session.narrator.card_lines(session.state, word)
-                    except KeyError:
-                        pass
-                legal = session.state.legal_moves()
-                texts = (texts + [m.text for m in legal])[-40:]
-                for text in rng.sample(texts, min(5, len(texts))):
-                    try:
-                        session.state.move(text)
-                    except XenophonError:
-                        try:
-                            session.human_play(text)
-                        except XenophonError as error:
-                            assert "Traceback" not in str(error)
-                session.human_play(rng.choice(legal))
+
+        def tell_and_choose(session):
+            nonlocal texts
             for line in session.take_events():
                 assert line and "None" not in line, line
+            assert session.narrator.asking(session.state)
+            for word in samples:
+                try:
+                    assert session.narrator.card_lines(session.state, word)
+                except KeyError:
+                    pass
+            legal = session.state.legal_moves()
+            texts = (texts + [m.text for m in legal])[-40:]
+            for text in rng.sample(texts, min(5, len(texts))):
+                try:
+                    session.state.move(text)
+                except XenophonError:
+                    try:
+                        session.human_play(text)
+                    except XenophonError as error:
+                        assert "Traceback" not in str(error)
+            return rng.choice(legal)
+
+        play_through(session, ai, tell_and_choose)
+        for line in session.take_events():
+            assert line and "None" not in line, line
 
 
 def test_illegal_guards_abilities_and_targets_say_which_rule_blocks_them():
