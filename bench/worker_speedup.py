@@ -1,12 +1,18 @@
 """Root-parallel speed-up: ISMCTS iterations/s with one worker and with two
-(40,000 iterations a worker, best of 3) on each position of
-src/data/bench_positions.json, measured in one run; meant for an idle
-machine (the load average is written with the figures).
+on each position of src/data/bench_positions.json, measured in one run;
+meant for an idle machine (the load average is written with the figures).
 
-    python bench/worker_speedup.py bench/results/workers-idle-DATE.json
+The two are timed in pairs, one search with one worker and then one with
+two, round after round; the speed-up is the median of the rounds' ratios
+(so a slow stretch of the host falls on both sides of a pair), with the
+lowest and highest ratio beside it.
+
+    python bench/worker_speedup.py bench/results/workers-idle-DATE.json \
+        [ITERATIONS_A_WORKER [ROUNDS]]
 """
 import json
 import os
+import statistics
 import sys
 import time
 
@@ -14,34 +20,42 @@ from xenophon.benchmarks import load_positions, position_state
 from xenophon.search.bots import ISMCTSBot
 
 ITERATIONS_A_WORKER = 40_000
-ROUNDS = 3
+ROUNDS = 5
 
 
-def best_rate(state, workers: int) -> float:
-    """Iterations/s of the fastest of ROUNDS searches with `workers` workers."""
-    iterations = ITERATIONS_A_WORKER * workers
-    fastest = float("inf")
-    for _ in range(ROUNDS):
-        start = time.perf_counter()
-        ISMCTSBot(iterations=iterations, workers=workers, seed=1).analyse(state)
-        fastest = min(fastest, time.perf_counter() - start)
-    return iterations / fastest
+def rate(state, workers: int, a_worker: int) -> float:
+    """Iterations/s of one search with `workers` workers."""
+    iterations = a_worker * workers
+    start = time.perf_counter()
+    ISMCTSBot(iterations=iterations, workers=workers, seed=1).analyse(state)
+    return iterations / (time.perf_counter() - start)
 
 
-def main(out: str) -> None:
+def position_row(entry: dict, a_worker: int, rounds: int) -> dict:
+    state = position_state(entry)
+    ones, twos = [], []
+    for _ in range(rounds):
+        ones.append(rate(state, 1, a_worker))
+        twos.append(rate(state, 2, a_worker))
+    ratios = [two / one for one, two in zip(ones, twos)]
+    return {"game": entry["game"], "stage": entry["stage"],
+            "ips_1": round(statistics.median(ones)), "ips_2": round(statistics.median(twos)),
+            "speedup": round(statistics.median(ratios), 3),
+            "speedup_low": round(min(ratios), 3), "speedup_high": round(max(ratios), 3),
+            "load_after": os.getloadavg()}
+
+
+def main(out: str, a_worker: int = ITERATIONS_A_WORKER, rounds: int = ROUNDS) -> None:
     load_before = os.getloadavg()
     rows = []
     for entry in load_positions():
-        state = position_state(entry)
-        one, two = best_rate(state, 1), best_rate(state, 2)
-        rows.append({"game": entry["game"], "stage": entry["stage"], "ips_1": round(one),
-                     "ips_2": round(two), "speedup": round(two / one, 3),
-                     "load_after": os.getloadavg()})
+        rows.append(position_row(entry, a_worker, rounds))
         print(rows[-1], flush=True)
     with open(out, "w") as handle:
-        json.dump({"command": f"python bench/worker_speedup.py {out}",
+        json.dump({"command": f"python bench/worker_speedup.py {out} {a_worker} {rounds}",
+                   "iterations_a_worker": a_worker, "rounds": rounds,
                    "load_before": load_before, "rows": rows}, handle, indent=1)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1], *(int(arg) for arg in sys.argv[2:4]))
