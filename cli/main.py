@@ -9,7 +9,14 @@ from xenophon.errors import XenophonError
 
 
 class OneLineParser(argparse.ArgumentParser):
-    """Reports a bad command line in one line (and the way to get help)."""
+    """Reports a bad command line in one line (and the way to get help), and
+    takes options only as spelled in full: an abbreviation can stand for an
+    option the user did not mean (`selfplay --game anabasis` was read as
+    `--games anabasis`)."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str):
         self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
@@ -23,6 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"xenophon {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    parser.commands = commands
     from xenophon.cli import (analyse, balance, bench, engine, match, play, records_cmd,
                               serve, tune)
     play.add_parser(commands)
@@ -37,6 +45,11 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def parser_of(parser: argparse.ArgumentParser, command: str | None) -> argparse.ArgumentParser:
+    """The parser of `command` (the whole command line's parser without one)."""
+    return parser.commands.choices.get(command, parser) if command else parser
+
+
 def main(argv: list[str] | None = None) -> int:
     # a file name from the system may hold undecodable bytes (surrogate escapes):
     # printed escaped rather than ending in UnicodeEncodeError
@@ -44,7 +57,12 @@ def main(argv: list[str] | None = None) -> int:
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extras = parser.parse_known_args(argv)
+    if extras:
+        # reported by the command's own parser, so the line names the command
+        # and its help
+        command_parser = parser_of(parser, args.command)
+        command_parser.error(f"unrecognized arguments: {' '.join(extras)}")
     if args.command is None:
         parser.print_help()
         return 0

@@ -191,6 +191,12 @@ def test_error_paths(tmp_path):
     assert_clean_error(xenophon("play", "anabasis", "--level", "genius"), "unknown level")
     assert_clean_error(xenophon("frobnicate"), "invalid choice")
     assert_clean_error(xenophon("analyse", "--bogus-option", "x"), "unrecognized arguments")
+    # no abbreviations: `--game` is not read as selfplay's `--games`, and the
+    # line names the command whose help to read
+    result = xenophon("selfplay", "--game", "anabasis", "--out", str(tmp_path / "games"))
+    assert_clean_error(result, "xenophon selfplay: error: unrecognized arguments: --game")
+    assert "selfplay --help" in result.stderr
+    assert not (tmp_path / "games").exists()
     missing = xenophon("replay", tmp_path / "nope.jsonl")
     assert_clean_error(missing, "cannot read record")
     broken = tmp_path / "broken.jsonl"
