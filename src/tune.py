@@ -564,7 +564,8 @@ def report_text(game_name: str, report: dict[str, Any]) -> str:
     for other, label in (("hand", "the hand-set evaluation's"), ("linear", "the linear fit's")):
         reduction = report.get(f"log_loss_reduction_vs_{other}")
         if reduction is not None:
-            lines.append(f"log-loss {100 * reduction:.1f}% below {label}")
+            side = "below" if reduction >= 0 else "above"
+            lines.append(f"log-loss {100 * abs(reduction):.1f}% {side} {label}")
     return "\n".join(lines)
 
 
