@@ -1,9 +1,12 @@
 """Search speed with the learned evaluation against the hand-set one: ISMCTS
 iterations per second on the fixed positions of src/data/bench_positions.json,
-one worker, the two evaluations interleaved round by round so that the
-machine's load falls on both alike; the best round of each is kept.
+one worker, the evaluations interleaved round by round so that the machine's
+load falls on all alike; the best round of each is kept. With --network
+GAME=FILE, a third column: the learned evaluation with that weights file (a
+network, xenophon tune --model mlp), its ratio to the shipped weights'.
 
-Run: python bench/learned_speed.py [--iterations 40000] [--rounds 3] [--json FILE]
+Run: python bench/learned_speed.py [--iterations 40000] [--rounds 3]
+         [--network anabasis=FILE] [--network hero=FILE] [--json FILE]
 """
 from __future__ import annotations
 
@@ -14,40 +17,61 @@ import time
 from xenophon.benchmarks import load_positions, position_state
 from xenophon.search.bots import ISMCTSBot
 
-EVALUATIONS = ("hand", "learned")
+#: column name -> (evaluation, weights file or None); "network" is added per game
+EVALUATIONS = {"hand": ("hand", None), "learned": ("learned", None)}
 
 
-def rate(state, evaluation: str, iterations: int) -> float:
-    bot = ISMCTSBot(iterations=iterations, seed=1, evaluation=evaluation)
+def rate(state, evaluation: str, weights: str | None, iterations: int) -> float:
+    bot = ISMCTSBot(iterations=iterations, seed=1, evaluation=evaluation, weights=weights)
     start = time.perf_counter()
     bot.analyse(state)
     return iterations / (time.perf_counter() - start)
+
+
+def network_files(pairs: list[str]) -> dict[str, str]:
+    files = {}
+    for pair in pairs:
+        game, _, path = pair.partition("=")
+        if not path:
+            raise SystemExit(f"--network takes GAME=FILE, not '{pair}'")
+        files[game] = path
+    return files
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", type=int, default=40_000)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--network", action="append", default=[], metavar="GAME=FILE")
     parser.add_argument("--json", help="write the figures to this file")
     args = parser.parse_args()
+    networks = network_files(args.network)
     rows = []
     for entry in load_positions():
         state = position_state(entry)
-        best = dict.fromkeys(EVALUATIONS, 0.0)
+        columns = dict(EVALUATIONS)
+        if entry["game"] in networks:
+            columns["network"] = ("learned", networks[entry["game"]])
+        best = dict.fromkeys(columns, 0.0)
         for _ in range(args.rounds):
-            for evaluation in EVALUATIONS:
-                best[evaluation] = max(best[evaluation], rate(state, evaluation, args.iterations))
+            for name, (evaluation, weights) in columns.items():
+                best[name] = max(best[name], rate(state, evaluation, weights, args.iterations))
         row = {"position": f"{entry['game']} {entry['stage']}",
-               **{f"{e}_it_per_s": round(best[e]) for e in EVALUATIONS},
+               **{f"{name}_it_per_s": round(best[name]) for name in columns},
                "ratio": round(best["learned"] / best["hand"], 3)}
+        if "network" in columns:
+            row["network_ratio"] = round(best["network"] / best["learned"], 3)
         rows.append(row)
-        print(f"{row['position']:<20} hand {row['hand_it_per_s']:>9,} it/s   learned "
-              f"{row['learned_it_per_s']:>9,} it/s   ratio {row['ratio']:.3f}")
+        print(f"{row['position']:<20} " + "   ".join(
+            f"{name} {row[name + '_it_per_s']:>9,} it/s" for name in columns)
+            + f"   learned/hand {row['ratio']:.3f}"
+            + (f"   network/learned {row['network_ratio']:.3f}" if "network" in columns else ""))
     if args.json:
+        command = (f"python bench/learned_speed.py --iterations {args.iterations} "
+                   f"--rounds {args.rounds}")
+        command += "".join(f" --network {game}={path}" for game, path in networks.items())
         with open(args.json, "w", encoding="utf-8") as handle:
-            json.dump({"command": "python bench/learned_speed.py "
-                                  f"--iterations {args.iterations} --rounds {args.rounds}",
-                       "rows": rows}, handle, indent=1)
+            json.dump({"command": command, "rows": rows}, handle, indent=1)
             handle.write("\n")
 
 

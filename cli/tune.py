@@ -6,16 +6,19 @@ import argparse
 import dataclasses
 import json
 import shlex
+import sys
 from typing import Any
 
-from xenophon.cli.common import (add_cluster_arguments, add_force_argument, add_results_arguments,
-                                 backend_from, check_resume, real_number, whole_number)
-from xenophon.evaluation import write_weights
+from xenophon.cli.common import (UsageError, add_cluster_arguments, add_force_argument,
+                                 add_results_arguments, backend_from, check_resume, real_number,
+                                 whole_number)
+from xenophon.evaluation import MAX_HIDDEN_UNITS, write_weights
 from xenophon.files import check_output, same_file, write_atomic
 from xenophon.games import DECK_SEPARATOR, game_from_texts, parse_spec, spec_files
 from xenophon.jobs import RunError, run_jobs
 from xenophon.players import make_bot
-from xenophon.tune import SCALINGS, earlier_games, fit, load_positions, positions_jobs, report_text, timed
+from xenophon.tune import (DEFAULT_HIDDEN, MODELS, SCALINGS, earlier_games, fit, load_positions,
+                           positions_jobs, report_text, timed)
 
 MAX_GAMES = 1_000_000
 MAX_POSITIONS = 1000
@@ -27,10 +30,11 @@ def add_parser(commands: Any) -> None:
         "tune", help="fit the learned evaluation to self-play games",
         description="Play self-play games (the search against itself with some random "
                     "moves), label their positions with the final result, fit the learned "
-                    "evaluation's weights (logistic regression, tapered by phase) on all but "
-                    "a held-out set of games, and write the weights file and a report on the "
-                    "held-out positions: the new evaluation, the hand-set one at its best "
-                    "scale, and a constant.")
+                    "evaluation's weights (logistic regression, tapered by phase, or that "
+                    "and a network's hidden layer) on all but a held-out set of games, and "
+                    "write the weights file and a report on the held-out positions: the new "
+                    "evaluation, the hand-set one at its best scale, and a constant (and, for "
+                    "a network, the linear fit).")
     parser.add_argument("game", help="anabasis, anabasis:mode=expert, hero, or hero with two "
                                      f"decks joined by '{DECK_SEPARATOR}'")
     parser.add_argument("--games", type=whole_number(2, MAX_GAMES), default=2000,
@@ -58,6 +62,13 @@ def add_parser(commands: Any) -> None:
                         help="how features are scaled for the L2 penalty: 'feature' (one "
                              "scale for a feature's opening and ending weights, the default) "
                              "or 'column' (each alone, as generation 0 was fitted)")
+    parser.add_argument("--model", choices=MODELS, default=MODELS[0],
+                        help="'linear' (the default) or 'mlp': the linear fit and a hidden "
+                             "layer of --hidden units, evaluated in C (a weights file of "
+                             "version 2)")
+    parser.add_argument("--hidden", type=whole_number(1, MAX_HIDDEN_UNITS), default=None,
+                        help=f"hidden units of the network (--model mlp; default "
+                             f"{DEFAULT_HIDDEN})")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
     parser.add_argument("--out", metavar="FILE", required=True,
                         help="the weights file to write (src/data/GAME/weights.json is the "
@@ -80,15 +91,26 @@ def _command(args: argparse.Namespace) -> str:
     words = ["xenophon", "tune", args.game, "--games", str(args.games), "--bot", args.bot,
              "--explore", f"{args.explore:g}", "--positions", str(args.positions),
              "--held-out", f"{args.held_out:g}", "--blend", f"{args.blend:g}",
-             "--scaling", args.scaling,
-             "--seed", str(args.seed), "--out", str(args.out)]
+             "--scaling", args.scaling]
+    if args.model == "mlp":
+        words += ["--model", args.model, "--hidden", str(args.hidden)]
+    words += ["--seed", str(args.seed), "--out", str(args.out)]
     for path in args.add_games:
         words += ["--add-games", str(path)]
     return " ".join(shlex.quote(word) for word in words)
 
 
+def _check_model(args: argparse.Namespace) -> None:
+    """--hidden belongs to --model mlp (its default there: DEFAULT_HIDDEN)."""
+    if args.model != "mlp" and args.hidden is not None:
+        raise UsageError("--hidden sets the network's size: it needs --model mlp")
+    if args.model == "mlp" and args.hidden is None:
+        args.hidden = DEFAULT_HIDDEN
+
+
 def run(args: argparse.Namespace) -> int:
     check_resume(args)
+    _check_model(args)
     name, options = parse_spec(args.game, "game")
     game = game_from_texts(name, options, seed=args.seed)
     make_bot(args.bot, 0)
@@ -109,10 +131,13 @@ def run(args: argparse.Namespace) -> int:
     games = [played.results[job.key][0] for job in jobs]
     games += [earlier for file_games in added.values() for earlier in file_games]
     data = load_positions(game, games)
-    result = fit(game, data, args.held_out, args.seed, args.blend, args.scaling)
+    result = fit(game, data, args.held_out, args.seed, args.blend, args.scaling,
+                 args.model, args.hidden or 0, progress=sys.stderr.isatty())
     made = {"command": _command(args), **_config(args, name, options), "games": args.games,
-            "held_out": args.held_out, "blend": args.blend, "scaling": args.scaling,
-            "report": result.report}
+            "held_out": args.held_out, "blend": args.blend, "scaling": args.scaling}
+    if args.model == "mlp":
+        made.update(model=args.model, hidden=args.hidden)
+    made["report"] = result.report
     if added:
         made["added_games"] = {path: len(file_games) for path, file_games in added.items()}
     weights = dataclasses.replace(result.weights, made=made)

@@ -12,7 +12,13 @@ A weights file is one JSON object::
 `features` names the C core's features in order (``Tables.feature_names``);
 `opening` and `ending` are one weight each, blended by the phase of the game
 (src/engine_c/learned.h); `made` says how the file was made (command, seed,
-positions, the report's figures). A file that cannot be used is one
+positions, the report's figures). A file of version 2 adds a network's
+hidden layer, one object per unit::
+
+     "hidden": [{"weights": [...], "bias": 0.1, "phase": -0.3, "output": 0.8}, ...]
+
+(`weights` one per feature; the unit's term is output · (tanh(c + a) −
+tanh(c − a)) with a = weights · x and c = bias + phase · ph, learned.h). A file that cannot be used is one
 `WeightsError` line naming the file and the fault; a file fitted for other
 features than the game's (another card set) leaves the game with its
 hand-set evaluation only, and asking such a game for the learned one names
@@ -32,11 +38,15 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from xenophon._core import anabasis as _anabasis_core
 from xenophon.errors import XenophonError
 from xenophon.files import FileError, JsonError, check_output, loads, read_text, write_atomic
 
 WEIGHTS_FORMAT = "xenophon-weights"
-WEIGHTS_VERSION = 1
+WEIGHTS_VERSION = 1               # a linear evaluation
+NETWORK_VERSION = 2               # the linear one and a hidden layer
+#: the most hidden units a network may have (XEN_MAX_HIDDEN, learned.h)
+MAX_HIDDEN_UNITS: int = _anabasis_core.Tables.max_hidden
 #: the evaluations a search can score its leaves with (bot option `eval`):
 #: "default" is the game's entry in DEFAULT_EVALUATIONS
 EVALUATIONS = ("hand", "learned", "default")
@@ -61,8 +71,23 @@ class WeightsError(XenophonError, ValueError):
 
 
 @dataclass(frozen=True)
+class HiddenUnit:
+    """One unit of a network's hidden layer (learned.h)."""
+
+    weights: tuple[float, ...]        # one per feature
+    bias: float
+    phase: float                      # the weight of the phase ph in c
+    output: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"weights": list(self.weights), "bias": self.bias, "phase": self.phase,
+                "output": self.output}
+
+
+@dataclass(frozen=True)
 class Weights:
-    """A game's learned weights: one (opening, ending) pair per feature."""
+    """A game's learned weights: one (opening, ending) pair per feature, and
+    a network's hidden layer or none."""
 
     game: str
     features: tuple[str, ...]
@@ -70,11 +95,28 @@ class Weights:
     ending: tuple[float, ...]
     taper_turns: int
     made: dict[str, Any] = field(default_factory=dict, compare=False)
+    hidden: tuple[HiddenUnit, ...] = ()
+
+    @property
+    def version(self) -> int:
+        return NETWORK_VERSION if self.hidden else WEIGHTS_VERSION
 
     def to_json(self) -> dict[str, Any]:
-        return {"format": WEIGHTS_FORMAT, "version": WEIGHTS_VERSION, "game": self.game,
+        data = {"format": WEIGHTS_FORMAT, "version": self.version, "game": self.game,
                 "features": list(self.features), "taper_turns": self.taper_turns,
-                "opening": list(self.opening), "ending": list(self.ending), "made": self.made}
+                "opening": list(self.opening), "ending": list(self.ending)}
+        if self.hidden:
+            data["hidden"] = [unit.to_json() for unit in self.hidden]
+        return {**data, "made": self.made}
+
+    def table_arguments(self) -> dict[str, Any]:
+        """The keyword arguments of Tables.set_weights and with_weights."""
+        return {"opening": list(self.opening), "ending": list(self.ending),
+                "taper_turns": self.taper_turns,
+                "hidden_weights": [list(unit.weights) for unit in self.hidden],
+                "hidden_bias": [unit.bias for unit in self.hidden],
+                "hidden_phase": [unit.phase for unit in self.hidden],
+                "output": [unit.output for unit in self.hidden]}
 
 
 def shipped_weights_file(game_name: str) -> Path:
@@ -82,15 +124,42 @@ def shipped_weights_file(game_name: str) -> Path:
     return DATA_FOLDER / game_name / "weights.json"
 
 
+def _is_finite_number(value: Any) -> bool:
+    return not isinstance(value, bool) and isinstance(value, (int, float)) \
+        and math.isfinite(value)
+
+
 def _numbers(data: dict, key: str, n: int, where: str) -> tuple[float, ...]:
     values = data.get(key)
     if not isinstance(values, list) or len(values) != n:
         raise WeightsError(f"{where}: '{key}' must be a list of {n} numbers, one per feature")
     for i, value in enumerate(values):
-        if isinstance(value, bool) or not isinstance(value, (int, float)) \
-                or not math.isfinite(value):
+        if not _is_finite_number(value):
             raise WeightsError(f"{where}: {key}[{i}] is not a finite number ({value!r})")
     return tuple(float(v) for v in values)
+
+
+def _number(data: dict, key: str, where: str) -> float:
+    value = data.get(key)
+    if not _is_finite_number(value):
+        raise WeightsError(f"{where}: '{key}' is not a finite number ({value!r})")
+    return float(value)
+
+
+def _hidden_layer(data: dict, n: int, where: str) -> tuple[HiddenUnit, ...]:
+    """The hidden units of a version-2 file, every field checked."""
+    units = data.get("hidden")
+    if not isinstance(units, list) or not 1 <= len(units) <= MAX_HIDDEN_UNITS:
+        raise WeightsError(f"{where}: 'hidden' must be a list of 1 to {MAX_HIDDEN_UNITS} "
+                           "hidden units")
+    layer = []
+    for j, unit in enumerate(units):
+        at = f"{where}: hidden[{j}]"
+        if not isinstance(unit, dict):
+            raise WeightsError(f"{at} is not an object")
+        layer.append(HiddenUnit(_numbers(unit, "weights", n, at), _number(unit, "bias", at),
+                                _number(unit, "phase", at), _number(unit, "output", at)))
+    return tuple(layer)
 
 
 def parse_weights(data: Any, where: str, game_name: str) -> Weights:
@@ -100,9 +169,13 @@ def parse_weights(data: Any, where: str, game_name: str) -> Weights:
     if data.get("format") != WEIGHTS_FORMAT:
         raise WeightsError(f"{where}: not a weights file (format {data.get('format')!r}, "
                            f"expected '{WEIGHTS_FORMAT}')")
-    if data.get("version") != WEIGHTS_VERSION:
-        raise WeightsError(f"{where}: weights file version {data.get('version')!r}, this "
-                           f"xenophon reads version {WEIGHTS_VERSION}")
+    version = data.get("version")
+    if isinstance(version, bool) or version not in (WEIGHTS_VERSION, NETWORK_VERSION):
+        raise WeightsError(f"{where}: weights file version {version!r}, this xenophon reads "
+                           f"versions {WEIGHTS_VERSION} and {NETWORK_VERSION}")
+    if version == WEIGHTS_VERSION and "hidden" in data:
+        raise WeightsError(f"{where}: a hidden layer in a file of version {WEIGHTS_VERSION} "
+                           f"(networks are version {NETWORK_VERSION})")
     if data.get("game") != game_name:
         raise WeightsError(f"{where}: weights for {data.get('game')!r}, not {game_name}")
     features = data.get("features")
@@ -118,8 +191,9 @@ def parse_weights(data: Any, where: str, game_name: str) -> Weights:
     if not isinstance(made, dict):
         raise WeightsError(f"{where}: 'made' must be an object")
     n = len(features)
+    hidden = _hidden_layer(data, n, where) if version == NETWORK_VERSION else ()
     return Weights(game_name, tuple(features), _numbers(data, "opening", n, where),
-                   _numbers(data, "ending", n, where), taper, made)
+                   _numbers(data, "ending", n, where), taper, made, hidden)
 
 
 def read_weights(path: str | Path, game_name: str) -> Weights:
@@ -170,7 +244,7 @@ def install_shipped(game: Any) -> None:
         return
     problem = mismatch(weights, list(game.tables.feature_names), str(path))
     if problem is None:
-        game.tables.set_weights(list(weights.opening), list(weights.ending), weights.taper_turns)
+        game.tables.set_weights(**weights.table_arguments())
     game.learned_problem = problem
 
 
@@ -219,6 +293,5 @@ def tables_for(game: Any, evaluation: str, weights_path: str | None = None) -> A
     cache = game.__dict__.setdefault("_weights_tables", {})
     key = (str(weights_path), stamp)
     if key not in cache:
-        cache[key] = game.tables.with_weights(list(weights.opening), list(weights.ending),
-                                              weights.taper_turns)
+        cache[key] = game.tables.with_weights(**weights.table_arguments())
     return cache[key]

@@ -1,8 +1,9 @@
 """Tuning the learned evaluation (Texel's method): self-play positions
 labelled with the game's final result, a regularised logistic regression of
-the result on the C core's features with phase-tapered weights, a held-out
-set of whole games, and a report comparing the fit with the hand-set
-evaluation and a constant on the same held-out positions.
+the result on the C core's features with phase-tapered weights (or that and
+a network's hidden layer, `--model mlp`), a held-out set of whole games, and
+a report comparing the fit with the hand-set evaluation and a constant (and
+a network with the linear fit) on the same held-out positions.
 
 One module for both games: the features and the C evaluation are the
 game's (src/engine_c/*/features.c), the rest is written once here.
@@ -27,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from xenophon.errors import XenophonError
-from xenophon.evaluation import Weights
+from xenophon.evaluation import HiddenUnit, Weights
 from xenophon.game import CHANCE, Game
 from xenophon.games import game_from_texts
 from xenophon.jobs import Job, RunError, read_results, results_config, results_header
@@ -246,13 +247,18 @@ def _scaled_fit(a: np.ndarray, y: np.ndarray, l2: float, scaling: str) -> np.nda
     return fit_logistic(a / rms, y, l2) / rms
 
 
+def validation_games(games: np.ndarray, seed: int) -> np.ndarray:
+    """True for the positions of a seeded fifth of the training games (the
+    validation set of the L2 penalty and of the network's early stopping)."""
+    unique = np.unique(games)
+    return np.isin(games, unique[held_out_games(len(unique), 0.2, seed + 1)])
+
+
 def choose_l2(a: np.ndarray, y: np.ndarray, games: np.ndarray, seed: int, scaling: str
               ) -> float:
     """The L2 penalty of L2_GRID with the least log-loss on a validation fifth
     of the training games."""
-    unique = np.unique(games)
-    valid_games = unique[held_out_games(len(unique), 0.2, seed + 1)]
-    valid = np.isin(games, valid_games)
+    valid = validation_games(games, seed)
     losses = [log_loss(sigmoid(a[valid] @ _scaled_fit(a[~valid], y[~valid], l2, scaling)),
                        y[valid])
               for l2 in L2_GRID]
@@ -264,10 +270,12 @@ def _scores(p: np.ndarray, y: np.ndarray) -> dict[str, float]:
 
 
 def fit(game: Game, data: Positions, held_fraction: float, seed: int, blend: float = 0.0,
-        scaling: str = "feature") -> Fit:
+        scaling: str = "feature", model: str = "linear", hidden: int = 0,
+        progress: bool = False) -> Fit:
     """The learned weights from the training games and the report on the
     held-out ones. `blend` mixes the search's root value into the label
-    (0: the final result only); `scaling`: one of SCALINGS."""
+    (0: the final result only); `scaling`: one of SCALINGS; `model`: one of
+    MODELS ("mlp": the linear fit and a hidden layer of `hidden` units)."""
     held_games = held_out_games(len(data.last_turn), held_fraction, seed)
     test = held_games[data.game]
     train, held = data.subset(~test), data.subset(test)
@@ -285,44 +293,279 @@ def fit(game: Game, data: Positions, held_fraction: float, seed: int, blend: flo
     w = _scaled_fit(a_train, target, l2, scaling)
     n = train.x.shape[1]
     names = tuple(game.tables.feature_names)
-    weights = Weights(game.name, names, tuple(round(float(v), 6) for v in w[:n]),
-                      tuple(round(float(v), 6) for v in w[n:]), taper)
+    linear = Weights(game.name, names, tuple(round(float(v), 6) for v in w[:n]),
+                     tuple(round(float(v), 6) for v in w[n:]), taper)
+    weights, details = linear, {}
+    if model == "mlp":
+        weights, details = fit_network(linear, train, target, l2, scaling, hidden, seed, progress)
     hand_scale = fit_scale(train.hand, train.y)
-    w_rounded = np.array(weights.opening + weights.ending)
-    learned = sigmoid(tapered(held.x, held.turn, taper) @ w_rounded)
     constant = np.full(len(held.y), float(np.mean(train.y)))
+    held_out = {"learned": _scores(sigmoid(learned_z(weights, held.x, held.turn)), held.y)}
+    if model == "mlp":
+        held_out["linear"] = _scores(sigmoid(learned_z(linear, held.x, held.turn)), held.y)
+    held_out["hand"] = _scores(sigmoid(hand_scale * held.hand), held.y)
+    held_out["constant"] = _scores(constant, held.y)
     report = {
         "games": {"train": int((~held_games).sum()), "held_out": int(held_games.sum())},
         "positions": {"train": int(len(train.y)), "held_out": int(len(held.y))},
-        "taper_turns": taper, "l2": l2, "hand_scale": round(hand_scale, 5),
-        "held_out": {"learned": _scores(learned, held.y),
-                     "hand": _scores(sigmoid(hand_scale * held.hand), held.y),
-                     "constant": _scores(constant, held.y)},
-        "train_log_loss": {"learned": round(log_loss(sigmoid(a_train @ w_rounded), train.y), 5),
+        "taper_turns": taper, "l2": l2, "hand_scale": round(hand_scale, 5), **details,
+        "held_out": held_out,
+        "train_log_loss": {"learned": round(log_loss(sigmoid(learned_z(
+                               weights, train.x, train.turn)), train.y), 5),
                            "hand": round(log_loss(sigmoid(hand_scale * train.hand), train.y), 5)},
     }
-    hand_loss = report["held_out"]["hand"]["log_loss"]
-    report["log_loss_reduction_vs_hand"] = round(
-        1 - report["held_out"]["learned"]["log_loss"] / hand_loss, 5) if hand_loss else None
+    for other in ("hand", "linear"):
+        if other in held_out:
+            loss = held_out[other]["log_loss"]
+            report[f"log_loss_reduction_vs_{other}"] = round(
+                1 - held_out["learned"]["log_loss"] / loss, 5) if loss else None
     return Fit(weights, l2, hand_scale, report)
+
+
+# -- the network ------------------------------------------------------------------
+#
+# z = linear(x, ph) + sum_j v_j (tanh(c_j + a_j) - tanh(c_j - a_j)), with
+# a = W x and c = b + ph u (learned.h): odd in x, so the value stays
+# antisymmetric, and the phase an input of each unit. It starts as the linear
+# fit (the output weights v at zero) and is trained whole, linear part
+# included, by mini-batch Adam on the scaled features, with early stopping on
+# the validation fifth of the training games; the epochs and the L2 penalty
+# found there are then trained again on all the training games.
+
+MODELS = ("linear", "mlp")
+DEFAULT_HIDDEN = 32
+NETWORK_L2_GRID = (1e-4, 1e-3, 1e-2)      # on the hidden layer's weights
+NETWORK_MAX_EPOCHS = 150
+NETWORK_PATIENCE = 12                      # epochs without a better validation loss
+NETWORK_BATCH = 1024
+NETWORK_LEARNING_RATE = 3e-4
+NETWORK_INIT_SCALE = 1.0                   # std of W · sqrt(features), on unit-RMS inputs
+ADAM_BETAS = (0.9, 0.999)
+ADAM_EPSILON = 1e-8
+#: significant digits of a network's weights in its file (W is divided by
+#: the features' scales, so its raw values span many orders of magnitude)
+NETWORK_DIGITS = 8
+
+
+@dataclass
+class Network:
+    """A network's parameters: the linear weights over the tapered design
+    matrix [x (1 - ph), x ph], the hidden weights W (units x features), the
+    hidden biases b, phase weights u and output weights v."""
+
+    linear: np.ndarray
+    weights: np.ndarray
+    bias: np.ndarray
+    phase: np.ndarray
+    output: np.ndarray
+
+    def arrays(self) -> list[np.ndarray]:
+        return [self.linear, self.weights, self.bias, self.phase, self.output]
+
+    def copy(self) -> "Network":
+        return Network(*(array.copy() for array in self.arrays()))
+
+
+@dataclass
+class Design:
+    """What the network reads of some positions: the tapered design matrix
+    `a`, the features `x` and the phase `ph`, each as the network sees them."""
+
+    a: np.ndarray
+    x: np.ndarray
+    ph: np.ndarray
+
+    def rows(self, index: np.ndarray) -> "Design":
+        return Design(self.a[index], self.x[index], self.ph[index])
+
+
+def phase_of(turn: np.ndarray, taper_turns: int) -> np.ndarray:
+    return np.minimum(turn, taper_turns) / taper_turns
+
+
+def _forward(net: Network, d: Design) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """z and the two tanh terms of each unit (rows: positions)."""
+    h = d.x @ net.weights.T
+    c = net.bias + d.ph[:, None] * net.phase
+    plus, minus = np.tanh(c + h), np.tanh(c - h)
+    return d.a @ net.linear + (plus - minus) @ net.output, plus, minus
+
+
+def network_z(net: Network, d: Design) -> np.ndarray:
+    return _forward(net, d)[0]
+
+
+def learned_z(weights: Weights, x: np.ndarray, turn: np.ndarray) -> np.ndarray:
+    """z of the learned evaluation (learned.h; value = tanh(z / 2)) at rows
+    of raw features x and their turns: the numpy forward pass of the C one."""
+    a = tapered(x, turn, weights.taper_turns)
+    linear = np.array(weights.opening + weights.ending)
+    if not weights.hidden:
+        return a @ linear
+    units = weights.hidden
+    net = Network(linear, np.array([unit.weights for unit in units]),
+                  np.array([unit.bias for unit in units]),
+                  np.array([unit.phase for unit in units]),
+                  np.array([unit.output for unit in units]))
+    return network_z(net, Design(a, x, phase_of(turn, weights.taper_turns)))
+
+
+def _gradients(net: Network, d: Design, y: np.ndarray, l2_linear: float, l2: float
+               ) -> list[np.ndarray]:
+    """The gradient of the mean log-loss plus the L2 penalties (the linear
+    fit's on the linear weights, `l2` on W and v), in Network.arrays order."""
+    z, plus, minus = _forward(net, d)
+    dz = (sigmoid(z) - y) / len(y)
+    d_unit = np.outer(dz, net.output)
+    slope_plus, slope_minus = 1 - plus * plus, 1 - minus * minus
+    d_h = d_unit * (slope_plus + slope_minus)
+    d_c = d_unit * (slope_plus - slope_minus)
+    return [d.a.T @ dz + l2_linear * net.linear,
+            d_h.T @ d.x + l2 * net.weights,
+            d_c.sum(axis=0),
+            d.ph @ d_c,
+            (plus - minus).T @ dz + l2 * net.output]
+
+
+class Adam:
+    """Adam's updates of a network's arrays, in place."""
+
+    def __init__(self, net: Network) -> None:
+        self.moments = [np.zeros_like(array) for array in net.arrays()]
+        self.squares = [np.zeros_like(array) for array in net.arrays()]
+        self.steps = 0
+
+    def step(self, net: Network, gradients: list[np.ndarray]) -> None:
+        self.steps += 1
+        b1, b2 = ADAM_BETAS
+        rate = NETWORK_LEARNING_RATE * math.sqrt(1 - b2 ** self.steps) / (1 - b1 ** self.steps)
+        for array, g, m, v in zip(net.arrays(), gradients, self.moments, self.squares):
+            m *= b1
+            m += (1 - b1) * g
+            v *= b2
+            v += (1 - b2) * g * g
+            array -= rate * m / (np.sqrt(v) + ADAM_EPSILON)
+
+
+def initial_network(linear: np.ndarray, n_features: int, hidden: int, seed: int) -> Network:
+    """The linear fit and a hidden layer of seeded random weights whose
+    output weights are zero: z starts as the linear fit's."""
+    rng = np.random.default_rng(seed)
+    scale = NETWORK_INIT_SCALE / math.sqrt(n_features)
+    return Network(linear.copy(), rng.normal(0.0, scale, (hidden, n_features)),
+                   np.zeros(hidden), np.zeros(hidden), np.zeros(hidden))
+
+
+def train_network(net: Network, d: Design, y: np.ndarray, l2_linear: float, l2: float,
+                  epochs: int, seed: int, valid: tuple[Design, np.ndarray] | None = None,
+                  bar: Any = None) -> tuple[Network, int]:
+    """Mini-batch Adam for up to `epochs` epochs (seeded shuffles). With
+    `valid`, stops once NETWORK_PATIENCE epochs pass without a lower
+    validation log-loss and returns the best epoch's network (epoch 0: the
+    start); without, returns the last. Returns (network, its epoch)."""
+    rng = np.random.default_rng(seed)
+    adam = Adam(net)
+    best, best_epoch, best_loss = net.copy(), 0, math.inf
+    if valid is not None:
+        best_loss = log_loss(sigmoid(network_z(net, valid[0])), valid[1])
+    for epoch in range(1, epochs + 1):
+        order = rng.permutation(len(y))
+        for start in range(0, len(y), NETWORK_BATCH):
+            batch = order[start:start + NETWORK_BATCH]
+            adam.step(net, _gradients(net, d.rows(batch), y[batch], l2_linear, l2))
+        if bar is not None:
+            bar.update(1)
+        if valid is None:
+            continue
+        loss = log_loss(sigmoid(network_z(net, valid[0])), valid[1])
+        if loss < best_loss:
+            best, best_epoch, best_loss = net.copy(), epoch, loss
+        elif epoch - best_epoch >= NETWORK_PATIENCE:
+            break
+    return (best, best_epoch) if valid is not None else (net, epochs)
+
+
+def _significant(value: float) -> float:
+    return float(f"{value:.{NETWORK_DIGITS}g}")
+
+
+def network_weights(linear: Weights, net: Network, column_scale: np.ndarray,
+                    feature_scale: np.ndarray) -> Weights:
+    """The weights file's numbers of a network trained on scaled inputs."""
+    n = len(linear.features)
+    raw = net.linear / column_scale
+    units = tuple(HiddenUnit(tuple(_significant(v) for v in net.weights[j] / feature_scale),
+                             _significant(net.bias[j]), _significant(net.phase[j]),
+                             _significant(net.output[j]))
+                  for j in range(len(net.bias)))
+    return Weights(linear.game, linear.features, tuple(_significant(v) for v in raw[:n]),
+                   tuple(_significant(v) for v in raw[n:]), linear.taper_turns, hidden=units)
+
+
+def fit_network(linear: Weights, train: Positions, target: np.ndarray, l2_linear: float,
+                scaling: str, hidden: int, seed: int, progress: bool = False
+                ) -> tuple[Weights, dict[str, Any]]:
+    """A network on the training positions, started from the linear fit
+    `linear` (its L2 penalty `l2_linear`): the L2 penalty of the hidden layer
+    and the epochs chosen on the validation fifth of the training games,
+    then trained again on all of them. Returns its weights and what the
+    report says of it."""
+    from tqdm import tqdm
+    taper = linear.taper_turns
+    a = tapered(train.x, train.turn, taper)
+    column_scale = column_scales(a, scaling)
+    feature_scale = np.sqrt(np.mean(train.x ** 2, axis=0))
+    feature_scale[feature_scale == 0] = 1.0
+    design = Design(a / column_scale, train.x / feature_scale, phase_of(train.turn, taper))
+    valid = validation_games(train.game, seed)
+    fit_rows, valid_rows = np.flatnonzero(~valid), np.flatnonzero(valid)
+    n_features = train.x.shape[1]
+    total = NETWORK_MAX_EPOCHS * (len(NETWORK_L2_GRID) + 1)
+    with tqdm(total=total, desc="network", unit="epoch", disable=not progress,
+              leave=False) as bar:
+        start = fit_logistic(design.a[fit_rows], target[fit_rows], l2_linear)
+        tried = []
+        for l2 in NETWORK_L2_GRID:
+            net = initial_network(start, n_features, hidden, seed)
+            trained, epoch = train_network(
+                net, design.rows(fit_rows), target[fit_rows], l2_linear, l2,
+                NETWORK_MAX_EPOCHS, seed, (design.rows(valid_rows), train.y[valid_rows]), bar)
+            loss = log_loss(sigmoid(network_z(trained, design.rows(valid_rows))),
+                            train.y[valid_rows])
+            tried.append((loss, l2, epoch))
+        loss, l2, epochs = min(tried)
+        net = initial_network(np.array(linear.opening + linear.ending) * column_scale,
+                              n_features, hidden, seed)
+        net, _ = train_network(net, design, target, l2_linear, l2, epochs, seed, bar=bar)
+    details = {"model": "mlp", "hidden": hidden, "network_l2": l2, "epochs": epochs,
+               "validation_log_loss": {f"{l2_tried:g}": round(loss_tried, 5)
+                                       for loss_tried, l2_tried, _ in tried}}
+    return network_weights(linear, net, column_scale, feature_scale), details
 
 
 def report_text(game_name: str, report: dict[str, Any]) -> str:
     """The report as a small table."""
+    model = ""
+    if report.get("model") == "mlp":
+        model = (f"; a network of {report['hidden']} hidden units, L2 "
+                 f"{report['network_l2']:g}, {report['epochs']} epochs")
     lines = [f"{game_name}: {report['games']['train']} training games "
              f"({report['positions']['train']} positions), {report['games']['held_out']} "
              f"held out ({report['positions']['held_out']} positions); taper "
-             f"{report['taper_turns']} turns, L2 {report['l2']:g}",
+             f"{report['taper_turns']} turns, L2 {report['l2']:g}{model}",
              f"{'held-out positions':<34} {'log-loss':>9} {'accuracy':>9}"]
-    names = {"learned": "learned evaluation",
+    names = {"learned": "learned evaluation", "linear": "linear fit",
              "hand": f"hand-set, best scale ({report['hand_scale']:g})",
              "constant": "constant (training mean)"}
     for key, label in names.items():
-        scores = report["held_out"][key]
-        lines.append(f"{label:<34} {scores['log_loss']:>9.4f} {scores['accuracy']:>9.4f}")
-    reduction = report.get("log_loss_reduction_vs_hand")
-    if reduction is not None:
-        lines.append(f"log-loss {100 * reduction:.1f}% below the hand-set evaluation's")
+        if key in report["held_out"]:
+            scores = report["held_out"][key]
+            lines.append(f"{label:<34} {scores['log_loss']:>9.4f} {scores['accuracy']:>9.4f}")
+    for other, label in (("hand", "the hand-set evaluation's"), ("linear", "the linear fit's")):
+        reduction = report.get(f"log_loss_reduction_vs_{other}")
+        if reduction is not None:
+            side = "below" if reduction >= 0 else "above"
+            lines.append(f"log-loss {100 * abs(reduction):.1f}% {side} {label}")
     return "\n".join(lines)
 
 

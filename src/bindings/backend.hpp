@@ -213,23 +213,79 @@ std::vector<std::string> feature_names(const typename Game::PyTables &tables) {
     return names;
 }
 
-// Copies weights (one per feature, opening and ending) into the C tables.
+// Checks that every number of `values` is finite ("what i" names the first that is not).
+inline void check_finite(const std::vector<double> &values, const std::string &what) {
+    for (size_t i = 0; i < values.size(); i++)
+        if (!std::isfinite(values[i]))
+            throw py::value_error(what + " " + std::to_string(i) + " is not a finite number");
+}
+
+// Copies a network's hidden layer (learned.h; one entry per unit, each unit's
+// weights one per feature) into the C evaluation, stored feature by feature.
+inline void set_network(XenLearnedEval &e, size_t n, const std::vector<std::vector<double>> &weights,
+                        const std::vector<double> &bias, const std::vector<double> &phase,
+                        const std::vector<double> &output) {
+    size_t h = weights.size();
+    if (h > XEN_MAX_HIDDEN)
+        throw py::value_error("at most " + std::to_string(XEN_MAX_HIDDEN) + " hidden units, not " +
+                              std::to_string(h));
+    if (bias.size() != h || phase.size() != h || output.size() != h)
+        throw py::value_error("the network has " + std::to_string(h) + " hidden units, its biases " +
+                              std::to_string(bias.size()) + ", phase weights " +
+                              std::to_string(phase.size()) + " and output weights " +
+                              std::to_string(output.size()));
+    check_finite(bias, "hidden bias");
+    check_finite(phase, "hidden phase weight");
+    check_finite(output, "output weight");
+    for (size_t j = 0; j < h; j++) {
+        if (weights[j].size() != n)
+            throw py::value_error("hidden unit " + std::to_string(j) + " has " +
+                                  std::to_string(weights[j].size()) + " weights, the tables " +
+                                  std::to_string(n) + " features");
+        check_finite(weights[j], "hidden unit " + std::to_string(j) + " weight");
+    }
+    e.n_hidden = static_cast<int>(h);
+    for (size_t j = 0; j < h; j++) {
+        e.hidden_bias[j] = bias[j];
+        e.hidden_phase[j] = phase[j];
+        e.output[j] = output[j];
+        for (size_t i = 0; i < n; i++) e.hidden_weights[i][j] = weights[j][i];
+    }
+}
+
+// Copies weights (one per feature, opening and ending, and a hidden layer or
+// none) into the C tables; nothing changes when they are refused.
 template <class Game>
 void set_weights(typename Game::PyTables &tables, const std::vector<double> &opening,
-                 const std::vector<double> &ending, int taper_turns) {
+                 const std::vector<double> &ending, int taper_turns,
+                 const std::vector<std::vector<double>> &hidden_weights,
+                 const std::vector<double> &hidden_bias, const std::vector<double> &hidden_phase,
+                 const std::vector<double> &output) {
     size_t n = feature_names<Game>(tables).size();
     if (opening.size() != n || ending.size() != n)
         throw py::value_error("the tables have " + std::to_string(n) + " features, the weights " +
                               std::to_string(opening.size()) + " and " + std::to_string(ending.size()));
     if (taper_turns < 1) throw py::value_error("taper_turns must be at least 1");
-    for (size_t i = 0; i < n; i++)
-        if (!std::isfinite(opening[i]) || !std::isfinite(ending[i]))
-            throw py::value_error("weight " + std::to_string(i) + " is not a finite number");
-    XenLinearEval &e = tables.t->learned;
+    check_finite(opening, "weight");
+    check_finite(ending, "weight");
+    XenLearnedEval e = XenLearnedEval();
+    set_network(e, n, hidden_weights, hidden_bias, hidden_phase, output);
     e.n_features = static_cast<int>(n);
     e.taper_turns = taper_turns;
     std::copy(opening.begin(), opening.end(), e.opening);
     std::copy(ending.begin(), ending.end(), e.ending);
+    tables.t->learned = e;
+}
+
+// The loaded hidden layer as set_weights takes it, or None.
+inline py::object network_of(const XenLearnedEval &e) {
+    if (e.n_features == 0 || e.n_hidden == 0) return py::none();
+    std::vector<std::vector<double>> weights(e.n_hidden, std::vector<double>(e.n_features));
+    for (int j = 0; j < e.n_hidden; j++)
+        for (int i = 0; i < e.n_features; i++) weights[j][i] = e.hidden_weights[i][j];
+    return py::make_tuple(weights, std::vector<double>(e.hidden_bias, e.hidden_bias + e.n_hidden),
+                          std::vector<double>(e.hidden_phase, e.hidden_phase + e.n_hidden),
+                          std::vector<double>(e.output, e.output + e.n_hidden));
 }
 
 // The Tables class with what both games have (capsule, card_names); the game adds
@@ -253,16 +309,36 @@ bind_tables(py::module_ &m, const char *doc) {
         .def_property_readonly("feature_names", &feature_names<Game>,
                                "The learned evaluation's features, in order (learned.h).")
         .def("set_weights", &set_weights<Game>, py::arg("opening"), py::arg("ending"),
-             py::arg("taper_turns"), "Loads the learned evaluation's weights into these tables.")
+             py::arg("taper_turns"), py::arg("hidden_weights") = std::vector<std::vector<double>>(),
+             py::arg("hidden_bias") = std::vector<double>(),
+             py::arg("hidden_phase") = std::vector<double>(),
+             py::arg("output") = std::vector<double>(),
+             "Loads the learned evaluation's weights into these tables (the hidden layer's "
+             "arguments one entry per unit; none: the linear value alone).")
         .def("with_weights", [](const Tables &tables, const std::vector<double> &opening,
-                                const std::vector<double> &ending, int taper_turns) {
+                                const std::vector<double> &ending, int taper_turns,
+                                const std::vector<std::vector<double>> &hidden_weights,
+                                const std::vector<double> &hidden_bias,
+                                const std::vector<double> &hidden_phase,
+                                const std::vector<double> &output) {
             auto copy = std::make_shared<Tables>(tables);
-            set_weights<Game>(*copy, opening, ending, taper_turns);
+            set_weights<Game>(*copy, opening, ending, taper_turns, hidden_weights, hidden_bias,
+                              hidden_phase, output);
             return copy;
         }, py::arg("opening"), py::arg("ending"), py::arg("taper_turns"),
+           py::arg("hidden_weights") = std::vector<std::vector<double>>(),
+           py::arg("hidden_bias") = std::vector<double>(),
+           py::arg("hidden_phase") = std::vector<double>(),
+           py::arg("output") = std::vector<double>(),
            "A copy of these tables with other weights (states of either play on both).")
+        .def_property_readonly("network", [](const Tables &tables) {
+            return network_of(tables.t->learned);
+        }, "(hidden_weights, hidden_bias, hidden_phase, output) of the loaded hidden layer, "
+           "or None")
+        .def_property_readonly_static("max_hidden", [](py::object) { return XEN_MAX_HIDDEN; },
+                                      "The most hidden units a network may have (learned.h).")
         .def_property_readonly("weights", [](const Tables &tables) -> py::object {
-            const XenLinearEval &e = tables.t->learned;
+            const XenLearnedEval &e = tables.t->learned;
             if (e.n_features == 0) return py::none();
             return py::make_tuple(std::vector<double>(e.opening, e.opening + e.n_features),
                                   std::vector<double>(e.ending, e.ending + e.n_features),

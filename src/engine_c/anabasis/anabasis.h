@@ -268,7 +268,7 @@ typedef struct AnaTables {
     uint64_t z_face_down[ANA_SLOTS];      /* opponent's slot k is face down */
     uint64_t z_view[2];                   /* whose view */
     uint64_t z_start_events;              /* the starting events as unseen cards */
-    XenLinearEval learned;                /* the learned evaluation's weights (learned.h) */
+    XenLearnedEval learned;               /* the learned evaluation's weights (learned.h) */
 } AnaTables;
 
 /* ------------------------------------------------------------ functions */

@@ -77,7 +77,7 @@ double ana_evaluate_learned(const AnaTables *t, const AnaState *s, int player) {
     double x[XEN_MAX_FEATURES];
     if (s->stage == ANA_SG_OVER || t->learned.n_features == 0) return ana_evaluate(t, s, player);
     ana_features(t, s, player, x);
-    return xen_linear_value(&t->learned, x, s->turn);
+    return xen_learned_value(&t->learned, x, s->turn);
 }
 
 /* ------------------------------------------------------------ playouts

@@ -258,7 +258,7 @@ typedef struct HeroTables {
     XenKey zobrist[sizeof(HeroState)];    /* per byte offset (zobrist.h); 0 outside
                                              hashed fields */
     uint64_t z_view[2];                   /* information-set keys: whose view */
-    XenLinearEval learned;                /* the learned evaluation's weights (learned.h) */
+    XenLearnedEval learned;               /* the learned evaluation's weights (learned.h) */
 } HeroTables;
 
 /* ------------------------------------------------------------ functions */

@@ -73,7 +73,7 @@ double hero_evaluate_learned(const HeroTables *t, const HeroState *s, int player
     double x[XEN_MAX_FEATURES];
     if (hero_is_terminal(s) || t->learned.n_features == 0) return hero_evaluate(t, s, player);
     hero_features(t, s, player, x);
-    return xen_linear_value(&t->learned, x, s->turn);
+    return xen_learned_value(&t->learned, x, s->turn);
 }
 
 /* ============================================================ playout policy */
