@@ -1,5 +1,6 @@
 """ISMCTS and the baseline bots, on both games: information is respected,
 results are reproducible, budgets and memory caps hold, tactics are found."""
+import math
 import random
 import time
 
@@ -53,6 +54,7 @@ TREE_VARIANTS = {"v1": {}, "range": {"value_scaling": "range", "c_uct": 1.0},
                  "transpositions": {"transpositions": True},
                  "prior": {"prior_weight": 1.0},
                  "halving": {"root_policy": "halving"},
+                 "forced": {"root_policy": "forced"},
                  "all": {"value_scaling": "spread", "transpositions": True, "prior_weight": 1.0,
                          "c_uct": 1.0}}
 
@@ -318,6 +320,19 @@ def test_halving_rounds_divide_a_time_budget():
     state = hero_opening()
     stats = root_statistics(state, time_limit=0.3, root_policy="halving")
     assert max(s[3] for s in stats) >= rounds_for(len(stats)) - 1
+
+
+def test_forced_visits_keep_every_root_move_at_its_share():
+    """root_policy=forced: each root move has at least sqrt(2 N / k) visits
+    (within the one the last iterations may still owe it), where UCB1 alone
+    leaves a move below it."""
+    state = hero_opening()
+    for iterations in (1000, 4000):
+        stats = root_statistics(state, iterations, root_policy="forced")
+        share = math.sqrt(2 * iterations / len(stats))
+        assert min(s[1] for s in stats) >= share - 1
+    stats = root_statistics(state, 4000)
+    assert min(s[1] for s in stats) < math.sqrt(2 * 4000 / len(stats)) - 1
 
 
 def test_halving_with_two_workers_ranks_by_rounds_survived_in_both():

@@ -99,7 +99,8 @@ cdef struct Params:
     int transpositions         # edges use the value of the node they lead to (UCT2), and
                                # a new edge whose target is already a node descends into it
     double prior_weight        # progressive bias: weight of the playout policy's prior (0: off)
-    int root_policy            # ROOT_UCT (select_action at the root too) or ROOT_HALVING
+    int root_policy            # ROOT_UCT (select_action at the root too), ROOT_HALVING
+                               # or ROOT_FORCED
 
 
 cdef enum:
@@ -111,10 +112,15 @@ cdef enum:
     SCALE_SPREAD = 2               # on returns divided by the node's standard deviation
     ROOT_UCT = 0                   # the root selects like every node
     ROOT_HALVING = 1               # sequential halving over the root's actions (Halving)
+    ROOT_FORCED = 2                # UCB1 at the root after each action's least visits
     MAX_ROOT_ACTIONS = 1024        # XEN_MAX_ACTIONS (codes.h), checked when a Worker is made
 
 # the least spread a node is scaled by (a node whose returns were all equal)
 cdef double MIN_SPREAD = 0.05
+# ROOT_FORCED: a root action with fewer than sqrt(FORCED_VISITS * N / k) of
+# the root's N visits (k actions) is visited before UCB1 chooses: KataGo's
+# forced playouts (Wu 2019), sqrt(2 P N), with a uniform prior P = 1 / k
+cdef double FORCED_VISITS = 2.0
 
 
 cdef inline double now() noexcept nogil:
@@ -538,6 +544,24 @@ cdef void halve(Halving *h, const Tree *tree, const Node *root, const ActionStat
     h.cursor = 0
 
 
+cdef int forced_select(const Tree *tree, const Node *root, const ActionStat *stats, int n,
+                       const Params *p, XenRng *rng) noexcept nogil:
+    """The root's least visited action while it has fewer visits than its
+    forced share (FORCED_VISITS), else UCB1's choice: every root move's
+    visits grow with the square root of the root's, so none is left behind
+    by the first that got ahead, and most visits still go to the best."""
+    cdef int i, least = 0
+    if n == 0:
+        return -1
+    for i in range(1, n):
+        if stats[i].visits < stats[least].visits:
+            least = i
+    if stats[least].visits > 0 and \
+            stats[least].visits * stats[least].visits * <double>n < FORCED_VISITS * root.visits:
+        return least
+    return select_action(tree, root, stats, n, p, rng)
+
+
 cdef int halving_select(Halving *h, const Tree *tree, const Node *root,
                         const ActionStat *stats, int n, const Params *p) noexcept nogil:
     """The root action this iteration descends through; -1 when n is 0. At the
@@ -703,6 +727,8 @@ cdef void iterate(const XenGameApi *api, const void *tables, const char *root, c
         stats = stats_of(tree, node)
         if depth == 0 and p.root_policy == ROOT_HALVING:
             index = halving_select(halving, tree, node, stats, n, p)
+        elif depth == 0 and p.root_policy == ROOT_FORCED:
+            index = forced_select(tree, node, stats, n, p, rng)
         else:
             index = select_action(tree, node, stats, n, p, rng)
         if index < 0:
@@ -820,7 +846,7 @@ cdef class Worker:
     #: the value_scaling argument's codes, by the name a bot setting uses
     VALUE_SCALINGS = {"none": SCALE_NONE, "range": SCALE_RANGE, "spread": SCALE_SPREAD}
     #: the root_policy argument's codes, by the name a bot setting uses
-    ROOT_POLICIES = {"uct": ROOT_UCT, "halving": ROOT_HALVING}
+    ROOT_POLICIES = {"uct": ROOT_UCT, "halving": ROOT_HALVING, "forced": ROOT_FORCED}
 
     cdef int _set_worlds(self, list worlds, list weights) except -1:
         """The sampler's worlds (full states of the searcher's information
