@@ -319,8 +319,9 @@ class SearchBot(Bot):
         self.value_scaling = tree["value_scaling"]
         self.transpositions = tree["transpositions"]
         self.prior_weight = tree["prior_weight"]
-        # how the root shares its iterations: UCB1 as every node ("uct"), or
-        # sequential halving ("halving"), which chooses by value, not visits
+        # how the root shares its iterations: UCB1 as every node ("uct"),
+        # sequential halving ("halving", which chooses by value, not visits),
+        # or UCB1 after each root move's forced visits ("forced")
         self.root_policy = tree["root_policy"]
         self.memory_bytes = memory_bytes_of(memory_mb)
         self.temperature = temperature
