@@ -1,9 +1,12 @@
-"""The table of docs/strength.md "The tree": one row per match file
-bench/results/tree-*.json (written by `xenophon match --json`).
+"""The tables of docs/strength.md "The tree" and "The root": one row per
+match file bench/results/PREFIX*.json (written by `xenophon match --json`),
+PREFIX `tree-` unless given.
 
     python bench/tree_table.py
+    python bench/tree_table.py root-
 """
 import json
+import sys
 from pathlib import Path
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -19,9 +22,10 @@ def row(summary: dict) -> str:
 
 
 def main() -> None:
+    prefix = sys.argv[1] if len(sys.argv) > 1 else "tree-"
     print("| game | bot A | bot B | deals | W-D-L | score | paired 95% interval | Elo (95%) |")
     print("|---|---|---|---|---|---|---|---|")
-    for path in sorted(RESULTS.glob("tree-*.json")):
+    for path in sorted(RESULTS.glob(f"{prefix}*.json")):
         print(row(json.loads(path.read_text())["summary"]))
 
 

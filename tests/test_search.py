@@ -1,5 +1,6 @@
 """ISMCTS and the baseline bots, on both games: information is respected,
 results are reproducible, budgets and memory caps hold, tactics are found."""
+import math
 import random
 import time
 
@@ -45,11 +46,15 @@ def visits(result):
     return [(m.move.code, m.visits, round(m.win_probability, 9)) for m in result.moves]
 
 
-#: each tree option alone, and all of them together (none: the v1 search)
+#: each tree option alone, and the node options together (none: the v1 search;
+#: the root's halving, alone: with every node option as well it plays an event
+#: instead of the castle attack, where every move wins at 0.996 to 0.999)
 TREE_VARIANTS = {"v1": {}, "range": {"value_scaling": "range", "c_uct": 1.0},
                  "spread": {"value_scaling": "spread", "c_uct": 1.0},
                  "transpositions": {"transpositions": True},
                  "prior": {"prior_weight": 1.0},
+                 "halving": {"root_policy": "halving"},
+                 "forced": {"root_policy": "forced"},
                  "all": {"value_scaling": "spread", "transpositions": True, "prior_weight": 1.0,
                          "c_uct": 1.0}}
 
@@ -221,11 +226,12 @@ def test_transpositions_descend_into_the_node_another_order_reached():
 def test_preset_v1_is_the_search_without_tree_options():
     state = random_positions(GAMES["hero"], 1, seed=2)[0]
     explicit = ISMCTSBot(iterations=800, seed=3, c_uct=0.4, cutoff_turns=None,
-                         value_scaling="none", transpositions=False, prior_weight=0.0)
+                         value_scaling="none", transpositions=False, prior_weight=0.0,
+                         root_policy="uct")
     named = make_bot("ismcts:preset=v1,iterations=800", seed=3)
     assert visits(named.analyse(state)) == visits(explicit.analyse(state))
     assert set(PRESETS["v1"]) == {"c_uct", "cutoff_turns", "value_scaling", "transpositions",
-                                  "prior_weight"}
+                                  "prior_weight", "root_policy"}
 
 
 def test_an_option_given_overrides_the_preset():
@@ -238,10 +244,107 @@ def test_an_option_given_overrides_the_preset():
     ("ismcts:preset=v0", "'preset' must be one of"),
     ("ismcts:prior_weight=-1", "'prior_weight' must be a number at least 0"),
     ("ismcts:value_scaling=maybe", "'value_scaling' must be one of none, range, spread"),
+    ("ismcts:root_policy=ucb", "'root_policy' must be one of uct, halving"),
 ])
 def test_bad_tree_options_are_refused(spec, message):
     with pytest.raises(SettingError, match=message):
         make_bot(spec, seed=1)
+
+
+def hero_opening():
+    """Hero's opening of deal 1 (the position where v1 locks in: docs/strength.md)."""
+    state = HeroGame(seed=1).new_initial_state()
+    state.resolve_chance(random.Random(1))
+    return state
+
+
+def searched_workers(state, iterations=0, time_limit=0.0, workers=1, **options):
+    """A bot and its workers after one search of `state`."""
+    bot = ISMCTSBot(iterations=iterations or None, time_limit=time_limit or None,
+                    workers=workers, seed=1, **options)
+    searched = bot._workers_for(state, state.to_bytes(), state.current_player, workers,
+                                bot.memory_bytes // workers)
+    bot._run(searched, iterations, time_limit)
+    return bot, searched
+
+
+def root_statistics(state, iterations=0, time_limit=0.0, **options):
+    """The root's (code, visits, value_sum, halvings) of one worker's search."""
+    return searched_workers(state, iterations, time_limit, **options)[1][0].root_statistics()
+
+
+def rounds_for(moves):
+    """ceil(log2 moves): the halving rounds of a root with that many moves."""
+    return (moves - 1).bit_length()
+
+
+def test_halving_keeps_every_root_move_gaining_visits():
+    """Where UCB1 freezes the moves behind the first leader, each halving
+    round gives every move still in an equal share, and a larger budget
+    gives every move more visits."""
+    state = hero_opening()
+    small = {s[0]: s[1] for s in root_statistics(state, 1000, root_policy="halving")}
+    large = {s[0]: s[1] for s in root_statistics(state, 4000, root_policy="halving")}
+    assert len(small) >= 4
+    assert all(large[code] > small[code] for code in small)
+
+
+@pytest.mark.parametrize("name", ["anabasis", "hero"])
+def test_halving_rounds_compare_moves_at_equal_visits(name):
+    """A move dropped in a round had, as every move still in then, the same
+    visits (within one) as the others dropped with it; the better half by
+    value went on; the search plays the finalists' better value."""
+    state = random_positions(GAMES[name], 1, seed=12, min_actions=2)[0]
+    bot, workers = searched_workers(state, 3000, root_policy="halving")
+    stats = workers[0].root_statistics()
+    rounds = rounds_for(len(stats))
+    assert max(s[3] for s in stats) == rounds - 1       # the last round is the choice itself
+    for survived in range(rounds):
+        group = [s for s in stats if s[3] == survived]
+        assert group and max(s[1] for s in group) - min(s[1] for s in group) <= 1
+        beaten = [s for s in stats if s[3] == survived - 1]
+        # at that halving, every one kept had a mean no worse than every one dropped
+        # (the kept ones' means here include later visits, so only the visit shares
+        # are checked beyond the first round)
+        if survived >= 1:
+            assert min(s[1] for s in group) > max(s[1] for s in beaten)
+    finalists = [s for s in stats if s[3] == rounds - 1]
+    best = bot._result(state, state.current_player, workers, 0.0, 3000).best
+    assert best.move.code == max(finalists, key=lambda s: s[2] / s[1])[0]
+
+
+def test_halving_rounds_divide_a_time_budget():
+    """With a time budget only, the rounds are equal shares of the time: all
+    but the last halving are done when the time is up (the last one too when
+    a cycle ends after the time is up, before the search notices it)."""
+    state = hero_opening()
+    stats = root_statistics(state, time_limit=0.3, root_policy="halving")
+    assert max(s[3] for s in stats) >= rounds_for(len(stats)) - 1
+
+
+def test_forced_visits_keep_every_root_move_at_its_share():
+    """root_policy=forced: each root move has at least sqrt(2 N / k) visits
+    (within the one the last iterations may still owe it), where UCB1 alone
+    leaves a move below it."""
+    state = hero_opening()
+    for iterations in (1000, 4000):
+        stats = root_statistics(state, iterations, root_policy="forced")
+        share = math.sqrt(2 * iterations / len(stats))
+        assert min(s[1] for s in stats) >= share - 1
+    stats = root_statistics(state, 4000)
+    assert min(s[1] for s in stats) < math.sqrt(2 * 4000 / len(stats)) - 1
+
+
+def test_halving_with_two_workers_ranks_by_rounds_survived_in_both():
+    state = random_positions(GAMES["hero"], 1, seed=13, min_actions=2)[0]
+    bot, workers = searched_workers(state, 2000, workers=2, root_policy="halving")
+    survived = {}
+    for worker in workers:
+        for code, _, _, halvings in worker.root_statistics():
+            survived[code] = survived.get(code, 0) + halvings
+    result = bot._result(state, state.current_player, workers, 0.0, 2000)
+    assert survived[result.best.move.code] == max(survived.values())
+    assert sum(m.visits for m in result.moves) == 2000
 
 
 def test_root_moves_can_be_restricted():

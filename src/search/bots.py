@@ -44,13 +44,15 @@ MAX_PRIOR_WEIGHT = 100.0          # progressive bias weight (values are in [-1, 
 # -- the tree's options and their named presets -------------------------------
 #: the search options a preset fixes; a bot given one of them explicitly
 #: overrides its preset's value
-TREE_OPTIONS = ("c_uct", "cutoff_turns", "value_scaling", "transpositions", "prior_weight")
+TREE_OPTIONS = ("c_uct", "cutoff_turns", "value_scaling", "transpositions", "prior_weight",
+                "root_policy")
 #: `v1` is the search as it was before the tree options (issue 11): UCB1 on
-#: raw returns, each edge with its own statistics, no priors; a cut-off of
-#: None is the game's and its evaluation's own (xenophon.evaluation.CUTOFF_TURNS)
+#: raw returns at every node the root included, each edge with its own
+#: statistics, no priors; a cut-off of None is the game's and its
+#: evaluation's own (xenophon.evaluation.CUTOFF_TURNS)
 PRESETS: dict[str, dict[str, Any]] = {
     "v1": {"c_uct": 0.4, "cutoff_turns": None, "value_scaling": "none", "transpositions": False,
-           "prior_weight": 0.0},
+           "prior_weight": 0.0, "root_policy": "uct"},
 }
 DEFAULT_PRESET = "v1"
 
@@ -152,6 +154,7 @@ SETTINGS: dict[str, Setting] = {
     "value_scaling": Setting(str, choices=tuple(Worker.VALUE_SCALINGS)),
     "transpositions": Setting(bool),
     "prior_weight": Setting(float, 0, MAX_PRIOR_WEIGHT),
+    "root_policy": Setting(str, choices=tuple(Worker.ROOT_POLICIES)),
     # the world sampler's options (xenophon.search.samplers)
     "sampler": Setting(str, choices=samplers.SAMPLERS),
     "likelihood": Setting(str, choices=samplers.LIKELIHOODS),
@@ -276,7 +279,8 @@ class SearchBot(Bot):
     settings: tuple[str, ...] = ("iterations", "time_limit", "workers", "c_uct", "cutoff_turns",
                                  "memory_mb", "temperature", "max_playout_actions",
                                  "uniform_playouts", "evaluation", "weights",
-                                 "preset", "value_scaling", "transpositions", "prior_weight")
+                                 "preset", "value_scaling", "transpositions", "prior_weight",
+                                 "root_policy")
 
     def __init__(self, iterations: int | None = 2000, time_limit: float | None = None,
                  workers: int = 1, seed: int | None = 0, c_uct: float | None = None,
@@ -285,11 +289,11 @@ class SearchBot(Bot):
                  uniform_playouts: bool = False, evaluation: str = DEFAULT_EVALUATION,
                  weights: str | None = None, preset: str = DEFAULT_PRESET,
                  value_scaling: str | None = None, transpositions: bool | None = None,
-                 prior_weight: float | None = None):
+                 prior_weight: float | None = None, root_policy: str | None = None):
         check_settings(preset=preset)
         tree = tree_options(preset, c_uct=c_uct, cutoff_turns=cutoff_turns,
                             value_scaling=value_scaling, transpositions=transpositions,
-                            prior_weight=prior_weight)
+                            prior_weight=prior_weight, root_policy=root_policy)
         check_settings(iterations=iterations, time_limit=time_limit, workers=workers, seed=seed,
                        memory_mb=memory_mb, temperature=temperature,
                        max_playout_actions=max_playout_actions,
@@ -315,6 +319,10 @@ class SearchBot(Bot):
         self.value_scaling = tree["value_scaling"]
         self.transpositions = tree["transpositions"]
         self.prior_weight = tree["prior_weight"]
+        # how the root shares its iterations: UCB1 as every node ("uct"),
+        # sequential halving ("halving", which chooses by value, not visits),
+        # or UCB1 after each root move's forced visits ("forced")
+        self.root_policy = tree["root_policy"]
         self.memory_bytes = memory_bytes_of(memory_mb)
         self.temperature = temperature
         self.max_playout_actions = max_playout_actions
@@ -353,12 +361,24 @@ class SearchBot(Bot):
                        self.resample, memory_bytes, state.game, root_moves,
                        self.uniform_playouts, Worker.VALUE_SCALINGS[self.value_scaling],
                        self.transpositions, self.prior_weight,
-                       worlds.states if worlds else None, worlds.weights if worlds else None)
+                       worlds.states if worlds else None, worlds.weights if worlds else None,
+                       Worker.ROOT_POLICIES[self.root_policy])
                 for index in range(count)]
 
+    @staticmethod
+    def _shares(iterations: int, count: int) -> list[int]:
+        """Each of `count` workers' part of `iterations` (0: no limit, for each)."""
+        if not iterations:
+            return [0] * count
+        return [iterations // count + (1 if i < iterations % count else 0) for i in range(count)]
+
+    def _plan(self, workers: list[Worker], iterations: int, time_limit: float) -> None:
+        """Tells the workers the whole budget of a search run in several parts."""
+        for worker, share in zip(workers, self._shares(iterations, len(workers))):
+            worker.plan(share, time_limit)
+
     def _run(self, workers: list[Worker], iterations: int, time_limit: float) -> None:
-        shares = [iterations // len(workers) + (1 if i < iterations % len(workers) else 0)
-                  for i in range(len(workers))] if iterations else [0] * len(workers)
+        shares = self._shares(iterations, len(workers))
         if len(workers) == 1:
             workers[0].run(shares[0], time_limit)
             return
@@ -371,13 +391,25 @@ class SearchBot(Bot):
 
     @staticmethod
     def _merge(workers: list[Worker]) -> dict[int, list[float]]:
+        """Each root move's visits, return sum and halving rounds survived,
+        summed over the workers."""
         merged: dict[int, list[float]] = {}
         for worker in workers:
-            for code, visits, value_sum in worker.root_statistics():
-                entry = merged.setdefault(code, [0, 0.0])
+            for code, visits, value_sum, halvings in worker.root_statistics():
+                entry = merged.setdefault(code, [0, 0.0, 0])
                 entry[0] += visits
                 entry[1] += value_sum
+                entry[2] += halvings
         return merged
+
+    def _rank_key(self, visits: int, probability: float, halvings: int, code: int) -> tuple:
+        """The order of the root moves, best first: by visits (then value), or
+        after sequential halving by the rounds survived (summed over the
+        workers, each halving alone) and then by value: the last candidates
+        have equal visits, the halving's choice is the better value."""
+        if self.root_policy == "halving":
+            return (-halvings, -probability, -visits, code)
+        return (-visits, -probability, code)
 
     def _describe_line(self, state: State, line: list) -> tuple[str, ...]:
         texts = []
@@ -390,14 +422,14 @@ class SearchBot(Bot):
         merged = self._merge(workers)
         legal = {m.code: m for m in state.legal_moves()}
         stats = []
-        for code, (visits, value_sum) in merged.items():
+        for code, (visits, value_sum, halvings) in merged.items():
             mean = value_sum / visits if visits else 0.0
             probability = (mean + 1) / 2
-            stats.append((code, int(visits), probability))
-        stats.sort(key=lambda s: (-s[1], -s[2], s[0]))
+            stats.append((code, int(visits), probability, halvings))
+        stats.sort(key=lambda s: self._rank_key(s[1], s[2], s[3], s[0]))
         lead = max(workers, key=lambda w: w.iterations)
         moves = []
-        for rank, (code, visits, probability) in enumerate(stats):
+        for rank, (code, visits, probability, _) in enumerate(stats):
             line: tuple[str, ...] = ()
             if rank < 5 and visits:
                 pv = lead.principal_variation(code, 8, self.rng.getrandbits(63))
@@ -487,6 +519,7 @@ class ISMCTSBot(SearchBot):
         if on_progress is None:
             self._run(workers, self.iterations, run_time)
         else:
+            self._plan(workers, self.iterations, run_time)
             while True:
                 done = sum(w.iterations for w in workers)
                 left = run_time - (time.perf_counter() - start) if run_time else every
@@ -543,7 +576,8 @@ class PIMCBot(SearchBot):
             self._run(workers, max(1, self.iterations // self.worlds) if self.iterations else 0,
                       share)
             stats = workers[0].root_statistics()
-            best = max(stats, key=lambda s: (s[1], s[2]))[0]
+            best = min(stats, key=lambda s: self._rank_key(s[1], s[2] / max(1, s[1]), s[3],
+                                                           s[0]))[0]
             votes[best] = votes.get(best, 0) + 1
             all_workers.extend(workers)
         result = self._result(state, player, all_workers, time.perf_counter() - start,

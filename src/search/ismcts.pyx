@@ -24,7 +24,9 @@ Tree options (all off in the bots' ``v1`` preset): selection on values
 scaled to each node's range or spread (``value_scaling``), edges that take
 the value of the node they lead to and new actions that descend into a node
 another order reached (``transpositions``), and a progressive bias from the
-playout policy (``prior_weight``); docs/search.md describes them.
+playout policy (``prior_weight``); docs/search.md describes them. The root
+may instead share its iterations by sequential halving (``root_policy``,
+``Halving``).
 
 With ``resample=False`` the same code is a perfect-information UCT keyed by
 the full state hash: the PIMC baseline runs it on sampled worlds, the cheating
@@ -97,6 +99,8 @@ cdef struct Params:
     int transpositions         # edges use the value of the node they lead to (UCT2), and
                                # a new edge whose target is already a node descends into it
     double prior_weight        # progressive bias: weight of the playout policy's prior (0: off)
+    int root_policy            # ROOT_UCT (select_action at the root too), ROOT_HALVING
+                               # or ROOT_FORCED
 
 
 cdef enum:
@@ -106,15 +110,47 @@ cdef enum:
     SCALE_NONE = 0                 # selection on raw returns
     SCALE_RANGE = 1                # on the children's values mapped to [0, 1] at each node
     SCALE_SPREAD = 2               # on returns divided by the node's standard deviation
+    ROOT_UCT = 0                   # the root selects like every node
+    ROOT_HALVING = 1               # sequential halving over the root's actions (Halving)
+    ROOT_FORCED = 2                # UCB1 at the root after each action's least visits
+    MAX_ROOT_ACTIONS = 1024        # XEN_MAX_ACTIONS (codes.h), checked when a Worker is made
 
 # the least spread a node is scaled by (a node whose returns were all equal)
 cdef double MIN_SPREAD = 0.05
+# ROOT_FORCED: a root action with fewer than sqrt(FORCED_VISITS * N / k) of
+# the root's N visits (k actions) is visited before UCB1 chooses: KataGo's
+# forced playouts (Wu 2019), sqrt(2 P N), with a uniform prior P = 1 / k
+cdef double FORCED_VISITS = 2.0
 
 
 cdef inline double now() noexcept nogil:
     cdef timespec ts
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef struct Halving:
+    # Sequential halving at the root (Karnin, Koren & Somekh 2013; the root
+    # of Gumbel MuZero, Danihelka et al. 2022): the budget is cut into
+    # ceil(log2 k) rounds of equal shares over the root's k actions; within a
+    # round the candidates take the root visits in turn (so at any moment
+    # their visits differ by at most one), and when a full cycle ends past
+    # the round's share of the budget, the better half by mean value stays.
+    # A move that fell behind early is still compared at equal visits, so
+    # no move locks in by getting ahead first.
+    bint planned               # the budget is known (halving_plan)
+    bint started               # the candidates are set (at the search's first iteration)
+    int n_left                 # candidates still in: the first n_left entries of `left`
+    int rounds                 # halvings the budget is cut for: ceil(log2 k)
+    int round                  # halvings done
+    int cursor                 # the candidate the next root visit goes to
+    bint cycle_done            # every candidate had its visit since the last check
+    double planned_iterations  # the search's iteration budget (0: none)
+    double planned_seconds     # and time budget (0: none), from `start`
+    double start
+    unsigned long long done    # iterations of the search so far
+    uint16_t left[MAX_ROOT_ACTIONS]       # root action indices, the candidates first
+    uint16_t survived[MAX_ROOT_ACTIONS]   # the halvings each root action survived
 
 
 cdef struct Slot:
@@ -443,6 +479,111 @@ cdef int select_action(const Tree *tree, const Node *node, const ActionStat *sta
     return best
 
 
+cdef void halving_plan(Halving *h, double iterations, double seconds) noexcept nogil:
+    """The budget the rounds divide: iterations and seconds from now (0: none
+    of that kind; whichever ends first ends the search)."""
+    h.planned_iterations = iterations
+    h.planned_seconds = seconds
+    h.start = now()
+    h.done = 0
+
+
+cdef void halving_start(Halving *h, int n) noexcept nogil:
+    """Every one of the root's n actions a candidate, for ceil(log2 n) rounds."""
+    cdef int i
+    h.started = True
+    h.n_left = n
+    h.rounds = 0
+    while (1 << h.rounds) < n:
+        h.rounds += 1
+    h.round = 0
+    h.cursor = 0
+    h.cycle_done = False
+    for i in range(n):
+        h.left[i] = i
+        h.survived[i] = 0
+
+
+cdef double halving_progress(const Halving *h) noexcept nogil:
+    """The share of the budget used: of the iterations or of the time,
+    whichever is further (a time budget's iterations are not known ahead,
+    so its rounds are equal shares of the time)."""
+    cdef double progress = 0.0
+    if h.planned_iterations > 0:
+        progress = h.done / h.planned_iterations
+    if h.planned_seconds > 0:
+        progress = max(progress, (now() - h.start) / h.planned_seconds)
+    return progress
+
+
+cdef void halve(Halving *h, const Tree *tree, const Node *root, const ActionStat *stats,
+                bint transpositions) noexcept nogil:
+    """Keeps the better half (rounded up) of the candidates by mean value;
+    the order of equal values is the actions' order."""
+    cdef int i, j
+    cdef uint16_t index
+    cdef uint32_t confidence
+    cdef double value
+    cdef double values[MAX_ROOT_ACTIONS]
+    for i in range(h.n_left):
+        values[i] = action_value(tree, root, &stats[h.left[i]], transpositions, &confidence)
+    for i in range(1, h.n_left):           # insertion sort, best first (stable)
+        index = h.left[i]
+        value = values[i]
+        j = i - 1
+        while j >= 0 and values[j] < value:
+            values[j + 1] = values[j]
+            h.left[j + 1] = h.left[j]
+            j -= 1
+        values[j + 1] = value
+        h.left[j + 1] = index
+    h.n_left = (h.n_left + 1) // 2
+    h.round += 1
+    for i in range(h.n_left):
+        h.survived[h.left[i]] = h.round
+    h.cursor = 0
+
+
+cdef int forced_select(const Tree *tree, const Node *root, const ActionStat *stats, int n,
+                       const Params *p, XenRng *rng) noexcept nogil:
+    """The root's least visited action while it has fewer visits than its
+    forced share (FORCED_VISITS), else UCB1's choice: every root move's
+    visits grow with the square root of the root's, so none is left behind
+    by the first that got ahead, and most visits still go to the best."""
+    cdef int i, least = 0
+    if n == 0:
+        return -1
+    for i in range(1, n):
+        if stats[i].visits < stats[least].visits:
+            least = i
+    if stats[least].visits > 0 and \
+            stats[least].visits * stats[least].visits * <double>n < FORCED_VISITS * root.visits:
+        return least
+    return select_action(tree, root, stats, n, p, rng)
+
+
+cdef int halving_select(Halving *h, const Tree *tree, const Node *root,
+                        const ActionStat *stats, int n, const Params *p) noexcept nogil:
+    """The root action this iteration descends through; -1 when n is 0. At the
+    end of each full cycle over the candidates, halves them if the round's
+    share of the budget is used (every candidate has a visit by then)."""
+    cdef int index
+    if n == 0:
+        return -1
+    if not h.started:
+        halving_start(h, n)
+    elif h.cycle_done:
+        h.cycle_done = False
+        if h.n_left > 1 and halving_progress(h) * h.rounds >= h.round + 1:
+            halve(h, tree, root, stats, p.transpositions)
+    index = h.left[h.cursor]
+    h.cursor += 1
+    if h.cursor == h.n_left:
+        h.cursor = 0
+        h.cycle_done = True
+    return index
+
+
 cdef double playout(const XenGameApi *api, const void *tables, void *world, Params *p,
                     XenRng *rng, XenCode *legal) noexcept nogil:
     """Plays on with the game's playout policy (or uniformly at random, with
@@ -521,9 +662,10 @@ cdef void sample_world(const XenGameApi *api, const void *tables, const char *ro
 cdef void iterate(const XenGameApi *api, const void *tables, const char *root, char *world,
                   Tree *tree, Params *p, XenRng *rng, PathStep *path, XenCode *legal,
                   const XenCode *root_allowed, int n_root_allowed,
-                  const Worlds *worlds) noexcept nogil:
+                  const Worlds *worlds, Halving *halving) noexcept nogil:
     """One iteration: sample a world, descend, expand, play out, back up.
-    At the root, only `root_allowed` moves are searched when there are any."""
+    At the root, only `root_allowed` moves are searched when there are any,
+    and with ROOT_HALVING, `halving` chooses the root action."""
     cdef int depth = 0, player, n, index, k
     cdef double value0 = 0.0, rets[2]
     cdef uint64_t key
@@ -583,7 +725,12 @@ cdef void iterate(const XenGameApi *api, const void *tables, const char *root, c
             if p.prior_weight > 0:
                 set_priors(api, tables, world, stats_of(tree, node), legal, n, rng)
         stats = stats_of(tree, node)
-        index = select_action(tree, node, stats, n, p, rng)
+        if depth == 0 and p.root_policy == ROOT_HALVING:
+            index = halving_select(halving, tree, node, stats, n, p)
+        elif depth == 0 and p.root_policy == ROOT_FORCED:
+            index = forced_select(tree, node, stats, n, p, rng)
+        else:
+            index = select_action(tree, node, stats, n, p, rng)
         if index < 0:
             value0 = playout(api, tables, world, p, rng, legal)     # no root move allowed
             break
@@ -646,6 +793,7 @@ cdef class Worker:
     cdef XenRng rng
     cdef Tree tree
     cdef Worlds worlds
+    cdef Halving halving
     cdef readonly unsigned long long iterations
     cdef readonly double seconds
     cdef object keepalive
@@ -655,7 +803,7 @@ cdef class Worker:
                   size_t memory_bytes, object keepalive=None, object root_moves=None,
                   bint uniform_playouts=False, int value_scaling=SCALE_NONE,
                   bint transpositions=False, double prior_weight=0.0,
-                  object worlds=None, object world_weights=None):
+                  object worlds=None, object world_weights=None, int root_policy=ROOT_UCT):
         self.api = <const XenGameApi *>PyCapsule_GetPointer(api_capsule, b"xenophon.game_api")
         self.tables = PyCapsule_GetPointer(tables_capsule, b"xenophon.tables")
         if <size_t>len(root) != self.api.state_size:
@@ -685,6 +833,11 @@ cdef class Worker:
         self.params.value_scaling = value_scaling
         self.params.transpositions = transpositions
         self.params.prior_weight = prior_weight
+        if XEN_MAX_ACTIONS > <int>MAX_ROOT_ACTIONS:
+            raise ValueError("the halving's tables are smaller than a node's actions")
+        self.params.root_policy = root_policy
+        self.halving.planned = False
+        self.halving.started = False
         xen_rng_seed(&self.rng, seed)
         tree_init(&self.tree, memory_bytes)
         self.iterations = 0
@@ -692,6 +845,8 @@ cdef class Worker:
 
     #: the value_scaling argument's codes, by the name a bot setting uses
     VALUE_SCALINGS = {"none": SCALE_NONE, "range": SCALE_RANGE, "spread": SCALE_SPREAD}
+    #: the root_policy argument's codes, by the name a bot setting uses
+    ROOT_POLICIES = {"uct": ROOT_UCT, "halving": ROOT_HALVING, "forced": ROOT_FORCED}
 
     cdef int _set_worlds(self, list worlds, list weights) except -1:
         """The sampler's worlds (full states of the searcher's information
@@ -729,19 +884,29 @@ cdef class Worker:
         free(self.legal)
         free(self.root_allowed)
 
+    def plan(self, unsigned long long iterations, double seconds):
+        """The whole budget of the search, from now, when it runs in several
+        calls of `run` (the root's halving rounds divide it); otherwise the
+        first `run` call's budget is the plan."""
+        halving_plan(&self.halving, iterations, max(0.0, seconds))
+        self.halving.planned = True
+
     def run(self, unsigned long long iterations, double time_limit):
         """Iterates until `iterations` (0: no limit) or `time_limit` seconds
         (<= 0: no limit) is reached, without the GIL."""
         cdef double start, deadline
         cdef unsigned long long done = 0
+        if not self.halving.planned:
+            self.plan(iterations, time_limit)
         with nogil:
             start = now()
             deadline = start + time_limit if time_limit > 0 else 1e300
             while iterations == 0 or done < iterations:
                 iterate(self.api, self.tables, self.root, self.world, &self.tree, &self.params,
                         &self.rng, self.path, self.legal, self.root_allowed,
-                        self.n_root_allowed, &self.worlds)
+                        self.n_root_allowed, &self.worlds, &self.halving)
                 done += 1
+                self.halving.done += 1
                 if done % TIME_CHECK_EVERY == 0 and now() >= deadline:
                     break
             self.seconds += now() - start
@@ -768,7 +933,9 @@ cdef class Worker:
         return bool(self.tree.full)
 
     def root_statistics(self):
-        """[(code, visits, value_sum)] of the root node for the player to move."""
+        """[(code, visits, value_sum, halvings)] of the root node for the
+        player to move; halvings: the rounds of the root's sequential halving
+        the action survived (0 without it)."""
         cdef int player, n
         cdef Node *node
         cdef ActionStat *stats
@@ -785,7 +952,8 @@ cdef class Worker:
         if node == NULL or not node.expanded:
             return []
         stats = stats_of(&self.tree, node)
-        return [(self.legal[i], stats[i].visits, <double>stats[i].value_sum) for i in range(n)]
+        return [(self.legal[i], stats[i].visits, <double>stats[i].value_sum,
+                 self.halving.survived[i] if self.halving.started else 0) for i in range(n)]
 
     def principal_variation(self, int first_code, int length, uint64_t seed):
         """The most visited line after `first_code`, followed in one world
