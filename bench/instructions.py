@@ -2,10 +2,14 @@
 iteration of the C cores and the search, counted by callgrind (repeatable on
 a loaded machine, unlike times).
 
-Runs each core's speed loop, and one search of one worker (the default
-bot's options), under `valgrind --tool=callgrind`, collecting only inside the
-loop's C function (the worker's run for the search), from the benchmark
-positions (the speed loops from the openings, the search from every stage):
+Runs each core's speed loop, and one search of one worker, under
+`valgrind --tool=callgrind`, collecting only inside the loop's C function
+(the worker's run for the search), from the benchmark positions (the speed
+loops from the openings, the search from every stage). The searches: the
+default bot's options, and from the midgames two with playouts: the
+playout policy for 4 turns (Hero's default has none: its learned evaluation
+has cut-off 0) and uniform rollouts to the end (the equal-leaf-work setting
+of the comparison with OpenSpiel):
 
     python bench/instructions.py [--python PYTHON] [--actions N] [--iterations N]
 
@@ -33,14 +37,18 @@ getattr(position_state(entry).backend, loop)(n, 1)
 """
 
 SEARCH_PROBE = r"""
-import sys
+import json, sys
 from xenophon.benchmarks import load_positions, position_state, xenophon_search
-game, stage, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+game, stage, n, options = sys.argv[1], sys.argv[2], int(sys.argv[3]), json.loads(sys.argv[4])
 entry = next(e for e in load_positions() if e["game"] == game and e["stage"] == stage)
-print(xenophon_search(position_state(entry), n, 1).nodes)
+print(xenophon_search(position_state(entry), n, 1, **options).nodes)
 """
 SEARCH_RUN = "__pyx_pw_8xenophon_6search_6ismcts_6Worker_5run"
 STAGES = ("opening", "midgame", "endgame")
+# the searches with playouts, by the name their entries carry, from the midgames
+PLAYOUT_SEARCHES = {"policy playouts": {"cutoff_turns": 4},
+                    "uniform rollouts": {"uniform_playouts": True, "cutoff_turns": -1,
+                                         "max_playout_actions": 1_000_000}}
 
 LOOPS = {("anabasis", "random_actions"): "ana_random_actions",
          ("anabasis", "random_actions_unkeyed"): "ana_random_actions_unkeyed",
@@ -69,8 +77,10 @@ def instructions(python: str, game: str, loop: str, n: int) -> int | None:
         return None
 
 
-def search_instructions(python: str, game: str, stage: str, n: int) -> dict[str, float]:
-    count, nodes = callgrind(python, SEARCH_RUN, SEARCH_PROBE, game, stage, str(n))
+def search_instructions(python: str, game: str, stage: str, n: int,
+                        options: dict[str, object] | None = None) -> dict[str, float]:
+    count, nodes = callgrind(python, SEARCH_RUN, SEARCH_PROBE, game, stage, str(n),
+                             json.dumps(options or {}))
     return {"per iteration": count / n, "nodes": int(nodes)}
 
 
@@ -88,6 +98,9 @@ def main(argv: list[str] | None = None) -> int:
         for stage in STAGES:
             result[f"{game} {stage} search"] = search_instructions(args.python, game, stage,
                                                                    args.iterations)
+        for name, options in PLAYOUT_SEARCHES.items():
+            result[f"{game} midgame search, {name}"] = search_instructions(
+                args.python, game, "midgame", args.iterations, options)
     print(json.dumps(result, indent=1))
     return 0
 

@@ -420,6 +420,20 @@ void bind_backend(py::class_<CoreStateT<Game>> &cls) {
             xen_rng_seed(&rng, seed);
             return static_cast<int>(Game::sample_chance(s.t(), &s.st, &rng));
         }, py::arg("seed"))
+        .def("random_decision", [](const CoreState &s, uint64_t seed) {
+            if (s.is_chance() || Game::is_terminal(&s.st)) throw py::value_error("not a decision node");
+            XenRng rng;
+            xen_rng_seed(&rng, seed);
+            return static_cast<int>(Game::random_decision(s.t(), &s.st, &rng));
+        }, py::arg("seed"),
+           "legal_actions()[i] for i drawn below their number by the core's generator from "
+           "`seed`, without listing them (the random walks' and uniform playouts' pick)")
+        .def("playout_action", [](const CoreState &s, uint64_t seed) {
+            if (s.is_chance() || Game::is_terminal(&s.st)) throw py::value_error("not a decision node");
+            XenRng rng;
+            xen_rng_seed(&rng, seed);
+            return static_cast<int>(Game::playout_action(s.t(), &s.st, &rng));
+        }, py::arg("seed"), "the playout policy's code, drawn by the core's generator from `seed`")
         .def("to_bytes", [](const CoreState &s) {
             return py::bytes(reinterpret_cast<const char *>(&s.st), sizeof(State));
         })

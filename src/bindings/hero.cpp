@@ -648,11 +648,5 @@ void bind_hero(py::module_ &m) {
         .def_static("from_dict", &from_dict, py::arg("tables"), py::arg("d"),
                     "A state from a canonical dict (spec §10), any phase, as the oracle's "
                     "state_from_dict; ValueError for what the C state cannot hold")
-        .def("playout_action", [](const CoreState &s, uint64_t seed) {
-            if (hero_is_terminal(&s.st) || hero_is_chance(&s.st)) throw py::value_error("not a decision node");
-            XenRng rng;
-            xen_rng_seed(&rng, seed);
-            return static_cast<int>(hero_playout_action(s.t(), &s.st, &rng));
-        }, py::arg("seed"))
         .def("turn", [](const CoreState &s) { return s.st.turn; });
 }

@@ -40,6 +40,20 @@ static inline void xen_returns(int result, int out[2]) {
     out[1] = -out[0];
 }
 
+/* Set bits of x. __builtin_popcountll is one instruction where the target
+ * has one (setup.py asks for POPCNT on x86-64); a generic x86-64 target
+ * would make it a call into libgcc, so there the portable form is inline. */
+static inline int xen_popcount64(uint64_t x) {
+#if defined(__POPCNT__) || !defined(__x86_64__)
+    return __builtin_popcountll(x);
+#else
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+#endif
+}
+
 /* Checked in debug builds (XENOPHON_DEBUG, see setup.py), free otherwise. */
 #ifdef XENOPHON_DEBUG
 #define XEN_ASSERT(x) assert(x)

@@ -20,6 +20,8 @@
     XEN_CORE_FUNCTION(prefix, apply)                  \
     XEN_CORE_FUNCTION(prefix, undo)                   \
     XEN_CORE_FUNCTION(prefix, sample_chance)          \
+    XEN_CORE_FUNCTION(prefix, random_decision)        \
+    XEN_CORE_FUNCTION(prefix, playout_action)         \
     XEN_CORE_FUNCTION(prefix, returns)                \
     XEN_CORE_FUNCTION(prefix, hash_from_scratch)      \
     XEN_CORE_FUNCTION(prefix, rekey)                  \

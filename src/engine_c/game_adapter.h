@@ -22,6 +22,7 @@
  *     void     P_resample(const T *, S *, int player, XenRng *);     (in place)
  *     double   P_evaluate(const T *, const S *, int player);
  *     XenCode  P_playout_action(const T *, const S *, XenRng *);
+ *     XenCode  P_random_decision(const T *, const S *, XenRng *);
  *     const char *P_state_check(const T *, const S *);
  *     uint64_t P_hash_from_scratch(const T *, const S *);
  *     uint64_t P_information_set_key_from_scratch(const T *, const S *, int player);
@@ -106,6 +107,10 @@ static XenCode api_playout_action(const void *t, const void *s, XenRng *rng) {
     return XEN_FN(playout_action)(XEN_T(t), XEN_S(s), rng);
 }
 
+static XenCode api_random_decision(const void *t, const void *s, XenRng *rng) {
+    return XEN_FN(random_decision)(XEN_T(t), XEN_S(s), rng);
+}
+
 static const char *api_state_check(const void *t, const void *s) {
     return XEN_FN(state_check)(XEN_T(t), XEN_S(s));
 }
@@ -126,6 +131,7 @@ const XenGameApi XEN_FN(game_api) = {
     api_evaluate,
     api_turn,
     api_playout_action,
+    api_random_decision,
     api_state_check,
 };
 

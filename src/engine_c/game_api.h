@@ -56,6 +56,10 @@ typedef struct XenGameApi {
     int (*turn)(const void *tables, const void *state);
     /* One decision of the playout policy at a decision node. */
     XenCode (*playout_action)(const void *tables, const void *state, XenRng *rng);
+    /* At a decision node, legal_actions' list[xen_rng_below(rng, n)] for its
+     * n codes, drawn without writing the list (runs.h): the same draw gives
+     * the same code. */
+    XenCode (*random_decision)(const void *tables, const void *state, XenRng *rng);
     /* NULL when the state is one the core can play on, else the first broken
      * invariant (check.h). */
     const char *(*state_check)(const void *tables, const void *state);

@@ -32,3 +32,4 @@ cdef extern from "game_api.h" nogil:
         double (*evaluate)(const void *tables, const void *state, int player) noexcept nogil
         int (*turn)(const void *tables, const void *state) noexcept nogil
         XenCode (*playout_action)(const void *tables, const void *state, XenRng *rng) noexcept nogil
+        XenCode (*random_decision)(const void *tables, const void *state, XenRng *rng) noexcept nogil

@@ -6,21 +6,20 @@
 #include <stdint.h>
 #include <string.h>
 
-/* The ids with a nonzero count in counts[0, n), ascending, into ids; returns
- * how many. n is a multiple of 8: eight counts are read at a time, so a short
- * hand costs a few words, not a look at every id. */
-static inline int xen_multiset_ids(const uint8_t *counts, int n, uint8_t *ids) {
-    int found = 0;
+/* The ids with a nonzero count in counts[0, n) as a mask (bit c: id c),
+ * eight counts a word; n is a multiple of 8, at most 64. */
+static inline uint64_t xen_multiset_mask(const uint8_t *counts, int n) {
+    uint64_t held = 0;
     for (int base = 0; base < n; base += 8) {
         uint64_t word;
         memcpy(&word, counts + base, 8);
-        while (word) {
-            int byte = __builtin_ctzll(word) >> 3;
-            ids[found++] = (uint8_t)(base + byte);
-            word &= ~(0xFFULL << (byte * 8));
-        }
+        /* bit 7 of each byte set where the byte is nonzero, then the eight
+         * bits gathered into the top byte */
+        word = (word | ((word & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL)) &
+               0x8080808080808080ULL;
+        held |= ((word * 0x0002040810204081ULL) >> 56) << base;
     }
-    return found;
+    return held;
 }
 
 #endif

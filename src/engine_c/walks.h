@@ -15,13 +15,12 @@
 
 #include "game_api.h"
 
-/* A random code: a decision uniformly among the legal ones (listed in buf),
- * a chance outcome with its true probability. */
+/* A random code: a decision uniformly among the legal ones (unlisted:
+ * random_decision), a chance outcome with its true probability. */
 static inline XenCode xen_random_code(const XenGameApi *api, const void *t, const void *s,
-                                      XenRng *rng, XenCode *buf) {
+                                      XenRng *rng) {
     if (api->current_player(t, s) == XEN_CHANCE) return api->sample_chance(t, s, rng);
-    int n = api->legal_actions(t, s, buf);
-    return buf[xen_rng_below(rng, (uint32_t)n)];
+    return api->random_decision(t, s, rng);
 }
 
 /* Leaves of the tree of the given depth below s, chance nodes expanded (each
@@ -81,13 +80,8 @@ static inline uint64_t xen_random_actions(const XenGameApi *api, const void *t,
     XenWalk w;
     xen_walk_begin(&w, api, t, start, seed);
     for (uint64_t done = 0; done < n; done++) {
-        XenCode code;
-        if (xen_walk_player(&w) == XEN_CHANCE) {
-            code = api->sample_chance(t, w.s, &w.rng);
-        } else {
-            int k = api->legal_actions(t, w.s, w.codes);
-            code = w.codes[xen_rng_below(&w.rng, (uint32_t)k)];
-        }
+        XenCode code = xen_walk_player(&w) == XEN_CHANCE ? api->sample_chance(t, w.s, &w.rng)
+                                                         : api->random_decision(t, w.s, &w.rng);
         if (keyed) api->apply(t, w.s, code);
         else api->apply_unkeyed(t, w.s, code);
     }

@@ -604,8 +604,7 @@ cdef double playout(const XenGameApi *api, const void *tables, void *world, Para
         if player == XEN_CHANCE:
             api.apply_unkeyed(tables, world, api.sample_chance(tables, world, rng))
         elif p.uniform:
-            api.apply_unkeyed(tables, world,
-                              legal[xen_rng_below(rng, api.legal_actions(tables, world, legal))])
+            api.apply_unkeyed(tables, world, api.random_decision(tables, world, rng))
         else:
             api.apply_unkeyed(tables, world, api.playout_action(tables, world, rng))
         steps += 1
@@ -779,6 +778,17 @@ cdef void back_up(Tree *tree, const PathStep *path, int depth, double value0,
                 stat.child = AMBIGUOUS_CHILD
 
 
+cdef extern from "<stdlib.h>" nogil:
+    int posix_memalign(void **block, size_t alignment, size_t size)
+
+cdef enum:
+    CACHE_LINE = 64
+
+
+cdef inline size_t whole_lines(size_t size) noexcept nogil:
+    return (size + CACHE_LINE - 1) & ~(<size_t>CACHE_LINE - 1)
+
+
 cdef class Worker:
     """Runs iterations on its own tree with its own generator (no shared state)."""
     cdef const XenGameApi *api
@@ -810,13 +820,21 @@ cdef class Worker:
             raise ValueError(f"a {self.api.name.decode()} state is {self.api.state_size} bytes, "
                              f"got {len(root)}")
         self.keepalive = (api_capsule, tables_capsule, keepalive)
-        self.root = <char *>malloc(self.api.state_size)
-        self.world = <char *>malloc(self.api.state_size)
-        self.path = <PathStep *>malloc(MAX_PATH * sizeof(PathStep))
-        self.legal = <XenCode *>malloc(XEN_MAX_ACTIONS * sizeof(XenCode))
-        self.root_allowed = <XenCode *>malloc(XEN_MAX_ACTIONS * sizeof(XenCode))
-        if not (self.root and self.world and self.path and self.legal and self.root_allowed):
+        # The small buffers (root, world, path, legal, root_allowed) share one
+        # block of whole cache lines, each buffer starting a line of its own:
+        # no other allocation, another worker's above all, shares a line with
+        # the ones this worker writes while the two run in parallel.
+        cdef size_t state_bytes = whole_lines(self.api.state_size)
+        cdef size_t path_bytes = whole_lines(MAX_PATH * sizeof(PathStep))
+        cdef size_t legal_bytes = whole_lines(XEN_MAX_ACTIONS * sizeof(XenCode))
+        cdef void *block = NULL
+        if posix_memalign(&block, CACHE_LINE, 2 * state_bytes + path_bytes + 2 * legal_bytes):
             raise MemoryError("cannot allocate a search worker")
+        self.root = <char *>block     # the block's start: __dealloc__ frees it
+        self.world = self.root + state_bytes
+        self.path = <PathStep *>(self.world + state_bytes)
+        self.legal = <XenCode *>(<char *>self.path + path_bytes)
+        self.root_allowed = <XenCode *>(<char *>self.legal + legal_bytes)
         memcpy(self.root, <const char *>root, self.api.state_size)
         self._set_worlds(worlds or [], world_weights or [])
         self.n_root_allowed = 0
@@ -878,11 +896,7 @@ cdef class Worker:
         free(self.worlds.states)
         free(self.worlds.cumulative)
         tree_free(&self.tree)
-        free(self.root)
-        free(self.world)
-        free(self.path)
-        free(self.legal)
-        free(self.root_allowed)
+        free(self.root)     # the block of all the small buffers
 
     def plan(self, unsigned long long iterations, double seconds):
         """The whole budget of the search, from now, when it runs in several

@@ -10,10 +10,9 @@
 #include "game_adapter.h"
 
 uint64_t ana_random_playout(const AnaTables *t, AnaState *s, XenRng *rng) {
-    XenCode codes[XEN_MAX_ACTIONS];
     uint64_t n = 0;
     while (s->stage != ANA_SG_OVER) {
-        ana_apply(t, s, xen_random_code(&ana_game_api, t, s, rng, codes), NULL);
+        ana_apply(t, s, xen_random_code(&ana_game_api, t, s, rng), NULL);
         n++;
     }
     return n;

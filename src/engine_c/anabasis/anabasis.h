@@ -385,6 +385,9 @@ int ana_features(const AnaTables *t, const AnaState *s, int player, double *out)
 extern const XenFeatureSet ana_feature_set;
 /* One decision of the playout policy ("attack-first"). */
 XenCode ana_playout_action(const AnaTables *t, const AnaState *s, XenRng *rng);
+/* At a decision node: ana_legal_actions' list[xen_rng_below(rng, n)], drawn
+ * without writing the list (game_api.h, random_decision). */
+XenCode ana_random_decision(const AnaTables *t, const AnaState *s, XenRng *rng);
 
 /* The game for the search (game_api.h): states are AnaState, tables AnaTables. */
 extern const XenGameApi ana_game_api;

@@ -20,6 +20,7 @@
 #include "anabasis.h"
 #include "check.h"
 #include "codes.h"
+#include "runs.h"
 #include "zobrist.h"
 
 #define BIT(q) (1ULL << (q))
@@ -123,10 +124,28 @@ static inline int attack_cost(const AnaTables *t, const AnaState *s, int q) {
     return (s->moved >> q) & 1 ? 0 : 1;
 }
 
-static inline int price(const AnaTables *t, const AnaState *s, int card) {
-    int a, p = t->card[card].cost;
-    if (field_active(t, s, ANA_FX_PRICE, &a)) p += a;
+/* The squares of `from` whose attack costs at most `ap` (attack_cost, for a
+ * whole mask at once). */
+static inline uint64_t attack_affordable(const AnaTables *t, const AnaState *s, uint64_t from,
+                                         int ap) {
+    int a;
+    if (field_active(t, s, ANA_FX_ATTACK_COST, &a)) return ap >= (a > 0 ? a : 0) ? from : 0;
+    return ap >= 1 ? from : from & s->moved;
+}
+
+/* What the active field card adds to every price (0 without one). */
+static inline int price_change(const AnaTables *t, const AnaState *s) {
+    int a;
+    return field_active(t, s, ANA_FX_PRICE, &a) ? a : 0;
+}
+
+static inline int price_with(const AnaTables *t, int card, int change) {
+    int p = t->card[card].cost + change;
     return p < 1 ? 1 : p;
+}
+
+static inline int price(const AnaTables *t, const AnaState *s, int card) {
+    return price_with(t, card, price_change(t, s));
 }
 
 /* The to-deal multiset of seat p is never stored: during the DEAL stages it
@@ -222,7 +241,10 @@ static inline uint64_t event_args(const AnaState *s, int p, int effect) {
 const char *ana_state_check_unkeyed(const AnaTables *t, const AnaState *s);
 const char *ana_check_keys(const AnaTables *t, const AnaState *s);
 
-/* The ATTACK codes of the field stage, ascending (moves.c). */
-int ana_field_attacks(const AnaTables *t, const AnaState *s, XenCode *out);
+/* A decision's legal codes as runs (runs.h, moves.c): at most a move and an
+ * attack run per square, and a few. */
+enum { ANA_MAX_RUNS = 2 * ANA_SQUARES + 8 };
+/* The ATTACK runs of the field stage, ascending, appended after n runs. */
+int ana_field_attack_runs(const AnaTables *t, const AnaState *s, XenRun *runs, int n);
 
 #endif

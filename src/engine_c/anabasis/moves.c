@@ -3,104 +3,117 @@
 #include "internal.h"
 #include "multiset.h"
 
-/* ================================================================ legal */
+/* ================================================================ legal
+ *
+ * Decisions are generated as runs of codes (runs.h): the list is their
+ * expansion, a uniformly random code one pick among them. */
 
-static int gen_standby(const AnaTables *t, const AnaState *s, uint16_t *out) {
-    int p = s->active, n = 0, q;
+static int runs_standby(const AnaTables *t, const AnaState *s, XenRun *runs) {
+    int p = s->active, n = 0;
     const AnaPlayer *pl = &s->pl[p];
     uint64_t empty_home = t->home[p] & ~occupied(s);
-    uint8_t held[ANA_MAX_CARDS];   /* the card ids in the hand, ascending */
-    int n_held = xen_multiset_ids(pl->hand, ANA_MAX_CARDS, held);
-    out[n++] = XEN_CODE(ANA_END, 0, 0);
-    /* BUY: face-up market cards (tops, then the row's distinct ids), sorted */
-    int cand[3 + ANA_ROW_SIZE], nc = 0;
+    uint64_t held = xen_multiset_mask(pl->hand, (t->n_cards + 7) & ~7), events = 0, buy = 0;
+    int change = price_change(t, s);
+    n = xen_run_add(runs, n, ANA_END, 0, 0, 1);
+    /* BUY: face-up market cards (tops, then the row's ids; a card id is in
+     * one pile), ascending as bits */
     for (int i = 0; i < 3; i++)
-        if (s->top[i] != ANA_NONE) cand[nc++] = s->top[i];
+        if (s->top[i] != ANA_NONE && price_with(t, s->top[i], change) <= pl->funds) buy |= BIT(s->top[i]);
     for (int i = 0; i < ANA_ROW_SIZE && s->row[i] != ANA_NONE; i++)
-        if (i == 0 || s->row[i] != s->row[i - 1]) cand[nc++] = s->row[i];
-    for (int i = 1; i < nc; i++)
-        for (int j = i; j > 0 && cand[j - 1] > cand[j]; j--) {
-            int tmp = cand[j]; cand[j] = cand[j - 1]; cand[j - 1] = tmp;
-        }
-    for (int i = 0; i < nc; i++)
-        if (price(t, s, cand[i]) <= pl->funds) out[n++] = XEN_CODE(ANA_BUY, cand[i], 0);
+        if (price_with(t, s->row[i], change) <= pl->funds) buy |= BIT(s->row[i]);
+    n = xen_run_add(runs, n, ANA_BUY, 0, 1, buy);
+    for (uint64_t m = held; m; m &= m - 1)
+        if (t->card[__builtin_ctzll(m)].kind == ANA_EVENT_CARD) events |= m & -m;
     if (pl->ap >= 1) {
         for (int i = 0; i < ANA_ROW_SIZE && s->row[i] != ANA_NONE; i++) {
-            int c = s->row[i];
+            int c = s->row[i];   /* the row is sorted */
             if ((i > 0 && s->row[i - 1] == c) || t->card[c].kind != ANA_TERRITORY ||
-                price(t, s, c) > pl->funds)
+                price_with(t, c, change) > pl->funds)
                 continue;
-            FOR_BITS(q, empty_home) out[n++] = XEN_CODE(ANA_BUY_PLACE, c, q);
+            n = xen_run_add(runs, n, ANA_BUY_PLACE, c, 0, empty_home);
         }
-        for (int i = 0; i < n_held; i++)
-            if (t->card[held[i]].kind != ANA_EVENT_CARD)
-                FOR_BITS(q, empty_home) out[n++] = XEN_CODE(ANA_PLACE, held[i], q);
+        for (uint64_t m = held & ~events; m; m &= m - 1)
+            n = xen_run_add(runs, n, ANA_PLACE, __builtin_ctzll(m), 0, empty_home);
     }
-    if (first_empty_slot(s, p) >= 0)
-        for (int i = 0; i < n_held; i++)
-            if (t->card[held[i]].kind == ANA_EVENT_CARD) out[n++] = XEN_CODE(ANA_SET, held[i], 0);
+    if (first_empty_slot(s, p) >= 0) n = xen_run_add(runs, n, ANA_SET, 0, 1, events);
     return n;
 }
 
-/* The ATTACK codes of the field stage, ascending (the playout policy asks for
- * them alone). */
-int ana_field_attacks(const AnaTables *t, const AnaState *s, XenCode *out) {
-    int p = s->active, d = 1 - p, n = 0, a, b;
+/* The ATTACK runs of the field stage, ascending, after the n runs in `runs`
+ * (the playout policy asks for them alone). */
+int ana_field_attack_runs(const AnaTables *t, const AnaState *s, XenRun *runs, int n) {
+    int p = s->active, d = 1 - p, a;
     uint64_t mine = s->ready & s->occ[p], targets = s->occ[d] | BIT(CASTLE_SQ[d]);
-    FOR_BITS(a, mine)
-        if (s->pl[p].ap >= attack_cost(t, s, a))
-            FOR_BITS(b, t->attack_mask[s->sq_card[a]][p][a] & targets) out[n++] = XEN_CODE(ANA_ATTACK, a, b);
+    FOR_BITS(a, attack_affordable(t, s, mine, s->pl[p].ap))
+        n = xen_run_add(runs, n, ANA_ATTACK, a, 0, t->attack_mask[s->sq_card[a]][p][a] & targets);
     return n;
 }
 
-static int gen_field(const AnaTables *t, const AnaState *s, uint16_t *out) {
-    int p = s->active, n = 0, a, b;
+static int runs_field(const AnaTables *t, const AnaState *s, XenRun *runs) {
+    int p = s->active, n = 0, a;
     const AnaPlayer *pl = &s->pl[p];
     uint64_t mine = s->ready & s->occ[p], free_sq = ~occupied(s) & ~t->castles;
-    out[n++] = XEN_CODE(ANA_END, 0, 0);
+    n = xen_run_add(runs, n, ANA_END, 0, 0, 1);
     if (pl->ap >= move_cost(t, s))
-        FOR_BITS(a, mine)
-            FOR_BITS(b, t->move_mask[s->sq_card[a]][p][a] & free_sq) out[n++] = XEN_CODE(ANA_MOVE, a, b);
-    n += ana_field_attacks(t, s, out + n);
-    if (pl->ap >= 1)
-        FOR_BITS(a, s->occ[p] & s->chars & ~s->ready) out[n++] = XEN_CODE(ANA_READY, a, 0);
+        FOR_BITS(a, mine) n = xen_run_add(runs, n, ANA_MOVE, a, 0, t->move_mask[s->sq_card[a]][p][a] & free_sq);
+    n = ana_field_attack_runs(t, s, runs, n);
+    if (pl->ap >= 1) n = xen_run_add(runs, n, ANA_READY, 0, 1, s->occ[p] & s->chars & ~s->ready);
     for (int k = 0; k < ANA_SLOTS; k++)
         if (slot_face_down(s, p, k))
-            FOR_BITS(b, event_args(s, p, t->card[pl->slot[k]].effect)) out[n++] = XEN_CODE(ANA_EVENT, k, b);
+            n = xen_run_add(runs, n, ANA_EVENT, k, 0, event_args(s, p, t->card[pl->slot[k]].effect));
     return n;
 }
 
 /* PASS, then EVENT k 0 for each face-down slot of p whose effect is accepted. */
-static int gen_window(const AnaTables *t, const AnaState *s, int p, int response, uint16_t *out) {
-    int n = 0;
-    out[n++] = XEN_CODE(ANA_PASS, 0, 0);
+static int runs_window(const AnaTables *t, const AnaState *s, int p, int response, XenRun *runs) {
+    uint64_t slots = 0;
     for (int k = 0; k < ANA_SLOTS; k++) {
         if (!slot_face_down(s, p, k)) continue;
         int effect = t->card[s->pl[p].slot[k]].effect;
-        if (response ? response_matches(s, effect) : effect == ANA_EV_NULLIFY)
-            out[n++] = XEN_CODE(ANA_EVENT, k, 0);
+        if (response ? response_matches(s, effect) : effect == ANA_EV_NULLIFY) slots |= BIT(k);
     }
-    return n;
+    return xen_run_add(runs, xen_run_add(runs, 0, ANA_PASS, 0, 0, 1), ANA_EVENT, 0, 1, slots);
+}
+
+/* The runs of a decision (0 at a chance node or the end). */
+static int decision_runs(const AnaTables *t, const AnaState *s, XenRun *runs) {
+    switch (s->stage) {
+    case ANA_SG_STANDBY1: case ANA_SG_STANDBY2: return runs_standby(t, s, runs);
+    case ANA_SG_FIELD: return runs_field(t, s, runs);
+    case ANA_SG_RESPONSE: return runs_window(t, s, 1 - s->active, 1, runs);
+    case ANA_SG_NULLIFY_RESPONSE: return runs_window(t, s, s->active, 0, runs);
+    case ANA_SG_EVENT_WINDOW: return runs_window(t, s, 1 - s->active, 0, runs);
+    case ANA_SG_EVADE:
+        return xen_run_add(runs, xen_run_add(runs, 0, ANA_PASS, 0, 0, 1), ANA_EVADE, 0, 1,
+                           evade_mask(t, s));
+    default: return 0;
+    }
+}
+
+static int is_decision(const AnaState *s) {
+    switch (s->stage) {
+    case ANA_SG_STANDBY1: case ANA_SG_STANDBY2: case ANA_SG_FIELD: case ANA_SG_RESPONSE:
+    case ANA_SG_NULLIFY_RESPONSE: case ANA_SG_EVENT_WINDOW: case ANA_SG_EVADE:
+        return 1;
+    default:
+        return 0;
+    }
 }
 
 int ana_legal_actions(const AnaTables *t, const AnaState *s, uint16_t *out) {
-    int n = 0, q;
-    switch (s->stage) {
-    case ANA_SG_STANDBY1: case ANA_SG_STANDBY2: return gen_standby(t, s, out);
-    case ANA_SG_FIELD: return gen_field(t, s, out);
-    case ANA_SG_RESPONSE: return gen_window(t, s, 1 - s->active, 1, out);
-    case ANA_SG_NULLIFY_RESPONSE: return gen_window(t, s, s->active, 0, out);
-    case ANA_SG_EVENT_WINDOW: return gen_window(t, s, 1 - s->active, 0, out);
-    case ANA_SG_EVADE:
-        out[n++] = XEN_CODE(ANA_PASS, 0, 0);
-        FOR_BITS(q, evade_mask(t, s)) out[n++] = XEN_CODE(ANA_EVADE, q, 0);
-        return n;
-    case ANA_SG_OVER: return 0;
-    default: {
+    if (s->stage == ANA_SG_OVER) return 0;
+    if (!is_decision(s)) {
         uint32_t w[ANA_MAX_OUTCOMES], total;
         return ana_chance_outcomes(t, s, out, w, &total);
     }
-    }
+    XenRun runs[ANA_MAX_RUNS];
+    return xen_runs_expand(runs, decision_runs(t, s, runs), out);
+}
+
+XenCode ana_random_decision(const AnaTables *t, const AnaState *s, XenRng *rng) {
+    XenRun runs[ANA_MAX_RUNS];
+    int n = decision_runs(t, s, runs);
+    return xen_runs_code(runs, n, (int)xen_rng_below(rng, (uint32_t)xen_runs_count(runs, n)));
 }
 
 /* ================================================================ chance */
@@ -197,7 +210,7 @@ uint16_t ana_sample_chance(const AnaTables *t, const AnaState *s, XenRng *rng) {
         uint32_t seen = 0;
         for (int i = 0; i < s->field_n; i++) seen |= 1u << s->field_rev[i];
         uint32_t unseen = ((1u << t->n_fields) - 1) & ~seen;
-        uint32_t r = xen_rng_below(rng, (uint32_t)__builtin_popcount(unseen));
+        uint32_t r = xen_rng_below(rng, (uint32_t)xen_popcount64(unseen));
         while (r--) unseen &= unseen - 1;
         return XEN_CODE(ANA_FIELD, __builtin_ctz(unseen), 0);
     }
@@ -218,6 +231,10 @@ uint16_t ana_sample_chance(const AnaTables *t, const AnaState *s, XenRng *rng) {
 }
 
 int ana_is_legal(const AnaTables *t, const AnaState *s, uint16_t code) {
+    if (is_decision(s)) {
+        XenRun runs[ANA_MAX_RUNS];
+        return xen_runs_hold(runs, decision_runs(t, s, runs), code);
+    }
     uint16_t list[XEN_MAX_ACTIONS];
     int lo = 0, hi = ana_legal_actions(t, s, list) - 1;
     while (lo <= hi) {

@@ -86,16 +86,15 @@ double ana_evaluate_learned(const AnaTables *t, const AnaState *s, int player) {
  * attack (uniform among them) with probability 3/4; otherwise a uniformly
  * random legal action. Uniform random play wanders: most of its field-phase
  * actions are moves, so battles, which decide the game, come late. The
- * attacks are listed alone first, so that three times in four the whole list
- * is never built.
+ * attacks are generated alone first (as runs, runs.h), so that three times
+ * in four the other actions are never generated; no code list is written.
  */
 XenCode ana_playout_action(const AnaTables *t, const AnaState *s, XenRng *rng) {
-    XenCode actions[XEN_MAX_ACTIONS];
     if (s->stage == ANA_SG_FIELD) {   /* the only stage with attacks */
-        int attacks = ana_field_attacks(t, s, actions);
+        XenRun runs[ANA_MAX_RUNS];
+        int n = ana_field_attack_runs(t, s, runs, 0), attacks = xen_runs_count(runs, n);
         if (attacks > 0 && xen_rng_below(rng, 4) != 0)
-            return actions[xen_rng_below(rng, (uint32_t)attacks)];
+            return xen_runs_code(runs, n, (int)xen_rng_below(rng, (uint32_t)attacks));
     }
-    int n = ana_legal_actions(t, s, actions);
-    return actions[xen_rng_below(rng, (uint32_t)n)];
+    return ana_random_decision(t, s, rng);
 }

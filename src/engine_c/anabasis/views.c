@@ -59,18 +59,30 @@ uint64_t ana_information_set_key(const AnaTables *t, const AnaState *s, int play
     return h;
 }
 
-/* One card drawn uniformly from the multiset u (only events if events_only),
- * removed from it: r = below(total), the card whose cumulative range in
- * ascending id order holds r. */
-static int draw_from(const AnaTables *t, uint8_t u[ANA_MAX_CARDS], int events_only, XenRng *rng) {
+static int drawable(const AnaTables *t, int c, int events_only) {
+    return !events_only || t->card[c].kind == ANA_EVENT_CARD;
+}
+
+/* The cards of the multiset u that draw_from may draw. */
+static uint32_t drawable_total(const AnaTables *t, const uint8_t u[ANA_MAX_CARDS],
+                               int events_only) {
     uint32_t total = 0;
     for (int c = 0; c < t->n_cards; c++)
-        if (!events_only || t->card[c].kind == ANA_EVENT_CARD) total += u[c];
-    uint32_t r = xen_rng_below(rng, total);
+        if (drawable(t, c, events_only)) total += u[c];
+    return total;
+}
+
+/* One card drawn uniformly from the multiset u (only events if events_only),
+ * removed from it: r = below(*total), the card whose cumulative range in
+ * ascending id order holds r. *total is drawable_total of u, and stays so. */
+static int draw_from(const AnaTables *t, uint8_t u[ANA_MAX_CARDS], int events_only,
+                     uint32_t *total, XenRng *rng) {
+    uint32_t r = xen_rng_below(rng, *total);
     for (int c = 0; c < t->n_cards; c++) {
-        if (events_only && t->card[c].kind != ANA_EVENT_CARD) continue;
+        if (!drawable(t, c, events_only)) continue;
         if (r < u[c]) {
             u[c]--;
+            --*total;
             return c;
         }
         r -= u[c];
@@ -90,15 +102,18 @@ void ana_resample(const AnaTables *t, AnaState *s, int player, XenRng *rng) {
     unseen_of(t, s, o, u);
     for (int k = 0; k < ANA_SLOTS; k++) fd[k] = slot_face_down(s, o, k);
     AnaPlayer *op = &s->pl[o];
-    for (int c = 0; c < t->n_cards; c++) {
-        set8(t, s, &op->deck[c], 0);
-        set8(t, s, &op->hand[c], 0);
-    }
+    uint8_t hand[ANA_MAX_CARDS] = {0};
+    uint32_t events = drawable_total(t, u, 1), cards;
     for (int k = 0; k < ANA_SLOTS; k++)
-        if (fd[k]) set8(t, s, &op->slot[k], draw_from(t, u, 1, rng));
-    for (int i = 0; i < to_deal; i++) draw_from(t, u, 1, rng);
-    for (int i = 0; i < hand_n; i++) ms_add(t, s, op->hand, draw_from(t, u, 0, rng), 1);
-    for (int c = 0; c < t->n_cards; c++) set8(t, s, &op->deck[c], u[c]);
+        if (fd[k]) set8(t, s, &op->slot[k], draw_from(t, u, 1, &events, rng));
+    for (int i = 0; i < to_deal; i++) draw_from(t, u, 1, &events, rng);
+    cards = drawable_total(t, u, 0);
+    for (int i = 0; i < hand_n; i++) hand[draw_from(t, u, 0, &cards, rng)]++;
+    /* most counts stay as they were: only the others pay a keyed write */
+    for (int c = 0; c < t->n_cards; c++) {
+        if (op->hand[c] != hand[c]) set8(t, s, &op->hand[c], hand[c]);
+        if (op->deck[c] != u[c]) set8(t, s, &op->deck[c], u[c]);
+    }
     debug_check(t, s);
 }
 

@@ -377,6 +377,9 @@ extern const XenFeatureSet hero_feature_set;
 /* The playout policy at a decision node (playout.c): a uniformly random
  * legal code, with the few corrections documented there (playout.c). */
 XenCode hero_playout_action(const HeroTables *t, const HeroState *s, XenRng *rng);
+/* At a decision node: hero_legal_actions' list[xen_rng_below(rng, n)], drawn
+ * without writing the list (game_api.h, random_decision). */
+XenCode hero_random_decision(const HeroTables *t, const HeroState *s, XenRng *rng);
 
 #ifdef __cplusplus
 }

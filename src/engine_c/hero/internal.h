@@ -26,6 +26,7 @@
 #include "check.h"
 #include "codes.h"
 #include "hero.h"
+#include "runs.h"
 #include "zobrist.h"
 
 enum { REGION32_BEGIN = 8, REGION32_END = 264, REGION8_END = offsetof(HeroState, hidden) };
@@ -43,7 +44,6 @@ enum { REGION32_BEGIN = 8, REGION32_END = 264, REGION8_END = offsetof(HeroState,
 #define debug_check(t, s) ((void)0)
 #endif
 
-static inline int popcount32(uint32_t x) { return __builtin_popcount(x); }
 
 /* ============================================================ apply context */
 
@@ -55,7 +55,17 @@ typedef struct Ctx {
     HeroState *s;
     int special_winner;       /* -1, or the seat a win_if_units made win */
     uint8_t ref[N_REFS];
+    /* A unit's damage rose since the last settle. Only then can a unit have
+     * died (powers are >= 1 and pumps >= 0, and a settle leaves no unit with
+     * damage >= power): settle looks for deaths only then. */
+    uint8_t damaged;
 } Ctx;
+
+/* The context of one action (or of a resample's writes) on s. */
+static inline Ctx ctx_of(const HeroTables *t, HeroState *s) {
+    Ctx c = {t, s, -1, {HERO_REF_NONE, HERO_REF_NONE, HERO_REF_NONE}, 0};
+    return c;
+}
 
 /* Hashed setters: every state write goes through them. */
 static inline void w8(Ctx *c, uint8_t *p, int v) {
@@ -72,6 +82,11 @@ static inline void w32(Ctx *c, int32_t *p, int32_t v) {
 const char *hero_state_check_unkeyed(const HeroTables *t, const HeroState *s);
 const char *hero_check_keys(const HeroTables *t, const HeroState *s);
 
+/* The legal codes of a decision as runs (runs.h), ascending (moves.c): the
+ * playout policy picks from them without listing the codes. */
+enum { HERO_MAX_RUNS = HERO_MAX_CARDS + 16 };   /* a run per card held, and a few */
+int hero_decision_runs(const HeroTables *t, const HeroState *s, XenRun *runs);
+
 
 /* ======================================================== units and rows */
 
@@ -80,6 +95,12 @@ static inline int row_of(int slot) { return slot / 5; }          /* rr = seat * 
 static inline int is_front(int slot) { return (slot % 10) < 5; }
 static inline int occupied(const HeroState *s, int slot) {
     return slot % 5 < s->row_n[slot / 5];
+}
+
+/* Seat u's units as a 10-bit mask of relative slots (bit i: slot u * 10 + i;
+ * 0..4 front, 5..9 back): rows are left-packed, so no slot is tested. */
+static inline uint32_t seat_units(const HeroState *s, int u) {
+    return ((1u << s->row_n[u * 2]) - 1) | (((1u << s->row_n[u * 2 + 1]) - 1) << 5);
 }
 
 /* Derived unit values (§1): printed + race bonus + pumps (hero_power, hero_attack). */
@@ -97,17 +118,12 @@ static inline int keywords_at(const HeroTables *t, const HeroState *s, int slot)
 
 /* Occupied slots as a 20-bit mask. */
 static inline uint32_t occupied_mask(const HeroState *s) {
-    uint32_t m = 0;
-    for (int rr = 0; rr < 4; rr++) m |= ((1u << s->row_n[rr]) - 1) << (rr * 5);
-    return m;
+    return seat_units(s, 0) | seat_units(s, 1) << 10;
 }
 
-/* Relative target code of the acting player u <-> absolute ref. */
+/* The absolute ref of relative target code `rel` of the acting player u. */
 static inline int abs_slot(int u, int rel) {
     return rel < 10 ? u * 10 + rel : (1 - u) * 10 + rel - 10;
-}
-static inline int rel_slot(int u, int slot) {
-    return seat_of(slot) == u ? slot % 10 : 10 + slot % 10;
 }
 
 /* Where `ref` points after the units of `mask` left at once (§2 refs). */
@@ -116,7 +132,7 @@ static inline uint8_t remap(uint8_t ref, uint32_t mask) {
     if ((mask >> ref) & 1) return HERO_REF_NONE;
     int base = row_of(ref) * 5;
     uint32_t below = mask & ((1u << ref) - (1u << base));
-    return (uint8_t)(ref - popcount32(below));
+    return (uint8_t)(ref - xen_popcount64(below));
 }
 
 
@@ -133,25 +149,18 @@ static inline const HeroEffects *source_effects(const HeroTables *t, int card, i
     return is_ability ? &t->seat[u].ability_fx : &t->card[card].effects;
 }
 
-/* §5 legal target of an effect list for user u. */
-static inline int legal_target(const HeroTables *t, const HeroState *s, const HeroEffects *fx,
-                               int u, int slot) {
-    if (!occupied(s, slot)) return 0;
-    if (keywords_at(t, s, slot) & HERO_KW_PROTECTION) return 0;
-    int mine = seat_of(slot) == u;
-    if (fx->target == HERO_TG_OWN_UNIT && !mine) return 0;
-    if (fx->target == HERO_TG_ENEMY_UNIT && mine) return 0;
-    return power_of(t, s, slot) <= fx->destroy_max;
-}
-
-/* Legal targets of an effect list as relative codes (bit r = code r). */
+/* §5 legal targets of an effect list for user u, as relative codes (bit r =
+ * code r): units of the sides its target kind allows, without PROTECTION,
+ * of power <= its destroy_max. */
 static inline uint32_t legal_targets(const HeroTables *t, const HeroState *s, const HeroEffects *fx,
-                              int u) {
+                                     int u) {
+    uint32_t mine = fx->target == HERO_TG_ENEMY_UNIT ? 0 : seat_units(s, u);
+    uint32_t theirs = fx->target == HERO_TG_OWN_UNIT ? 0 : seat_units(s, 1 - u);
     uint32_t out = 0;
-    uint32_t occ = occupied_mask(s);
-    for (uint32_t m = occ; m; m &= m - 1) {
-        int slot = __builtin_ctz(m);
-        if (legal_target(t, s, fx, u, slot)) out |= 1u << rel_slot(u, slot);
+    for (uint32_t m = mine | theirs << 10; m; m &= m - 1) {
+        int rel = __builtin_ctz(m), slot = abs_slot(u, rel);
+        if (keywords_at(t, s, slot) & HERO_KW_PROTECTION) continue;
+        if (power_of(t, s, slot) <= fx->destroy_max) out |= 1u << rel;
     }
     return out;
 }

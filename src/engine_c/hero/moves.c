@@ -17,9 +17,8 @@ static void field_count(const HeroTables *t, const HeroState *s, int u, FieldCou
     memset(fc, 0, sizeof *fc);
     fc->colour[seat->faction]++;
     fc->total = 1;
-    for (int slot = u * 10; slot < u * 10 + 10; slot++) {
-        if (!occupied(s, slot)) continue;
-        fc->colour[seat->unit_faction[s->card[slot]]]++;
+    for (uint32_t m = seat_units(s, u); m; m &= m - 1) {
+        fc->colour[seat->unit_faction[s->card[u * 10 + __builtin_ctz(m)]]]++;
         fc->total++;
     }
 }
@@ -34,95 +33,87 @@ static inline int can_use(const HeroTables *t, const HeroState *s, int u, const 
            fc->colour[2] >= k->cond[2] && fc->colour[3] >= k->cond[3];
 }
 
-/* Appends kind/x codes for every target in `targets` (bit r = relative code r). */
-static inline int emit_targets(uint16_t *out, int n, int kind, int x, uint32_t targets) {
-    for (; targets; targets &= targets - 1) out[n++] = XEN_CODE(kind, x, __builtin_ctz(targets));
-    return n;
+/* A target mask of one relative code, or no target (HERO_NO_TARGET). */
+static inline uint64_t targets_or_none(const HeroTables *t, const HeroState *s,
+                                       const HeroEffects *fx, int u) {
+    return fx->target == HERO_TG_NONE ? 1ULL << HERO_NO_TARGET : legal_targets(t, s, fx, u);
 }
 
-/* The card ids in seat u's hand, ascending: the generators below walk this
- * short list, not every card id. */
-typedef struct Held {
-    int n;
-    uint8_t card[HERO_MAX_CARDS];
-} Held;
+/* What every generator of one decision reads: who acts, their field colours
+ * and the cards they hold. */
+typedef struct Decision {
+    const HeroTables *t;
+    const HeroState *s;
+    int u;
+    FieldCount fc;
+    uint64_t held;
+} Decision;
 
-static void held_cards(const HeroState *s, int u, Held *held) {
-    held->n = xen_multiset_ids(s->hand[u], HERO_MAX_CARDS, held->card);
-}
-
-static int gen_deploy(const HeroTables *t, const HeroState *s, int u, const FieldCount *fc,
-                      const Held *held, uint16_t *out, int n) {
-    int front_room = s->row_n[u * 2] < HERO_ROW_SIZE;
-    int back_room = s->row_n[u * 2 + 1] < HERO_ROW_SIZE;
+static int runs_deploy(const Decision *d, XenRun *runs, int n) {
+    const HeroState *s = d->s;
+    int u = d->u;
+    uint64_t front_room = s->row_n[u * 2] < HERO_ROW_SIZE;
+    uint64_t back_room = s->row_n[u * 2 + 1] < HERO_ROW_SIZE;
     if (!front_room && !back_room) return n;
-    for (int i = 0; i < held->n; i++) {
-        int card = held->card[i];
-        if (!t->card[card].is_unit || !can_use(t, s, u, fc, card)) continue;
-        if (front_room && (t->card[card].keywords & HERO_KW_BLITZ))
-            out[n++] = XEN_CODE(HERO_DEPLOY, card, 0);
-        if (back_room) out[n++] = XEN_CODE(HERO_DEPLOY, card, 1);
+    for (uint64_t m = d->held; m; m &= m - 1) {
+        int card = __builtin_ctzll(m);
+        const HeroCard *k = &d->t->card[card];
+        if (!k->is_unit || !can_use(d->t, s, u, &d->fc, card)) continue;
+        uint64_t rows = (front_room && (k->keywords & HERO_KW_BLITZ)) | back_room << 1;
+        n = xen_run_add(runs, n, HERO_DEPLOY, card, 0, rows);
     }
     return n;
 }
 
-static int gen_play(const HeroTables *t, const HeroState *s, int u, const FieldCount *fc,
-                    const Held *held, int normal_too, uint16_t *out, int n) {
-    for (int i = 0; i < held->n; i++) {
-        int card = held->card[i];
-        const HeroCard *k = &t->card[card];
+static int runs_play(const Decision *d, int normal_too, XenRun *runs, int n) {
+    for (uint64_t m = d->held; m; m &= m - 1) {
+        int card = __builtin_ctzll(m);
+        const HeroCard *k = &d->t->card[card];
         if (k->is_unit || !(k->fast || normal_too)) continue;
-        if (!can_use(t, s, u, fc, card)) continue;
-        if (k->effects.target == HERO_TG_NONE)
-            out[n++] = XEN_CODE(HERO_PLAY, card, HERO_NO_TARGET);
-        else
-            n = emit_targets(out, n, HERO_PLAY, card, legal_targets(t, s, &k->effects, u));
+        if (!can_use(d->t, d->s, d->u, &d->fc, card)) continue;
+        n = xen_run_add(runs, n, HERO_PLAY, card, 0, targets_or_none(d->t, d->s, &k->effects, d->u));
     }
     return n;
 }
 
-static int gen_retainer(const HeroState *s, int u, const Held *held, uint16_t *out, int n) {
-    if (s->row_n[u * 2 + 1] >= HERO_ROW_SIZE) return n;
-    for (int i = 0; i < held->n; i++) out[n++] = XEN_CODE(HERO_RETAINER, held->card[i], 0);
-    return n;
+static int runs_retainer(const Decision *d, XenRun *runs, int n) {
+    if (d->s->row_n[d->u * 2 + 1] >= HERO_ROW_SIZE) return n;
+    return xen_run_add(runs, n, HERO_RETAINER, 0, 1, d->held);
 }
 
-static int gen_move(const HeroState *s, int u, uint16_t *out, int n) {
-    for (int rel = 0; rel < 10; rel++) {
-        int slot = u * 10 + rel, other = row_of(slot) ^ 1;
-        if (occupied(s, slot) && (s->flags[slot] & HERO_F_CAN_MOVE) &&
-            s->row_n[other] < HERO_ROW_SIZE)
-            out[n++] = XEN_CODE(HERO_MOVE, 0, rel);
+static int runs_move(const HeroState *s, int u, XenRun *runs, int n) {
+    /* a unit moves to the other row of its seat, which needs room */
+    uint32_t units = seat_units(s, u), movable = 0, out = 0;
+    if (s->row_n[u * 2 + 1] < HERO_ROW_SIZE) movable |= units & 0x1F;
+    if (s->row_n[u * 2] < HERO_ROW_SIZE) movable |= units & 0x3E0;
+    for (; movable; movable &= movable - 1) {
+        int rel = __builtin_ctz(movable);
+        if (s->flags[u * 10 + rel] & HERO_F_CAN_MOVE) out |= 1u << rel;
     }
-    return n;
+    return xen_run_add(runs, n, HERO_MOVE, 0, 0, out);
 }
 
-static int gen_ability(const HeroTables *t, const HeroState *s, int u, uint16_t *out, int n) {
+static int runs_ability(const HeroTables *t, const HeroState *s, int u, XenRun *runs, int n) {
     const HeroSeat *seat = &t->seat[u];
     if (seat->ability != HERO_AB_ACTIVATED || s->ability_used[u]) return n;
-    if (seat->ability_fx.target == HERO_TG_NONE) {
-        out[n++] = XEN_CODE(HERO_ABILITY, 0, HERO_NO_TARGET);
-        return n;
-    }
-    return emit_targets(out, n, HERO_ABILITY, 0, legal_targets(t, s, &seat->ability_fx, u));
+    return xen_run_add(runs, n, HERO_ABILITY, 0, 0, targets_or_none(t, s, &seat->ability_fx, u));
 }
 
-static int gen_attack(const HeroTables *t, const HeroState *s, int a, uint16_t *out, int n) {
+static int runs_attack(const HeroTables *t, const HeroState *s, int a, XenRun *runs, int n) {
     int op = 1 - a;
-    uint32_t used_front = 0, used_back = 0;   /* relative codes 10..19 */
+    uint64_t used_front = 0, used_back = 0;   /* relative codes 10..19 */
     for (int i = 0; i < s->row_n[op * 2]; i++)
         if (s->flags[op * 10 + i] & HERO_F_USED) used_front |= 1u << (10 + i);
     for (int i = 0; i < s->row_n[op * 2 + 1]; i++)
         if (s->flags[op * 10 + 5 + i] & HERO_F_USED) used_back |= 1u << (15 + i);
-    for (int rel = 0; rel < 10; rel++) {
-        int slot = a * 10 + rel;
-        if (!occupied(s, slot) || (s->flags[slot] & HERO_F_USED)) continue;
-        if (rel < 5) {
-            n = emit_targets(out, n, HERO_ATTACK, rel, used_front | used_back);
-            out[n++] = XEN_CODE(HERO_ATTACK, rel, HERO_AVATAR_SLOT);
-        } else if (keywords_at(t, s, slot) & HERO_KW_RANGED) {
-            n = emit_targets(out, n, HERO_ATTACK, rel, used_front);
-        }
+    for (uint32_t m = seat_units(s, a); m; m &= m - 1) {
+        int rel = __builtin_ctz(m), slot = a * 10 + rel;
+        if (s->flags[slot] & HERO_F_USED) continue;
+        if (rel < 5)
+            n = xen_run_add(runs, n, HERO_ATTACK, rel, 0,
+                            used_front | used_back | 1ULL << HERO_AVATAR_SLOT);
+        else if (keywords_at(t, s, slot) & HERO_KW_RANGED)
+            n = xen_run_add(runs, n, HERO_ATTACK, rel, 0, used_front);
     }
     return n;
 }
@@ -141,12 +132,13 @@ static int can_guard(const HeroTables *t, const HeroState *s, int g) {
     return 1;
 }
 
-static int gen_guard(const HeroTables *t, const HeroState *s, int d, uint16_t *out, int n) {
-    for (int rel = 0; rel < 10; rel++) {
-        int slot = d * 10 + rel;
-        if (occupied(s, slot) && can_guard(t, s, slot)) out[n++] = XEN_CODE(HERO_GUARD, 0, rel);
+static int runs_guard(const HeroTables *t, const HeroState *s, int d, XenRun *runs, int n) {
+    uint64_t guards = 0;
+    for (uint32_t m = seat_units(s, d); m; m &= m - 1) {
+        int rel = __builtin_ctz(m);
+        if (can_guard(t, s, d * 10 + rel)) guards |= 1u << rel;
     }
-    return n;
+    return xen_run_add(runs, n, HERO_GUARD, 0, 0, guards);
 }
 
 static int chance_codes(const HeroTables *t, const HeroState *s, uint16_t *out) {
@@ -156,41 +148,41 @@ static int chance_codes(const HeroTables *t, const HeroState *s, uint16_t *out) 
     return n;
 }
 
-/* Decision codes, ascending (kind-major), per the table of §3. */
-static int decision_codes(const HeroTables *t, const HeroState *s, uint16_t *out) {
-    int u = hero_current_player(s), n = 0;
-    FieldCount fc;
-    Held held;
+/* The decision codes as runs, ascending (kind-major), per the table of §3;
+ * runs holds HERO_MAX_RUNS. */
+int hero_decision_runs(const HeroTables *t, const HeroState *s, XenRun *runs) {
+    Decision d = {t, s, hero_current_player(s), {{0}, 0}, 0};
+    int u = d.u, n = 0;
     if (s->pend_kind == HERO_PEND_TARGET)
-        return emit_targets(out, 0, HERO_TARGET, 0,
-                            legal_targets(t, s, &t->card[s->pend_source].effects, u));
-    field_count(t, s, u, &fc);
-    held_cards(s, u, &held);
+        return xen_run_add(runs, 0, HERO_TARGET, 0, 0,
+                           legal_targets(t, s, &t->card[s->pend_source].effects, u));
+    field_count(t, s, u, &d.fc);
+    d.held = xen_multiset_mask(s->hand[u], (t->n_cards + 7) & ~7);   /* the cards held, not every id */
     switch (s->phase) {
     case HERO_PH_ACTION:
-        out[n++] = XEN_CODE(HERO_END, 0, 0);
-        n = gen_move(s, u, out, n);
-        n = gen_deploy(t, s, u, &fc, &held, out, n);
-        n = gen_play(t, s, u, &fc, &held, 1, out, n);
-        n = gen_retainer(s, u, &held, out, n);
-        n = gen_ability(t, s, u, out, n);
+        n = xen_run_add(runs, n, HERO_END, 0, 0, 1);
+        n = runs_move(s, u, runs, n);
+        n = runs_deploy(&d, runs, n);
+        n = runs_play(&d, 1, runs, n);
+        n = runs_retainer(&d, runs, n);
+        n = runs_ability(t, s, u, runs, n);
         break;
     case HERO_PH_WINDOW:
-        out[n++] = XEN_CODE(HERO_PASS, 0, 0);
-        n = gen_play(t, s, u, &fc, &held, 0, out, n);
-        n = gen_retainer(s, u, &held, out, n);
+        n = xen_run_add(runs, n, HERO_PASS, 0, 0, 1);
+        n = runs_play(&d, 0, runs, n);
+        n = runs_retainer(&d, runs, n);
         break;
     case HERO_PH_BATTLE:
-        out[n++] = XEN_CODE(HERO_END, 0, 0);
-        n = gen_play(t, s, u, &fc, &held, 0, out, n);
-        n = gen_retainer(s, u, &held, out, n);
-        n = gen_attack(t, s, u, out, n);
+        n = xen_run_add(runs, n, HERO_END, 0, 0, 1);
+        n = runs_play(&d, 0, runs, n);
+        n = runs_retainer(&d, runs, n);
+        n = runs_attack(t, s, u, runs, n);
         break;
     case HERO_PH_DEFEND:
-        out[n++] = XEN_CODE(HERO_PASS, 0, 0);
-        n = gen_play(t, s, u, &fc, &held, 0, out, n);
-        n = gen_retainer(s, u, &held, out, n);
-        n = gen_guard(t, s, u, out, n);
+        n = xen_run_add(runs, n, HERO_PASS, 0, 0, 1);
+        n = runs_play(&d, 0, runs, n);
+        n = runs_retainer(&d, runs, n);
+        n = runs_guard(t, s, u, runs, n);
         break;
     default:
         break;
@@ -198,10 +190,21 @@ static int decision_codes(const HeroTables *t, const HeroState *s, uint16_t *out
     return n;
 }
 
+static int decision_codes(const HeroTables *t, const HeroState *s, uint16_t *out) {
+    XenRun runs[HERO_MAX_RUNS];
+    return xen_runs_expand(runs, hero_decision_runs(t, s, runs), out);
+}
+
 int hero_legal_actions(const HeroTables *t, const HeroState *s, uint16_t *out) {
     if (hero_is_terminal(s)) return 0;
     if (hero_is_chance(s)) return chance_codes(t, s, out);
     return decision_codes(t, s, out);
+}
+
+XenCode hero_random_decision(const HeroTables *t, const HeroState *s, XenRng *rng) {
+    XenRun runs[HERO_MAX_RUNS];
+    int n = hero_decision_runs(t, s, runs);
+    return xen_runs_code(runs, n, (int)xen_rng_below(rng, (uint32_t)xen_runs_count(runs, n)));
 }
 
 int hero_chance_outcomes(const HeroTables *t, const HeroState *s, uint16_t *codes,
@@ -225,14 +228,8 @@ int hero_is_legal(const HeroTables *t, const HeroState *s, uint16_t code) {
         return XEN_KIND(code) == HERO_DRAW && XEN_Y(code) == 0 && card < t->n_cards &&
                s->deck[hero_drawer(t, s)][card] > 0;
     }
-    uint16_t codes[XEN_MAX_ACTIONS];
-    int n = decision_codes(t, s, codes), lo = 0, hi = n;
-    while (lo < hi) {   /* the list is ascending */
-        int mid = (lo + hi) / 2;
-        if (codes[mid] < code) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo < n && codes[lo] == code;
+    XenRun runs[HERO_MAX_RUNS];
+    return xen_runs_hold(runs, hero_decision_runs(t, s, runs), code);
 }
 
 /* ==================================================================== chance */

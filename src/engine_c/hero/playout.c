@@ -83,18 +83,16 @@ double hero_evaluate_learned(const HeroTables *t, const HeroState *s, int player
 #define PLAYOUT_P_ATTACK 0.75    /* replace an `end` of the battle phase by an attack */
 #define PLAYOUT_P_KEEP_CARD 0.75 /* replace a Retainer discard by another code */
 
-/* The range [*first, *last) of codes of one kind in an ascending list. */
-static int kind_range(const uint16_t *codes, int n, int kind, int *first, int *last) {
-    int i = 0;
-    while (i < n && XEN_KIND(codes[i]) < kind) i++;
-    *first = i;
-    while (i < n && XEN_KIND(codes[i]) == kind) i++;
-    *last = i;
-    return *last > *first;
-}
-
-static uint16_t pick_in(const uint16_t *codes, int first, int last, XenRng *rng) {
-    return codes[first + (int)xen_rng_below(rng, (uint32_t)(last - first))];
+/* The number of codes of `kind` in the runs, and the index of its first. */
+static int kind_codes(const XenRun *runs, int n, int kind, int *first) {
+    int before = 0, count = 0;
+    for (int i = 0; i < n; i++) {
+        int size = xen_popcount64(runs[i].bits);
+        if (runs[i].kind < kind) before += size;
+        else if (runs[i].kind == kind) count += size;
+    }
+    *first = before;
+    return count;
 }
 
 /* A uniformly random legal code, with three corrections of the obvious
@@ -104,25 +102,28 @@ static uint16_t pick_in(const uint16_t *codes, int first, int last, XenRng *rng)
  *  - a Retainer discard -> a random code of another kind (0.75), since uniform
  *    play otherwise throws most of its hand away (every card in hand gives a
  *    RETAINER code at every window).
+ * Picked from the legal runs (runs.h) by index, the codes never listed: the
+ * same draws pick the same codes as in the ascending list.
  * Must be called at a decision node. */
 XenCode hero_playout_action(const HeroTables *t, const HeroState *s, XenRng *rng) {
-    uint16_t codes[XEN_MAX_ACTIONS];
-    int n = hero_legal_actions(t, s, codes), first, last;
-    uint16_t code = codes[xen_rng_below(rng, (uint32_t)n)];
+    XenRun runs[HERO_MAX_RUNS];
+    int n_runs = hero_decision_runs(t, s, runs), first, count;
+    int n = xen_runs_count(runs, n_runs);
+    XenCode code = xen_runs_code(runs, n_runs, (int)xen_rng_below(rng, (uint32_t)n));
     int kind = XEN_KIND(code);
     if (kind == HERO_END && s->phase == HERO_PH_ACTION) {
-        if (kind_range(codes, n, HERO_DEPLOY, &first, &last) &&
-            xen_rng_unit(rng) < PLAYOUT_P_DEPLOY)
-            code = pick_in(codes, first, last, rng);
+        count = kind_codes(runs, n_runs, HERO_DEPLOY, &first);
+        if (count && xen_rng_unit(rng) < PLAYOUT_P_DEPLOY)
+            code = xen_runs_code(runs, n_runs, first + (int)xen_rng_below(rng, (uint32_t)count));
     } else if (kind == HERO_END && s->phase == HERO_PH_BATTLE) {
-        if (kind_range(codes, n, HERO_ATTACK, &first, &last) &&
-            xen_rng_unit(rng) < PLAYOUT_P_ATTACK)
-            code = pick_in(codes, first, last, rng);
+        count = kind_codes(runs, n_runs, HERO_ATTACK, &first);
+        if (count && xen_rng_unit(rng) < PLAYOUT_P_ATTACK)
+            code = xen_runs_code(runs, n_runs, first + (int)xen_rng_below(rng, (uint32_t)count));
     } else if (kind == HERO_RETAINER && xen_rng_unit(rng) < PLAYOUT_P_KEEP_CARD) {
-        kind_range(codes, n, HERO_RETAINER, &first, &last);
-        /* uniform over the codes outside [first, last); END or PASS is always there */
-        int r = (int)xen_rng_below(rng, (uint32_t)(n - (last - first)));
-        code = codes[r < first ? r : r + (last - first)];
+        count = kind_codes(runs, n_runs, HERO_RETAINER, &first);
+        /* uniform over the codes outside the discards; END or PASS is always there */
+        int r = (int)xen_rng_below(rng, (uint32_t)(n - count));
+        code = xen_runs_code(runs, n_runs, r < first ? r : r + count);
     }
     return code;
 }

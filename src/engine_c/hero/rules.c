@@ -139,15 +139,25 @@ static void destroy_units(Ctx *c, uint32_t mask) {
     }
 }
 
-/* §7 settle. Returns 1 if the game is over. */
+/* Damage dealt to the unit at `slot`: the next settle looks for deaths. */
+static void add_damage(Ctx *c, int slot, int32_t amount) {
+    w32(c, &c->s->damage[slot], c->s->damage[slot] + amount);
+    c->damaged = 1;
+}
+
+/* §7 settle. Returns 1 if the game is over. Units can only have died if a
+ * damage rose since the last settle (Ctx.damaged). */
 static int settle(Ctx *c) {
     const HeroState *s = c->s;
-    uint32_t dead = 0;
-    for (uint32_t m = occupied_mask(s); m; m &= m - 1) {
-        int slot = __builtin_ctz(m);
-        if (s->damage[slot] >= power_of(c->t, s, slot)) dead |= 1u << slot;
+    if (c->damaged) {
+        uint32_t dead = 0;
+        for (uint32_t m = occupied_mask(s); m; m &= m - 1) {
+            int slot = __builtin_ctz(m);
+            if (s->damage[slot] >= power_of(c->t, s, slot)) dead |= 1u << slot;
+        }
+        c->damaged = 0;
+        if (dead) destroy_units(c, dead);
     }
-    if (dead) destroy_units(c, dead);
     return end_check(c);
 }
 
@@ -205,8 +215,8 @@ static void bounce(Ctx *c, int slot) {
 
 static int non_token_units(const HeroState *s, int u) {
     int n = 0;
-    for (int slot = u * 10; slot < u * 10 + 10; slot++)
-        n += occupied(s, slot) && s->card[slot] != HERO_TOKEN;
+    for (uint32_t m = seat_units(s, u); m; m &= m - 1)
+        n += s->card[u * 10 + __builtin_ctz(m)] != HERO_TOKEN;
     return n;
 }
 
@@ -222,7 +232,7 @@ static int resolve(Ctx *c, int card, int is_ability, int u, int from) {
         if (effect_needs_target(e->op) && t == HERO_REF_NONE) continue;   /* GONE: skipped (E-8) */
         switch (e->op) {
         case HERO_FX_DAMAGE_UNIT:
-            w32(c, &s->damage[t], s->damage[t] + e->a);
+            add_damage(c, t, e->a);
             if (settle(c)) return 1;
             break;
         case HERO_FX_DESTROY_UNIT:
@@ -294,18 +304,18 @@ static void battle(Ctx *c) {
     if (fx != fy) {
         int f = fx ? REF_X : REF_Y, o = fx ? REF_Y : REF_X;
         int fs = c->ref[f], os = c->ref[o];
-        w32(c, &s->damage[os], s->damage[os] + power_of(t, s, fs));
+        add_damage(c, os, power_of(t, s, fs));
         if (settle(c)) return;
         if (c->ref[o] == HERO_REF_NONE || c->ref[f] == HERO_REF_NONE) return;
         fs = c->ref[f];
         os = c->ref[o];
-        w32(c, &s->damage[fs], s->damage[fs] + power_of(t, s, os));
+        add_damage(c, fs, power_of(t, s, os));
         settle(c);
     } else {
         int xs = c->ref[REF_X], ys = c->ref[REF_Y];
         int32_t px = power_of(t, s, xs), py = power_of(t, s, ys);
-        w32(c, &s->damage[xs], s->damage[xs] + py);
-        w32(c, &s->damage[ys], s->damage[ys] + px);
+        add_damage(c, xs, py);
+        add_damage(c, ys, px);
         settle(c);
     }
 }
@@ -476,7 +486,7 @@ static void apply_decision(Ctx *c, uint16_t code) {
 }
 
 static void apply_code(const HeroTables *t, HeroState *s, uint16_t code) {
-    Ctx c = {t, s, -1, {HERO_REF_NONE, HERO_REF_NONE, HERO_REF_NONE}};
+    Ctx c = ctx_of(t, s);
     if (XEN_KIND(code) == HERO_DRAW) apply_draw(&c, XEN_X(code));
     else apply_decision(&c, code);
     if (s->phase != HERO_PH_OVER) settle(&c);   /* "after every action" (§5) */
@@ -523,7 +533,7 @@ void hero_undo(const HeroTables *t, HeroState *s, const HeroUndo *u) {
 
 void hero_initial_state(const HeroTables *t, HeroState *s) {
     memset(s, 0, sizeof *s);   /* every hashed field 0: hash and hidden sums 0 */
-    Ctx c = {t, s, -1, {HERO_REF_NONE, HERO_REF_NONE, HERO_REF_NONE}};
+    Ctx c = ctx_of(t, s);
     for (int p = 0; p < 2; p++) {
         w32(&c, &s->hp[p], t->seat[p].hp);
         for (int card = 0; card < t->n_cards; card++)

@@ -35,8 +35,10 @@ void hero_resample(const HeroTables *t, HeroState *s, int player, XenRng *rng) {
         unseen[card] = t->seat[o].decklist[card] - s->grave[o][card] - s->known[o][card];
         known += s->known[o][card];
     }
-    for (int slot = o * 10; slot < o * 10 + 10; slot++)
-        if (occupied(s, slot) && s->card[slot] != HERO_TOKEN) unseen[s->card[slot]]--;
+    for (uint32_t m = seat_units(s, o); m; m &= m - 1) {
+        int card = s->card[o * 10 + __builtin_ctz(m)];
+        if (card != HERO_TOKEN) unseen[card]--;
+    }
     for (int card = 0; card < t->n_cards; card++) total += unseen[card];
     int m = s->hand_n[o] - known;
     XEN_ASSERT(total == m + s->deck_n[o]);
@@ -47,10 +49,12 @@ void hero_resample(const HeroTables *t, HeroState *s, int player, XenRng *rng) {
         drawn[card]++;
         total--;
     }
-    Ctx c = {t, s, -1, {HERO_REF_NONE, HERO_REF_NONE, HERO_REF_NONE}};
+    /* most counts stay as they were: only the others pay a keyed write */
+    Ctx c = ctx_of(t, s);
     for (int card = 0; card < t->n_cards; card++) {
-        w8(&c, &s->hand[o][card], s->known[o][card] + drawn[card]);
-        w8(&c, &s->deck[o][card], unseen[card]);
+        int hand = s->known[o][card] + drawn[card];
+        if (s->hand[o][card] != hand) w8(&c, &s->hand[o][card], hand);
+        if (s->deck[o][card] != unseen[card]) w8(&c, &s->deck[o][card], unseen[card]);
     }
 }
 
