@@ -137,7 +137,9 @@ def explain(state: State, seat: int, moves: list[Move], searcher: Callable[[int]
         total += weight
         tried = [stat for stat in result.moves if stat.move.code in codes and stat.visits]
         if tried:
-            best[max(tried, key=lambda s: (s.visits, s.win_probability)).move.code] += weight
+            # the search's own choice: its moves are ranked best first (by
+            # visits, or by the rounds survived with root_policy=halving)
+            best[tried[0].move.code] += weight
         for stat in tried:
             wins[stat.move.code].append((stat.win_probability, weight, places))
     reasons = [MoveReason(text, best[code] / total if total else 0.0,
