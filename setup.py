@@ -53,8 +53,13 @@ if platform.machine().lower() in ("x86_64", "amd64"):
 # game (an archive keeps member names without their folder).
 GAME_CORES = ("anabasis", "hero")
 engine_sources = sorted(glob.glob(f"{ENGINE_DIR}/*/*.c"))
+engine_headers = sorted(glob.glob(f"{ENGINE_DIR}/**/*.h", recursive=True))
+# obj_deps "": every object of a library depends on every header, so that a
+# changed header (a struct's layout: learned.h's XEN_MAX_FEATURES sizes the
+# tables) recompiles the objects instead of archiving stale ones beside new ones
 engine_libraries = [
     (f"xenophon_{game}", {"sources": sorted(glob.glob(f"{ENGINE_DIR}/{game}/*.c")),
+                          "obj_deps": {"": engine_headers},
                           "cflags": C_FLAGS, "include_dirs": [ENGINE_DIR]})
     for game in GAME_CORES
 ]
@@ -62,7 +67,7 @@ engine_libraries = [
 # relinks an extension only when one of these is newer than it, and the
 # static library's sources must count (else a change to a .c file of the core
 # leaves an extension with the old core linked in).
-ENGINE_DEPENDS = engine_sources + sorted(glob.glob(f"{ENGINE_DIR}/**/*.h", recursive=True))
+ENGINE_DEPENDS = engine_sources + engine_headers
 
 core_extension = Pybind11Extension(
     "xenophon._core",

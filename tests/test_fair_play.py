@@ -291,9 +291,10 @@ def test_policy_sampler_reads_only_what_the_searcher_saw(name):
         worlds = [policy_worlds(s, searcher, 64, seed=9) for s in (state, twin)]
         assert worlds[0].states == worlds[1].states and worlds[0].weights == worlds[1].weights
         weighed += len(set(worlds[0].weights)) > 1
-        for root_policy in ("uct", "halving"):
+        for options in ({"root_policy": "uct"}, {"root_policy": "halving"},
+                        {"opponent_nodes": "fused"}):
             bots = [ISMCTSBot(iterations=200, seed=5, sampler="policy", particles=64,
-                              root_policy=root_policy) for _ in range(2)]
+                              **options) for _ in range(2)]
             first, second = bots[0].analyse(state), bots[1].analyse(twin)
             assert [(m.move.code, m.visits) for m in first.moves] == \
                 [(m.move.code, m.visits) for m in second.moves]

@@ -130,6 +130,7 @@ def test_a_spec_with_a_time_alone_searches_for_that_time_only():
     lambda: ISMCTSBot(transpositions="yes"),
     lambda: ISMCTSBot(prior_weight=-0.5),
     lambda: ISMCTSBot(root_policy="ucb"),
+    lambda: ISMCTSBot(opponent_nodes="mine"),
     lambda: PIMCBot(worlds=0),
     lambda: PIMCBot(worlds=1024, memory_mb=1),
     lambda: GreedyBot(max_branches=0),

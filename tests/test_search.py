@@ -55,6 +55,8 @@ TREE_VARIANTS = {"v1": {}, "range": {"value_scaling": "range", "c_uct": 1.0},
                  "prior": {"prior_weight": 1.0},
                  "halving": {"root_policy": "halving"},
                  "forced": {"root_policy": "forced"},
+                 "opponent-searcher": {"opponent_nodes": "searcher"},
+                 "opponent-fused": {"opponent_nodes": "fused"},
                  "all": {"value_scaling": "spread", "transpositions": True, "prior_weight": 1.0,
                          "c_uct": 1.0}}
 
@@ -227,11 +229,11 @@ def test_preset_v1_is_the_search_without_tree_options():
     state = random_positions(GAMES["hero"], 1, seed=2)[0]
     explicit = ISMCTSBot(iterations=800, seed=3, c_uct=0.4, cutoff_turns=None,
                          value_scaling="none", transpositions=False, prior_weight=0.0,
-                         root_policy="uct")
+                         root_policy="uct", opponent_nodes="own")
     named = make_bot("ismcts:preset=v1,iterations=800", seed=3)
     assert visits(named.analyse(state)) == visits(explicit.analyse(state))
     assert set(PRESETS["v1"]) == {"c_uct", "cutoff_turns", "value_scaling", "transpositions",
-                                  "prior_weight", "root_policy"}
+                                  "prior_weight", "root_policy", "opponent_nodes"}
 
 
 def test_an_option_given_overrides_the_preset():
@@ -245,6 +247,7 @@ def test_an_option_given_overrides_the_preset():
     ("ismcts:prior_weight=-1", "'prior_weight' must be a number at least 0"),
     ("ismcts:value_scaling=maybe", "'value_scaling' must be one of none, range, spread"),
     ("ismcts:root_policy=ucb", "'root_policy' must be one of uct, halving"),
+    ("ismcts:opponent_nodes=mine", "'opponent_nodes' must be one of own, searcher, fused"),
 ])
 def test_bad_tree_options_are_refused(spec, message):
     with pytest.raises(SettingError, match=message):
@@ -390,3 +393,44 @@ def test_tournament_reports_score_and_elo():
     low, high = summary["interval95"]
     assert 0 <= low <= summary["score"] <= high <= 1
     assert [r.first_seat_of_a for r in report.records] == [0, 1, 0, 1]
+
+
+def searched_tree(state, iterations, **options):
+    """The one worker of a search of `state` after `iterations` iterations."""
+    bot = ISMCTSBot(iterations=iterations, seed=1, **options)
+    workers = bot._workers_for(state, state.to_bytes(), state.current_player, 1,
+                               bot.memory_bytes)
+    bot._run(workers, iterations, 0.0)
+    return workers[0]
+
+
+@pytest.mark.parametrize("name", ["anabasis", "hero"])
+def test_fused_nodes_keep_sorted_statistics_of_the_opponent(name):
+    """opponent_nodes=fused: only the other player's nodes are fused; each
+    keeps its actions sorted, once each, and counts an action available at
+    least as often as it was chosen and no more often than the node was
+    visited; the actions' visits add up to at most the node's."""
+    fused = 0
+    for state in random_positions(GAMES[name], 6, seed=3, min_actions=8):
+        worker = searched_tree(state, 3000, opponent_nodes="fused")
+        for player, visits, stats in worker.fused_nodes():
+            fused += 1
+            assert player != state.current_player
+            codes = [code for code, _, _ in stats]
+            assert codes == sorted(set(codes))
+            assert all(chosen <= available <= visits for _, chosen, available in stats)
+            assert sum(chosen for _, chosen, _ in stats) <= visits
+    assert fused > 0, "the searches reached no opponent node"
+
+
+def test_fused_nodes_merge_the_opponents_hidden_hands():
+    """In Hero, where the opponent's legal deploys follow from the hand each
+    sampled world deals it, fused nodes gather many worlds' visits: the same
+    iterations make fewer nodes, and some fused node was reached with
+    different actions legal (its actions outnumber those legal at a visit)."""
+    state = hero_opening()
+    own = searched_tree(state, 5000)
+    fused = searched_tree(state, 5000, opponent_nodes="fused")
+    assert fused.nodes < own.nodes
+    assert any(any(available < visits for _, _, available in stats)
+               for _, visits, stats in fused.fused_nodes())

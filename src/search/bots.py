@@ -45,14 +45,14 @@ MAX_PRIOR_WEIGHT = 100.0          # progressive bias weight (values are in [-1, 
 #: the search options a preset fixes; a bot given one of them explicitly
 #: overrides its preset's value
 TREE_OPTIONS = ("c_uct", "cutoff_turns", "value_scaling", "transpositions", "prior_weight",
-                "root_policy")
+                "root_policy", "opponent_nodes")
 #: `v1` is the search as it was before the tree options (issue 11): UCB1 on
 #: raw returns at every node the root included, each edge with its own
 #: statistics, no priors; a cut-off of None is the game's and its
 #: evaluation's own (xenophon.evaluation.CUTOFF_TURNS)
 PRESETS: dict[str, dict[str, Any]] = {
     "v1": {"c_uct": 0.4, "cutoff_turns": None, "value_scaling": "none", "transpositions": False,
-           "prior_weight": 0.0, "root_policy": "uct"},
+           "prior_weight": 0.0, "root_policy": "uct", "opponent_nodes": "own"},
 }
 DEFAULT_PRESET = "v1"
 
@@ -155,6 +155,7 @@ SETTINGS: dict[str, Setting] = {
     "transpositions": Setting(bool),
     "prior_weight": Setting(float, 0, MAX_PRIOR_WEIGHT),
     "root_policy": Setting(str, choices=tuple(Worker.ROOT_POLICIES)),
+    "opponent_nodes": Setting(str, choices=tuple(Worker.OPPONENT_NODES)),
     # the world sampler's options (xenophon.search.samplers)
     "sampler": Setting(str, choices=samplers.SAMPLERS),
     "likelihood": Setting(str, choices=samplers.LIKELIHOODS),
@@ -280,7 +281,7 @@ class SearchBot(Bot):
                                  "memory_mb", "temperature", "max_playout_actions",
                                  "uniform_playouts", "evaluation", "weights",
                                  "preset", "value_scaling", "transpositions", "prior_weight",
-                                 "root_policy")
+                                 "root_policy", "opponent_nodes")
 
     def __init__(self, iterations: int | None = 2000, time_limit: float | None = None,
                  workers: int = 1, seed: int | None = 0, c_uct: float | None = None,
@@ -289,11 +290,13 @@ class SearchBot(Bot):
                  uniform_playouts: bool = False, evaluation: str = DEFAULT_EVALUATION,
                  weights: str | None = None, preset: str = DEFAULT_PRESET,
                  value_scaling: str | None = None, transpositions: bool | None = None,
-                 prior_weight: float | None = None, root_policy: str | None = None):
+                 prior_weight: float | None = None, root_policy: str | None = None,
+                 opponent_nodes: str | None = None):
         check_settings(preset=preset)
         tree = tree_options(preset, c_uct=c_uct, cutoff_turns=cutoff_turns,
                             value_scaling=value_scaling, transpositions=transpositions,
-                            prior_weight=prior_weight, root_policy=root_policy)
+                            prior_weight=prior_weight, root_policy=root_policy,
+                            opponent_nodes=opponent_nodes)
         check_settings(iterations=iterations, time_limit=time_limit, workers=workers, seed=seed,
                        memory_mb=memory_mb, temperature=temperature,
                        max_playout_actions=max_playout_actions,
@@ -323,6 +326,10 @@ class SearchBot(Bot):
         # sequential halving ("halving", which chooses by value, not visits),
         # or UCB1 after each root move's forced visits ("forced")
         self.root_policy = tree["root_policy"]
+        # whose information set keys the other player's nodes: their own
+        # ("own", split by the hand of each sampled world) or the searcher's
+        # ("searcher": one node for the hands the searcher cannot tell apart)
+        self.opponent_nodes = tree["opponent_nodes"]
         self.memory_bytes = memory_bytes_of(memory_mb)
         self.temperature = temperature
         self.max_playout_actions = max_playout_actions
@@ -362,7 +369,8 @@ class SearchBot(Bot):
                        self.uniform_playouts, Worker.VALUE_SCALINGS[self.value_scaling],
                        self.transpositions, self.prior_weight,
                        worlds.states if worlds else None, worlds.weights if worlds else None,
-                       Worker.ROOT_POLICIES[self.root_policy])
+                       Worker.ROOT_POLICIES[self.root_policy],
+                       Worker.OPPONENT_NODES[self.opponent_nodes])
                 for index in range(count)]
 
     @staticmethod

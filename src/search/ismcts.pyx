@@ -67,6 +67,17 @@ cdef struct ActionStat:
                            # (a Slot.ref; 0 not yet seen, AMBIGUOUS_CHILD several)
     float prior            # with priors: the playout policy's share of this action
 
+cdef struct FusedStat:
+    # an action of a fused node (OPPONENT_FUSED): its node's actions differ
+    # from visit to visit, so each statistic names its action, counts the
+    # visits at which it was legal, and the node keeps them sorted by code
+    uint32_t visits
+    uint32_t available     # visits of the node at which the action was legal
+    float value_sum
+    uint16_t code
+    uint16_t unused
+
+
 cdef union NodeBody:
     uint32_t first_code    # before expansion: the action tried at the first visit
     uint32_t stats         # after: arena offset / ARENA_ALIGN of the node's n_actions ActionStat
@@ -86,7 +97,8 @@ cdef struct Node:
 
 cdef struct PathStep:
     size_t node        # byte offset of the node in the arena
-    uint32_t index     # index of the chosen action, FIRST_TRY at an unexpanded node
+    uint32_t index     # index of the chosen action, FIRST_TRY at an unexpanded node,
+                       # the action's code at a fused node
 
 cdef struct Params:
     int searcher
@@ -101,6 +113,7 @@ cdef struct Params:
     double prior_weight        # progressive bias: weight of the playout policy's prior (0: off)
     int root_policy            # ROOT_UCT (select_action at the root too), ROOT_HALVING
                                # or ROOT_FORCED
+    int opponent_nodes         # OPPONENT_OWN or OPPONENT_SEARCHER (node_key)
 
 
 cdef enum:
@@ -114,6 +127,11 @@ cdef enum:
     ROOT_HALVING = 1               # sequential halving over the root's actions (Halving)
     ROOT_FORCED = 2                # UCB1 at the root after each action's least visits
     MAX_ROOT_ACTIONS = 1024        # XEN_MAX_ACTIONS (codes.h), checked when a Worker is made
+    OPPONENT_OWN = 0               # a node is keyed by its player's own information set
+    OPPONENT_SEARCHER = 1          # the other player's nodes by the searcher's (node_key)
+    OPPONENT_FUSED = 2             # by the searcher's, whatever the actions (fused_select)
+    FUSED_NODE = 2                 # Node.expanded of a fused node (its body: FusedStat)
+    FUSED_LEAST = 8                # the fewest FusedStat a fused node's block holds
 
 # the least spread a node is scaled by (a node whose returns were all equal)
 cdef double MIN_SPREAD = 0.05
@@ -171,6 +189,7 @@ cdef struct Tree:
     size_t n_nodes
     bint full
     uint64_t transpositions    # new actions whose target was already a node (descended into)
+    uint64_t path_steps        # tree steps of all iterations (the mean depth of a descent)
 
 
 cdef enum:
@@ -203,6 +222,7 @@ cdef int tree_init(Tree *tree, size_t memory_bytes) except -1:
     tree.n_nodes = 0
     tree.full = False
     tree.transpositions = 0
+    tree.path_steps = 0
     return 0
 
 
@@ -349,12 +369,25 @@ cdef void set_priors(const XenGameApi *api, const void *tables, const void *worl
         stats[draw].prior = (stats[draw].prior + 1) / (PRIOR_SAMPLES + n)
 
 
-cdef int most_visited(const Tree *tree, const Node *node, const XenCode *legal,
+cdef int most_visited(const Tree *tree, const Node *node, const XenCode *legal, int n,
                       XenCode *code) noexcept nogil:
-    """Sets `code` to the node's most visited action (`legal`: its actions; the
-    first found on a tie); returns its visits (0: none visited)."""
+    """Sets `code` to the node's most visited action among `legal` (its n
+    actions in this world; the first found on a tie); returns its visits (0:
+    none visited)."""
     cdef const ActionStat *stats
-    cdef int i, best = 0
+    cdef const FusedStat *fused_stats
+    cdef int i, best = 0, k = 0
+    cdef uint32_t most = 0
+    if node.expanded == FUSED_NODE:
+        fused_stats = fused_stats_of(tree, node)
+        for i in range(n):
+            while k < node.n_actions and fused_stats[k].code < legal[i]:
+                k += 1
+            if k < node.n_actions and fused_stats[k].code == legal[i] \
+                    and fused_stats[k].visits > most:
+                most = fused_stats[k].visits
+                code[0] = legal[i]
+        return most
     if not node.expanded:
         code[0] = <XenCode>node.body.first_code
         return node.visits
@@ -366,6 +399,117 @@ cdef int most_visited(const Tree *tree, const Node *node, const XenCode *legal,
     return stats[best].visits
 
 
+# -- fused nodes (OPPONENT_FUSED) ---------------------------------------------
+# The other player's nodes keyed by what the searcher knows only: every hidden
+# hand the searcher cannot tell apart shares one node, whose actions are the
+# union of those legal in the worlds that reached it (single-observer ISMCTS
+# with availability counts, Cowling, Powley & Whitehouse 2012). A node's
+# FusedStat block is sorted by code, holds FUSED_LEAST or a power of two
+# statistics and is moved to a block twice as large when it fills.
+
+cdef inline FusedStat *fused_stats_of(const Tree *tree, const Node *node) noexcept nogil:
+    return <FusedStat *>(tree.arena + <size_t>node.body.stats * ARENA_ALIGN)
+
+
+cdef inline int fused_capacity(int count) noexcept nogil:
+    cdef int capacity = FUSED_LEAST
+    while capacity < count:
+        capacity *= 2
+    return capacity
+
+
+cdef bint fused_include(Tree *tree, Node *node, const XenCode *legal, int n) noexcept nogil:
+    """Adds the codes of `legal` (ascending) that the node lacks, keeping its
+    statistics sorted; False when the arena is full."""
+    cdef FusedStat *old = fused_stats_of(tree, node)
+    cdef FusedStat *dest
+    cdef int count = node.n_actions, missing = 0, i = 0, j, k
+    for j in range(n):
+        while i < count and old[i].code < legal[j]:
+            i += 1
+        if i >= count or old[i].code != legal[j]:
+            missing += 1
+    if missing == 0:
+        return True
+    dest = old
+    if count == 0 or count + missing > fused_capacity(count):
+        dest = <FusedStat *>tree_alloc(tree, fused_capacity(count + missing) * sizeof(FusedStat))
+        if dest == NULL:
+            return False
+    # merged from the ends, so that the block may be its own destination
+    i = count - 1
+    j = n - 1
+    k = count + missing - 1
+    while k >= 0:
+        if j < 0 or (i >= 0 and old[i].code > legal[j]):
+            dest[k] = old[i]
+            i -= 1
+        elif i >= 0 and old[i].code == legal[j]:
+            dest[k] = old[i]
+            i -= 1
+            j -= 1
+        else:
+            dest[k].visits = 0
+            dest[k].available = 0
+            dest[k].value_sum = 0
+            dest[k].code = legal[j]
+            dest[k].unused = 0
+            j -= 1
+        k -= 1
+    node.body.stats = <uint32_t>((<char *>dest - tree.arena) // ARENA_ALIGN)
+    node.n_actions = count + missing
+    return True
+
+
+cdef int fused_select(Tree *tree, Node *node, const XenCode *legal, int n, const Params *p,
+                      XenRng *rng, bint *new_leaf) noexcept nogil:
+    """UCB1 with availability counts over the fused node's actions legal in
+    this world (`legal`, ascending): untried ones first (uniformly at random),
+    else the greatest mean + c * sqrt(ln(available) / visits). Counts this
+    visit as available for each of them. Returns the index in `legal` of the
+    choice (`new_leaf`: never tried before), -1 when the arena is full."""
+    cdef FusedStat *stats
+    cdef int i, k = 0, best = -1, untried = 0, ties = 0
+    cdef double score, best_score = -1e300
+    if not fused_include(tree, node, legal, n):
+        return -1
+    stats = fused_stats_of(tree, node)
+    for i in range(n):
+        while stats[k].code < legal[i]:
+            k += 1
+        stats[k].available += 1
+        if stats[k].visits == 0:
+            untried += 1
+            if xen_rng_below(rng, untried) == 0:
+                best = i
+        elif untried == 0:
+            score = (stats[k].value_sum / stats[k].visits
+                     + p.c_uct * sqrt(log(<double>stats[k].available) / stats[k].visits))
+            if score > best_score:
+                best_score = score
+                best = i
+                ties = 1
+            elif score == best_score:
+                ties += 1
+                if xen_rng_below(rng, ties) == 0:
+                    best = i
+    new_leaf[0] = untried > 0
+    return best
+
+
+cdef FusedStat *fused_find(const Tree *tree, const Node *node, uint32_t code) noexcept nogil:
+    """The fused node's statistic of `code` (which it holds)."""
+    cdef FusedStat *stats = fused_stats_of(tree, node)
+    cdef int low = 0, high = node.n_actions - 1, middle
+    while low < high:
+        middle = (low + high) // 2
+        if stats[middle].code < code:
+            low = middle + 1
+        else:
+            high = middle
+    return stats + low
+
+
 cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
     # splitmix64's finaliser
     x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL
@@ -374,17 +518,22 @@ cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
 
 
 cdef inline uint64_t node_key(const XenGameApi *api, const void *tables, const void *world,
-                              int player, int resample, const XenCode *legal,
+                              int player, int viewer, int resample, const XenCode *legal,
                               int n) noexcept nogil:
     """The key of the node of `player` to move with these legal actions: the
-    player's information-set key (with `resample`; else the state's hash), the
-    player, and the actions. The player's actions follow from what they know,
-    so the actions split no information set; they are in the key so that a
-    node's actions are fixed by construction (as restricted root moves are)."""
+    information-set key of `viewer` (with `resample`; else the state's hash),
+    the player, and the actions. The viewer is the player to move, or, for the
+    other player's nodes with OPPONENT_SEARCHER, the searcher: those nodes
+    then merge every hidden hand the searcher cannot tell apart (that allows
+    the same actions), as single-observer ISMCTS does (Cowling, Powley &
+    Whitehouse 2012), instead of splitting by the hand of each sampled world.
+    The player's actions follow from what the viewer knows only when the
+    viewer is the player; they are in the key so that a node's actions are
+    fixed by construction (as restricted root moves are)."""
     cdef uint64_t key, actions = <uint64_t>n
     cdef int i
     if resample:
-        key = api.information_set_key(tables, world, player)
+        key = api.information_set_key(tables, world, viewer)
     else:
         key = api.hash(tables, world)
     for i in range(n):
@@ -392,6 +541,16 @@ cdef inline uint64_t node_key(const XenGameApi *api, const void *tables, const v
     key ^= mix64(actions + <uint64_t>(player + 1) * 0x9E3779B97F4A7C15ULL)
     # 0 never marks a node (Slot.ref 0 marks an empty slot; keys may be 0 elsewhere)
     return key
+
+
+cdef inline int key_viewer(const Params *p, int player) noexcept nogil:
+    """Whose information set keys the nodes of `player` (node_key)."""
+    return p.searcher if p.opponent_nodes != OPPONENT_OWN else player
+
+
+cdef inline bint fused(const Params *p, int player) noexcept nogil:
+    """Whether the nodes of `player` are fused nodes (OPPONENT_FUSED)."""
+    return p.opponent_nodes == OPPONENT_FUSED and player != p.searcher
 
 
 cdef inline double action_value(const Tree *tree, const Node *node, const ActionStat *stat,
@@ -691,7 +850,9 @@ cdef void iterate(const XenGameApi *api, const void *tables, const char *root, c
         if depth >= MAX_PATH:
             value0 = playout(api, tables, world, p, rng, legal)
             break
-        key = node_key(api, tables, world, player, p.resample, legal, n)
+        # a fused node's key leaves its actions out: they differ between worlds
+        key = node_key(api, tables, world, player, key_viewer(p, player), p.resample, legal,
+                       0 if fused(p, player) else n)
         node = tree_find(tree, key)
         if node == NULL:
             if probing:
@@ -702,7 +863,10 @@ cdef void iterate(const XenGameApi *api, const void *tables, const char *root, c
             if node == NULL:
                 value0 = playout(api, tables, world, p, rng, legal)
                 break
-            if depth > 0:
+            if fused(p, player):
+                node.expanded = FUSED_NODE
+                node.n_actions = 0
+            elif depth > 0:
                 # a new node records only the action it tries, at random
                 node.body.first_code = legal[xen_rng_below(rng, n)]
                 path[depth].node = <size_t>(<char *>node - tree.arena)
@@ -717,6 +881,22 @@ cdef void iterate(const XenGameApi *api, const void *tables, const char *root, c
         if probing:
             tree.transpositions += 1
             probing = False
+        if node.expanded == FUSED_NODE:
+            index = fused_select(tree, node, legal, n, p, rng, &new_leaf)
+            if index < 0:
+                value0 = playout(api, tables, world, p, rng, legal)     # the tree is full
+                break
+            path[depth].node = <size_t>(<char *>node - tree.arena)
+            path[depth].index = legal[index]        # a code: the node's block may move
+            depth += 1
+            api.apply(tables, world, legal[index])
+            if new_leaf:
+                if p.transpositions:
+                    probing = True
+                    continue
+                value0 = playout(api, tables, world, p, rng, legal)
+                break
+            continue
         if not node.expanded:
             if not tree_expand(tree, node, legal, n):
                 value0 = playout(api, tables, world, p, rng, legal)     # the tree is full
@@ -746,6 +926,7 @@ cdef void iterate(const XenGameApi *api, const void *tables, const char *root, c
                 continue
             value0 = playout(api, tables, world, p, rng, legal)
             break
+    tree.path_steps += depth
     back_up(tree, path, depth, value0, p.transpositions)
 
 
@@ -758,6 +939,7 @@ cdef void back_up(Tree *tree, const PathStep *path, int depth, double value0,
     cdef uint32_t child
     cdef Node *node
     cdef ActionStat *stat
+    cdef FusedStat *fused_stat
     cdef double value
     for k in range(depth):
         node = <Node *>(tree.arena + path[k].node)
@@ -765,6 +947,11 @@ cdef void back_up(Tree *tree, const PathStep *path, int depth, double value0,
         node.visits += 1
         node.value_sum += value
         node.value_sq_sum += value * value
+        if node.expanded == FUSED_NODE:
+            fused_stat = fused_find(tree, node, path[k].index)
+            fused_stat.visits += 1
+            fused_stat.value_sum += value
+            continue
         if path[k].index == FIRST_TRY:
             continue
         stat = stats_of(tree, node) + path[k].index
@@ -813,7 +1000,8 @@ cdef class Worker:
                   size_t memory_bytes, object keepalive=None, object root_moves=None,
                   bint uniform_playouts=False, int value_scaling=SCALE_NONE,
                   bint transpositions=False, double prior_weight=0.0,
-                  object worlds=None, object world_weights=None, int root_policy=ROOT_UCT):
+                  object worlds=None, object world_weights=None, int root_policy=ROOT_UCT,
+                  int opponent_nodes=OPPONENT_OWN):
         self.api = <const XenGameApi *>PyCapsule_GetPointer(api_capsule, b"xenophon.game_api")
         self.tables = PyCapsule_GetPointer(tables_capsule, b"xenophon.tables")
         if <size_t>len(root) != self.api.state_size:
@@ -854,6 +1042,7 @@ cdef class Worker:
         if XEN_MAX_ACTIONS > <int>MAX_ROOT_ACTIONS:
             raise ValueError("the halving's tables are smaller than a node's actions")
         self.params.root_policy = root_policy
+        self.params.opponent_nodes = opponent_nodes
         self.halving.planned = False
         self.halving.started = False
         xen_rng_seed(&self.rng, seed)
@@ -865,6 +1054,9 @@ cdef class Worker:
     VALUE_SCALINGS = {"none": SCALE_NONE, "range": SCALE_RANGE, "spread": SCALE_SPREAD}
     #: the root_policy argument's codes, by the name a bot setting uses
     ROOT_POLICIES = {"uct": ROOT_UCT, "halving": ROOT_HALVING, "forced": ROOT_FORCED}
+    #: the opponent_nodes argument's codes, by the name a bot setting uses
+    OPPONENT_NODES = {"own": OPPONENT_OWN, "searcher": OPPONENT_SEARCHER,
+                      "fused": OPPONENT_FUSED}
 
     cdef int _set_worlds(self, list worlds, list weights) except -1:
         """The sampler's worlds (full states of the searcher's information
@@ -943,8 +1135,34 @@ cdef class Worker:
         return self.tree.transpositions
 
     @property
+    def path_steps(self):
+        """Tree steps (a node and its action) of all the iterations so far:
+        divided by the iterations, the mean depth a descent reaches."""
+        return self.tree.path_steps
+
+    @property
     def tree_full(self):
         return bool(self.tree.full)
+
+    def fused_nodes(self):
+        """[(player, visits, [(code, visits, available), ...])] of each fused
+        node (opponent_nodes=fused), its actions in the order it keeps them."""
+        cdef size_t i
+        cdef int k
+        cdef Node *node
+        cdef FusedStat *stats
+        cdef list out = []
+        for i in range(self.tree.mask + 1):
+            if self.tree.slots[i].ref == 0:
+                continue
+            node = node_at(&self.tree, self.tree.slots[i].ref)
+            if node.expanded != FUSED_NODE:
+                continue
+            stats = fused_stats_of(&self.tree, node)
+            out.append((node.player, node.visits,
+                        [(stats[k].code, stats[k].visits, stats[k].available)
+                         for k in range(node.n_actions)]))
+        return out
 
     def root_statistics(self):
         """[(code, visits, value_sum, halvings)] of the root node for the
@@ -961,7 +1179,7 @@ cdef class Worker:
         n = self.api.legal_actions(self.tables, self.world, self.legal)
         if self.n_root_allowed > 0:
             n = restrict_actions(self.legal, n, self.root_allowed, self.n_root_allowed)
-        node = tree_find(&self.tree, node_key(self.api, self.tables, self.world, player,
+        node = tree_find(&self.tree, node_key(self.api, self.tables, self.world, player, player,
                                               self.params.resample, self.legal, n))
         if node == NULL or not node.expanded:
             return []
@@ -997,8 +1215,9 @@ cdef class Worker:
                 code = self.legal[0]
             else:
                 node = tree_find(&self.tree, node_key(self.api, self.tables, self.world, player,
+                                                      key_viewer(&self.params, player),
                                                       self.params.resample, self.legal, n))
-                if node == NULL or most_visited(&self.tree, node, self.legal, &code) == 0:
+                if node == NULL or most_visited(&self.tree, node, self.legal, n, &code) == 0:
                     break
             line.append((player, code, self.world[:self.api.state_size]))
             self.api.apply(self.tables, self.world, code)
