@@ -43,7 +43,8 @@ game, stage, n, options = sys.argv[1], sys.argv[2], int(sys.argv[3]), json.loads
 entry = next(e for e in load_positions() if e["game"] == game and e["stage"] == stage)
 print(xenophon_search(position_state(entry), n, 1, **options).nodes)
 """
-SEARCH_RUN = "__pyx_pw_8xenophon_6search_6ismcts_6Worker_5run"
+# a wildcard: Cython numbers the methods, and the number changes when one is added
+SEARCH_RUN = "__pyx_pw_8xenophon_6search_6ismcts_6Worker_*run"
 STAGES = ("opening", "midgame", "endgame")
 # the searches with playouts, by the name their entries carry, from the midgames
 PLAYOUT_SEARCHES = {"policy playouts": {"cutoff_turns": 4},

@@ -228,6 +228,27 @@ def mismatch(weights: Weights, names: list[str], where: str) -> str | None:
             f"{len(names)}")
 
 
+def on_features(weights: Weights, names: list[str], where: str) -> Weights:
+    """The weights over these feature names: as they are, or, for a file of
+    an earlier feature set (every feature of the file is one of the game's,
+    some of the game's are not in the file), with the features it lacks
+    weighing 0 everywhere, so that it evaluates as it did when it was fitted.
+    WeightsError when the file has a feature the game does not."""
+    if list(weights.features) == names:
+        return weights
+    index = {name: i for i, name in enumerate(weights.features)}
+    if not set(weights.features) <= set(names):
+        raise WeightsError(mismatch(weights, names, where))
+
+    def spread(values: tuple[float, ...]) -> tuple[float, ...]:
+        return tuple(values[index[name]] if name in index else 0.0 for name in names)
+
+    hidden = tuple(HiddenUnit(spread(unit.weights), unit.bias, unit.phase, unit.output)
+                   for unit in weights.hidden)
+    return Weights(weights.game, tuple(names), spread(weights.opening), spread(weights.ending),
+                   weights.taper_turns, weights.made, hidden)
+
+
 @lru_cache(maxsize=8)
 def _shipped(game_name: str) -> Weights | None:
     path = shipped_weights_file(game_name)
@@ -286,10 +307,8 @@ def tables_for(game: Any, evaluation: str, weights_path: str | None = None) -> A
         stamp = Path(weights_path).stat().st_mtime_ns
     except OSError as error:
         raise FileError(f"{weights_path}: cannot read ({error.strerror})") from None
-    weights = _file_weights(str(weights_path), game.name, stamp)
-    problem = mismatch(weights, list(game.tables.feature_names), str(weights_path))
-    if problem is not None:
-        raise WeightsError(problem)
+    weights = on_features(_file_weights(str(weights_path), game.name, stamp),
+                          list(game.tables.feature_names), str(weights_path))
     cache = game.__dict__.setdefault("_weights_tables", {})
     key = (str(weights_path), stamp)
     if key not in cache:

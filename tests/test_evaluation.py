@@ -128,6 +128,27 @@ def test_weights_for_other_features_are_refused_in_one_line(tmp_path):
     assert "feature 0: 'hp_new' in the file, 'to_move' in the game" in one_line(error)
 
 
+def test_weights_of_an_earlier_feature_set_evaluate_as_fitted(tmp_path):
+    """A file fitted before features were added (each of its features is one
+    of the game's) loads with the features it lacks weighing 0, so it scores
+    every position as it did: the previous weights stay reachable by file."""
+    game = HeroGame(seed=1)
+    names = game.tables.feature_names
+    full = random_weights(game, 5)
+    kept = [i for i, name in enumerate(names) if ":" not in name]     # the scalars alone
+    earlier = Weights("hero", tuple(names[i] for i in kept),
+                      tuple(full.opening[i] for i in kept), tuple(full.ending[i] for i in kept), 20)
+    tables = tables_for(game, "learned", str(write_weights(tmp_path / "earlier.json", earlier)))
+    assert len(kept) < len(names)
+    for state in random_positions(GAMES["hero"], 5, seed=6):
+        twin = type(state.backend).from_bytes(tables, state.backend.to_bytes())
+        x = twin.features(0)
+        ph = min(state.to_dict()["turn"], 20) / 20
+        z = sum(((1 - ph) * earlier.opening[k] + ph * earlier.ending[k]) * x[i]
+                for k, i in enumerate(kept))
+        assert twin.evaluate_learned(0) == pytest.approx(math.tanh(z / 2), abs=1e-9)
+
+
 def test_a_bot_with_a_broken_weights_file_is_one_line_on_the_command_line(tmp_path, capsys):
     path = tmp_path / "bad.json"
     path.write_text('{"format": "xenophon-weights"}')

@@ -39,8 +39,9 @@
 #include <math.h>
 
 /* An upper bound on the feature count of either game (Anabasis: scalars and
- * two groups per card of at most 48 cards). */
-#define XEN_MAX_FEATURES 160
+ * two groups per card of at most 48 cards; Hero: scalars and three groups per
+ * card of at most 64 cards, checked in its features.c). */
+#define XEN_MAX_FEATURES 232
 /* The most hidden units a network may have. */
 #define XEN_MAX_HIDDEN 64
 

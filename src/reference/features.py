@@ -118,6 +118,7 @@ def _hero_side(st: Any, p: int) -> dict[str, float]:
         ("front_units", "back_units", "front_power", "back_power", "front_attack",
          "back_attack", "damage", "tokens", "ready_units", *HERO_KEYWORDS,
          "hand_units", "hand_power", "hand_cost", "known"), 0.0)
+    on_field = [0.0] * len(st.game.cards.cards)
     for row, name in ((oracle_hero.FRONT, "front"), (oracle_hero.BACK, "back")):
         for unit in player.rows[row]:
             side[f"{name}_units"] += 1
@@ -125,6 +126,8 @@ def _hero_side(st: Any, p: int) -> dict[str, float]:
             side[f"{name}_attack"] += st.attack_value(p, unit)
             side["damage"] += unit.damage / 1000.0
             side["tokens"] += unit.is_token
+            if not unit.is_token:
+                on_field[unit.card] += 1
             side["ready_units"] += not unit.used
             keywords = st._keywords(unit)
             for feature, keyword in HERO_KEYWORDS.items():
@@ -156,6 +159,13 @@ def _hero_side(st: Any, p: int) -> dict[str, float]:
         "charisma_left": float(avatar.charisma - player.charisma_used),
         "ability_used": float(bool(player.ability_used)),
     })
+    # one feature per card of the set, by group, in card id order
+    for card in st.game.cards.cards:
+        side[f"in_hand:{card.name}"] = float(player.hand.get(card.id, 0))
+    for card in st.game.cards.cards:
+        side[f"in_deck:{card.name}"] = player.deck.get(card.id, 0) / deck if deck else 0.0
+    for card in st.game.cards.cards:
+        side[f"on_field:{card.name}"] = on_field[card.id]
     return side
 
 

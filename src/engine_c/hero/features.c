@@ -8,7 +8,8 @@
  * agree (tests/test_evaluation.py).
  *
  * A new feature: a name in SCALARS and one line in side_values (or
- * unit_values for a unit on the field).
+ * unit_values for a unit on the field); a new group of one feature per card:
+ * a name in CARD_GROUPS and its array filled the same way.
  */
 #include <math.h>
 
@@ -50,14 +51,33 @@
     X(ability_used)                                                             \
     X(known)            /* cards in hand the other seat knows */
 
+/* One feature per card id of the card set, for each group ("in_hand:Mercenary"):
+ * what a side holds and will draw card by card, which the sums above blur
+ * (a Fire Drake in hand is not two Goblin Raiders; the Crown wins outright). */
+#define CARD_GROUPS(X)                                                          \
+    X(in_hand)          /* copies in hand */                                    \
+    X(in_deck)          /* copies in the deck / cards in the deck: the chance   \
+                           that the next draw is this card (0: empty deck) */   \
+    X(on_field)         /* units of the card on the field (tokens apart) */
+
 typedef struct Side {
     SCALARS(XEN_FEATURE_FIELD)
+    double in_hand[HERO_MAX_CARDS];
+    double in_deck[HERO_MAX_CARDS];
+    double on_field[HERO_MAX_CARDS];
 } Side;
 
 static const char *const SCALAR_NAMES[] = {SCALARS(XEN_FEATURE_NAME)};
+static const char *const CARD_GROUP_NAMES[] = {CARD_GROUPS(XEN_FEATURE_NAME)};
+
+#define COUNT_ONE(name) +1
+_Static_assert(0 SCALARS(COUNT_ONE) CARD_GROUPS(COUNT_ONE) * HERO_MAX_CARDS <= XEN_MAX_FEATURES,
+               "the largest Hero card set's features exceed XEN_MAX_FEATURES");
+#undef COUNT_ONE
 
 const XenFeatureSet hero_feature_set = {
-    (int)(sizeof SCALAR_NAMES / sizeof *SCALAR_NAMES), SCALAR_NAMES, 0, NULL,
+    (int)(sizeof SCALAR_NAMES / sizeof *SCALAR_NAMES), SCALAR_NAMES,
+    (int)(sizeof CARD_GROUP_NAMES / sizeof *CARD_GROUP_NAMES), CARD_GROUP_NAMES,
 };
 
 /* The unit on `slot` (of its seat, p). */
@@ -74,7 +94,10 @@ static void unit_values(const HeroTables *t, const HeroState *s, int slot, Side 
         v->back_attack += attack;
     }
     v->damage += s->damage[slot] / 1000.0;
-    v->tokens += s->card[slot] == HERO_TOKEN;
+    if (s->card[slot] == HERO_TOKEN)
+        v->tokens += 1.0;
+    else
+        v->on_field[s->card[slot]] += 1.0;
     v->ready_units += !(s->flags[slot] & HERO_F_USED);
     v->ranged += (kw & HERO_KW_RANGED) != 0;
     v->blitz += (kw & HERO_KW_BLITZ) != 0;
@@ -89,6 +112,7 @@ static void hand_values(const HeroTables *t, const HeroState *s, int p, Side *v)
     const HeroSeat *seat = &t->seat[p];
     for (int c = 0; c < t->n_cards; c++) {
         int n = s->hand[p][c];
+        v->in_hand[c] = n;
         if (!n) continue;
         v->hand_cost += n * t->card[c].cost / 10.0;
         if (t->card[c].is_unit) {
@@ -118,6 +142,8 @@ static void side_values(const HeroTables *t, const HeroState *s, int p, Side *v)
     v->hand = s->hand_n[p];
     hand_values(t, s, p, v);
     v->deck = deck;
+    for (int c = 0; c < t->n_cards; c++)
+        v->in_deck[c] = deck > 0 ? (double)s->deck[p][c] / deck : 0.0;
     v->deck_safety = (deck < 5 ? deck : 5) / 5.0;
     v->deck_danger = 1.0 / (1 + deck);
     v->charisma_left = t->seat[p].charisma - s->charisma_used[p];
@@ -132,5 +158,9 @@ int hero_features(const HeroTables *t, const HeroState *s, int player, double *o
 #define DIFF(name) out[k++] = side[0].name - side[1].name;
     SCALARS(DIFF)
 #undef DIFF
+#define DIFF_BY_CARD(group) \
+    for (int c = 0; c < t->n_cards; c++) out[k++] = side[0].group[c] - side[1].group[c];
+    CARD_GROUPS(DIFF_BY_CARD)
+#undef DIFF_BY_CARD
     return k;
 }
