@@ -369,6 +369,33 @@ cdef void set_priors(const XenGameApi *api, const void *tables, const void *worl
         stats[draw].prior = (stats[draw].prior + 1) / (PRIOR_SAMPLES + n)
 
 
+cdef struct Pick:
+    # the choice of select_action and fused_select, as the actions go by
+    int best           # -1: none yet
+    int untried        # untried actions seen (those come first)
+    int ties           # tried actions seen at the best score
+    double best_score
+
+
+cdef inline void pick_untried(Pick *pick, int i, XenRng *rng) noexcept nogil:
+    """Reservoir sampling: each untried action seen so far equally likely."""
+    pick.untried += 1
+    if xen_rng_below(rng, pick.untried) == 0:
+        pick.best = i
+
+
+cdef inline void pick_scored(Pick *pick, int i, double score, XenRng *rng) noexcept nogil:
+    """The greatest score, ties broken uniformly at random."""
+    if score > pick.best_score:
+        pick.best_score = score
+        pick.best = i
+        pick.ties = 1
+    elif score == pick.best_score:
+        pick.ties += 1
+        if xen_rng_below(rng, pick.ties) == 0:
+            pick.best = i
+
+
 cdef int most_visited(const Tree *tree, const Node *node, const XenCode *legal, int n,
                       XenCode *code) noexcept nogil:
     """Sets `code` to the node's most visited action among `legal` (its n
@@ -469,8 +496,8 @@ cdef int fused_select(Tree *tree, Node *node, const XenCode *legal, int n, const
     visit as available for each of them. Returns the index in `legal` of the
     choice (`new_leaf`: never tried before), -1 when the arena is full."""
     cdef FusedStat *stats
-    cdef int i, k = 0, best = -1, untried = 0, ties = 0
-    cdef double score, best_score = -1e300
+    cdef int i, k = 0
+    cdef Pick pick = Pick(-1, 0, 0, -1e300)
     if not fused_include(tree, node, legal, n):
         return -1
     stats = fused_stats_of(tree, node)
@@ -479,22 +506,12 @@ cdef int fused_select(Tree *tree, Node *node, const XenCode *legal, int n, const
             k += 1
         stats[k].available += 1
         if stats[k].visits == 0:
-            untried += 1
-            if xen_rng_below(rng, untried) == 0:
-                best = i
-        elif untried == 0:
-            score = (stats[k].value_sum / stats[k].visits
-                     + p.c_uct * sqrt(log(<double>stats[k].available) / stats[k].visits))
-            if score > best_score:
-                best_score = score
-                best = i
-                ties = 1
-            elif score == best_score:
-                ties += 1
-                if xen_rng_below(rng, ties) == 0:
-                    best = i
-    new_leaf[0] = untried > 0
-    return best
+            pick_untried(&pick, i, rng)
+        elif pick.untried == 0:
+            pick_scored(&pick, i, stats[k].value_sum / stats[k].visits
+                        + p.c_uct * sqrt(log(<double>stats[k].available) / stats[k].visits), rng)
+    new_leaf[0] = pick.untried > 0
+    return pick.best
 
 
 cdef FusedStat *fused_find(const Tree *tree, const Node *node, uint32_t code) noexcept nogil:
@@ -607,8 +624,9 @@ cdef int select_action(const Tree *tree, const Node *node, const ActionStat *sta
     exploration constant fit games whose values spread differently: SCALE_RANGE
     maps the tried actions' values to [0, 1] (MuZero's min-max normalisation,
     per node), SCALE_SPREAD divides them by the node's standard deviation."""
-    cdef int i, best = -1, untried = 0, ties = 0
-    cdef double score, best_score = -1e300, mean, low = 0.0, scale = 1.0
+    cdef int i
+    cdef Pick pick = Pick(-1, 0, 0, -1e300)
+    cdef double score, mean, low = 0.0, scale = 1.0
     cdef double log_available = log(<double>(node.visits + 1))
     cdef uint32_t confidence
     if p.value_scaling == SCALE_RANGE:
@@ -617,25 +635,15 @@ cdef int select_action(const Tree *tree, const Node *node, const ActionStat *sta
         scale = spread(node)
     for i in range(n):
         if stats[i].visits == 0:
-            untried += 1
-            # reservoir sampling: uniform among the untried actions
-            if xen_rng_below(rng, untried) == 0:
-                best = i
-        elif untried == 0:
+            pick_untried(&pick, i, rng)
+        elif pick.untried == 0:
             mean = (action_value(tree, node, &stats[i], p.transpositions, &confidence)
                     - low) / scale
             score = mean + p.c_uct * sqrt(log_available / confidence)
             if p.prior_weight > 0:
                 score += p.prior_weight * stats[i].prior / (stats[i].visits + 1)
-            if score > best_score:
-                best_score = score
-                best = i
-                ties = 1
-            elif score == best_score:
-                ties += 1
-                if xen_rng_below(rng, ties) == 0:
-                    best = i
-    return best
+            pick_scored(&pick, i, score, rng)
+    return pick.best
 
 
 cdef void halving_plan(Halving *h, double iterations, double seconds) noexcept nogil:
