@@ -833,6 +833,7 @@ cdef void iterate(const XenGameApi *api, const void *tables, const char *root, c
     At the root, only `root_allowed` moves are searched when there are any,
     and with ROOT_HALVING, `halving` chooses the root action."""
     cdef int depth = 0, player, n, index, k
+    cdef uint32_t step
     cdef double value0 = 0.0, rets[2]
     cdef uint64_t key
     cdef Node *node
@@ -890,40 +891,31 @@ cdef void iterate(const XenGameApi *api, const void *tables, const char *root, c
             tree.transpositions += 1
             probing = False
         if node.expanded == FUSED_NODE:
+            # -1: the tree is full
             index = fused_select(tree, node, legal, n, p, rng, &new_leaf)
-            if index < 0:
-                value0 = playout(api, tables, world, p, rng, legal)     # the tree is full
-                break
-            path[depth].node = <size_t>(<char *>node - tree.arena)
-            path[depth].index = legal[index]        # a code: the node's block may move
-            depth += 1
-            api.apply(tables, world, legal[index])
-            if new_leaf:
-                if p.transpositions:
-                    probing = True
-                    continue
-                value0 = playout(api, tables, world, p, rng, legal)
-                break
-            continue
-        if not node.expanded:
-            if not tree_expand(tree, node, legal, n):
-                value0 = playout(api, tables, world, p, rng, legal)     # the tree is full
-                break
-            if p.prior_weight > 0:
-                set_priors(api, tables, world, stats_of(tree, node), legal, n, rng)
-        stats = stats_of(tree, node)
-        if depth == 0 and p.root_policy == ROOT_HALVING:
-            index = halving_select(halving, tree, node, stats, n, p)
-        elif depth == 0 and p.root_policy == ROOT_FORCED:
-            index = forced_select(tree, node, stats, n, p, rng)
+            step = legal[index] if index >= 0 else 0    # a code: the node's block may move
         else:
-            index = select_action(tree, node, stats, n, p, rng)
+            if not node.expanded:
+                if not tree_expand(tree, node, legal, n):
+                    value0 = playout(api, tables, world, p, rng, legal)     # the tree is full
+                    break
+                if p.prior_weight > 0:
+                    set_priors(api, tables, world, stats_of(tree, node), legal, n, rng)
+            stats = stats_of(tree, node)
+            # -1: no root move allowed
+            if depth == 0 and p.root_policy == ROOT_HALVING:
+                index = halving_select(halving, tree, node, stats, n, p)
+            elif depth == 0 and p.root_policy == ROOT_FORCED:
+                index = forced_select(tree, node, stats, n, p, rng)
+            else:
+                index = select_action(tree, node, stats, n, p, rng)
+            new_leaf = index >= 0 and stats[index].visits == 0
+            step = index
         if index < 0:
-            value0 = playout(api, tables, world, p, rng, legal)     # no root move allowed
+            value0 = playout(api, tables, world, p, rng, legal)
             break
-        new_leaf = stats[index].visits == 0
         path[depth].node = <size_t>(<char *>node - tree.arena)
-        path[depth].index = index
+        path[depth].index = step
         depth += 1
         api.apply(tables, world, legal[index])
         if new_leaf:
