@@ -12,6 +12,7 @@
  * a name in CARD_GROUPS and its array filled the same way.
  */
 #include <math.h>
+#include <stddef.h>
 
 #include "internal.h"
 #include "learned.h"
@@ -126,7 +127,11 @@ static void hand_values(const HeroTables *t, const HeroState *s, int p, Side *v)
 static void side_values(const HeroTables *t, const HeroState *s, int p, Side *v) {
     double max = (double)t->seat[p].hp, hp = s->hp[p] < 0 ? 0.0 : (double)s->hp[p];
     int deck = s->deck_n[p];
-    memset(v, 0, sizeof *v);
+    /* the scalars, and of the card arrays only the set's n_cards entries (the
+     * rest is never read: 3 x 64 doubles a side would be zeroed per leaf);
+     * in_hand and in_deck are written for every card below */
+    memset(v, 0, offsetof(Side, in_hand));
+    memset(v->on_field, 0, (size_t)t->n_cards * sizeof v->on_field[0]);
     v->to_move = s->active == p;
     v->first_seat = p == 0;
     v->hp_sqrt = sqrt(hp > max ? 1.0 : hp / max);
