@@ -48,9 +48,15 @@ _Static_assert(offsetof(XEN_STATE, hash) == 0, "the hash is the state's first fi
 _Static_assert(offsetof(XEN_STATE, hidden) + 2 * sizeof(uint64_t) == sizeof(XEN_STATE),
                "the hidden sums are the state's last field");
 
+/* XEN_CURRENT_PLAYER: an inline form of P_current_player, if the core has
+ * one (the walks and the playout ask it once an action). */
+#ifndef XEN_CURRENT_PLAYER
+#define XEN_CURRENT_PLAYER XEN_FN(current_player)
+#endif
+
 static int api_current_player(const void *t, const void *s) {
     (void)t;
-    return XEN_FN(current_player)(XEN_S(s));
+    return XEN_CURRENT_PLAYER(XEN_S(s));
 }
 
 static int api_legal_actions(const void *t, const void *s, XenCode *out) {
@@ -115,6 +121,13 @@ static const char *api_state_check(const void *t, const void *s) {
     return XEN_FN(state_check)(XEN_T(t), XEN_S(s));
 }
 
+extern const XenGameApi XEN_FN(game_api);
+
+static double api_playout(const void *t, void *s, XenRng *rng, int cutoff_turns, int max_actions,
+                          int uniform, double (*evaluate)(const void *, const void *, int)) {
+    return xen_playout(&XEN_FN(game_api), t, s, rng, cutoff_turns, max_actions, uniform, evaluate);
+}
+
 const XenGameApi XEN_FN(game_api) = {
     XEN_GAME_NAME,
     sizeof(XEN_STATE),
@@ -133,6 +146,7 @@ const XenGameApi XEN_FN(game_api) = {
     api_playout_action,
     api_random_decision,
     api_state_check,
+    api_playout,
 };
 
 /* Seat p's hidden sum from scratch (the keys are 0 outside its hidden bytes). */

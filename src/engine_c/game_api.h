@@ -63,6 +63,15 @@ typedef struct XenGameApi {
     /* NULL when the state is one the core can play on, else the first broken
      * invariant (check.h). */
     const char *(*state_check)(const void *tables, const void *state);
+    /* The search's playout (walks.h, xen_playout): plays on with apply_unkeyed
+     * until the end, until the turn counter has moved `cutoff_turns` turns on
+     * (< 0: no cut-off) or after `max_actions` actions; decisions by the
+     * playout policy, or uniformly with `uniform`. Returns the value for
+     * player 0: the result at the end, else evaluate(tables, state, 0), the
+     * evaluation of the caller's table (the search may replace the game's). */
+    double (*playout)(const void *tables, void *state, XenRng *rng, int cutoff_turns,
+                      int max_actions, int uniform,
+                      double (*evaluate)(const void *tables, const void *state, int player));
 } XenGameApi;
 
 #endif

@@ -33,3 +33,6 @@ cdef extern from "game_api.h" nogil:
         int (*turn)(const void *tables, const void *state) noexcept nogil
         XenCode (*playout_action)(const void *tables, const void *state, XenRng *rng) noexcept nogil
         XenCode (*random_decision)(const void *tables, const void *state, XenRng *rng) noexcept nogil
+        double (*playout)(const void *tables, void *state, XenRng *rng, int cutoff_turns,
+                          int max_actions, int uniform,
+                          double (*evaluate)(const void *, const void *, int) noexcept nogil) noexcept nogil

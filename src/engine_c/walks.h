@@ -23,6 +23,29 @@ static inline XenCode xen_random_code(const XenGameApi *api, const void *t, cons
     return api->random_decision(t, s, rng);
 }
 
+/* The search's playout (game_api.h: playout), written once: the calls to the
+ * core are direct in each adapter's instance, where the search would call
+ * through the table at every step. */
+static inline double xen_playout(const XenGameApi *api, const void *t, void *s, XenRng *rng,
+                                 int cutoff_turns, int max_actions, int uniform,
+                                 double (*evaluate)(const void *, const void *, int)) {
+    int start = api->turn(t, s);
+    for (int steps = 0;; steps++) {
+        int player = api->current_player(t, s);
+        if (player == XEN_TERMINAL) {
+            double returns[2];
+            api->returns(t, s, returns);
+            return returns[0];
+        }
+        if ((cutoff_turns >= 0 && api->turn(t, s) - start >= cutoff_turns) || steps >= max_actions)
+            return evaluate(t, s, 0);
+        XenCode code = player == XEN_CHANCE ? api->sample_chance(t, s, rng)
+                       : uniform            ? api->random_decision(t, s, rng)
+                                            : api->playout_action(t, s, rng);
+        api->apply_unkeyed(t, s, code);
+    }
+}
+
 /* Leaves of the tree of the given depth below s, chance nodes expanded (each
  * outcome one branch); a game that ends before the depth counts no leaf.
  * s is restored before returning. */

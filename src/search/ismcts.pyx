@@ -752,29 +752,15 @@ cdef int halving_select(Halving *h, const Tree *tree, const Node *root,
 
 
 cdef double playout(const XenGameApi *api, const void *tables, void *world, Params *p,
-                    XenRng *rng, XenCode *legal) noexcept nogil:
+                    XenRng *rng) noexcept nogil:
     """Plays on with the game's playout policy (or uniformly at random, with
-    `p.uniform`; `legal` is scratch space); returns the value for player 0.
-    Nothing here reads a hash or an information-set key, so the moves skip
-    their upkeep (apply_unkeyed): `world` is discarded afterwards."""
-    cdef double rets[2]
-    cdef int start = api.turn(tables, world)
-    cdef int steps = 0, player
-    while True:
-        player = api.current_player(tables, world)
-        if player == XEN_TERMINAL:
-            api.returns(tables, world, rets)
-            return rets[0]
-        if (p.cutoff_turns >= 0 and api.turn(tables, world) - start >= p.cutoff_turns) \
-                or steps >= p.max_playout_actions:
-            return api.evaluate(tables, world, 0)
-        if player == XEN_CHANCE:
-            api.apply_unkeyed(tables, world, api.sample_chance(tables, world, rng))
-        elif p.uniform:
-            api.apply_unkeyed(tables, world, api.random_decision(tables, world, rng))
-        else:
-            api.apply_unkeyed(tables, world, api.playout_action(tables, world, rng))
-        steps += 1
+    `p.uniform`), cut off after `p.cutoff_turns` turns and scored by this
+    table's evaluation; returns the value for player 0. The loop is the
+    core's (walks.h): nothing in it reads a hash or an information-set key,
+    so the moves skip their upkeep (apply_unkeyed): `world` is discarded
+    afterwards."""
+    return api.playout(tables, world, rng, p.cutoff_turns, p.max_playout_actions, p.uniform,
+                       api.evaluate)
 
 
 cdef int restrict_actions(XenCode *legal, int n, const XenCode *allowed,
@@ -857,7 +843,7 @@ cdef void iterate(const XenGameApi *api, const void *tables, const char *root, c
             api.apply(tables, world, legal[0])
             continue
         if depth >= MAX_PATH:
-            value0 = playout(api, tables, world, p, rng, legal)
+            value0 = playout(api, tables, world, p, rng)
             break
         # a fused node's key leaves its actions out: they differ between worlds
         key = node_key(api, tables, world, player, key_viewer(p, player), p.resample, legal,
@@ -866,11 +852,11 @@ cdef void iterate(const XenGameApi *api, const void *tables, const char *root, c
         if node == NULL:
             if probing:
                 # the new action's target is no node yet: it is the new leaf
-                value0 = playout(api, tables, world, p, rng, legal)
+                value0 = playout(api, tables, world, p, rng)
                 break
             node = tree_create(tree, key, player, n)
             if node == NULL:
-                value0 = playout(api, tables, world, p, rng, legal)
+                value0 = playout(api, tables, world, p, rng)
                 break
             if fused(p, player):
                 node.expanded = FUSED_NODE
@@ -885,7 +871,7 @@ cdef void iterate(const XenGameApi *api, const void *tables, const char *root, c
                 if p.transpositions:
                     probing = True
                     continue
-                value0 = playout(api, tables, world, p, rng, legal)
+                value0 = playout(api, tables, world, p, rng)
                 break
         if probing:
             tree.transpositions += 1
@@ -897,7 +883,7 @@ cdef void iterate(const XenGameApi *api, const void *tables, const char *root, c
         else:
             if not node.expanded:
                 if not tree_expand(tree, node, legal, n):
-                    value0 = playout(api, tables, world, p, rng, legal)     # the tree is full
+                    value0 = playout(api, tables, world, p, rng)     # the tree is full
                     break
                 if p.prior_weight > 0:
                     set_priors(api, tables, world, stats_of(tree, node), legal, n, rng)
@@ -912,7 +898,7 @@ cdef void iterate(const XenGameApi *api, const void *tables, const char *root, c
             new_leaf = index >= 0 and stats[index].visits == 0
             step = index
         if index < 0:
-            value0 = playout(api, tables, world, p, rng, legal)
+            value0 = playout(api, tables, world, p, rng)
             break
         path[depth].node = <size_t>(<char *>node - tree.arena)
         path[depth].index = step
@@ -924,7 +910,7 @@ cdef void iterate(const XenGameApi *api, const void *tables, const char *root, c
                 # order of the same actions), the iteration goes on from there
                 probing = True
                 continue
-            value0 = playout(api, tables, world, p, rng, legal)
+            value0 = playout(api, tables, world, p, rng)
             break
     tree.path_steps += depth
     back_up(tree, path, depth, value0, p.transpositions)

@@ -7,6 +7,7 @@
 #define XEN_PREFIX ana
 #define XEN_TABLES AnaTables
 #define XEN_STATE AnaState
+#define XEN_CURRENT_PLAYER mover
 #include "game_adapter.h"
 
 uint64_t ana_random_playout(const AnaTables *t, AnaState *s, XenRng *rng) {

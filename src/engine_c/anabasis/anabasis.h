@@ -261,6 +261,7 @@ typedef struct AnaTables {
     uint64_t around[ANA_SQUARES];         /* the 8 squares around (COMMAND) */
     uint64_t home[2];                     /* home zone without the castle */
     uint64_t castles;
+    uint64_t event_ids;                   /* bit c: card c is an event */
     uint64_t rank_mask[ANA_RANKS];
     XenKey zobrist[sizeof(AnaState)];     /* per byte offset (zobrist.h); 0 on the hash
                                              and the hidden sums */

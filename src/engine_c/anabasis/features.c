@@ -103,7 +103,9 @@ static void side_values(const AnaTables *t, const AnaState *s, int p, Side *v) {
     const AnaPlayer *pl = &s->pl[p];
     int hp_left = pl->castle_hp > 0 ? pl->castle_hp : 0;
     int cem_left = t->cemetery_limit - pl->cem_cards;
-    memset(v, 0, sizeof *v);
+    /* the scalars and the card set's own entries: the rest is never read */
+    memset(v, 0, offsetof(Side, grid));
+    memset(v->grid, 0, (size_t)t->n_cards * sizeof v->grid[0]);
     v->to_move = s->active == p;
     v->first_seat = p == 0;
     v->castle = (double)pl->castle_hp / t->castle_hp;
@@ -122,10 +124,12 @@ static void side_values(const AnaTables *t, const AnaState *s, int p, Side *v) {
     v->affordable = affordable(t, s, p);
     v->deck = pl->deck_n;
     v->hand = pl->hand_n;
+    int flow = 0;
     for (int c = 0; c < t->n_cards; c++) {
-        v->flow += pl->flow[c];
+        flow += pl->flow[c];
         v->owned[c] = pl->deck[c] + pl->hand[c] + pl->flow[c];
     }
+    v->flow = flow;
     for (int k = 0; k < ANA_SLOTS; k++) {
         if (pl->slot[k] == ANA_NONE) continue;
         v->slots += 1.0;

@@ -77,6 +77,25 @@ static inline void add16(const AnaTables *t, AnaState *s, uint16_t *p, int d) {
 
 /* ================================================================ queries */
 
+/* The stages where a seat decides (the others are chance, and OVER). */
+#define ANA_DECISION_STAGES                                                          \
+    (1u << ANA_SG_STANDBY1 | 1u << ANA_SG_FIELD | 1u << ANA_SG_STANDBY2 |             \
+     1u << ANA_SG_RESPONSE | 1u << ANA_SG_NULLIFY_RESPONSE | 1u << ANA_SG_EVADE |     \
+     1u << ANA_SG_EVENT_WINDOW)
+/* ... and those where it is the seat that is not active. */
+#define ANA_OTHER_SEAT_STAGES \
+    (1u << ANA_SG_RESPONSE | 1u << ANA_SG_EVADE | 1u << ANA_SG_EVENT_WINDOW)
+
+static inline int stage_is_decision(int stage) {
+    return stage < ANA_SG_COUNT && (ANA_DECISION_STAGES >> stage & 1);
+}
+
+/* ana_current_player, inlined where the rules ask it once an action. */
+static inline int mover(const AnaState *s) {
+    if (stage_is_decision(s->stage)) return s->active ^ (int)(ANA_OTHER_SEAT_STAGES >> s->stage & 1);
+    return s->stage == ANA_SG_OVER ? XEN_TERMINAL : XEN_CHANCE;
+}
+
 static inline int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
 static inline uint64_t occupied(const AnaState *s) { return s->occ[0] | s->occ[1]; }
 static inline int owner_of(const AnaState *s, int q) { return (int)((s->occ[1] >> q) & 1); }
@@ -246,5 +265,9 @@ const char *ana_check_keys(const AnaTables *t, const AnaState *s);
 enum { ANA_MAX_RUNS = 2 * ANA_SQUARES + 8 };
 /* The ATTACK runs of the field stage, ascending, appended after n runs. */
 int ana_field_attack_runs(const AnaTables *t, const AnaState *s, XenRun *runs, int n);
+/* A uniformly random legal code of the field stage, given its attack runs
+ * (ana_field_attack_runs from 0): the same draw as ana_random_decision. */
+XenCode ana_random_field_decision(const AnaTables *t, const AnaState *s, const XenRun *attacks,
+                                  int n_attacks, XenRng *rng);
 
 #endif

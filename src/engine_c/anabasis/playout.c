@@ -95,6 +95,7 @@ XenCode ana_playout_action(const AnaTables *t, const AnaState *s, XenRng *rng) {
         int n = ana_field_attack_runs(t, s, runs, 0), attacks = xen_runs_count(runs, n);
         if (attacks > 0 && xen_rng_below(rng, 4) != 0)
             return xen_runs_code(runs, n, (int)xen_rng_below(rng, (uint32_t)attacks));
+        return ana_random_field_decision(t, s, runs, n, rng);   /* the attacks not listed again */
     }
     return ana_random_decision(t, s, rng);
 }

@@ -7,6 +7,7 @@
  * undo and check every invariant.
  */
 #include "internal.h"
+#include "multiset.h"
 
 /* ================================================================ grid */
 
@@ -289,10 +290,10 @@ static void end_turn(const AnaTables *t, AnaState *s) {
     int p = s->active, q;
     AnaPlayer *pl = &s->pl[p];
     FOR_BITS(q, occupied(s)) set16(t, s, &s->sq_bonus[q], 0);
-    int added = 0;
-    for (int c = 0; c < t->n_cards; c++) {
+    int added = 0, c;
+    int ids = (t->n_cards + 7) & ~7;   /* whole words of counts (multiset.h) */
+    FOR_BITS(c, xen_multiset_mask(pl->hand, ids) | xen_multiset_mask(pl->flow, ids)) {
         int n = pl->hand[c] + pl->flow[c];
-        if (!n) continue;
         ms_add(t, s, pl->deck, c, n);
         set8(t, s, &pl->hand[c], 0);
         set8(t, s, &pl->flow[c], 0);
@@ -638,8 +639,8 @@ static void apply_decision(const AnaTables *t, AnaState *s, uint16_t code) {
  * a fixed-capacity record would be larger than the state. Copy kept. */
 static void apply_code(const AnaTables *t, AnaState *s, uint16_t code) {
     XEN_ASSERT(ana_is_legal(t, s, code));
-    if (ana_current_player(s) == XEN_CHANCE) apply_chance(t, s, XEN_X(code));
-    else apply_decision(t, s, code);
+    if (stage_is_decision(s->stage)) apply_decision(t, s, code);
+    else apply_chance(t, s, XEN_X(code));
     debug_check(t, s);
 }
 

@@ -14,21 +14,9 @@ _Static_assert(offsetof(AnaState, ev_slot) == 735, "AnaState layout");
 _Static_assert(offsetof(AnaState, hidden) == 744, "AnaState layout");
 _Static_assert(sizeof(AnaState) == 760, "AnaState layout");
 
-int ana_current_player(const AnaState *s) {
-    switch (s->stage) {
-    case ANA_SG_STANDBY1: case ANA_SG_FIELD: case ANA_SG_STANDBY2:
-    case ANA_SG_NULLIFY_RESPONSE:
-        return s->active;
-    case ANA_SG_RESPONSE: case ANA_SG_EVADE: case ANA_SG_EVENT_WINDOW:
-        return 1 - s->active;
-    case ANA_SG_OVER:
-        return XEN_TERMINAL;
-    default:
-        return XEN_CHANCE;
-    }
-}
+int ana_current_player(const AnaState *s) { return mover(s); }
 
-int ana_is_chance(const AnaState *s) { return ana_current_player(s) == XEN_CHANCE; }
+int ana_is_chance(const AnaState *s) { return mover(s) == XEN_CHANCE; }
 int ana_is_terminal(const AnaState *s) { return s->stage == ANA_SG_OVER; }
 
 int ana_phase(const AnaState *s) {

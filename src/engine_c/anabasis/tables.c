@@ -110,6 +110,7 @@ int ana_tables_init(AnaTables *t, const AnaCardSpec *cards, int n_cards,
         d->funds_income = (uint8_t)c->funds_income;
         d->effect = (uint8_t)c->effect;
         d->amount = (uint8_t)c->amount;
+        if (c->kind == ANA_EVENT_CARD) t->event_ids |= BIT(i);
         if (c->kind == ANA_CHARACTER) {
             if (c->hp < 1) return fail(err, err_size, "a character needs HP >= 1");
             if (c->pile == ANA_PILE_NONE && c->copies)
