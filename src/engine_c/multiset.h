@@ -22,4 +22,25 @@ static inline uint64_t xen_multiset_mask(const uint8_t *counts, int n) {
     return held;
 }
 
+/* The sum of the 8 counts at p: pairs of counts added in 16-bit lanes, then
+ * the four lanes gathered by one multiply into the top one (at most 8 * 255,
+ * so nothing overflows whatever the counts). */
+static inline uint32_t xen_sum_of_8(const uint8_t *p) {
+    uint64_t word;
+    memcpy(&word, p, 8);
+    word = (word & 0x00FF00FF00FF00FFULL) + ((word >> 8) & 0x00FF00FF00FF00FFULL);
+    return (uint32_t)((word * 0x0001000100010001ULL) >> 48);
+}
+
+/* The id whose cumulative range, in ascending ids, holds r (r below the sum
+ * of counts[0, n)): a draw from the multiset, the same id as a walk over the
+ * counts one by one. Whole words of 8 counts (within n) are skipped while r
+ * is past them. */
+static inline int xen_multiset_pick(const uint8_t *counts, int n, uint32_t r) {
+    int c = 0;
+    for (uint32_t sum; c + 8 <= n && r >= (sum = xen_sum_of_8(counts + c)); c += 8) r -= sum;
+    for (; c < n - 1 && r >= counts[c]; c++) r -= counts[c];
+    return c;
+}
+
 #endif

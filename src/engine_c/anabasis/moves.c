@@ -196,9 +196,10 @@ int ana_chance_outcomes(const AnaTables *t, const AnaState *s, uint16_t *codes,
  * `ids`) holds r, r below the multiset's total. */
 static uint16_t pick_card(const uint8_t *counts, const uint8_t *ids, int n_ids, int kind,
                           uint32_t r) {
+    if (!ids) return XEN_CODE(kind, xen_multiset_pick(counts, n_ids, r), 0);
     int c = 0;
     for (int i = 0; i < n_ids; i++) {
-        c = ids ? ids[i] : i;
+        c = ids[i];
         if (r < counts[c]) break;
         r -= counts[c];
     }

@@ -1,6 +1,7 @@
 /* views.c - Anabasis: what a seat sees. Information-set keys and resampling
  * of the opponent's hidden cards (docs/anabasis-engine.md §9). */
 #include "internal.h"
+#include "multiset.h"
 
 /* ================================================================ information */
 
@@ -78,6 +79,12 @@ static uint32_t drawable_total(const AnaTables *t, const uint8_t u[ANA_MAX_CARDS
 static int draw_from(const AnaTables *t, uint8_t u[ANA_MAX_CARDS], int events_only,
                      uint32_t *total, XenRng *rng) {
     uint32_t r = xen_rng_below(rng, *total);
+    if (!events_only) {
+        int c = xen_multiset_pick(u, t->n_cards, r);
+        u[c]--;
+        --*total;
+        return c;
+    }
     for (int c = 0; c < t->n_cards; c++) {
         if (!drawable(t, c, events_only)) continue;
         if (r < u[c]) {
