@@ -29,6 +29,10 @@
 #include "runs.h"
 #include "zobrist.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 enum { REGION32_BEGIN = 8, REGION32_END = 264, REGION8_END = offsetof(HeroState, hidden) };
 
 /* Debug builds (XENOPHON_DEBUG) check every invariant, the hash and the
@@ -162,6 +166,24 @@ static inline int32_t attack_of(const HeroTables *t, const HeroState *s, int slo
 static inline int keywords_at(const HeroTables *t, const HeroState *s, int slot) {
     return t->seat[seat_of(slot)].keywords[s->card[slot]];
 }
+
+/* Seat u's slots whose flags have the bit `flag` (HERO_F_*), as a mask of
+ * relative slots like seat_units' (empty slots have flags 0). With SSE2 the
+ * 10 flag bytes are tested at once: the load reads the 6 bytes after them
+ * too (row_n, hand_n, inside the state), which the mask drops. */
+static inline uint32_t seat_flagged(const HeroState *s, int u, int flag) {
+#ifdef __SSE2__
+    __m128i f = _mm_loadu_si128((const __m128i *)&s->flags[u * 10]);
+    __m128i off = _mm_cmpeq_epi8(_mm_and_si128(f, _mm_set1_epi8((char)flag)), _mm_setzero_si128());
+    return ~(uint32_t)_mm_movemask_epi8(off) & 0x3FF;
+#else
+    uint32_t out = 0;
+    for (int i = 0; i < 10; i++)
+        if (s->flags[u * 10 + i] & flag) out |= 1u << i;
+    return out;
+#endif
+}
+_Static_assert(offsetof(HeroState, flags) + HERO_SLOTS + 6 <= sizeof(HeroState), "seat_flagged's load");
 
 /* Occupied slots as a 20-bit mask. */
 static inline uint32_t occupied_mask(const HeroState *s) {
