@@ -184,7 +184,7 @@ static void draw_card(Ctx *c, int seat, int card) {
     HeroState *s = c->s;
     w8_hidden(c, &s->deck[seat][card], s->deck[seat][card] - 1);
     w8(c, &s->deck_n[seat], s->deck_n[seat] - 1);
-    c->vitals = 1;
+    c->vitals = 1;   /* an empty deck loses: the next end check looks */
     w8_hidden(c, &s->hand[seat][card], s->hand[seat][card] + 1);
     w8(c, &s->hand_n[seat], s->hand_n[seat] + 1);
 }
