@@ -253,6 +253,8 @@ typedef struct HeroSeat {
 /* Everything fixed for one game: card data, the two seats, Zobrist keys. */
 typedef struct HeroTables {
     int n_cards;
+    /* The set's ids by kind, as masks (bit c: id c), for the move generator. */
+    uint64_t unit_ids, op_ids, fast_op_ids;
     HeroCard card[HERO_MAX_CARDS];
     HeroSeat seat[2];
     XenKey zobrist[sizeof(HeroState)];    /* per byte offset (zobrist.h); 0 outside

@@ -11,8 +11,8 @@
  *   playout.c  the static evaluation and the playout policy
  *   adapter.c  the game interface, perft and the speed loops (game_adapter.h)
  *
- * Every write to the state goes through w8 / w32, which keep the Zobrist
- * hash up to date. Everything an action does happens inside one Ctx, which
+ * Every write to the state goes through w8 / w32 / w8_hidden, which keep the
+ * Zobrist hash (and the hidden sums) up to date. Everything an action does happens inside one Ctx, which
  * also carries what never survives an action: `special_winner` and the refs
  * being followed through removals (the effect target, the two battlers).
  */
@@ -28,6 +28,10 @@
 #include "hero.h"
 #include "runs.h"
 #include "zobrist.h"
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 enum { REGION32_BEGIN = 8, REGION32_END = 264, REGION8_END = offsetof(HeroState, hidden) };
 
@@ -59,21 +63,46 @@ typedef struct Ctx {
      * died (powers are >= 1 and pumps >= 0, and a settle leaves no unit with
      * damage >= power): settle looks for deaths only then. */
     uint8_t damaged;
+    /* An HP or a deck size changed since the last end check. Only then can
+     * a seat have lost (a game that goes on has HP >= 1 and a deck in both
+     * seats, state.c): the end check looks at them only then. */
+    uint8_t vitals;
 } Ctx;
 
 /* The context of one action (or of a resample's writes) on s. */
 static inline Ctx ctx_of(const HeroTables *t, HeroState *s) {
-    Ctx c = {t, s, -1, {HERO_REF_NONE, HERO_REF_NONE, HERO_REF_NONE}, 0};
+    Ctx c = {t, s, -1, {HERO_REF_NONE, HERO_REF_NONE, HERO_REF_NONE}, 0, 0};
     return c;
 }
 
-/* Hashed setters: every state write goes through them. */
-static inline void w8(Ctx *c, uint8_t *p, int v) {
+/* Hashed setters: every state write goes through them. w8_hidden writes a
+ * hand or deck count, the bytes a seat hides, whose keys in the hidden sums
+ * are not 0 (tables.c): the hash and the hidden sums follow (zobrist.h).
+ * w8 and w32 write every other field: their hidden keys are 0, so only the
+ * hash follows (the same sums, for a third of the multiplications). */
+static inline void w8_hidden(Ctx *c, uint8_t *p, int v) {
     xen_set_u8(c->s, c->s->hidden, c->t->zobrist, p, v);
 }
 
+/* The hash after a public field at `field` changed by `delta`. */
+static inline void hash_add(Ctx *c, const void *field, int64_t delta) {
+#ifdef XEN_UNKEYED
+    (void)c, (void)field, (void)delta;
+#else
+    const XenKey *k = &c->t->zobrist[xen_offset(c->s, field)];
+    XEN_ASSERT(k->hidden[0] == 0 && k->hidden[1] == 0);   /* else w8_hidden */
+    c->s->hash += (uint64_t)delta * k->hash;
+#endif
+}
+
+static inline void w8(Ctx *c, uint8_t *p, int v) {
+    hash_add(c, p, (int)(uint8_t)v - (int)*p);
+    *p = (uint8_t)v;
+}
+
 static inline void w32(Ctx *c, int32_t *p, int32_t v) {
-    xen_set_i32(c->s, c->s->hidden, c->t->zobrist, p, v);
+    hash_add(c, p, (int64_t)v - (int64_t)*p);
+    *p = v;
 }
 
 /* hero_state_check without the hash and the hidden sums (state.c), for the
@@ -86,6 +115,28 @@ const char *hero_check_keys(const HeroTables *t, const HeroState *s);
  * playout policy picks from them without listing the codes. */
 enum { HERO_MAX_RUNS = HERO_MAX_CARDS + 16 };   /* a run per card held, and a few */
 int hero_decision_runs(const HeroTables *t, const HeroState *s, XenRun *runs);
+
+
+/* ============================================================ who is to move */
+
+/* hero_current_player (§3), inline for the move generator, the rules and the
+ * walks (adapter.c), which ask it once or more per action. The common case
+ * first: nothing pending in a decision phase (action 2, window 3, battle 4,
+ * defend 5), where the odd phases are the inactive seat's. */
+static inline int current_player_of(const HeroState *s) {
+    int phase = s->phase;
+    if (s->pend_kind == HERO_PEND_NONE && (unsigned)(phase - HERO_PH_ACTION) < 4)
+        return (phase & 1) ? 1 - s->active : s->active;
+    if (phase == HERO_PH_OVER) return XEN_TERMINAL;
+    if (phase == HERO_PH_SETUP || phase == HERO_PH_DRAW) return XEN_CHANCE;
+    if (s->pend_kind == HERO_PEND_DRAW) return XEN_CHANCE;
+    if (s->pend_kind == HERO_PEND_TARGET) return s->pend_player;
+    if (phase == HERO_PH_WINDOW || phase == HERO_PH_DEFEND) return 1 - s->active;
+    return s->active;
+}
+_Static_assert(HERO_PH_WINDOW == HERO_PH_ACTION + 1 && HERO_PH_DEFEND == HERO_PH_ACTION + 3 &&
+               (HERO_PH_WINDOW & 1) && (HERO_PH_DEFEND & 1) && !(HERO_PH_ACTION & 1) &&
+               !(HERO_PH_BATTLE & 1), "current_player_of: the decision phases, the odd ones the other seat's");
 
 
 /* ======================================================== units and rows */
@@ -115,6 +166,24 @@ static inline int32_t attack_of(const HeroTables *t, const HeroState *s, int slo
 static inline int keywords_at(const HeroTables *t, const HeroState *s, int slot) {
     return t->seat[seat_of(slot)].keywords[s->card[slot]];
 }
+
+/* Seat u's slots whose flags have the bit `flag` (HERO_F_*), as a mask of
+ * relative slots like seat_units' (empty slots have flags 0). With SSE2 the
+ * 10 flag bytes are tested at once: the load reads the 6 bytes after them
+ * too (row_n, hand_n, inside the state), which the mask drops. */
+static inline uint32_t seat_flagged(const HeroState *s, int u, int flag) {
+#ifdef __SSE2__
+    __m128i f = _mm_loadu_si128((const __m128i *)&s->flags[u * 10]);
+    __m128i off = _mm_cmpeq_epi8(_mm_and_si128(f, _mm_set1_epi8((char)flag)), _mm_setzero_si128());
+    return ~(uint32_t)_mm_movemask_epi8(off) & 0x3FF;
+#else
+    uint32_t out = 0;
+    for (int i = 0; i < 10; i++)
+        if (s->flags[u * 10 + i] & flag) out |= 1u << i;
+    return out;
+#endif
+}
+_Static_assert(offsetof(HeroState, flags) + HERO_SLOTS + 6 <= sizeof(HeroState), "seat_flagged's load");
 
 /* Occupied slots as a 20-bit mask. */
 static inline uint32_t occupied_mask(const HeroState *s) {

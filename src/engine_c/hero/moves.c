@@ -23,54 +23,81 @@ static void field_count(const HeroTables *t, const HeroState *s, int u, FieldCou
     }
 }
 
-/* Condition met and affordable (§5). */
-static inline int can_use(const HeroTables *t, const HeroState *s, int u, const FieldCount *fc,
-                          int card) {
-    const HeroCard *k = &t->card[card];
-    if (s->charisma_used[u] + k->cost > t->seat[u].charisma) return 0;
-    if (fc->total < k->cond_total) return 0;
-    return fc->colour[0] >= k->cond[0] && fc->colour[1] >= k->cond[1] &&
-           fc->colour[2] >= k->cond[2] && fc->colour[3] >= k->cond[3];
-}
-
 /* A target mask of one relative code, or no target (HERO_NO_TARGET). */
 static inline uint64_t targets_or_none(const HeroTables *t, const HeroState *s,
                                        const HeroEffects *fx, int u) {
     return fx->target == HERO_TG_NONE ? 1ULL << HERO_NO_TARGET : legal_targets(t, s, fx, u);
 }
 
+/* The card ids seat u holds, as a mask (bit c: id c). With SSE2, the 64
+ * counts are compared with zero 16 at a time, which costs a fixed ~15
+ * instructions where the word-by-word form costs ~8 a word of 8 ids. The
+ * counts of ids outside the card set are 0 (state.c, check_zones). */
+static inline uint64_t held_cards(const HeroTables *t, const HeroState *s, int u) {
+#ifdef __SSE2__
+    (void)t;
+    const __m128i zero = _mm_setzero_si128();
+    uint64_t empty = 0;
+    for (int i = 0; i < HERO_MAX_CARDS / 16; i++) {
+        __m128i counts = _mm_loadu_si128((const __m128i *)(s->hand[u] + 16 * i));
+        uint64_t zeros = (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(counts, zero));
+        empty |= zeros << (16 * i);
+    }
+    return ~empty;
+#else
+    return xen_multiset_mask(s->hand[u], (t->n_cards + 7) & ~7);
+#endif
+}
+
 /* What every generator of one decision reads: who acts, their field colours
- * and the cards they hold. */
+ * and the cards they hold. The colours are counted on the first card whose
+ * condition is checked (fc_ready): most decisions check none (no card held
+ * that could be used, or none affordable). */
 typedef struct Decision {
     const HeroTables *t;
     const HeroState *s;
     int u;
+    int fc_ready;
     FieldCount fc;
     uint64_t held;
 } Decision;
 
-static int runs_deploy(const Decision *d, XenRun *runs, int n) {
+/* Condition met and affordable (§5). */
+static inline int can_use(Decision *d, int card) {
+    const HeroCard *k = &d->t->card[card];
+    const FieldCount *fc = &d->fc;
+    if (d->s->charisma_used[d->u] + k->cost > d->t->seat[d->u].charisma) return 0;
+    if (!d->fc_ready) {
+        field_count(d->t, d->s, d->u, &d->fc);
+        d->fc_ready = 1;
+    }
+    if (fc->total < k->cond_total) return 0;
+    return fc->colour[0] >= k->cond[0] && fc->colour[1] >= k->cond[1] &&
+           fc->colour[2] >= k->cond[2] && fc->colour[3] >= k->cond[3];
+}
+
+static int runs_deploy(Decision *d, XenRun *runs, int n) {
     const HeroState *s = d->s;
     int u = d->u;
     uint64_t front_room = s->row_n[u * 2] < HERO_ROW_SIZE;
     uint64_t back_room = s->row_n[u * 2 + 1] < HERO_ROW_SIZE;
     if (!front_room && !back_room) return n;
-    for (uint64_t m = d->held; m; m &= m - 1) {
+    for (uint64_t m = d->held & d->t->unit_ids; m; m &= m - 1) {
         int card = __builtin_ctzll(m);
         const HeroCard *k = &d->t->card[card];
-        if (!k->is_unit || !can_use(d->t, s, u, &d->fc, card)) continue;
+        if (!can_use(d, card)) continue;
         uint64_t rows = (front_room && (k->keywords & HERO_KW_BLITZ)) | back_room << 1;
         n = xen_run_add(runs, n, HERO_DEPLOY, card, 0, rows);
     }
     return n;
 }
 
-static int runs_play(const Decision *d, int normal_too, XenRun *runs, int n) {
-    for (uint64_t m = d->held; m; m &= m - 1) {
+static int runs_play(Decision *d, int normal_too, XenRun *runs, int n) {
+    uint64_t playable = normal_too ? d->t->op_ids : d->t->fast_op_ids;
+    for (uint64_t m = d->held & playable; m; m &= m - 1) {
         int card = __builtin_ctzll(m);
         const HeroCard *k = &d->t->card[card];
-        if (k->is_unit || !(k->fast || normal_too)) continue;
-        if (!can_use(d->t, d->s, d->u, &d->fc, card)) continue;
+        if (!can_use(d, card)) continue;
         n = xen_run_add(runs, n, HERO_PLAY, card, 0, targets_or_none(d->t, d->s, &k->effects, d->u));
     }
     return n;
@@ -83,14 +110,10 @@ static int runs_retainer(const Decision *d, XenRun *runs, int n) {
 
 static int runs_move(const HeroState *s, int u, XenRun *runs, int n) {
     /* a unit moves to the other row of its seat, which needs room */
-    uint32_t units = seat_units(s, u), movable = 0, out = 0;
+    uint32_t units = seat_units(s, u), movable = 0;
     if (s->row_n[u * 2 + 1] < HERO_ROW_SIZE) movable |= units & 0x1F;
     if (s->row_n[u * 2] < HERO_ROW_SIZE) movable |= units & 0x3E0;
-    for (; movable; movable &= movable - 1) {
-        int rel = __builtin_ctz(movable);
-        if (s->flags[u * 10 + rel] & HERO_F_CAN_MOVE) out |= 1u << rel;
-    }
-    return xen_run_add(runs, n, HERO_MOVE, 0, 0, out);
+    return xen_run_add(runs, n, HERO_MOVE, 0, 0, movable & seat_flagged(s, u, HERO_F_CAN_MOVE));
 }
 
 static int runs_ability(const HeroTables *t, const HeroState *s, int u, XenRun *runs, int n) {
@@ -101,14 +124,11 @@ static int runs_ability(const HeroTables *t, const HeroState *s, int u, XenRun *
 
 static int runs_attack(const HeroTables *t, const HeroState *s, int a, XenRun *runs, int n) {
     int op = 1 - a;
-    uint64_t used_front = 0, used_back = 0;   /* relative codes 10..19 */
-    for (int i = 0; i < s->row_n[op * 2]; i++)
-        if (s->flags[op * 10 + i] & HERO_F_USED) used_front |= 1u << (10 + i);
-    for (int i = 0; i < s->row_n[op * 2 + 1]; i++)
-        if (s->flags[op * 10 + 5 + i] & HERO_F_USED) used_back |= 1u << (15 + i);
-    for (uint32_t m = seat_units(s, a); m; m &= m - 1) {
+    uint32_t used = seat_units(s, op) & seat_flagged(s, op, HERO_F_USED);
+    uint64_t used_front = (uint64_t)(used & 0x1F) << 10;   /* relative codes 10..14 */
+    uint64_t used_back = (uint64_t)(used & 0x3E0) << 10;   /* 15..19 */
+    for (uint32_t m = seat_units(s, a) & ~seat_flagged(s, a, HERO_F_USED); m; m &= m - 1) {
         int rel = __builtin_ctz(m), slot = a * 10 + rel;
-        if (s->flags[slot] & HERO_F_USED) continue;
         if (rel < 5)
             n = xen_run_add(runs, n, HERO_ATTACK, rel, 0,
                             used_front | used_back | 1ULL << HERO_AVATAR_SLOT);
@@ -151,13 +171,12 @@ static int chance_codes(const HeroTables *t, const HeroState *s, uint16_t *out) 
 /* The decision codes as runs, ascending (kind-major), per the table of §3;
  * runs holds HERO_MAX_RUNS. */
 int hero_decision_runs(const HeroTables *t, const HeroState *s, XenRun *runs) {
-    Decision d = {t, s, hero_current_player(s), {{0}, 0}, 0};
+    Decision d = {t, s, current_player_of(s), 0, {{0}, 0}, 0};
     int u = d.u, n = 0;
     if (s->pend_kind == HERO_PEND_TARGET)
         return xen_run_add(runs, 0, HERO_TARGET, 0, 0,
                            legal_targets(t, s, &t->card[s->pend_source].effects, u));
-    field_count(t, s, u, &d.fc);
-    d.held = xen_multiset_mask(s->hand[u], (t->n_cards + 7) & ~7);   /* the cards held, not every id */
+    d.held = held_cards(t, s, u);   /* the cards held, not every id */
     switch (s->phase) {
     case HERO_PH_ACTION:
         n = xen_run_add(runs, n, HERO_END, 0, 0, 1);
@@ -234,10 +253,24 @@ int hero_is_legal(const HeroTables *t, const HeroState *s, uint16_t code) {
 
 /* ==================================================================== chance */
 
+/* The sum of the 8 counts at p: a deck holds at most HERO_MAX_DECK = 200
+ * cards, so it fits in a byte, where the multiply gathers it (the top one). */
+static inline uint32_t sum_of_8(const uint8_t *p) {
+    uint64_t word;
+    memcpy(&word, p, 8);
+    return (uint32_t)((word * 0x0101010101010101ULL) >> 56);
+}
+_Static_assert(HERO_MAX_DECK < 256, "sum_of_8");
+
 uint16_t hero_sample_chance(const HeroTables *t, const HeroState *s, XenRng *rng) {
     int d = hero_drawer(t, s);
     uint32_t r = xen_rng_below(rng, s->deck_n[d]);
     int card = 0;
+    /* the first card whose count, with those before it, sums to more than r
+     * (or the last card): whole words of 8 counts skipped while r is past them */
+    for (uint32_t sum; card + 8 <= t->n_cards - 1 && r >= (sum = sum_of_8(&s->deck[d][card]));
+         card += 8)
+        r -= sum;
     for (; card < t->n_cards - 1; card++) {
         if (r < s->deck[d][card]) break;
         r -= s->deck[d][card];

@@ -73,10 +73,12 @@ static int append_unit(Ctx *c, int rr, int card, int flags, int32_t damage, int3
 
 /* ================================================= settle, end of the game */
 
-/* Step 4 of settle (B10). Returns 1 if the game is over. */
-static int end_check(Ctx *c) {
+/* Step 4 of settle (B10), once something that can end the game happened.
+ * Returns 1 if the game is over. */
+static int end_if_over(Ctx *c) {
     HeroState *s = c->s;
     int result = XEN_RES_NONE;
+    c->vitals = 0;
     if (c->special_winner >= 0) {
         result = c->special_winner == 0 ? XEN_RES_WIN0 : XEN_RES_WIN1;
         c->special_winner = -1;
@@ -102,6 +104,18 @@ static int end_check(Ctx *c) {
     return 1;
 }
 
+/* Step 4 of settle (B10). Returns 1 if the game is over. Only a
+ * win_if_units or a changed HP or deck size (Ctx.vitals) can end it. */
+static inline int end_check(Ctx *c) {
+    return (c->special_winner >= 0 || c->vitals) && end_if_over(c);
+}
+
+/* Seat p's HP becomes hp: the next end check looks at it (Ctx.vitals). */
+static void set_hp(Ctx *c, int p, int32_t hp) {
+    w32(c, &c->s->hp[p], hp);
+    c->vitals = 1;
+}
+
 /* An on_enemy_destroyed ability of seat u: HP only, no settle (E-12, E-14). */
 static void enemy_destroyed_trigger(Ctx *c, int u) {
     const HeroSeat *seat = &c->t->seat[u];
@@ -110,11 +124,11 @@ static void enemy_destroyed_trigger(Ctx *c, int u) {
         const HeroEffect *e = &seat->ability_fx.fx[i];
         if (e->op == HERO_FX_HEAL_AVATAR) {
             int32_t hp = s->hp[u] + e->a;
-            w32(c, &s->hp[u], hp < seat->hp ? hp : seat->hp);
+            set_hp(c, u, hp < seat->hp ? hp : seat->hp);
         } else if (e->op == HERO_FX_LOSE_HP) {
-            w32(c, &s->hp[u], s->hp[u] - e->a);
+            set_hp(c, u, s->hp[u] - e->a);
         } else if (e->op == HERO_FX_DAMAGE_AVATAR) {
-            w32(c, &s->hp[1 - u], s->hp[1 - u] - e->a);
+            set_hp(c, 1 - u, s->hp[1 - u] - e->a);
         }
     }
 }
@@ -145,19 +159,22 @@ static void add_damage(Ctx *c, int slot, int32_t amount) {
     c->damaged = 1;
 }
 
+/* Settle steps 2 and 3: the units with damage >= power die. */
+static void destroy_dead(Ctx *c) {
+    const HeroState *s = c->s;
+    uint32_t dead = 0;
+    for (uint32_t m = occupied_mask(s); m; m &= m - 1) {
+        int slot = __builtin_ctz(m);
+        if (s->damage[slot] >= power_of(c->t, s, slot)) dead |= 1u << slot;
+    }
+    c->damaged = 0;
+    if (dead) destroy_units(c, dead);
+}
+
 /* §7 settle. Returns 1 if the game is over. Units can only have died if a
  * damage rose since the last settle (Ctx.damaged). */
-static int settle(Ctx *c) {
-    const HeroState *s = c->s;
-    if (c->damaged) {
-        uint32_t dead = 0;
-        for (uint32_t m = occupied_mask(s); m; m &= m - 1) {
-            int slot = __builtin_ctz(m);
-            if (s->damage[slot] >= power_of(c->t, s, slot)) dead |= 1u << slot;
-        }
-        c->damaged = 0;
-        if (dead) destroy_units(c, dead);
-    }
+static inline int settle(Ctx *c) {
+    if (c->damaged) destroy_dead(c);
     return end_check(c);
 }
 
@@ -165,16 +182,17 @@ static int settle(Ctx *c) {
 
 static void draw_card(Ctx *c, int seat, int card) {
     HeroState *s = c->s;
-    w8(c, &s->deck[seat][card], s->deck[seat][card] - 1);
+    w8_hidden(c, &s->deck[seat][card], s->deck[seat][card] - 1);
     w8(c, &s->deck_n[seat], s->deck_n[seat] - 1);
-    w8(c, &s->hand[seat][card], s->hand[seat][card] + 1);
+    c->vitals = 1;   /* an empty deck loses: the next end check looks */
+    w8_hidden(c, &s->hand[seat][card], s->hand[seat][card] + 1);
     w8(c, &s->hand_n[seat], s->hand_n[seat] + 1);
 }
 
 /* A card leaves u's hand (use or discard): the known count forgets one copy. */
 static void leave_hand(Ctx *c, int u, int card) {
     HeroState *s = c->s;
-    w8(c, &s->hand[u][card], s->hand[u][card] - 1);
+    w8_hidden(c, &s->hand[u][card], s->hand[u][card] - 1);
     w8(c, &s->hand_n[u], s->hand_n[u] - 1);
     if (s->known[u][card]) w8(c, &s->known[u][card], s->known[u][card] - 1);
 }
@@ -206,7 +224,7 @@ static void bounce(Ctx *c, int slot) {
     HeroState *s = c->s;
     int owner = seat_of(slot), card = s->card[slot];
     if (card != HERO_TOKEN) {
-        w8(c, &s->hand[owner][card], s->hand[owner][card] + 1);
+        w8_hidden(c, &s->hand[owner][card], s->hand[owner][card] + 1);
         w8(c, &s->hand_n[owner], s->hand_n[owner] + 1);
         w8(c, &s->known[owner][card], s->known[owner][card] + 1);
     }
@@ -240,16 +258,16 @@ static int resolve(Ctx *c, int card, int is_ability, int u, int from) {
             if (settle(c)) return 1;
             break;
         case HERO_FX_DAMAGE_AVATAR:
-            w32(c, &s->hp[1 - u], s->hp[1 - u] - e->a);
+            set_hp(c, 1 - u, s->hp[1 - u] - e->a);
             if (settle(c)) return 1;
             break;
         case HERO_FX_HEAL_AVATAR: {
             int32_t hp = s->hp[u] + e->a, cap = c->t->seat[u].hp;
-            w32(c, &s->hp[u], hp < cap ? hp : cap);
+            set_hp(c, u, hp < cap ? hp : cap);
             break;
         }
         case HERO_FX_LOSE_HP:
-            w32(c, &s->hp[u], s->hp[u] - e->a);
+            set_hp(c, u, s->hp[u] - e->a);
             if (settle(c)) return 1;
             break;
         case HERO_FX_DRAW:
@@ -332,7 +350,7 @@ static void resolve_attack(Ctx *c, int guard) {
     } else if (x == HERO_REF_NONE || target == HERO_REF_NONE) {
         /* no battle */
     } else if (target == HERO_REF_AVATAR) {
-        w32(c, &s->hp[n], s->hp[n] - attack_of(c->t, s, x));
+        set_hp(c, n, s->hp[n] - attack_of(c->t, s, x));
         settle(c);
     } else {
         c->ref[REF_X] = (uint8_t)x;
@@ -436,7 +454,7 @@ static void apply_draw(Ctx *c, int card) {
 
 static void apply_decision(Ctx *c, uint16_t code) {
     HeroState *s = c->s;
-    int u = hero_current_player(s), x = XEN_X(code), y = XEN_Y(code);
+    int u = current_player_of(s), x = XEN_X(code), y = XEN_Y(code);
     switch (XEN_KIND(code)) {
     case HERO_END:
         if (s->phase == HERO_PH_ACTION) w8(c, &s->phase, HERO_PH_WINDOW);
@@ -537,7 +555,7 @@ void hero_initial_state(const HeroTables *t, HeroState *s) {
     for (int p = 0; p < 2; p++) {
         w32(&c, &s->hp[p], t->seat[p].hp);
         for (int card = 0; card < t->n_cards; card++)
-            w8(&c, &s->deck[p][card], t->seat[p].decklist[card]);
+            w8_hidden(&c, &s->deck[p][card], t->seat[p].decklist[card]);
         w8(&c, &s->deck_n[p], t->seat[p].deck_size);
     }
     w8(&c, &s->phase, HERO_PH_SETUP);

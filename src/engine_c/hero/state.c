@@ -33,18 +33,7 @@ int hero_is_chance(const HeroState *s) {
     return s->phase == HERO_PH_SETUP || s->phase == HERO_PH_DRAW || s->pend_kind == HERO_PEND_DRAW;
 }
 
-int hero_current_player(const HeroState *s) {
-    switch (s->phase) {
-    case HERO_PH_OVER: return XEN_TERMINAL;
-    case HERO_PH_SETUP:
-    case HERO_PH_DRAW: return XEN_CHANCE;
-    default: break;
-    }
-    if (s->pend_kind == HERO_PEND_DRAW) return XEN_CHANCE;
-    if (s->pend_kind == HERO_PEND_TARGET) return s->pend_player;
-    if (s->phase == HERO_PH_WINDOW || s->phase == HERO_PH_DEFEND) return 1 - s->active;
-    return s->active;
-}
+/* hero_current_player is in adapter.c, beside the walks that inline it. */
 
 int hero_drawer(const HeroTables *t, const HeroState *s) {
     if (s->pend_kind == HERO_PEND_DRAW) return s->pend_player;

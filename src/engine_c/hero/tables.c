@@ -164,6 +164,10 @@ int hero_tables_init(HeroTables *t, const HeroCardSpec *cards, int n_cards,
             snprintf(err, err_size, "card %d: %s", c, why);
             return -1;
         }
+        uint64_t id = 1ULL << c;
+        if (t->card[c].is_unit) t->unit_ids |= id;
+        else t->op_ids |= id;
+        if (!t->card[c].is_unit && t->card[c].fast) t->fast_op_ids |= id;
     }
     for (int p = 0; p < 2; p++) {
         const char *why = build_seat(t, &t->seat[p], &avatars[p], decks[p], cards);

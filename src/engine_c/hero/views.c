@@ -53,8 +53,8 @@ void hero_resample(const HeroTables *t, HeroState *s, int player, XenRng *rng) {
     Ctx c = ctx_of(t, s);
     for (int card = 0; card < t->n_cards; card++) {
         int hand = s->known[o][card] + drawn[card];
-        if (s->hand[o][card] != hand) w8(&c, &s->hand[o][card], hand);
-        if (s->deck[o][card] != unseen[card]) w8(&c, &s->deck[o][card], unseen[card]);
+        if (s->hand[o][card] != hand) w8_hidden(&c, &s->hand[o][card], hand);
+        if (s->deck[o][card] != unseen[card]) w8_hidden(&c, &s->deck[o][card], unseen[card]);
     }
 }
 
