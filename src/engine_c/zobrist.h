@@ -15,8 +15,10 @@
  * vanishes mod 2^64.
  *
  * Every write to a state goes through these setters; the games wrap them as
- * set8 / set16 / bb_set ... (Anabasis) and w8 / w32 (Hero). A direct write
- * would break the hash: debug builds recompute it after every apply.
+ * set8 / set16 / bb_set ... (Anabasis) and w8_hidden (Hero; its w8 / w32
+ * write the fields no seat hides, whose hidden keys are 0, and add to the
+ * hash alone). A direct write would break the hash: debug builds recompute
+ * it after every apply.
  *
  * Hidden sums: the same setters keep, beside the hash, one more additive sum
  * per seat over the bytes that seat hides from the other (its hand and deck

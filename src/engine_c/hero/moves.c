@@ -29,24 +29,11 @@ static inline uint64_t targets_or_none(const HeroTables *t, const HeroState *s,
     return fx->target == HERO_TG_NONE ? 1ULL << HERO_NO_TARGET : legal_targets(t, s, fx, u);
 }
 
-/* The card ids seat u holds, as a mask (bit c: id c). With SSE2, the 64
- * counts are compared with zero 16 at a time, which costs a fixed ~15
- * instructions where the word-by-word form costs ~8 a word of 8 ids. The
- * counts of ids outside the card set are 0 (state.c, check_zones). */
-static inline uint64_t held_cards(const HeroTables *t, const HeroState *s, int u) {
-#ifdef __SSE2__
-    (void)t;
-    const __m128i zero = _mm_setzero_si128();
-    uint64_t empty = 0;
-    for (int i = 0; i < HERO_MAX_CARDS / 16; i++) {
-        __m128i counts = _mm_loadu_si128((const __m128i *)(s->hand[u] + 16 * i));
-        uint64_t zeros = (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(counts, zero));
-        empty |= zeros << (16 * i);
-    }
-    return ~empty;
-#else
-    return xen_multiset_mask(s->hand[u], (t->n_cards + 7) & ~7);
-#endif
+/* The card ids seat u holds, as a mask (bit c: id c), over all
+ * HERO_MAX_CARDS counts (16 at a time with SSE2, multiset.h): the counts of
+ * ids outside the card set are 0 (state.c, check_zones). */
+static inline uint64_t held_cards(const HeroState *s, int u) {
+    return xen_multiset_mask(s->hand[u], HERO_MAX_CARDS);
 }
 
 /* What every generator of one decision reads: who acts, their field colours
@@ -176,7 +163,7 @@ int hero_decision_runs(const HeroTables *t, const HeroState *s, XenRun *runs) {
     if (s->pend_kind == HERO_PEND_TARGET)
         return xen_run_add(runs, 0, HERO_TARGET, 0, 0,
                            legal_targets(t, s, &t->card[s->pend_source].effects, u));
-    d.held = held_cards(t, s, u);   /* the cards held, not every id */
+    d.held = held_cards(s, u);   /* the cards held, not every id */
     switch (s->phase) {
     case HERO_PH_ACTION:
         n = xen_run_add(runs, n, HERO_END, 0, 0, 1);
@@ -253,28 +240,10 @@ int hero_is_legal(const HeroTables *t, const HeroState *s, uint16_t code) {
 
 /* ==================================================================== chance */
 
-/* The sum of the 8 counts at p: a deck holds at most HERO_MAX_DECK = 200
- * cards, so it fits in a byte, where the multiply gathers it (the top one). */
-static inline uint32_t sum_of_8(const uint8_t *p) {
-    uint64_t word;
-    memcpy(&word, p, 8);
-    return (uint32_t)((word * 0x0101010101010101ULL) >> 56);
-}
-_Static_assert(HERO_MAX_DECK < 256, "sum_of_8");
-
 uint16_t hero_sample_chance(const HeroTables *t, const HeroState *s, XenRng *rng) {
     int d = hero_drawer(t, s);
     uint32_t r = xen_rng_below(rng, s->deck_n[d]);
-    int card = 0;
-    /* the first card whose count, with those before it, sums to more than r
-     * (or the last card): whole words of 8 counts skipped while r is past them */
-    for (uint32_t sum; card + 8 <= t->n_cards - 1 && r >= (sum = sum_of_8(&s->deck[d][card]));
-         card += 8)
-        r -= sum;
-    for (; card < t->n_cards - 1; card++) {
-        if (r < s->deck[d][card]) break;
-        r -= s->deck[d][card];
-    }
+    int card = xen_multiset_pick(s->deck[d], t->n_cards, r);
     return XEN_CODE(HERO_DRAW, card, 0);
 }
 

@@ -33,7 +33,7 @@ int hero_is_chance(const HeroState *s) {
     return s->phase == HERO_PH_SETUP || s->phase == HERO_PH_DRAW || s->pend_kind == HERO_PEND_DRAW;
 }
 
-/* hero_current_player is in adapter.c, beside the walks that inline it. */
+int hero_current_player(const HeroState *s) { return current_player_of(s); }
 
 int hero_drawer(const HeroTables *t, const HeroState *s) {
     if (s->pend_kind == HERO_PEND_DRAW) return s->pend_player;
