@@ -15,10 +15,11 @@
  * vanishes mod 2^64.
  *
  * Every write to a state goes through these setters; the games wrap them as
- * set8 / set16 / bb_set ... (Anabasis) and w8_hidden (Hero; its w8 / w32
- * write the fields no seat hides, whose hidden keys are 0, and add to the
- * hash alone). A direct write would break the hash: debug builds recompute
- * it after every apply.
+ * set8 / set16 / bb_set ... and hidden_set8 / hidden_add (Anabasis), w8 /
+ * w32 and w8_hidden (Hero): the plain ones write the fields no seat hides
+ * (hidden = NULL below: the hash alone), the *hidden ones the hand and deck
+ * counts. A direct write would break the hash: debug builds recompute it
+ * after every apply.
  *
  * Hidden sums: the same setters keep, beside the hash, one more additive sum
  * per seat over the bytes that seat hides from the other (its hand and deck
@@ -42,6 +43,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "codes.h"
 #include "zobrist_key.h"
 
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "byte hashing assumes little endian");
@@ -54,7 +56,9 @@ static inline size_t xen_offset(const void *state, const void *field) {
 }
 
 /* The field at `field` changed by `delta` (in units of its hashed value):
- * the state's hash and its hidden sums `hidden` (its last 16 bytes) follow. */
+ * the state's hash and its hidden sums `hidden` (its last 16 bytes) follow.
+ * hidden = NULL for a field no seat hides (its hidden keys are 0): the hash
+ * alone, a third of the multiplications, the sums unchanged. */
 static inline void xen_key_add(void *state, uint64_t hidden[2], const XenKey *keys,
                                const void *field, int64_t delta) {
 #ifdef XEN_UNKEYED
@@ -62,8 +66,12 @@ static inline void xen_key_add(void *state, uint64_t hidden[2], const XenKey *ke
 #else
     const XenKey *k = &keys[xen_offset(state, field)];
     *xen_hash_of(state) += (uint64_t)delta * k->hash;
-    hidden[0] += (uint64_t)delta * k->hidden[0];
-    hidden[1] += (uint64_t)delta * k->hidden[1];
+    if (hidden) {
+        hidden[0] += (uint64_t)delta * k->hidden[0];
+        hidden[1] += (uint64_t)delta * k->hidden[1];
+    } else {
+        XEN_ASSERT(k->hidden[0] == 0 && k->hidden[1] == 0);   /* a hidden byte written as public */
+    }
 #endif
 }
 

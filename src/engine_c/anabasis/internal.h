@@ -45,18 +45,22 @@ static const int VILLAGE_SQ[2] = {VILLAGE0, VILLAGE1};
 /* ================================================================ setters
  *
  * Every write to an AnaState goes through these (zobrist.h keeps the hash):
- * bytes and multiset counts, 16-bit fields as two bytes, bitboard bits. */
+ * bytes and multiset counts, 16-bit fields as two bytes, bitboard bits. The
+ * hand and DECK counts, which their seat hides, go through hidden_set8 /
+ * hidden_add, which keep the hidden sums too; every other field is public
+ * and its setters add to the hash alone (NULL for the sums; debug builds
+ * assert that such a byte has no hidden keys). */
 
 static inline void set8(const AnaTables *t, AnaState *s, uint8_t *p, int v) {
-    xen_set_u8(s, s->hidden, t->zobrist, p, v);
+    xen_set_u8(s, NULL, t->zobrist, p, v);
 }
 
 static inline void set16(const AnaTables *t, AnaState *s, void *p, int v) {
-    xen_set_u16_bytes(s, s->hidden, t->zobrist, p, v);
+    xen_set_u16_bytes(s, NULL, t->zobrist, p, v);
 }
 
 static inline void bb_put(const AnaTables *t, AnaState *s, uint64_t *bb, int q, int on) {
-    xen_bit_put(s, s->hidden, t->zobrist, bb, q, on);
+    xen_bit_put(s, NULL, t->zobrist, bb, q, on);
 }
 
 static inline void bb_set(const AnaTables *t, AnaState *s, uint64_t *bb, int q) {
@@ -73,6 +77,15 @@ static inline void ms_add(const AnaTables *t, AnaState *s, uint8_t *ms, int card
 
 static inline void add16(const AnaTables *t, AnaState *s, uint16_t *p, int d) {
     set16(t, s, p, *p + d);
+}
+
+/* A hand or DECK count. */
+static inline void hidden_set8(const AnaTables *t, AnaState *s, uint8_t *p, int v) {
+    xen_set_u8(s, s->hidden, t->zobrist, p, v);
+}
+
+static inline void hidden_add(const AnaTables *t, AnaState *s, uint8_t *counts, int card, int d) {
+    hidden_set8(t, s, &counts[card], counts[card] + d);
 }
 
 /* ================================================================ queries */

@@ -113,9 +113,9 @@ static void gain_funds(const AnaTables *t, AnaState *s, int p, int amount) {
 
 static void draw_card(const AnaTables *t, AnaState *s, int p, int card) {
     AnaPlayer *pl = &s->pl[p];
-    ms_add(t, s, pl->deck, card, -1);
+    hidden_add(t, s, pl->deck, card, -1);
     add16(t, s, &pl->deck_n, -1);
-    ms_add(t, s, pl->hand, card, 1);
+    hidden_add(t, s, pl->hand, card, 1);
     add16(t, s, &pl->hand_n, 1);
 }
 
@@ -294,8 +294,8 @@ static void end_turn(const AnaTables *t, AnaState *s) {
     int ids = (t->n_cards + 7) & ~7;   /* whole words of counts (multiset.h) */
     FOR_BITS(c, xen_multiset_mask(pl->hand, ids) | xen_multiset_mask(pl->flow, ids)) {
         int n = pl->hand[c] + pl->flow[c];
-        ms_add(t, s, pl->deck, c, n);
-        set8(t, s, &pl->hand[c], 0);
+        hidden_add(t, s, pl->deck, c, n);
+        hidden_set8(t, s, &pl->hand[c], 0);
         set8(t, s, &pl->flow[c], 0);
         added += n;
     }
@@ -340,7 +340,7 @@ static void do_buy_place(const AnaTables *t, AnaState *s, int card, int q) {
 
 static void do_place(const AnaTables *t, AnaState *s, int card, int q) {
     AnaPlayer *pl = &s->pl[s->active];
-    ms_add(t, s, pl->hand, card, -1);
+    hidden_add(t, s, pl->hand, card, -1);
     add16(t, s, &pl->hand_n, -1);
     set16(t, s, &pl->ap, pl->ap - 1);
     grid_put(t, s, q, card, s->active, 0);
@@ -348,7 +348,7 @@ static void do_place(const AnaTables *t, AnaState *s, int card, int q) {
 
 static void do_set(const AnaTables *t, AnaState *s, int card) {
     AnaPlayer *pl = &s->pl[s->active];
-    ms_add(t, s, pl->hand, card, -1);
+    hidden_add(t, s, pl->hand, card, -1);
     add16(t, s, &pl->hand_n, -1);
     set8(t, s, &pl->slot[first_empty_slot(s, s->active)], card);
 }

@@ -118,8 +118,8 @@ void ana_resample(const AnaTables *t, AnaState *s, int player, XenRng *rng) {
     for (int i = 0; i < hand_n; i++) hand[draw_from(t, u, 0, &cards, rng)]++;
     /* most counts stay as they were: only the others pay a keyed write */
     for (int c = 0; c < t->n_cards; c++) {
-        if (op->hand[c] != hand[c]) set8(t, s, &op->hand[c], hand[c]);
-        if (op->deck[c] != u[c]) set8(t, s, &op->deck[c], u[c]);
+        if (op->hand[c] != hand[c]) hidden_set8(t, s, &op->hand[c], hand[c]);
+        if (op->deck[c] != u[c]) hidden_set8(t, s, &op->deck[c], u[c]);
     }
     debug_check(t, s);
 }

@@ -84,25 +84,12 @@ static inline void w8_hidden(Ctx *c, uint8_t *p, int v) {
     xen_set_u8(c->s, c->s->hidden, c->t->zobrist, p, v);
 }
 
-/* The hash after a public field at `field` changed by `delta`. */
-static inline void hash_add(Ctx *c, const void *field, int64_t delta) {
-#ifdef XEN_UNKEYED
-    (void)c, (void)field, (void)delta;
-#else
-    const XenKey *k = &c->t->zobrist[xen_offset(c->s, field)];
-    XEN_ASSERT(k->hidden[0] == 0 && k->hidden[1] == 0);   /* else w8_hidden */
-    c->s->hash += (uint64_t)delta * k->hash;
-#endif
-}
-
 static inline void w8(Ctx *c, uint8_t *p, int v) {
-    hash_add(c, p, (int)(uint8_t)v - (int)*p);
-    *p = (uint8_t)v;
+    xen_set_u8(c->s, NULL, c->t->zobrist, p, v);
 }
 
 static inline void w32(Ctx *c, int32_t *p, int32_t v) {
-    hash_add(c, p, (int64_t)v - (int64_t)*p);
-    *p = v;
+    xen_set_i32(c->s, NULL, c->t->zobrist, p, v);
 }
 
 /* hero_state_check without the hash and the hidden sums (state.c), for the
