@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "codes.h"
+#include "rng.h"
 
 typedef struct XenRun {
     uint64_t bits;
@@ -64,6 +65,12 @@ static inline XenCode xen_runs_code(const XenRun *runs, int n_runs, int r) {
     uint64_t m = runs[i].bits;
     while (r--) m &= m - 1;
     return xen_run_code(&runs[i], __builtin_ctzll(m));
+}
+
+/* A uniformly random code of the runs' list (n_runs > 0): the code
+ * list[xen_rng_below(rng, n)] of the expanded list of n codes. */
+static inline XenCode xen_runs_random(const XenRun *runs, int n_runs, XenRng *rng) {
+    return xen_runs_code(runs, n_runs, (int)xen_rng_below(rng, (uint32_t)xen_runs_count(runs, n_runs)));
 }
 
 /* 1 if code is one of the runs' codes. */

@@ -92,10 +92,11 @@ static void grid_values(const AnaTables *t, const AnaState *s, int p, Side *v) {
 /* Face-up market cards (pile tops and the row) seat p's funds pay for. */
 static double affordable(const AnaTables *t, const AnaState *s, int p) {
     double n = 0.0;
+    int budget = purchase_budget(t, s, s->pl[p].funds);
     for (int i = 0; i < 3; i++)
-        if (s->top[i] != ANA_NONE) n += price(t, s, s->top[i]) <= s->pl[p].funds;
+        if (s->top[i] != ANA_NONE) n += t->card[s->top[i]].cost <= budget;
     for (int i = 0; i < ANA_ROW_SIZE && s->row[i] != ANA_NONE; i++)
-        n += price(t, s, s->row[i]) <= s->pl[p].funds;
+        n += t->card[s->row[i]].cost <= budget;
     return n;
 }
 

@@ -171,13 +171,15 @@ static inline int price_change(const AnaTables *t, const AnaState *s) {
     return field_active(t, s, ANA_FX_PRICE, &a) ? a : 0;
 }
 
-static inline int price_with(const AnaTables *t, int card, int change) {
-    int p = t->card[card].cost + change;
+static inline int price(const AnaTables *t, const AnaState *s, int card) {
+    int p = t->card[card].cost + price_change(t, s);
     return p < 1 ? 1 : p;
 }
 
-static inline int price(const AnaTables *t, const AnaState *s, int card) {
-    return price_with(t, card, price_change(t, s));
+/* The greatest cost `funds` pay for: price(c) = max(1, cost + change) <=
+ * funds exactly when cost <= budget (-1, nothing, without funds). */
+static inline int purchase_budget(const AnaTables *t, const AnaState *s, int funds) {
+    return funds >= 1 ? funds - price_change(t, s) : -1;
 }
 
 /* The to-deal multiset of seat p is never stored: during the DEAL stages it

@@ -14,9 +14,7 @@ static int runs_standby(const AnaTables *t, const AnaState *s, XenRun *runs) {
     uint64_t empty_home = t->home[p] & ~occupied(s);
     uint64_t held = xen_multiset_mask(pl->hand, (t->n_cards + 7) & ~7), buy = 0;
     uint64_t events = held & t->event_ids;
-    int change = price_change(t, s);
-    /* price_with(c, change) = max(1, cost + change) <= funds, without the max */
-    int budget = pl->funds >= 1 ? pl->funds - change : -1;
+    int budget = purchase_budget(t, s, pl->funds);
     n = xen_run_add(runs, n, ANA_END, 0, 0, 1);
     /* BUY: face-up market cards (tops, then the row's ids; a card id is in
      * one pile), ascending as bits */
@@ -85,8 +83,7 @@ static int runs_field(const AnaTables *t, const AnaState *s, XenRun *runs) {
 XenCode ana_random_field_decision(const AnaTables *t, const AnaState *s, const XenRun *attacks,
                                   int n_attacks, XenRng *rng) {
     XenRun runs[ANA_MAX_RUNS];
-    int n = runs_field_with(t, s, attacks, n_attacks, runs);
-    return xen_runs_code(runs, n, (int)xen_rng_below(rng, (uint32_t)xen_runs_count(runs, n)));
+    return xen_runs_random(runs, runs_field_with(t, s, attacks, n_attacks, runs), rng);
 }
 
 /* PASS, then EVENT k 0 for each face-down slot of p whose effect is accepted. */
@@ -127,8 +124,7 @@ int ana_legal_actions(const AnaTables *t, const AnaState *s, uint16_t *out) {
 
 XenCode ana_random_decision(const AnaTables *t, const AnaState *s, XenRng *rng) {
     XenRun runs[ANA_MAX_RUNS];
-    int n = decision_runs(t, s, runs);
-    return xen_runs_code(runs, n, (int)xen_rng_below(rng, (uint32_t)xen_runs_count(runs, n)));
+    return xen_runs_random(runs, decision_runs(t, s, runs), rng);
 }
 
 /* ================================================================ chance */

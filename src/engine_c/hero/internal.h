@@ -12,8 +12,8 @@
  *   adapter.c  the game interface, perft and the speed loops (game_adapter.h)
  *
  * Every write to the state goes through w8 / w32 / w8_hidden, which keep the
- * Zobrist hash (and the hidden sums) up to date. Everything an action does happens inside one Ctx, which
- * also carries what never survives an action: `special_winner` and the refs
+ * Zobrist hash (and the hidden sums) up to date. Everything an action does
+ * happens inside one Ctx, which also carries what never survives an action: `special_winner` and the refs
  * being followed through removals (the effect target, the two battlers).
  */
 #ifndef XENOPHON_HERO_INTERNAL_H

@@ -210,7 +210,7 @@ int hero_legal_actions(const HeroTables *t, const HeroState *s, uint16_t *out) {
 XenCode hero_random_decision(const HeroTables *t, const HeroState *s, XenRng *rng) {
     XenRun runs[HERO_MAX_RUNS];
     int n = hero_decision_runs(t, s, runs);
-    return xen_runs_code(runs, n, (int)xen_rng_below(rng, (uint32_t)xen_runs_count(runs, n)));
+    return xen_runs_random(runs, n, rng);
 }
 
 int hero_chance_outcomes(const HeroTables *t, const HeroState *s, uint16_t *codes,
