@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "game_api.h"
+#include "multiset.h"
 
 /* Debug builds (XENOPHON_DEBUG): a state check that fails is reported and
  * asserts; each core's debug_check (internal.h) calls it after every apply,
@@ -30,12 +31,6 @@ static inline int xen_zero_bytes(const void *p, size_t n) {
     for (size_t i = 0; i < n; i++)
         if (b[i]) return 0;
     return 1;
-}
-
-static inline int xen_multiset_total(const uint8_t *counts, int n) {
-    int total = 0;
-    for (int c = 0; c < n; c++) total += counts[c];
-    return total;
 }
 
 /* A game that goes on has a move: a legal action at a decision, an outcome

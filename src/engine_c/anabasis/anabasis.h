@@ -129,6 +129,7 @@ enum { ANA_STRIKE_MISS = 0, ANA_STRIKE_HIT = 1, ANA_STRIKE_CRIT = 2 };
 
 /* Card kinds, keywords, market piles, effects, modes. */
 enum { ANA_CHARACTER = 0, ANA_TERRITORY = 1, ANA_EVENT_CARD = 2 };
+enum { ANA_MAX_COST = 99 };   /* a card's cost is 0 to ANA_MAX_COST */
 enum { ANA_KW_ARMORED = 1, ANA_KW_CHARGE = 2, ANA_KW_SIEGE = 4, ANA_KW_COMMAND = 8 };
 enum { ANA_PILE_A = 0, ANA_PILE_B = 1, ANA_PILE_C = 2, ANA_PILE_ROW = 3, ANA_PILE_NONE = 0xFF };
 enum {
@@ -262,6 +263,8 @@ typedef struct AnaTables {
     uint64_t home[2];                     /* home zone without the castle */
     uint64_t castles;
     uint64_t event_ids;                   /* bit c: card c is an event */
+    uint64_t territory_ids;               /* bit c: card c is a territory */
+    uint64_t cost_at_most[ANA_MAX_COST + 1]; /* [b] bit c: card c costs at most b */
     uint64_t rank_mask[ANA_RANKS];
     XenKey zobrist[sizeof(AnaState)];     /* per byte offset (zobrist.h); 0 on the hash
                                              and the hidden sums */

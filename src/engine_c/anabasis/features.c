@@ -11,6 +11,7 @@
  */
 #include "internal.h"
 #include "learned.h"
+#include "multiset.h"
 
 /* The scalar features, in order (the side value each one differences). */
 #define SCALARS(X)                                                              \
@@ -125,18 +126,18 @@ static void side_values(const AnaTables *t, const AnaState *s, int p, Side *v) {
     v->affordable = affordable(t, s, p);
     v->deck = pl->deck_n;
     v->hand = pl->hand_n;
-    int flow = 0;
-    for (int c = 0; c < t->n_cards; c++) {
-        flow += pl->flow[c];
-        v->owned[c] = pl->deck[c] + pl->hand[c] + pl->flow[c];
-    }
-    v->flow = flow;
+    v->flow = xen_multiset_total(pl->flow, ANA_MAX_CARDS);
+    /* owned copies as bytes first: 48 byte sums in a few vector adds */
+    uint8_t owned[ANA_MAX_CARDS];
+    for (int c = 0; c < ANA_MAX_CARDS; c++)
+        owned[c] = (uint8_t)(pl->deck[c] + pl->hand[c] + pl->flow[c]);
     for (int k = 0; k < ANA_SLOTS; k++) {
         if (pl->slot[k] == ANA_NONE) continue;
         v->slots += 1.0;
         v->slots_up += slot_up(s, p, k);
-        v->owned[pl->slot[k]] += 1.0;
+        owned[pl->slot[k]]++;
     }
+    for (int c = 0; c < t->n_cards; c++) v->owned[c] = owned[c];
 }
 
 int ana_features(const AnaTables *t, const AnaState *s, int player, double *out) {

@@ -99,8 +99,10 @@ static inline void hidden_add(const AnaTables *t, AnaState *s, uint8_t *counts, 
 #define ANA_OTHER_SEAT_STAGES \
     (1u << ANA_SG_RESPONSE | 1u << ANA_SG_EVADE | 1u << ANA_SG_EVENT_WINDOW)
 
+/* (stage & 31: no test needed, the stages fit 5 bits and a state's stage is
+ * a known one; the mask keeps the shift defined whatever the byte holds) */
 static inline int stage_is_decision(int stage) {
-    return stage < ANA_SG_COUNT && (ANA_DECISION_STAGES >> stage & 1);
+    return (int)(ANA_DECISION_STAGES >> (stage & 31) & 1);
 }
 
 /* ana_current_player, inlined where the rules ask it once an action. */
@@ -180,6 +182,12 @@ static inline int price(const AnaTables *t, const AnaState *s, int card) {
  * funds exactly when cost <= budget (-1, nothing, without funds). */
 static inline int purchase_budget(const AnaTables *t, const AnaState *s, int funds) {
     return funds >= 1 ? funds - price_change(t, s) : -1;
+}
+
+/* The card ids `funds` pay for, as bits. */
+static inline uint64_t affordable_ids(const AnaTables *t, const AnaState *s, int funds) {
+    int budget = purchase_budget(t, s, funds);
+    return budget < 0 ? 0 : t->cost_at_most[budget < ANA_MAX_COST ? budget : ANA_MAX_COST];
 }
 
 /* The to-deal multiset of seat p is never stored: during the DEAL stages it

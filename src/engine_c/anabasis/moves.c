@@ -9,34 +9,21 @@
  * expansion, a uniformly random code one pick among them. */
 
 static int runs_standby(const AnaTables *t, const AnaState *s, XenRun *runs) {
-    int p = s->active, n = 0;
+    int p = s->active, n = 0, c;
     const AnaPlayer *pl = &s->pl[p];
     uint64_t empty_home = t->home[p] & ~occupied(s);
-    uint64_t held = xen_multiset_mask(pl->hand, (t->n_cards + 7) & ~7), buy = 0;
-    uint64_t events = held & t->event_ids;
-    int budget = purchase_budget(t, s, pl->funds);
-    n = xen_run_add(runs, n, ANA_END, 0, 0, 1);
-    /* BUY: face-up market cards (tops, then the row's ids; a card id is in
-     * one pile), ascending as bits */
+    uint64_t held = xen_multiset_mask(pl->hand, (t->n_cards + 7) & ~7);
+    uint64_t events = held & t->event_ids, affordable = affordable_ids(t, s, pl->funds);
+    uint64_t tops = 0, row = 0;   /* the face-up market's ids (a card id is in one pile) */
     for (int i = 0; i < 3; i++)
-        if (s->top[i] != ANA_NONE && t->card[s->top[i]].cost <= budget) buy |= BIT(s->top[i]);
-    unsigned row_affordable = 0;   /* by place in the row */
-    for (int i = 0; i < ANA_ROW_SIZE && s->row[i] != ANA_NONE; i++)
-        if (t->card[s->row[i]].cost <= budget) {
-            buy |= BIT(s->row[i]);
-            row_affordable |= 1u << i;
-        }
-    n = xen_run_add(runs, n, ANA_BUY, 0, 1, buy);
+        if (s->top[i] != ANA_NONE) tops |= BIT(s->top[i]);
+    for (int i = 0; i < ANA_ROW_SIZE && s->row[i] != ANA_NONE; i++) row |= BIT(s->row[i]);
+    n = xen_run_add(runs, n, ANA_END, 0, 0, 1);
+    n = xen_run_add(runs, n, ANA_BUY, 0, 1, (tops | row) & affordable);
     if (pl->ap >= 1) {
-        for (int i = 0; i < ANA_ROW_SIZE && s->row[i] != ANA_NONE; i++) {
-            int c = s->row[i];   /* the row is sorted */
-            if ((i > 0 && s->row[i - 1] == c) || !(row_affordable >> i & 1) ||
-                t->card[c].kind != ANA_TERRITORY)
-                continue;
+        FOR_BITS(c, row & affordable & t->territory_ids)
             n = xen_run_add(runs, n, ANA_BUY_PLACE, c, 0, empty_home);
-        }
-        for (uint64_t m = held & ~events; m; m &= m - 1)
-            n = xen_run_add(runs, n, ANA_PLACE, __builtin_ctzll(m), 0, empty_home);
+        FOR_BITS(c, held & ~events) n = xen_run_add(runs, n, ANA_PLACE, c, 0, empty_home);
     }
     if (first_empty_slot(s, p) >= 0) n = xen_run_add(runs, n, ANA_SET, 0, 1, events);
     return n;

@@ -4,6 +4,7 @@
 
 _Static_assert(sizeof(AnaPlayer) == 208, "AnaPlayer layout");
 _Static_assert(offsetof(AnaState, pl) == 56, "AnaState layout");
+_Static_assert(ANA_SG_COUNT <= 32, "stage_is_decision reads a stage from its 5 low bits");
 _Static_assert(offsetof(AnaState, sq_card) == 472, "AnaState layout");
 _Static_assert(offsetof(AnaState, sq_bonus) == 556, "AnaState layout");
 _Static_assert(offsetof(AnaState, unseen) == 640, "AnaState layout");

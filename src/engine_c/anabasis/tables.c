@@ -68,7 +68,7 @@ static void build_zobrist(AnaTables *t) {
 }
 
 static int card_in_range(const AnaCardSpec *c) {
-    return c->cost >= 0 && c->cost <= 99 && c->copies >= 0 && c->copies <= 40 &&
+    return c->cost >= 0 && c->cost <= ANA_MAX_COST && c->copies >= 0 && c->copies <= 40 &&
            c->start_copies >= 0 && c->start_copies <= 40 && c->hp >= 0 && c->hp <= 99 &&
            c->atk >= 0 && c->atk <= 99 && c->hit >= 0 && c->hit <= 100 && c->crit >= 0 &&
            c->crit <= 100 && c->ap_income >= 0 && c->ap_income <= 20 && c->funds_income >= 0 &&
@@ -111,6 +111,8 @@ int ana_tables_init(AnaTables *t, const AnaCardSpec *cards, int n_cards,
         d->effect = (uint8_t)c->effect;
         d->amount = (uint8_t)c->amount;
         if (c->kind == ANA_EVENT_CARD) t->event_ids |= BIT(i);
+        if (c->kind == ANA_TERRITORY) t->territory_ids |= BIT(i);
+        for (int b = c->cost; b <= ANA_MAX_COST; b++) t->cost_at_most[b] |= BIT(i);
         if (c->kind == ANA_CHARACTER) {
             if (c->hp < 1) return fail(err, err_size, "a character needs HP >= 1");
             if (c->pile == ANA_PILE_NONE && c->copies)

@@ -7,16 +7,13 @@
 
 /* The opponent's unseen multiset U (§9): hand + DECK + face-down slots +
  * to-deal (during setup). */
-static int unseen_of(const AnaTables *t, const AnaState *s, int o, uint8_t u[ANA_MAX_CARDS]) {
+static void unseen_of(const AnaTables *t, const AnaState *s, int o, uint8_t u[ANA_MAX_CARDS]) {
     const AnaPlayer *op = &s->pl[o];
-    int n = 0;
-    for (int c = 0; c < ANA_MAX_CARDS; c++) {
-        u[c] = (uint8_t)(op->deck[c] + op->hand[c] + (c < t->n_cards ? to_deal_count(t, s, o, c) : 0));
-        n += u[c];
-    }
+    for (int c = 0; c < ANA_MAX_CARDS; c++) u[c] = (uint8_t)(op->deck[c] + op->hand[c]);
+    if (s->stage == ANA_SG_DEAL)
+        for (int c = 0; c < t->n_cards; c++) u[c] = (uint8_t)(u[c] + to_deal_count(t, s, o, c));
     for (int k = 0; k < ANA_SLOTS; k++)
-        if (slot_face_down(s, o, k)) u[op->slot[k]]++, n++;
-    return n;
+        if (slot_face_down(s, o, k)) u[op->slot[k]]++;
 }
 
 /* The full hash with the opponent's hidden bytes (hand, DECK, face-down slot
@@ -60,42 +57,34 @@ uint64_t ana_information_set_key(const AnaTables *t, const AnaState *s, int play
     return h;
 }
 
-static int drawable(const AnaTables *t, int c, int events_only) {
-    return !events_only || t->card[c].kind == ANA_EVENT_CARD;
-}
-
-/* The cards of the multiset u that draw_from may draw. */
-static uint32_t drawable_total(const AnaTables *t, const uint8_t u[ANA_MAX_CARDS],
-                               int events_only) {
+/* The events of the multiset u. */
+static uint32_t events_total(const AnaTables *t, const uint8_t u[ANA_MAX_CARDS]) {
     uint32_t total = 0;
-    for (int c = 0; c < t->n_cards; c++)
-        if (drawable(t, c, events_only)) total += u[c];
+    int c;
+    FOR_BITS(c, t->event_ids) total += u[c];
     return total;
 }
 
 /* One card drawn uniformly from the multiset u (only events if events_only),
  * removed from it: r = below(*total), the card whose cumulative range in
- * ascending id order holds r. *total is drawable_total of u, and stays so. */
+ * ascending id order holds r. *total is the count of the cards that may be
+ * drawn (all of u, or its events), and stays so. */
 static int draw_from(const AnaTables *t, uint8_t u[ANA_MAX_CARDS], int events_only,
                      uint32_t *total, XenRng *rng) {
     uint32_t r = xen_rng_below(rng, *total);
+    int c = 0;
     if (!events_only) {
-        int c = xen_multiset_pick(u, t->n_cards, r);
-        u[c]--;
-        --*total;
-        return c;
-    }
-    for (int c = 0; c < t->n_cards; c++) {
-        if (!drawable(t, c, events_only)) continue;
-        if (r < u[c]) {
-            u[c]--;
-            --*total;
-            return c;
+        c = xen_multiset_pick(u, t->n_cards, r);
+    } else {
+        FOR_BITS(c, t->event_ids) {
+            if (r < u[c]) break;
+            r -= u[c];
         }
-        r -= u[c];
     }
-    XEN_ASSERT(0);
-    return -1;
+    XEN_ASSERT(u[c] > 0);
+    u[c]--;
+    --*total;
+    return c;
 }
 
 /* §9, drawing in this order: the opponent's face-down slots (slot order, from
@@ -110,17 +99,18 @@ void ana_resample(const AnaTables *t, AnaState *s, int player, XenRng *rng) {
     for (int k = 0; k < ANA_SLOTS; k++) fd[k] = slot_face_down(s, o, k);
     AnaPlayer *op = &s->pl[o];
     uint8_t hand[ANA_MAX_CARDS] = {0};
-    uint32_t events = drawable_total(t, u, 1), cards;
+    uint32_t events = events_total(t, u), cards;
     for (int k = 0; k < ANA_SLOTS; k++)
         if (fd[k]) set8(t, s, &op->slot[k], draw_from(t, u, 1, &events, rng));
     for (int i = 0; i < to_deal; i++) draw_from(t, u, 1, &events, rng);
-    cards = drawable_total(t, u, 0);
+    cards = xen_multiset_total(u, ANA_MAX_CARDS);
     for (int i = 0; i < hand_n; i++) hand[draw_from(t, u, 0, &cards, rng)]++;
     /* most counts stay as they were: only the others pay a keyed write */
-    for (int c = 0; c < t->n_cards; c++) {
-        if (op->hand[c] != hand[c]) hidden_set8(t, s, &op->hand[c], hand[c]);
-        if (op->deck[c] != u[c]) hidden_set8(t, s, &op->deck[c], u[c]);
-    }
+    int c;
+    FOR_BITS(c, xen_multiset_differ(op->hand, hand, ANA_MAX_CARDS))
+        hidden_set8(t, s, &op->hand[c], hand[c]);
+    FOR_BITS(c, xen_multiset_differ(op->deck, u, ANA_MAX_CARDS))
+        hidden_set8(t, s, &op->deck[c], u[c]);
     debug_check(t, s);
 }
 
