@@ -7,7 +7,8 @@ uniform one at equal iterations, in pairs of games (one deal, seats swapped).
 
 Each pairing's games go to bench/ladder/NAME.jsonl as they finish (an
 interrupted ladder resumes where it stopped), its report to
-bench/ladder/NAME.json; the summaries to bench/ladder-results.json, and a
+bench/ladder/NAME.json; the summaries to bench/ladder-results.json (a run
+replaces the rows of the pairings it ran and keeps the others), and a
 table (pentanomial counts, score, Elo from the pairs) is printed. `--tally`
 plays nothing: it reports the deals the results files hold so far.
 """
@@ -28,11 +29,31 @@ PAIRINGS = {
     "aa-openspiel-anabasis": ("anabasis", OPENSPIEL, OPENSPIEL),
     # deals 101 on: not those of the published runs (bench/peers-strength.json)
     "ismcts-vs-openspiel-anabasis": ("anabasis", EQUAL_ITERATIONS, OPENSPIEL, 100),
+    # the same deals, ours descending into a new leaf's node where one exists,
+    # as OpenSpiel's does (the first difference of "Inference and the ladder")
+    "transpositions-vs-openspiel-anabasis": ("anabasis", EQUAL_ITERATIONS + ",transpositions=1",
+                                             OPENSPIEL, 100),
     "policy-vs-uniform-anabasis": ("anabasis", "ismcts:iterations=500,sampler=policy",
                                    "ismcts:iterations=500"),
     "policy-vs-uniform-hero": ("hero", "ismcts:iterations=500,sampler=policy",
                                "ismcts:iterations=500"),
 }
+
+
+def save_rows(path: Path, rows: list[dict], command: str) -> None:
+    """Writes this run's rows (each with the command that made it) into the
+    summaries file: the pairings it did not run keep their rows."""
+    kept = []
+    if path.exists():
+        earlier = json.loads(path.read_text())
+        ran = {row["name"] for row in rows}
+        kept = [{"command": earlier.get("command"), **row} if "command" not in row else row
+                for row in earlier.get("rows", []) if row["name"] not in ran]
+    new_rows = [{"command": command, **row} for row in rows]
+    order = list(PAIRINGS)
+    merged = sorted(kept + new_rows, key=lambda row: order.index(row["name"])
+                    if row["name"] in order else len(order))
+    path.write_text(json.dumps({"rows": merged}, indent=1) + "\n")
 
 
 def main() -> None:
@@ -62,11 +83,10 @@ def main() -> None:
         report.write_json(str(out / f"{name}.json"))
         rows.append({"name": name, **report.summary(), "seconds": round(time.time() - start)})
         print(report.text(), flush=True)
-    (HERE / "ladder-results.json").write_text(json.dumps(
-        {"command": "python bench/ladder.py " + " ".join(
-            [f"--deals {args.deals}"] + [f"--only {n}" for n in args.only or []]
-            + (["--tally"] if args.tally else [])),
-         "rows": rows}, indent=1) + "\n")
+    command = "python bench/ladder.py " + " ".join(
+        [f"--deals {args.deals}"] + [f"--only {n}" for n in args.only or []]
+        + (["--tally"] if args.tally else []))
+    save_rows(HERE / "ladder-results.json", rows, command)
     print("\n| pairing | game | deals | pentanomial | score | paired 95% interval | Elo [95%] |")
     print("|---|---|---|---|---|---|---|")
     for r in rows:

@@ -7,10 +7,16 @@ two, round after round; the speed-up is the median of the rounds' ratios
 (so a slow stretch of the host falls on both sides of a pair), with the
 lowest and highest ratio beside it.
 
+Each round also runs the one-worker search in two processes at once (forked,
+started together): their combined rate over the one-worker rate is what the
+machine itself gives two independent searches ("machine"), the ceiling the
+two-worker speed-up can be read against.
+
     python bench/worker_speedup.py bench/results/workers-idle-DATE.json \
         [ITERATIONS_A_WORKER [ROUNDS]]
 """
 import json
+import multiprocessing
 import os
 import statistics
 import sys
@@ -31,17 +37,44 @@ def rate(state, workers: int, a_worker: int) -> float:
     return iterations / (time.perf_counter() - start)
 
 
+def _timed_search(state, a_worker: int, start, seconds) -> None:
+    start.wait()
+    began = time.perf_counter()
+    ISMCTSBot(iterations=a_worker, workers=1, seed=1).analyse(state)
+    seconds.put(time.perf_counter() - began)
+
+
+def two_process_rate(state, a_worker: int) -> float:
+    """Iterations/s of two one-worker searches in two processes started at once."""
+    context = multiprocessing.get_context("fork")
+    start, seconds = context.Event(), context.Queue()
+    processes = [context.Process(target=_timed_search, args=(state, a_worker, start, seconds))
+                 for _ in range(2)]
+    for process in processes:
+        process.start()
+    time.sleep(0.2)   # both forked and waiting
+    start.set()
+    slowest = max(seconds.get() for _ in processes)
+    for process in processes:
+        process.join()
+    return 2 * a_worker / slowest
+
+
 def position_row(entry: dict, a_worker: int, rounds: int) -> dict:
     state = position_state(entry)
-    ones, twos = [], []
+    ones, twos, machines = [], [], []
     for _ in range(rounds):
         ones.append(rate(state, 1, a_worker))
         twos.append(rate(state, 2, a_worker))
+        machines.append(two_process_rate(state, a_worker))
     ratios = [two / one for one, two in zip(ones, twos)]
+    machine = [both / one for one, both in zip(ones, machines)]
     return {"game": entry["game"], "stage": entry["stage"],
             "ips_1": round(statistics.median(ones)), "ips_2": round(statistics.median(twos)),
             "speedup": round(statistics.median(ratios), 3),
             "speedup_low": round(min(ratios), 3), "speedup_high": round(max(ratios), 3),
+            "machine": round(statistics.median(machine), 3),
+            "machine_low": round(min(machine), 3), "machine_high": round(max(machine), 3),
             "load_after": os.getloadavg()}
 
 

@@ -16,6 +16,8 @@ from xenophon.search.bots import MAX_ITERATIONS, MAX_SECONDS
 from xenophon.jobs import LOCAL
 from xenophon.tournament import MAX_GAMES
 
+MAX_ROUNDS = 99
+
 
 def add_parser(commands: Any) -> None:
     parser = commands.add_parser(
@@ -37,6 +39,10 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--iterations", type=iterations, metavar="N",
                         help="search iterations per position for the speed figures "
                              f"(1 to {MAX_ITERATIONS:,})")
+    parser.add_argument("--rounds", type=whole_number(1, MAX_ROUNDS), metavar="N",
+                        help="times each C++ search of the speed figures runs, ours and "
+                             "OpenSpiel's taking turns; the medians are compared (1 to "
+                             f"{MAX_ROUNDS}; default 1)")
     parser.add_argument("--games", type=whole_number(2, MAX_GAMES), metavar="N",
                         help=f"games per match (2 to {MAX_GAMES:,}; default 200)")
     parser.add_argument("--sprt", metavar="ELO0,ELO1", type=parse_sprt,
@@ -61,7 +67,7 @@ def add_parser(commands: Any) -> None:
 def settings_from(args: argparse.Namespace) -> Any:
     from xenophon.benchmarks import QUICK, Settings
     overrides: dict[str, Any] = {
-        "search_iterations": args.iterations, "match_games": args.games,
+        "search_iterations": args.iterations, "rounds": args.rounds, "match_games": args.games,
         "match_iterations": args.match_iterations, "move_time": args.move_time,
         "processes": args.processes, "seed": args.seed, "sprt": args.sprt,
         "cluster": None if args.cluster == LOCAL else args.cluster,

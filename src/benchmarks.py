@@ -50,6 +50,7 @@ class Settings:
     core_actions: int = 2_000_000       # C core random actions (and apply+undo pairs)
     oracle_actions: int = 20_000        # oracle random actions (and apply+undo pairs)
     search_iterations: int = 20_000     # xenophon and OpenSpiel C++ ISMCTS, per position
+    rounds: int = 1                     # times each of those searches runs, taking turns
     python_iterations: int = 300        # OpenSpiel Python ISMCTS, per position
     match_games: int = 200
     match_iterations: int = 500         # per move, equal-iterations match
@@ -330,15 +331,30 @@ UNIFORM = "uniform rollouts"
 PEER_CC, PEER_PY = "OpenSpiel C++ ISMCTS", "OpenSpiel Python ISMCTS"
 
 
+def median_runs(searches: list[Callable[[], Measure]], rounds: int) -> list[Measure]:
+    """Each search run `rounds` times, the searches taking turns (so a slow
+    stretch of a shared machine falls on all of them alike); for each, its run
+    of median rate."""
+    runs: list[list[Measure]] = [[] for _ in searches]
+    for _ in range(rounds):
+        for search, done in zip(searches, runs):
+            done.append(search())
+    return [sorted(done, key=lambda m: m.rate)[len(done) // 2] for done in runs]
+
+
 def search_rows(entry: dict[str, Any], settings: Settings, reason: str | None) -> list[Row]:
     """Ours with uniform rollouts to the end against both OpenSpiel ISMCTS
     (speed, bytes per node); ours with its own playouts and its defaults
-    against OpenSpiel's C++ ISMCTS (speed)."""
+    against OpenSpiel's C++ ISMCTS (speed). The C++ searches are timed
+    `settings.rounds` times, taking turns (the medians are compared)."""
     state, stage = position_state(entry), entry["stage"]
     n, seed = settings.search_iterations, settings.seed
-    uniform = xenophon_search(state, n, seed, uniform_playouts=True, **TO_THE_END)
-    own = xenophon_search(state, n, seed, **TO_THE_END)
-    default = xenophon_search(state, n, seed)
+    searches = [lambda: xenophon_search(state, n, seed, uniform_playouts=True, **TO_THE_END),
+                lambda: xenophon_search(state, n, seed, **TO_THE_END),
+                lambda: xenophon_search(state, n, seed)]
+    if not reason:
+        searches.append(lambda: openspiel_search(state, n, seed))
+    uniform, own, default, *peer_cc = median_runs(searches, settings.rounds)
     ours = [(f"iterations/s, {UNIFORM}", uniform.rate, "rate", PEER_CC),
             (f"iterations/s, {UNIFORM}", uniform.rate, "rate", PEER_PY),
             (f"bytes/node, {UNIFORM}", uniform.bytes_per_node, "bytes_per_node", PEER_CC),
@@ -348,7 +364,7 @@ def search_rows(entry: dict[str, Any], settings: Settings, reason: str | None) -
     if reason:
         return [skipped("search", measure, stage, "ISMCTS", reason, value)
                 for measure, value, _, peer in ours if peer == PEER_CC]
-    peers = {PEER_CC: openspiel_search(state, n, seed),
+    peers = {PEER_CC: peer_cc[0],
              PEER_PY: python_openspiel_search(state, settings.python_iterations, seed)}
     return [compare("search", measure, stage, ("ISMCTS", value),
                     (peer, getattr(peers[peer], attribute)))

@@ -4,7 +4,7 @@ import json
 import random
 
 from test_cli import assert_clean_error, xenophon
-from xenophon.benchmarks import PARTS, TO_THE_END
+from xenophon.benchmarks import PARTS, TO_THE_END, Measure, median_runs
 from xenophon.games import make_game
 from xenophon.interop.native import unavailable_reason
 from xenophon.search.bots import ISMCTSBot
@@ -43,10 +43,27 @@ def test_bench_bad_input_is_one_line():
     assert_clean_error(xenophon("bench", "--game", "chess"), "invalid choice: 'chess'")
     assert_clean_error(xenophon("bench", "--frobnicate"), "unrecognized arguments")
     assert_clean_error(xenophon("bench", "--games", "1"), "argument --games: 1 is out of range")
+    assert_clean_error(xenophon("bench", "--rounds", "0"), "argument --rounds: 0 is out of range")
     assert_clean_error(xenophon("bench", "--move-time", "0"), "argument --move-time: 0 is out of range")
     assert_clean_error(xenophon("bench", "--sprt", "abc"), "argument --sprt: 'abc': give two Elo values")
     assert_clean_error(xenophon("bench", "--positions", "/nonexistent.json"),
                        "cannot read the benchmark positions")
+
+
+def test_rounds_take_turns_and_keep_each_searchs_median_run():
+    calls = []
+
+    def search(name, seconds):
+        runs = iter(seconds)
+
+        def run():
+            calls.append(name)
+            return Measure(100, next(runs))
+        return run
+
+    ours, peer = median_runs([search("ours", [1.0, 4.0, 2.0]), search("peer", [5.0, 3.0, 9.0])], 3)
+    assert calls == ["ours", "peer"] * 3
+    assert (ours.seconds, peer.seconds) == (2.0, 5.0)
 
 
 def test_uniform_playouts_search_is_reproducible_and_differs_from_the_policy():
