@@ -17,6 +17,7 @@ import json
 import time
 from pathlib import Path
 
+from xenophon.errors import XenophonError
 from xenophon.tournament import finished_match, play_match
 
 HERE = Path(__file__).resolve().parent
@@ -98,4 +99,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except XenophonError as error:   # e.g. a results file of other options: one line
+        raise SystemExit(f"ladder: {error}") from None
