@@ -2,6 +2,7 @@
 input, for both games, including every error path."""
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -19,6 +20,14 @@ def xenophon(*args, input_text=None, env_home=None, timeout=600):
     return subprocess.run([sys.executable, "-m", "xenophon.cli.main", *map(str, args)],
                           input=input_text, capture_output=True, text=True, timeout=timeout,
                           env=env)
+
+
+def ctrl_c_as_on_a_terminal() -> None:
+    """Popen's preexec_fn for a child the test will send Ctrl-C (SIGINT): its
+    default disposition, as a command typed at a terminal has it. A test run
+    started in the background of a non-interactive shell has SIGINT ignored,
+    and children inherit that; Python then never raises KeyboardInterrupt."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def saved_records(home):

@@ -19,6 +19,7 @@ from fuzz import notation_targets, sample
 from fuzz.driver import Settings, run_target
 from fuzz.mutate import Mutator
 from fuzz.targets import SEEDS, TARGETS
+from test_cli import ctrl_c_as_on_a_terminal
 from xenophon.anabasis.cards import load_card_set as load_anabasis_cards
 from xenophon.anabasis.notation import parse_action as parse_anabasis
 from xenophon.errors import CardFileError, NotationError
@@ -114,7 +115,8 @@ def test_inputs_depend_only_on_the_seed_and_their_number():
 
 def driver(*args: str, **popen) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "tests.fuzz.run", *args], cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **popen)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=ctrl_c_as_on_a_terminal, **popen)
 
 
 def test_command_prints_one_summary_line_and_fails_on_a_finding(tmp_path):

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from test_cli import assert_clean_error, xenophon
+from test_cli import assert_clean_error, ctrl_c_as_on_a_terminal, xenophon
 from xenophon.jobs import Job, LocalBackend, RunError, run_jobs
 from xenophon.tournament import match_jobs, play_match
 
@@ -31,7 +31,7 @@ def start(*args, results):
     """The command in the background, its stderr captured."""
     return subprocess.Popen([sys.executable, "-m", "xenophon.cli.main", *map(str, args),
                              "--results", str(results)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, preexec_fn=ctrl_c_as_on_a_terminal)
 
 
 def wait_for_games(path, count, process, timeout=120):

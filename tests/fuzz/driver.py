@@ -135,7 +135,9 @@ def bug(error: BaseException) -> str:
 
 def work(target: str, settings: Settings, job: int, first: int, shared: Shared,
          stop: Any) -> None:
-    """A worker: inputs first, first + jobs, ... until the end, or `stop`."""
+    """A worker: inputs first, first + jobs, ... until the end, or `stop`, or
+    until its parent is gone (killed, it could not set `stop`)."""
+    parent = os.getppid()
     _isolate(settings.memory_mb)
     from .targets import resolve
     fn, seeds = resolve(target)
@@ -143,7 +145,8 @@ def work(target: str, settings: Settings, job: int, first: int, shared: Shared,
     saved: Counter[str] = Counter()
     shared.counters[READY] = 1
     index = first
-    while not stop.value and (settings.inputs is None or index < settings.inputs):
+    while (not stop.value and os.getppid() == parent
+           and (settings.inputs is None or index < settings.inputs)):
         data = mutator.input(index)
         shared.begin(index, data)
         try:
