@@ -36,6 +36,20 @@ def random_positions(make_game, count, seed, min_actions=30):
     return positions
 
 
+def twin_positions(make_game, count, seed):
+    """(state, twin) pairs from `count` random positions: the twin is the
+    state with what its player cannot see dealt again, where that changed
+    something; the player's information set is the same in both."""
+    pairs = []
+    for state in random_positions(make_game, count, seed=seed, min_actions=8):
+        player = state.current_player
+        twin = state.resample(player, random.Random(7))
+        if twin.to_bytes() != state.to_bytes():
+            assert twin.information_set_key(player) == state.information_set_key(player)
+            pairs.append((state, twin))
+    return pairs
+
+
 GAMES = {"anabasis": lambda seed: AnabasisGame(seed=seed),
          "anabasis-expert": lambda seed: AnabasisGame(mode="expert", seed=seed),
          "hero": lambda seed: HeroGame(seed=seed),
@@ -68,18 +82,12 @@ def test_hidden_cards_are_never_read(name, variant):
     every tree option (the priors are drawn in the sampled worlds, the
     transpositions follow the nodes the searcher's information keys)."""
     options = TREE_VARIANTS[variant]
-    differing = 0
-    for state in random_positions(GAMES[name], 40, seed=1, min_actions=8):
-        player = state.current_player
-        twin = state.resample(player, random.Random(7))
-        if twin.to_bytes() == state.to_bytes():
-            continue                      # nothing hidden to change in this position
-        differing += 1
-        assert twin.information_set_key(player) == state.information_set_key(player)
+    pairs = twin_positions(GAMES[name], 40, seed=1)
+    assert len(pairs) >= 10, "the test needs positions whose hidden cards really differ"
+    for state, twin in pairs:
         first = ISMCTSBot(iterations=300, seed=5, **options).analyse(state)
         second = ISMCTSBot(iterations=300, seed=5, **options).analyse(twin)
         assert visits(first) == visits(second)
-    assert differing >= 10, "the test needs positions whose hidden cards really differ"
 
 
 def test_same_seed_same_result():
@@ -277,7 +285,7 @@ def searched_workers(state, iterations=0, time_limit=0.0, workers=1, **options):
     bot = ISMCTSBot(iterations=iterations or None, time_limit=time_limit or None,
                     workers=workers, seed=1, **options)
     searched = bot._workers_for(state, state.to_bytes(), state.current_player, workers,
-                                bot.memory_bytes // workers)
+                                bot.memory_bytes)
     bot._run(searched, iterations, time_limit)
     return bot, searched
 

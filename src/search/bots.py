@@ -19,7 +19,7 @@ from xenophon.errors import XenophonError
 from xenophon.evaluation import EVALUATIONS, cutoff_turns_for
 from xenophon.game import Move, State
 from xenophon.search import sampler as samplers
-from xenophon.search.ismcts import Worker
+from xenophon.search.ismcts import SharedTree, Worker
 
 DEFAULT_MEMORY_MB = 256
 #: the evaluation a search scores its cut-off playouts with unless told:
@@ -30,6 +30,9 @@ DEFAULT_EVALUATION = "default"
 MAX_ITERATIONS = 50_000_000       # iterations of one search (hours at the slowest speeds)
 MAX_SECONDS = 3600.0              # seconds of one search
 MAX_WORKERS = 64                  # search threads
+# how several workers share a search: a tree each, their root statistics
+# summed ("root"), or one tree grown by all, with virtual loss ("shared")
+PARALLEL_MODES = ("root", "shared")
 MAX_MEMORY_MB = 16_384            # the tree memory cap of one search
 MIN_TREE_BYTES = 2 * 1024 * 8 + 1024  # the least one tree takes (tree_init in ismcts.pyx)
 MAX_WORLDS = 1024                 # PIMC's sampled worlds
@@ -137,6 +140,7 @@ SETTINGS: dict[str, Setting] = {
     "iterations": Setting(int, 1, MAX_ITERATIONS, none_allowed=True),
     "time_limit": Setting(float, 0, MAX_SECONDS, above=True, none_allowed=True),
     "workers": Setting(int, 1, MAX_WORKERS),
+    "parallel": Setting(str, choices=PARALLEL_MODES),
     "seed": Setting(int, none_allowed=True),
     "c_uct": Setting(float, 0, MAX_C_UCT),
     "cutoff_turns": Setting(int, -1, MAX_CUTOFF_TURNS, none_allowed=True),
@@ -277,14 +281,16 @@ class SearchBot(Bot):
     """Shared machinery of the tree searches: budgets, workers, results."""
 
     resample = True
-    settings: tuple[str, ...] = ("iterations", "time_limit", "workers", "c_uct", "cutoff_turns",
+    settings: tuple[str, ...] = ("iterations", "time_limit", "workers", "parallel", "c_uct",
+                                 "cutoff_turns",
                                  "memory_mb", "temperature", "max_playout_actions",
                                  "uniform_playouts", "evaluation", "weights",
                                  "preset", "value_scaling", "transpositions", "prior_weight",
                                  "root_policy", "opponent_nodes")
 
     def __init__(self, iterations: int | None = 2000, time_limit: float | None = None,
-                 workers: int = 1, seed: int | None = 0, c_uct: float | None = None,
+                 workers: int = 1, parallel: str = "root", seed: int | None = 0,
+                 c_uct: float | None = None,
                  cutoff_turns: int | None = None, memory_mb: float = DEFAULT_MEMORY_MB,
                  temperature: float = 0.0, max_playout_actions: int = 2000,
                  uniform_playouts: bool = False, evaluation: str = DEFAULT_EVALUATION,
@@ -297,7 +303,8 @@ class SearchBot(Bot):
                             value_scaling=value_scaling, transpositions=transpositions,
                             prior_weight=prior_weight, root_policy=root_policy,
                             opponent_nodes=opponent_nodes)
-        check_settings(iterations=iterations, time_limit=time_limit, workers=workers, seed=seed,
+        check_settings(iterations=iterations, time_limit=time_limit, workers=workers,
+                       parallel=parallel, seed=seed,
                        memory_mb=memory_mb, temperature=temperature,
                        max_playout_actions=max_playout_actions,
                        uniform_playouts=uniform_playouts, evaluation=evaluation, weights=weights,
@@ -305,12 +312,17 @@ class SearchBot(Bot):
         if weights is not None and evaluation != "learned":
             raise SettingError("'weights' (a weights file) goes with evaluation 'learned'")
         check_budget(iterations, time_limit)
-        check_tree_memory(memory_bytes_of(memory_mb), workers)
+        if parallel == "shared" and (tree["root_policy"] == "halving"
+                                     or tree["opponent_nodes"] == "fused"):
+            raise SettingError("'parallel' shared takes neither root_policy halving nor "
+                               "opponent_nodes fused")
+        check_tree_memory(memory_bytes_of(memory_mb), 1 if parallel == "shared" else workers)
         if seed is None:
             seed = random.getrandbits(32)
         self.iterations = iterations or 0
         self.time_limit = time_limit or 0.0
         self.workers = workers
+        self.parallel = parallel
         self.seed = seed
         self.preset = preset
         self.c_uct = tree["c_uct"]
@@ -361,17 +373,32 @@ class SearchBot(Bot):
     def _workers_for(self, state: State, root: bytes, player: int, count: int,
                      memory_bytes: int, root_moves: list[int] | None = None,
                      worlds: samplers.Worlds | None = None) -> list[Worker]:
+        """`count` workers that share `memory_bytes`: a tree each, or one
+        SharedTree (`parallel` shared, with more than one worker)."""
         api, tables = state.game.search_interface(self.evaluation, self.weights)
         base = self.seed * 1_000_003 + self.searches * 7919
+        shared = SharedTree(memory_bytes) if self.parallel == "shared" and count > 1 else None
         return [Worker(api, tables, root, player, (base + index * 104_729) & (2**63 - 1),
                        self.c_uct, self.cutoff_for(state.game), self.max_playout_actions,
-                       self.resample, memory_bytes, state.game, root_moves,
+                       self.resample, memory_bytes // count, state.game, root_moves,
                        self.uniform_playouts, Worker.VALUE_SCALINGS[self.value_scaling],
                        self.transpositions, self.prior_weight,
                        worlds.states if worlds else None, worlds.weights if worlds else None,
                        Worker.ROOT_POLICIES[self.root_policy],
-                       Worker.OPPONENT_NODES[self.opponent_nodes])
+                       Worker.OPPONENT_NODES[self.opponent_nodes], shared)
                 for index in range(count)]
+
+    @staticmethod
+    def _trees(workers: list[Worker]) -> list[Worker]:
+        """One worker for each distinct tree (workers of a SharedTree share one)."""
+        seen: set[int] = set()
+        kept = []
+        for worker in workers:
+            tree = id(worker.shared_tree) if worker.shared_tree is not None else id(worker)
+            if tree not in seen:
+                seen.add(tree)
+                kept.append(worker)
+        return kept
 
     @staticmethod
     def _shares(iterations: int, count: int) -> list[int]:
@@ -400,7 +427,8 @@ class SearchBot(Bot):
     @staticmethod
     def _merge(workers: list[Worker]) -> dict[int, list[float]]:
         """Each root move's visits, return sum and halving rounds survived,
-        summed over the workers."""
+        summed over the workers (each has a root node of its own, in a
+        shared tree too)."""
         merged: dict[int, list[float]] = {}
         for worker in workers:
             for code, visits, value_sum, halvings in worker.root_statistics():
@@ -445,10 +473,11 @@ class SearchBot(Bot):
             moves.append(MoveStat(legal[code], visits, probability,
                                   wilson_lower_bound(probability, visits), line))
         iterations = sum(w.iterations for w in workers)
+        trees = self._trees(workers)
         notes = ["tree full: the search went on without growing"] \
-            if any(w.tree_full for w in workers) else []
-        return SearchResult(player, moves, iterations, worlds, sum(w.nodes for w in workers),
-                            sum(w.tree_bytes for w in workers), seconds, len(workers), notes)
+            if any(w.tree_full for w in trees) else []
+        return SearchResult(player, moves, iterations, worlds, sum(w.nodes for w in trees),
+                            sum(w.tree_bytes for w in trees), seconds, len(workers), notes)
 
     def _trivial(self, state: State, player: int) -> SearchResult | None:
         if state.is_terminal():
@@ -520,7 +549,7 @@ class ISMCTSBot(SearchBot):
         start = time.perf_counter()
         worlds = self._sampled_worlds(state, player)
         workers = self._workers_for(state, state.to_bytes(), player, self.workers,
-                                    self.memory_bytes // self.workers, root_moves, worlds)
+                                    self.memory_bytes, root_moves, worlds)
         # the inference's time comes out of the move's budget
         run_time = search_time(self.time_limit) and max(
             0.001, search_time(self.time_limit) - (time.perf_counter() - start))
@@ -613,7 +642,7 @@ class CheatingUCTBot(SearchBot):
         self.searches += 1
         start = time.perf_counter()
         workers = self._workers_for(state, state.to_bytes(), player, self.workers,
-                                    self.memory_bytes // self.workers)
+                                    self.memory_bytes)
         self._run(workers, self.iterations, search_time(self.time_limit))
         return self._result(state, player, workers, time.perf_counter() - start, worlds=1)
 

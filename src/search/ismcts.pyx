@@ -32,6 +32,17 @@ With ``resample=False`` the same code is a perfect-information UCT keyed by
 the full state hash: the PIMC baseline runs it on sampled worlds, the cheating
 reference on the true state.
 
+Parallel search: each worker grows its own tree (root parallelism: their
+root statistics are summed), or several workers share one tree
+(``SharedTree``: tree parallelism with virtual loss). In a shared tree the
+node table is allocated whole (it never moves), nodes are created and
+expanded under a spinlock and published with release stores after they are
+filled in, and statistics change by atomic adds; a worker that selects an
+action counts a visit and a loss for it at once (the virtual loss) and puts
+the true return in its place when it backs up, so that the other worker's
+concurrent descents spread over other actions (Chaslot, Winands & van den
+Herik 2008; Enzenberger & Müller 2009).
+
 Memory: nodes live in one arena whose size is capped; when it is full the
 search keeps iterating without creating nodes (the playout starts at the
 frontier), so it never grows past the cap and never fails.
@@ -44,6 +55,83 @@ from cpython.pycapsule cimport PyCapsule_GetPointer
 
 from game_api cimport (XenCode, XenGameApi, XenRng, xen_rng_seed, xen_rng_next, xen_rng_below,
                        xen_rng_unit, XEN_CHANCE, XEN_TERMINAL, XEN_MAX_ACTIONS)
+
+cdef extern from *:
+    """
+    /* Shared trees (SharedTree): atomic statistics, publication of nodes and a
+       spinlock. GCC's and Clang's __atomic builtins; on x86 an acquire load or
+       a release store is a plain move, so a private tree pays nothing for them. */
+    #include <sched.h>
+    #include <stdint.h>
+    #include <string.h>
+    static inline uint32_t xen_load_acquire(const uint32_t *p) {
+        return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+    }
+    static inline void xen_store_release(uint32_t *p, uint32_t v) {
+        __atomic_store_n(p, v, __ATOMIC_RELEASE);
+    }
+    static inline uint8_t xen_load_acquire8(const uint8_t *p) {
+        return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+    }
+    static inline void xen_store_release8(uint8_t *p, uint8_t v) {
+        __atomic_store_n(p, v, __ATOMIC_RELEASE);
+    }
+    static inline void *xen_load_acquire_ptr(void *const *p) {
+        return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+    }
+    static inline void xen_store_release_ptr(void **p, void *v) {
+        __atomic_store_n(p, v, __ATOMIC_RELEASE);
+    }
+    static inline void xen_atomic_add_u32(uint32_t *p, uint32_t v) {
+        __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+    }
+    static inline void xen_atomic_add_float(float *p, float v) {
+        /* a float has no atomic add: compare-and-swap its bits */
+        uint32_t old_bits = __atomic_load_n((uint32_t *)p, __ATOMIC_RELAXED), new_bits;
+        float value;
+        do {
+            memcpy(&value, &old_bits, sizeof value);
+            value += v;
+            memcpy(&new_bits, &value, sizeof value);
+        } while (!__atomic_compare_exchange_n((uint32_t *)p, &old_bits, new_bits, 1,
+                                              __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+    }
+    static inline int xen_compare_swap_u32(uint32_t *p, uint32_t expected, uint32_t desired) {
+        return __atomic_compare_exchange_n(p, &expected, desired, 0,
+                                           __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+    }
+    static inline void xen_spin_lock(int *lock) {
+        /* held for a few hundred instructions; a holder the system has
+           descheduled (more threads than cores) gets the core back by a yield */
+        int spins = 0;
+        while (__atomic_exchange_n(lock, 1, __ATOMIC_ACQUIRE)) {
+            while (__atomic_load_n(lock, __ATOMIC_RELAXED)) {
+                if (++spins % 1024 == 0) {
+                    sched_yield();
+                } else {
+    #if defined(__x86_64__) || defined(__i386__)
+                    __builtin_ia32_pause();
+    #endif
+                }
+            }
+        }
+    }
+    static inline void xen_spin_unlock(int *lock) {
+        __atomic_store_n(lock, 0, __ATOMIC_RELEASE);
+    }
+    """
+    uint32_t xen_load_acquire(const uint32_t *p) noexcept nogil
+    void xen_store_release(uint32_t *p, uint32_t v) noexcept nogil
+    uint8_t xen_load_acquire8(const uint8_t *p) noexcept nogil
+    void xen_store_release8(uint8_t *p, uint8_t v) noexcept nogil
+    void *xen_load_acquire_ptr(void *const *p) noexcept nogil
+    void xen_store_release_ptr(void **p, void *v) noexcept nogil
+    void xen_atomic_add_u32(uint32_t *p, uint32_t v) noexcept nogil
+    void xen_atomic_add_float(float *p, float v) noexcept nogil
+    bint xen_compare_swap_u32(uint32_t *p, uint32_t expected, uint32_t desired) noexcept nogil
+    void xen_spin_lock(int *lock) noexcept nogil
+    void xen_spin_unlock(int *lock) noexcept nogil
+
 
 cdef extern from "<time.h>" nogil:
     ctypedef long time_t
@@ -114,6 +202,8 @@ cdef struct Params:
     int root_policy            # ROOT_UCT (select_action at the root too), ROOT_HALVING
                                # or ROOT_FORCED
     int opponent_nodes         # OPPONENT_OWN or OPPONENT_SEARCHER (node_key)
+    uint64_t root_salt         # mixed into the root's key: a shared tree's worker keeps
+                               # a root node of its own (0: a private tree)
 
 
 cdef enum:
@@ -133,6 +223,9 @@ cdef enum:
     FUSED_NODE = 2                 # Node.expanded of a fused node (its body: FusedStat)
     FUSED_LEAST = 8                # the fewest FusedStat a fused node's block holds
 
+# the return a shared tree's worker counts for the action it selects until
+# its back-up puts the true one in its place: a loss for the node's player
+cdef float VIRTUAL_LOSS = 1.0
 # the least spread a node is scaled by (a node whose returns were all equal)
 cdef double MIN_SPREAD = 0.05
 # ROOT_FORCED: a root action with fewer than sqrt(FORCED_VISITS * N / k) of
@@ -176,32 +269,54 @@ cdef struct Slot:
     uint32_t ref       # arena offset / ARENA_ALIGN + 1 of the node; 0: empty
 
 
-cdef struct Tree:
-    # One worker's search tree: a byte arena of nodes and action statistics,
-    # and an open-addressing table from node key to arena offset, grown by
-    # doubling (load <= 1/2) up to max_slots. Single-threaded; one per worker.
-    char *arena
-    size_t arena_size
-    size_t arena_used
+cdef struct Table:
+    # an open-addressing table from node key to arena offset (mask + 1 slots)
     Slot *slots
     size_t mask
+    Table *older       # a shared tree's earlier tables (see tree_grow)
+
+
+cdef struct Tree:
+    # A search tree: a byte arena of nodes and action statistics, and a
+    # Table from node key to arena offset, grown by doubling (load <= 1/2) up
+    # to max_slots. A worker's own, or (`shared`) one that several workers
+    # grow at once: `lock` then guards the arena and the table's writes, and
+    # the table is reached through one pointer, replaced whole when it grows.
+    # read at every step of every descent
+    char *arena
+    size_t arena_size
+    Table *table
     size_t max_slots
+    bint shared
+    # written at each node's creation: kept off the line above, which the
+    # workers of a shared tree would otherwise take from each other's cache
+    char apart[64]
+    size_t arena_used
     size_t n_nodes
     bint full
+    int lock
+
+
+cdef struct Local:
+    # one worker's own part of a search: its counts, and in a shared tree the
+    # block of arena it allocates from (local_alloc)
     uint64_t transpositions    # new actions whose target was already a node (descended into)
     uint64_t path_steps        # tree steps of all iterations (the mean depth of a descent)
+    char *block_next
+    char *block_end
 
 
 cdef enum:
     FIRST_SLOTS = 1024
     ARENA_ALIGN = 8           # every arena block (Node, ActionStat array) is a multiple of 8
+    BLOCK_BYTES = 65536       # the arena a shared tree's worker takes at a time (local_alloc)
 
 
 cdef inline ActionStat *stats_of(const Tree *tree, const Node *node) noexcept nogil:
     return <ActionStat *>(tree.arena + <size_t>node.body.stats * ARENA_ALIGN)
 
 
-cdef int tree_init(Tree *tree, size_t memory_bytes) except -1:
+cdef int tree_init(Tree *tree, size_t memory_bytes, bint shared=False) except -1:
     # the table may take up to an eighth of the cap; the arena the rest, up to
     # what a 32-bit slot reference can address
     cdef size_t max_slots = FIRST_SLOTS
@@ -213,29 +328,52 @@ cdef int tree_init(Tree *tree, size_t memory_bytes) except -1:
     tree.arena_size = min(memory_bytes - max_slots * sizeof(Slot),
                           <size_t>0xFFFFFFFE * ARENA_ALIGN)
     tree.arena = <char *>malloc(tree.arena_size)
-    tree.slots = <Slot *>calloc(FIRST_SLOTS, sizeof(Slot))
-    if tree.arena == NULL or tree.slots == NULL:
+    tree.table = table_new(FIRST_SLOTS)
+    if tree.arena == NULL or tree.table == NULL:
         tree_free(tree)
         raise MemoryError("cannot allocate the search tree")
-    tree.mask = FIRST_SLOTS - 1
     tree.arena_used = 0
     tree.n_nodes = 0
     tree.full = False
-    tree.transpositions = 0
-    tree.path_steps = 0
+    tree.shared = shared
+    tree.lock = 0
     return 0
+
+
+cdef Table *table_new(size_t n_slots) noexcept nogil:
+    """An empty table of n_slots (a power of two), or NULL."""
+    cdef Table *table = <Table *>malloc(sizeof(Table))
+    if table == NULL:
+        return NULL
+    table.slots = <Slot *>calloc(n_slots, sizeof(Slot))
+    if table.slots == NULL:
+        free(table)
+        return NULL
+    table.mask = n_slots - 1
+    table.older = NULL
+    return table
+
+
+cdef void table_free(Table *table) noexcept nogil:
+    """Frees the table and its older ones."""
+    cdef Table *older
+    while table != NULL:
+        older = table.older
+        free(table.slots)
+        free(table)
+        table = older
 
 
 cdef void tree_free(Tree *tree) noexcept:
     free(tree.arena)
-    free(tree.slots)
+    table_free(tree.table)
     tree.arena = NULL
-    tree.slots = NULL
+    tree.table = NULL
 
 
 cdef inline size_t tree_bytes(const Tree *tree) noexcept nogil:
     """Bytes in use: the arena's nodes plus the table as allocated now."""
-    return tree.arena_used + (tree.mask + 1) * sizeof(Slot)
+    return tree.arena_used + (tree.table.mask + 1) * sizeof(Slot)
 
 
 cdef inline Node *node_at(const Tree *tree, uint32_t ref) noexcept nogil:
@@ -243,15 +381,20 @@ cdef inline Node *node_at(const Tree *tree, uint32_t ref) noexcept nogil:
 
 
 cdef Node *tree_find(Tree *tree, uint64_t key) noexcept nogil:
-    cdef size_t slot = key & tree.mask
+    # the acquire loads pair with tree_grow's and slot_insert's releases: a
+    # table seen has its slots, and a slot seen filled its check and node
+    cdef const Table *table = <const Table *>xen_load_acquire_ptr(<void **>&tree.table)
+    cdef size_t slot = key & table.mask
     cdef uint32_t check = <uint32_t>(key >> 32)
     cdef Node *node
-    while tree.slots[slot].ref != 0:
-        if tree.slots[slot].check == check:
-            node = node_at(tree, tree.slots[slot].ref)
+    cdef uint32_t ref = xen_load_acquire(&table.slots[slot].ref)
+    while ref != 0:
+        if table.slots[slot].check == check:
+            node = node_at(tree, ref)
             if node.key == key:
                 return node
-        slot = (slot + 1) & tree.mask
+        slot = (slot + 1) & table.mask
+        ref = xen_load_acquire(&table.slots[slot].ref)
     return NULL
 
 
@@ -260,26 +403,32 @@ cdef inline void slot_insert(Slot *slots, size_t mask, uint64_t key, uint32_t re
     while slots[slot].ref != 0:
         slot = (slot + 1) & mask
     slots[slot].check = <uint32_t>(key >> 32)
-    slots[slot].ref = ref
+    xen_store_release(&slots[slot].ref, ref)     # published last
 
 
 cdef bint tree_grow(Tree *tree) noexcept nogil:
-    """Doubles the table (rehashing every key); False when it may not grow."""
-    cdef size_t n_slots = (tree.mask + 1) * 2
+    """Doubles the table (rehashing every key); False when it may not grow.
+    The new table replaces the old one whole, so a lookup reads either. A
+    shared tree keeps the old table, as another worker may still be reading
+    it (it lacks only the nodes created since, which tree_create looks for
+    again under the lock); a private tree frees it."""
+    cdef Table *old = tree.table
+    cdef Table *table
     cdef size_t i
-    cdef Slot *slots
-    if n_slots > tree.max_slots:
+    if (old.mask + 1) * 2 > tree.max_slots:
         return False
-    slots = <Slot *>calloc(n_slots, sizeof(Slot))
-    if slots == NULL:
+    table = table_new((old.mask + 1) * 2)
+    if table == NULL:
         return False
-    for i in range(tree.mask + 1):
-        if tree.slots[i].ref != 0:
-            slot_insert(slots, n_slots - 1, node_at(tree, tree.slots[i].ref).key,
-                        tree.slots[i].ref)
-    free(tree.slots)
-    tree.slots = slots
-    tree.mask = n_slots - 1
+    for i in range(old.mask + 1):
+        if old.slots[i].ref != 0:
+            slot_insert(table.slots, table.mask, node_at(tree, old.slots[i].ref).key,
+                        old.slots[i].ref)
+    if tree.shared:
+        table.older = old
+    xen_store_release_ptr(<void **>&tree.table, table)
+    if not tree.shared:
+        table_free(old)
     return True
 
 
@@ -295,42 +444,102 @@ cdef void *tree_alloc(Tree *tree, size_t size) noexcept nogil:
     return block
 
 
-cdef Node *tree_create(Tree *tree, uint64_t key, int player, int n_actions) noexcept nogil:
-    """A new, unexpanded node with `n_actions` actions, or NULL when the tree is full."""
+cdef inline void tree_lock(Tree *tree) noexcept nogil:
+    if tree.shared:
+        xen_spin_lock(&tree.lock)
+
+
+cdef inline void tree_unlock(Tree *tree) noexcept nogil:
+    if tree.shared:
+        xen_spin_unlock(&tree.lock)
+
+
+cdef void *local_alloc(Tree *tree, Local *local, size_t size) noexcept nogil:
+    """`size` bytes (a multiple of ARENA_ALIGN) for a node or its statistics,
+    or NULL when the arena is full. A shared tree's worker takes them from a
+    block of its own (refilled from the arena under the lock): the lock is
+    seldom taken, and no two workers write nodes on one cache line."""
+    cdef size_t take
+    cdef char *block
+    if not tree.shared:
+        return tree_alloc(tree, size)
+    if <size_t>(local.block_end - local.block_next) < size:
+        take = max(<size_t>BLOCK_BYTES, size)
+        xen_spin_lock(&tree.lock)
+        block = <char *>tree_alloc(tree, take)
+        xen_spin_unlock(&tree.lock)
+        if block == NULL:
+            return NULL
+        local.block_next = block
+        local.block_end = block + take
+    block = local.block_next
+    local.block_next += size
+    return block
+
+
+cdef inline void give_back(Tree *tree, Local *local, void *block) noexcept nogil:
+    """Returns the last local_alloc (`block`), unused."""
+    if tree.shared:
+        local.block_next = <char *>block
+    else:
+        tree.arena_used = <size_t>(<char *>block - tree.arena)
+
+
+cdef Node *tree_create(Tree *tree, Local *local, uint64_t key, int player, int n_actions,
+                       uint8_t expanded, uint32_t first_code, bint *created) noexcept nogil:
+    """The node of `key`: a new one with `n_actions` actions, marked
+    `expanded` (False, or FUSED_NODE with no actions yet) and trying
+    `first_code` first, or (`created` False) the one another worker of a
+    shared tree made meanwhile; NULL when the tree is full. The node is
+    filled in before its slot is published."""
     cdef Node *node
+    cdef Node *found
+    created[0] = False
     if tree.full:
         return NULL
-    if (tree.n_nodes + 1) * 2 > tree.mask + 1 and not tree_grow(tree):
-        tree.full = True
-        return NULL
-    node = <Node *>tree_alloc(tree, sizeof(Node))
+    node = <Node *>local_alloc(tree, local, sizeof(Node))
     if node == NULL:
         return NULL
     node.key = key
     node.visits = 0
     node.n_actions = n_actions
     node.player = player
-    node.expanded = False
+    node.expanded = expanded
     node.value_sum = 0
     node.value_sq_sum = 0
-    node.body.first_code = 0
-    slot_insert(tree.slots, tree.mask, key, <uint32_t>((<char *>node - tree.arena)
-                                                      // ARENA_ALIGN + 1))
+    node.body.first_code = first_code
+    tree_lock(tree)
+    if tree.shared:
+        found = tree_find(tree, key)
+        if found != NULL:
+            tree_unlock(tree)
+            give_back(tree, local, node)
+            return found
+    if (tree.n_nodes + 1) * 2 > tree.table.mask + 1 and not tree_grow(tree):
+        tree.full = True
+        tree_unlock(tree)
+        give_back(tree, local, node)
+        return NULL
+    slot_insert(tree.table.slots, tree.table.mask, key,
+                <uint32_t>((<char *>node - tree.arena) // ARENA_ALIGN + 1))
     tree.n_nodes += 1
+    tree_unlock(tree)
+    created[0] = True
     return node
 
 
-cdef bint tree_expand(Tree *tree, Node *node, const XenCode *legal, int n) noexcept nogil:
-    """Gives `node` one ActionStat per action (`legal`, its n_actions actions),
-    carrying over the first try's returns (every visit so far was one). False
-    when the arena is full."""
+cdef ActionStat *tree_expand(Tree *tree, Local *local, const Node *node, const XenCode *legal,
+                             int n) noexcept nogil:
+    """The statistics for `node`, one ActionStat per action (`legal`, its
+    n_actions actions), carrying over the first try's returns (every visit
+    so far was one); NULL when the arena is full. expand_node attaches them."""
     cdef size_t size = (<size_t>n * sizeof(ActionStat) + ARENA_ALIGN - 1) & ~(
         <size_t>ARENA_ALIGN - 1)
-    cdef ActionStat *stats = <ActionStat *>tree_alloc(tree, size)
+    cdef ActionStat *stats = <ActionStat *>local_alloc(tree, local, size)
     cdef XenCode first_code = <XenCode>node.body.first_code
     cdef int i
     if stats == NULL:
-        return False
+        return NULL
     for i in range(n):
         stats[i].visits = 0
         stats[i].value_sum = 0
@@ -339,8 +548,30 @@ cdef bint tree_expand(Tree *tree, Node *node, const XenCode *legal, int n) noexc
         if node.visits > 0 and legal[i] == first_code:
             stats[i].visits = node.visits
             stats[i].value_sum = node.value_sum
+    return stats
+
+
+cdef bint expand_node(const XenGameApi *api, const void *tables, const void *world,
+                      Tree *tree, Local *local, Node *node, const XenCode *legal, int n,
+                      const Params *p, XenRng *rng) noexcept nogil:
+    """Expands the node at its second visit: its statistics (and priors,
+    with `prior_weight`) are filled in, then attached and the node marked
+    expanded, in a shared tree under the lock unless another worker expanded
+    it meanwhile (a node's body changes only there, just before the mark).
+    False when the arena is full."""
+    cdef ActionStat *stats = tree_expand(tree, local, node, legal, n)
+    if stats == NULL:
+        return False
+    if p.prior_weight > 0:
+        set_priors(api, tables, world, stats, legal, n, rng)
+    tree_lock(tree)
+    if tree.shared and node.expanded:
+        tree_unlock(tree)
+        give_back(tree, local, stats)
+        return True
     node.body.stats = <uint32_t>((<char *>stats - tree.arena) // ARENA_ALIGN)
-    node.expanded = True
+    xen_store_release8(&node.expanded, True)      # published after its statistics
+    tree_unlock(tree)
     return True
 
 
@@ -581,9 +812,10 @@ cdef inline double action_value(const Tree *tree, const Node *node, const Action
     cdef double value
     if transpositions and stat.child != 0 and stat.child != AMBIGUOUS_CHILD:
         child = node_at(tree, stat.child)
-        confidence[0] = child.visits
-        value = child.value_sum / child.visits
-        return value if child.player == node.player else -value
+        if child.visits > 0:      # in a shared tree, until its first back-up ends
+            confidence[0] = child.visits
+            value = child.value_sum / child.visits
+            return value if child.player == node.player else -value
     confidence[0] = stat.visits
     return stat.value_sum / stat.visits
 
@@ -814,17 +1046,17 @@ cdef void sample_world(const XenGameApi *api, const void *tables, const char *ro
 cdef void iterate(const XenGameApi *api, const void *tables, const char *root, char *world,
                   Tree *tree, Params *p, XenRng *rng, PathStep *path, XenCode *legal,
                   const XenCode *root_allowed, int n_root_allowed,
-                  const Worlds *worlds, Halving *halving) noexcept nogil:
+                  const Worlds *worlds, Halving *halving, Local *local) noexcept nogil:
     """One iteration: sample a world, descend, expand, play out, back up.
     At the root, only `root_allowed` moves are searched when there are any,
     and with ROOT_HALVING, `halving` chooses the root action."""
     cdef int depth = 0, player, n, index, k
-    cdef uint32_t step
+    cdef uint32_t step, first_code
     cdef double value0 = 0.0, rets[2]
     cdef uint64_t key
     cdef Node *node
     cdef ActionStat *stats
-    cdef bint new_leaf, probing = False
+    cdef bint new_leaf, created, tries_first, probing = False
     sample_world(api, tables, root, world, p, worlds, rng)
     while True:
         player = api.current_player(tables, world)
@@ -848,45 +1080,46 @@ cdef void iterate(const XenGameApi *api, const void *tables, const char *root, c
         # a fused node's key leaves its actions out: they differ between worlds
         key = node_key(api, tables, world, player, key_viewer(p, player), p.resample, legal,
                        0 if fused(p, player) else n)
+        if depth == 0:
+            key ^= p.root_salt
         node = tree_find(tree, key)
         if node == NULL:
             if probing:
                 # the new action's target is no node yet: it is the new leaf
                 value0 = playout(api, tables, world, p, rng)
                 break
-            node = tree_create(tree, key, player, n)
+            # below the root, a new node records only the action it tries, at random
+            tries_first = depth > 0 and not fused(p, player)
+            first_code = legal[xen_rng_below(rng, n)] if tries_first else 0
+            if fused(p, player):
+                node = tree_create(tree, local, key, player, 0, FUSED_NODE, 0, &created)
+            else:
+                node = tree_create(tree, local, key, player, n, False, first_code, &created)
             if node == NULL:
                 value0 = playout(api, tables, world, p, rng)
                 break
-            if fused(p, player):
-                node.expanded = FUSED_NODE
-                node.n_actions = 0
-            elif depth > 0:
-                # a new node records only the action it tries, at random
-                node.body.first_code = legal[xen_rng_below(rng, n)]
+            if created and tries_first:
                 path[depth].node = <size_t>(<char *>node - tree.arena)
                 path[depth].index = FIRST_TRY
                 depth += 1
-                api.apply(tables, world, <XenCode>node.body.first_code)
+                api.apply(tables, world, <XenCode>first_code)
                 if p.transpositions:
                     probing = True
                     continue
                 value0 = playout(api, tables, world, p, rng)
                 break
         if probing:
-            tree.transpositions += 1
+            local.transpositions += 1
             probing = False
         if node.expanded == FUSED_NODE:
             # -1: the tree is full
             index = fused_select(tree, node, legal, n, p, rng, &new_leaf)
             step = legal[index] if index >= 0 else 0    # a code: the node's block may move
         else:
-            if not node.expanded:
-                if not tree_expand(tree, node, legal, n):
-                    value0 = playout(api, tables, world, p, rng)     # the tree is full
-                    break
-                if p.prior_weight > 0:
-                    set_priors(api, tables, world, stats_of(tree, node), legal, n, rng)
+            if not xen_load_acquire8(&node.expanded) and \
+                    not expand_node(api, tables, world, tree, local, node, legal, n, p, rng):
+                value0 = playout(api, tables, world, p, rng)     # the tree is full
+                break
             stats = stats_of(tree, node)
             # -1: no root move allowed
             if depth == 0 and p.root_policy == ROOT_HALVING:
@@ -896,6 +1129,12 @@ cdef void iterate(const XenGameApi *api, const void *tables, const char *root, c
             else:
                 index = select_action(tree, node, stats, n, p, rng)
             new_leaf = index >= 0 and stats[index].visits == 0
+            if index >= 0 and tree.shared and depth > 0:
+                # the virtual loss: counted now, so that the other workers'
+                # descents meanwhile see this action visited and lost (the
+                # root is the worker's own: root_salt)
+                xen_atomic_add_u32(&stats[index].visits, 1)
+                xen_atomic_add_float(&stats[index].value_sum, -VIRTUAL_LOSS)
             step = index
         if index < 0:
             value0 = playout(api, tables, world, p, rng)
@@ -912,43 +1151,84 @@ cdef void iterate(const XenGameApi *api, const void *tables, const char *root, c
                 continue
             value0 = playout(api, tables, world, p, rng)
             break
-    tree.path_steps += depth
-    back_up(tree, path, depth, value0, p.transpositions)
+    local.path_steps += depth
+    if tree.shared:
+        back_up_shared(tree, path, depth, value0, p)
+    else:
+        back_up(tree, path, depth, value0, p.transpositions)
 
 
 cdef void back_up(Tree *tree, const PathStep *path, int depth, double value0,
                   bint transpositions) noexcept nogil:
     """Adds the return (`value0`, for player 0) to each node and action on the
-    path; with transpositions, also notes the node each action led to (the
-    next step's), or that it led to several."""
+    path (back_up_step)."""
+    cdef int k
+    for k in range(depth):
+        back_up_step(tree, path, k, depth, value0, transpositions)
+
+
+cdef inline void back_up_step(Tree *tree, const PathStep *path, int k, int depth, double value0,
+                              bint transpositions) noexcept nogil:
+    """Adds the return to the path's k-th node and action, where no other
+    worker writes; with transpositions, also notes the node the action led
+    to (the next step's), or that it led to several."""
+    cdef uint32_t child
+    cdef Node *node = <Node *>(tree.arena + path[k].node)
+    cdef ActionStat *stat
+    cdef FusedStat *fused_stat
+    cdef double value = value0 if node.player == 0 else -value0
+    node.visits += 1
+    node.value_sum += value
+    node.value_sq_sum += value * value
+    if node.expanded == FUSED_NODE:
+        fused_stat = fused_find(tree, node, path[k].index)
+        fused_stat.visits += 1
+        fused_stat.value_sum += value
+        return
+    if path[k].index == FIRST_TRY:
+        return
+    stat = stats_of(tree, node) + path[k].index
+    stat.visits += 1
+    stat.value_sum += value
+    if transpositions and k + 1 < depth:
+        child = <uint32_t>(path[k + 1].node // ARENA_ALIGN + 1)
+        if stat.child == 0:
+            stat.child = child
+        elif stat.child != child:
+            stat.child = AMBIGUOUS_CHILD
+
+
+cdef void back_up_shared(Tree *tree, const PathStep *path, int depth, double value0,
+                         const Params *p) noexcept nogil:
+    """back_up in a shared tree (which has no fused nodes): atomic adds, and
+    each action's virtual loss replaced by the return (its visit was counted
+    when it was selected); the worker's own root last, as back_up does.
+    Deepest first, so that an action names its child only once the child's
+    visit is counted (action_value reads the child). The squared returns are
+    summed only where `spread` reads them: each atomic add costs a shared
+    cache line."""
     cdef int k
     cdef uint32_t child
     cdef Node *node
     cdef ActionStat *stat
-    cdef FusedStat *fused_stat
     cdef double value
-    for k in range(depth):
+    for k in range(depth - 1, 0, -1):
         node = <Node *>(tree.arena + path[k].node)
         value = value0 if node.player == 0 else -value0
-        node.visits += 1
-        node.value_sum += value
-        node.value_sq_sum += value * value
-        if node.expanded == FUSED_NODE:
-            fused_stat = fused_find(tree, node, path[k].index)
-            fused_stat.visits += 1
-            fused_stat.value_sum += value
-            continue
+        xen_atomic_add_u32(&node.visits, 1)
+        xen_atomic_add_float(&node.value_sum, <float>value)
+        if p.value_scaling == SCALE_SPREAD:
+            xen_atomic_add_float(&node.value_sq_sum, <float>(value * value))
         if path[k].index == FIRST_TRY:
             continue
         stat = stats_of(tree, node) + path[k].index
-        stat.visits += 1
-        stat.value_sum += value
-        if transpositions and k + 1 < depth:
+        xen_atomic_add_float(&stat.value_sum, <float>(value + VIRTUAL_LOSS))
+        if p.transpositions and k + 1 < depth:
             child = <uint32_t>(path[k + 1].node // ARENA_ALIGN + 1)
-            if stat.child == 0:
-                stat.child = child
-            elif stat.child != child:
+            if not xen_compare_swap_u32(&stat.child, 0, child) and stat.child != child:
                 stat.child = AMBIGUOUS_CHILD
+    if depth > 0:
+        back_up_step(tree, path, 0, depth, value0, p.transpositions)
 
 
 cdef extern from "<stdlib.h>" nogil:
@@ -962,8 +1242,21 @@ cdef inline size_t whole_lines(size_t size) noexcept nogil:
     return (size + CACHE_LINE - 1) & ~(<size_t>CACHE_LINE - 1)
 
 
+cdef class SharedTree:
+    """A tree that several Workers grow at once (tree parallelism): pass it
+    as their `shared_tree`; each runs in its own thread."""
+    cdef Tree tree
+
+    def __cinit__(self, size_t memory_bytes):
+        tree_init(&self.tree, memory_bytes, True)
+
+    def __dealloc__(self):
+        tree_free(&self.tree)
+
+
 cdef class Worker:
-    """Runs iterations on its own tree with its own generator (no shared state)."""
+    """Runs iterations with its own generator and buffers, on its own tree
+    or on a SharedTree it grows together with other workers."""
     cdef const XenGameApi *api
     cdef const void *tables
     cdef char *root
@@ -974,7 +1267,10 @@ cdef class Worker:
     cdef int n_root_allowed
     cdef Params params
     cdef XenRng rng
-    cdef Tree tree
+    cdef Tree *tree            # own_tree, or the shared_tree's
+    cdef Tree own_tree
+    cdef Local local
+    cdef readonly SharedTree shared_tree
     cdef Worlds worlds
     cdef Halving halving
     cdef readonly unsigned long long iterations
@@ -987,7 +1283,7 @@ cdef class Worker:
                   bint uniform_playouts=False, int value_scaling=SCALE_NONE,
                   bint transpositions=False, double prior_weight=0.0,
                   object worlds=None, object world_weights=None, int root_policy=ROOT_UCT,
-                  int opponent_nodes=OPPONENT_OWN):
+                  int opponent_nodes=OPPONENT_OWN, SharedTree shared_tree=None):
         self.api = <const XenGameApi *>PyCapsule_GetPointer(api_capsule, b"xenophon.game_api")
         self.tables = PyCapsule_GetPointer(tables_capsule, b"xenophon.tables")
         if <size_t>len(root) != self.api.state_size:
@@ -1032,7 +1328,27 @@ cdef class Worker:
         self.halving.planned = False
         self.halving.started = False
         xen_rng_seed(&self.rng, seed)
-        tree_init(&self.tree, memory_bytes)
+        if shared_tree is not None:
+            # a fused node's statistics move as it grows, and each worker's
+            # halving would cut the root alone: neither suits a shared tree
+            if opponent_nodes == OPPONENT_FUSED or root_policy == ROOT_HALVING:
+                raise ValueError("a shared tree takes neither fused opponent nodes "
+                                 "nor the halving root policy")
+            self.shared_tree = shared_tree
+            self.tree = &shared_tree.tree
+            # the root is written at every iteration: each worker has its own
+            # root node (the searches share everything below it), which keeps
+            # the hottest cache lines out of the other's way; their root
+            # statistics are summed, as root parallelism's are
+            self.params.root_salt = mix64(seed + 1) | 1
+        else:
+            tree_init(&self.own_tree, memory_bytes)
+            self.tree = &self.own_tree
+            self.params.root_salt = 0
+        self.local.transpositions = 0
+        self.local.path_steps = 0
+        self.local.block_next = NULL
+        self.local.block_end = NULL
         self.iterations = 0
         self.seconds = 0.0
 
@@ -1073,7 +1389,7 @@ cdef class Worker:
     def __dealloc__(self):
         free(self.worlds.states)
         free(self.worlds.cumulative)
-        tree_free(&self.tree)
+        tree_free(&self.own_tree)      # the shared tree is its owner's to free
         free(self.root)     # the block of all the small buffers
 
     def plan(self, unsigned long long iterations, double seconds):
@@ -1094,9 +1410,9 @@ cdef class Worker:
             start = now()
             deadline = start + time_limit if time_limit > 0 else 1e300
             while iterations == 0 or done < iterations:
-                iterate(self.api, self.tables, self.root, self.world, &self.tree, &self.params,
+                iterate(self.api, self.tables, self.root, self.world, self.tree, &self.params,
                         &self.rng, self.path, self.legal, self.root_allowed,
-                        self.n_root_allowed, &self.worlds, &self.halving)
+                        self.n_root_allowed, &self.worlds, &self.halving, &self.local)
                 done += 1
                 self.halving.done += 1
                 if done % TIME_CHECK_EVERY == 0 and now() >= deadline:
@@ -1112,23 +1428,67 @@ cdef class Worker:
     @property
     def tree_bytes(self):
         """Bytes the tree uses: its nodes plus its whole hash table."""
-        return tree_bytes(&self.tree)
+        return tree_bytes(self.tree)
 
     @property
     def transpositions(self):
         """How often a new action led to a node already in the tree, and the
         iteration descended into it (with the transpositions option)."""
-        return self.tree.transpositions
+        return self.local.transpositions
 
     @property
     def path_steps(self):
         """Tree steps (a node and its action) of all the iterations so far:
         divided by the iterations, the mean depth a descent reaches."""
-        return self.tree.path_steps
+        return self.local.path_steps
 
     @property
     def tree_full(self):
         return bool(self.tree.full)
+
+    def check_tree(self):
+        """Problems found in the tree, as lines (none: []): each filled slot's
+        node lies in the arena and is found by its key, their number is the
+        tree's node count, and each node's and action's returns are within
+        one a visit; an expanded node's actions have at most its visits (the
+        first tries' carried over, and every later visit once; in a shared
+        tree an expansion may miss another worker's first try). For tests;
+        not while the tree is being searched."""
+        cdef const Table *table = self.tree.table
+        cdef size_t i, found = 0
+        cdef int k
+        cdef Node *node
+        cdef ActionStat *stats
+        cdef uint64_t stat_visits
+        cdef list problems = []
+        for i in range(table.mask + 1):
+            if table.slots[i].ref == 0:
+                continue
+            found += 1
+            if <size_t>(table.slots[i].ref - 1) * ARENA_ALIGN + sizeof(Node) > \
+                    self.tree.arena_used:
+                problems.append(f"slot {i}: its node is past the arena's end")
+                continue
+            node = node_at(self.tree, table.slots[i].ref)
+            if tree_find(self.tree, node.key) != node:
+                problems.append(f"slot {i}: its node's key finds another node")
+            if abs(node.value_sum) > node.visits * 1.001 + 1e-3:
+                problems.append(f"slot {i}: returns {node.value_sum} over {node.visits} visits")
+            if node.expanded != True:
+                continue
+            stats = stats_of(self.tree, node)
+            stat_visits = 0
+            for k in range(node.n_actions):
+                stat_visits += stats[k].visits
+                if abs(stats[k].value_sum) > stats[k].visits * 1.001 + 1e-3:
+                    problems.append(f"slot {i}: action {k} returns {stats[k].value_sum} "
+                                    f"over {stats[k].visits} visits")
+            if stat_visits > node.visits:
+                problems.append(f"slot {i}: actions' visits {stat_visits} exceed the "
+                                f"node's {node.visits}")
+        if found != self.tree.n_nodes:
+            problems.append(f"{found} filled slots for {self.tree.n_nodes} nodes")
+        return problems
 
     def fused_nodes(self):
         """[(player, visits, [(code, visits, available), ...])] of each fused
@@ -1138,13 +1498,14 @@ cdef class Worker:
         cdef Node *node
         cdef FusedStat *stats
         cdef list out = []
-        for i in range(self.tree.mask + 1):
-            if self.tree.slots[i].ref == 0:
+        cdef const Table *table = self.tree.table
+        for i in range(table.mask + 1):
+            if table.slots[i].ref == 0:
                 continue
-            node = node_at(&self.tree, self.tree.slots[i].ref)
+            node = node_at(self.tree, table.slots[i].ref)
             if node.expanded != FUSED_NODE:
                 continue
-            stats = fused_stats_of(&self.tree, node)
+            stats = fused_stats_of(self.tree, node)
             out.append((node.player, node.visits,
                         [(stats[k].code, stats[k].visits, stats[k].available)
                          for k in range(node.n_actions)]))
@@ -1165,11 +1526,12 @@ cdef class Worker:
         n = self.api.legal_actions(self.tables, self.world, self.legal)
         if self.n_root_allowed > 0:
             n = restrict_actions(self.legal, n, self.root_allowed, self.n_root_allowed)
-        node = tree_find(&self.tree, node_key(self.api, self.tables, self.world, player, player,
-                                              self.params.resample, self.legal, n))
+        node = tree_find(self.tree, node_key(self.api, self.tables, self.world, player, player,
+                                              self.params.resample, self.legal, n)
+                         ^ self.params.root_salt)
         if node == NULL or not node.expanded:
             return []
-        stats = stats_of(&self.tree, node)
+        stats = stats_of(self.tree, node)
         return [(self.legal[i], stats[i].visits, <double>stats[i].value_sum,
                  self.halving.survived[i] if self.halving.started else 0) for i in range(n)]
 
@@ -1200,10 +1562,10 @@ cdef class Worker:
             if n == 1:
                 code = self.legal[0]
             else:
-                node = tree_find(&self.tree, node_key(self.api, self.tables, self.world, player,
+                node = tree_find(self.tree, node_key(self.api, self.tables, self.world, player,
                                                       key_viewer(&self.params, player),
                                                       self.params.resample, self.legal, n))
-                if node == NULL or most_visited(&self.tree, node, self.legal, n, &code) == 0:
+                if node == NULL or most_visited(self.tree, node, self.legal, n, &code) == 0:
                     break
             line.append((player, code, self.world[:self.api.state_size]))
             self.api.apply(self.tables, self.world, code)
