@@ -1,11 +1,13 @@
-"""Root-parallel speed-up: ISMCTS iterations/s with one worker and with two
-on each position of src/data/bench_positions.json, measured in one run;
-meant for an idle machine (the load average is written with the figures).
+"""Parallel speed-up: ISMCTS iterations/s with one worker, with two root-
+parallel workers (a tree each) and with two workers on one shared tree
+(parallel=shared), on each position of src/data/bench_positions.json,
+measured in one run; meant for an idle machine (the load average is written
+with the figures).
 
-The two are timed in pairs, one search with one worker and then one with
-two, round after round; the speed-up is the median of the rounds' ratios
-(so a slow stretch of the host falls on both sides of a pair), with the
-lowest and highest ratio beside it.
+They are timed in turns, one search with one worker and then one of each
+kind with two, round after round; a speed-up is the median of the rounds'
+ratios (so a slow stretch of the host falls on both sides of a pair), with
+the lowest and highest ratio beside it.
 
 Each round also runs the one-worker search in two processes at once (forked,
 started together): their combined rate over the one-worker rate is what the
@@ -29,12 +31,18 @@ ITERATIONS_A_WORKER = 40_000
 ROUNDS = 5
 
 
-def rate(state, workers: int, a_worker: int) -> float:
+def rate(state, workers: int, a_worker: int, parallel: str = "root") -> float:
     """Iterations/s of one search with `workers` workers."""
     iterations = a_worker * workers
     start = time.perf_counter()
-    ISMCTSBot(iterations=iterations, workers=workers, seed=1).analyse(state)
+    ISMCTSBot(iterations=iterations, workers=workers, parallel=parallel, seed=1).analyse(state)
     return iterations / (time.perf_counter() - start)
+
+
+def spread(name: str, ratios: list[float]) -> dict:
+    """The median of the rounds' ratios, with the lowest and the highest."""
+    return {name: round(statistics.median(ratios), 3), f"{name}_low": round(min(ratios), 3),
+            f"{name}_high": round(max(ratios), 3)}
 
 
 def _timed_search(state, a_worker: int, start, seconds) -> None:
@@ -62,19 +70,18 @@ def two_process_rate(state, a_worker: int) -> float:
 
 def position_row(entry: dict, a_worker: int, rounds: int) -> dict:
     state = position_state(entry)
-    ones, twos, machines = [], [], []
+    ones, twos, shareds, machines = [], [], [], []
     for _ in range(rounds):
         ones.append(rate(state, 1, a_worker))
         twos.append(rate(state, 2, a_worker))
+        shareds.append(rate(state, 2, a_worker, "shared"))
         machines.append(two_process_rate(state, a_worker))
-    ratios = [two / one for one, two in zip(ones, twos)]
-    machine = [both / one for one, both in zip(ones, machines)]
     return {"game": entry["game"], "stage": entry["stage"],
             "ips_1": round(statistics.median(ones)), "ips_2": round(statistics.median(twos)),
-            "speedup": round(statistics.median(ratios), 3),
-            "speedup_low": round(min(ratios), 3), "speedup_high": round(max(ratios), 3),
-            "machine": round(statistics.median(machine), 3),
-            "machine_low": round(min(machine), 3), "machine_high": round(max(machine), 3),
+            "ips_2_shared": round(statistics.median(shareds)),
+            **spread("speedup", [two / one for one, two in zip(ones, twos)]),
+            **spread("speedup_shared", [two / one for one, two in zip(ones, shareds)]),
+            **spread("machine", [both / one for one, both in zip(ones, machines)]),
             "load_after": os.getloadavg()}
 
 

@@ -325,7 +325,9 @@ cdef int tree_init(Tree *tree, size_t memory_bytes, bint shared=False) except -1
     if memory_bytes < 2 * FIRST_SLOTS * sizeof(Slot) + 1024:
         raise ValueError(f"a memory cap of {memory_bytes} bytes is too small for a search tree")
     tree.max_slots = max_slots
-    tree.arena_size = min(memory_bytes - max_slots * sizeof(Slot),
+    # a shared tree keeps its older tables (tree_grow): together they are
+    # smaller than the last, so the table's share is twice as large
+    tree.arena_size = min(memory_bytes - (2 if shared else 1) * max_slots * sizeof(Slot),
                           <size_t>0xFFFFFFFE * ARENA_ALIGN)
     tree.arena = <char *>malloc(tree.arena_size)
     tree.table = table_new(FIRST_SLOTS)
@@ -372,8 +374,14 @@ cdef void tree_free(Tree *tree) noexcept:
 
 
 cdef inline size_t tree_bytes(const Tree *tree) noexcept nogil:
-    """Bytes in use: the arena's nodes plus the table as allocated now."""
-    return tree.arena_used + (tree.table.mask + 1) * sizeof(Slot)
+    """Bytes in use: the arena's nodes plus the tables as allocated now (a
+    shared tree's older ones too)."""
+    cdef size_t total = tree.arena_used
+    cdef const Table *table = tree.table
+    while table != NULL:
+        total += (table.mask + 1) * sizeof(Slot)
+        table = table.older
+    return total
 
 
 cdef inline Node *node_at(const Tree *tree, uint32_t ref) noexcept nogil:
