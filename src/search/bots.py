@@ -282,16 +282,15 @@ class SearchBot(Bot):
 
     resample = True
     settings: tuple[str, ...] = ("iterations", "time_limit", "workers", "parallel", "c_uct",
-                                 "cutoff_turns",
-                                 "memory_mb", "temperature", "max_playout_actions",
+                                 "cutoff_turns", "memory_mb", "temperature", "max_playout_actions",
                                  "uniform_playouts", "evaluation", "weights",
                                  "preset", "value_scaling", "transpositions", "prior_weight",
                                  "root_policy", "opponent_nodes")
 
     def __init__(self, iterations: int | None = 2000, time_limit: float | None = None,
                  workers: int = 1, parallel: str = "root", seed: int | None = 0,
-                 c_uct: float | None = None,
-                 cutoff_turns: int | None = None, memory_mb: float = DEFAULT_MEMORY_MB,
+                 c_uct: float | None = None, cutoff_turns: int | None = None,
+                 memory_mb: float = DEFAULT_MEMORY_MB,
                  temperature: float = 0.0, max_playout_actions: int = 2000,
                  uniform_playouts: bool = False, evaluation: str = DEFAULT_EVALUATION,
                  weights: str | None = None, preset: str = DEFAULT_PRESET,
