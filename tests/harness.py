@@ -5,10 +5,27 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import os
 import random
 from typing import Any, Callable, Iterator
 
+import pytest
+
 Factory = Callable[[], Any]
+
+
+def differential_batches(games: int, batch: int) -> range:
+    """The batches of a differential test: `games` games of `batch` each, or as
+    many as XENOPHON_DIFFERENTIAL_GAMES says (the sanitizer step plays fewer on
+    its instrumented build, .ci/sanitizers); a setting that is not a positive
+    multiple of the batch size stops the run with one line."""
+    setting = os.environ.get("XENOPHON_DIFFERENTIAL_GAMES")
+    if setting is not None:
+        if not (setting.isdigit() and int(setting) > 0 and int(setting) % batch == 0):
+            pytest.exit(f"XENOPHON_DIFFERENTIAL_GAMES={setting!r}: "
+                        f"give a positive multiple of {batch}", returncode=4)
+        games = int(setting)
+    return range(games // batch)
 
 
 def choose(backend: Any, rng: random.Random) -> int:

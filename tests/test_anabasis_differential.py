@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from harness import differential_game, information_pairs, choose
+from harness import differential_batches, differential_game, information_pairs, choose
 from xenophon._core import anabasis as core
 from xenophon.anabasis import notation
 from xenophon.anabasis.cards import load_card_set
@@ -30,7 +30,7 @@ def describe(backend, code):
 
 
 @pytest.mark.parametrize("mode", ["standard", "expert"])
-@pytest.mark.parametrize("batch", range(GAMES_PER_MODE // GAMES_PER_BATCH))
+@pytest.mark.parametrize("batch", differential_batches(GAMES_PER_MODE, GAMES_PER_BATCH))
 def test_core_agrees_with_oracle(mode, batch):
     core_factory, oracle_factory = factories(mode)
     offset = 0 if mode == "standard" else 1_000_000

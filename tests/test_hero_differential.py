@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from harness import choose, differential_game, information_pairs
+from harness import differential_batches, choose, differential_game, information_pairs
 from hero_decks import CARDS, PAIRINGS
 from xenophon._core import hero as core
 from xenophon.hero import notation
@@ -28,7 +28,7 @@ def describe(backend, code):
 
 
 @pytest.mark.parametrize("pairing", sorted(PAIRINGS))
-@pytest.mark.parametrize("batch", range(GAMES_PER_PAIRING // GAMES_PER_BATCH))
+@pytest.mark.parametrize("batch", differential_batches(GAMES_PER_PAIRING, GAMES_PER_BATCH))
 def test_core_agrees_with_oracle(pairing, batch):
     core_factory, oracle_factory = factories(pairing)
     offset = sorted(PAIRINGS).index(pairing) * 1_000_000
