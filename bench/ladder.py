@@ -1,7 +1,9 @@
 """The ladder of docs/strength.md "Inference and the ladder": A/A checks (a
 bot against itself with other seeds: ours, and OpenSpiel's C++ ISMCTS), ours
 against OpenSpiel's at equal iterations, and the policy sampler against the
-uniform one at equal iterations, in pairs of games (one deal, seats swapped).
+uniform one at equal iterations, in pairs of games (one deal, seats swapped);
+and, only when named with --only, the doubling rungs at equal time
+(`doubling-GAME-tT`: 2T seconds a move against T, T from 0.1 to 0.8).
 
     python bench/ladder.py [--deals 100] [--only NAME ...] [--processes N] [--tally]
 
@@ -39,6 +41,18 @@ PAIRINGS = {
     "policy-vs-uniform-hero": ("hero", "ismcts:iterations=500,sampler=policy",
                                "ismcts:iterations=500"),
 }
+#: The scaling rungs of the search issue: the defaults at twice the time a move
+#: against the defaults at the time before, 0.1 s to 1.6 s, on deals 90001 on.
+#: Equal time, so only on a machine with nothing else running, with one
+#: process a core; each rung costs twice the one before (Anabasis's first,
+#: 200 deals, about 40 minutes on 2 cores; all eight about 28 hours). They
+#: run only when named with --only.
+DOUBLING_TIMES = (0.1, 0.2, 0.4, 0.8)
+DOUBLING = {f"doubling-{game}-t{time:g}": (game, f"ismcts:time={2 * time:g}", f"ismcts:time={time:g}",
+                                           90000)
+            for game in ("anabasis", "hero") for time in DOUBLING_TIMES}
+DEFAULT_RUN = list(PAIRINGS)
+PAIRINGS.update(DOUBLING)
 
 
 def save_rows(path: Path, rows: list[dict], command: str) -> None:
@@ -69,7 +83,7 @@ def main() -> None:
     out = HERE / "ladder"
     out.mkdir(exist_ok=True)
     rows = []
-    for name in args.only or PAIRINGS:
+    for name in args.only or DEFAULT_RUN:
         game, bot_a, bot_b, *offset = PAIRINGS[name]
         seed = args.seed + (offset[0] if offset else 0)
         start = time.time()
