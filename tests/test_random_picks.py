@@ -11,6 +11,9 @@ random games.
   of the action phase -> a deploy with probability 0.9, an `end` of the
   battle phase -> an attack with 0.75, a Retainer discard -> a code of
   another kind with 0.75).
+
+And the chance draw without the list (sample_chance) against chance_outcomes'
+probabilities, by counting seeded draws.
 """
 from __future__ import annotations
 
@@ -142,3 +145,44 @@ def test_pick_is_its_definition_draw_for_draw(game, pick):
             kinds_seen.add(kind(expected))
             checked += 1
     assert checked > 500 and len(kinds_seen) >= 6   # most kinds were picked
+
+
+def chance_states(new_game, games: int, walk: random.Random):
+    """Every chance state of `games` random games (C core)."""
+    for _ in range(games):
+        state = new_game()
+        while not state.is_terminal():
+            if state.is_chance():
+                yield state
+                outcomes = state.chance_outcomes()
+                state.apply(walk.choices([c for c, _ in outcomes],
+                                         weights=[p for _, p in outcomes])[0])
+            else:
+                state.apply(walk.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_sample_chance_draws_by_the_outcomes_probabilities(game):
+    """The core's chance draw without the list (sample_chance: the playouts'
+    and the search's) follows chance_outcomes' probabilities: 2,000 seeded
+    draws at chance nodes of random games, each outcome's share within five
+    standard deviations of its probability, and no code outside the list."""
+    new_game, _, games = GAMES[game]
+    walk = random.Random(f"{game} chance")
+    draws = 2000
+    checked = 0
+    for index, state in enumerate(chance_states(new_game, games, walk)):
+        outcomes = dict(state.chance_outcomes())
+        if len(outcomes) < 2 or index % 5:
+            continue                            # a fifth of the nodes keeps the test short
+        counts = dict.fromkeys(outcomes, 0)
+        for seed in range(checked * draws, (checked + 1) * draws):
+            code = state.sample_chance(seed)
+            assert code in counts, (code, sorted(outcomes))
+            counts[code] += 1
+        for code, probability in outcomes.items():
+            deviation = (probability * (1 - probability) / draws) ** 0.5
+            assert abs(counts[code] / draws - probability) <= 5 * deviation + 1e-9, \
+                (code, counts[code], probability, state.to_dict()["phase"])
+        checked += 1
+    assert checked >= 10
