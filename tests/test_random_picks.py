@@ -105,18 +105,29 @@ def uniform(codes: list[int], phase: str, rng: Xoshiro) -> int:
     return codes[rng.below(len(codes))]
 
 
-def decisions(new_game, games: int, walk: random.Random):
-    """Every decision state of `games` random games."""
+def walk_states(new_game, games: int, walk: random.Random):
+    """Every state before the end of `games` random games: chance drawn with
+    its probabilities, decisions uniformly (after the caller has looked)."""
     for _ in range(games):
         state = new_game()
         while not state.is_terminal():
+            yield state
             if state.is_chance():
                 outcomes = state.chance_outcomes()
                 state.apply(walk.choices([c for c, _ in outcomes],
                                          weights=[p for _, p in outcomes])[0])
-                continue
-            yield state
-            state.apply(walk.choice(state.legal_actions()))
+            else:
+                state.apply(walk.choice(state.legal_actions()))
+
+
+def decisions(new_game, games: int, walk: random.Random):
+    """Every decision state of `games` random games."""
+    return (state for state in walk_states(new_game, games, walk) if not state.is_chance())
+
+
+def chance_states(new_game, games: int, walk: random.Random):
+    """Every chance state of `games` random games."""
+    return (state for state in walk_states(new_game, games, walk) if state.is_chance())
 
 
 GAMES = {f"hero {name}": (lambda pair=pair: hero_core.CoreState.initial(
@@ -145,20 +156,6 @@ def test_pick_is_its_definition_draw_for_draw(game, pick):
             kinds_seen.add(kind(expected))
             checked += 1
     assert checked > 500 and len(kinds_seen) >= 6   # most kinds were picked
-
-
-def chance_states(new_game, games: int, walk: random.Random):
-    """Every chance state of `games` random games (C core)."""
-    for _ in range(games):
-        state = new_game()
-        while not state.is_terminal():
-            if state.is_chance():
-                yield state
-                outcomes = state.chance_outcomes()
-                state.apply(walk.choices([c for c, _ in outcomes],
-                                         weights=[p for _, p in outcomes])[0])
-            else:
-                state.apply(walk.choice(state.legal_actions()))
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
