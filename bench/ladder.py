@@ -36,6 +36,11 @@ PAIRINGS = {
     # as OpenSpiel's does (the first difference of "Inference and the ladder")
     "transpositions-vs-openspiel-anabasis": ("anabasis", EQUAL_ITERATIONS + ",transpositions=1",
                                              OPENSPIEL, 100),
+    # the same deals, ours drawing the move among root moves equal in visits
+    # and value instead of taking the lowest code (`end`): the A/A stalls
+    "ties-vs-openspiel-anabasis": ("anabasis", EQUAL_ITERATIONS + ",ties=random", OPENSPIEL, 100),
+    "aa-ismcts-ties-anabasis": ("anabasis", EQUAL_ITERATIONS + ",ties=random",
+                                EQUAL_ITERATIONS + ",ties=random"),
     "policy-vs-uniform-anabasis": ("anabasis", "ismcts:iterations=500,sampler=policy",
                                    "ismcts:iterations=500"),
     "policy-vs-uniform-hero": ("hero", "ismcts:iterations=500,sampler=policy",

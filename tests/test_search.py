@@ -12,8 +12,9 @@ from xenophon.anabasis import Game as AnabasisGame
 from xenophon.hero import Game as HeroGame
 from xenophon.errors import XenophonError
 from xenophon.players import make_bot
-from xenophon.search.bots import (PRESETS, CheatingUCTBot, GreedyBot, ISMCTSBot, PIMCBot,
-                                  RandomBot, SettingError, wilson_lower_bound)
+from xenophon.search.bots import (PRESETS, CheatingUCTBot, GreedyBot, ISMCTSBot, MoveStat,
+                                  PIMCBot, RandomBot, SearchResult, SettingError,
+                                  wilson_lower_bound)
 from xenophon.tournament import play_match
 
 
@@ -248,11 +249,42 @@ def test_preset_v1_is_the_search_without_tree_options():
     state = random_positions(GAMES["hero"], 1, seed=2)[0]
     explicit = ISMCTSBot(iterations=800, seed=3, c_uct=0.4, cutoff_turns=None,
                          value_scaling="none", transpositions=False, prior_weight=0.0,
-                         root_policy="uct", opponent_nodes="own")
+                         root_policy="uct", opponent_nodes="own", ties="first")
     named = make_bot("ismcts:preset=v1,iterations=800", seed=3)
     assert visits(named.analyse(state)) == visits(explicit.analyse(state))
     assert set(PRESETS["v1"]) == {"c_uct", "cutoff_turns", "value_scaling", "transpositions",
-                                  "prior_weight", "root_policy", "opponent_nodes"}
+                                  "prior_weight", "root_policy", "opponent_nodes", "ties"}
+
+
+def won_result(state):
+    """A search result where every move won every iteration: equal visits
+    and values (as in a won position searched with playouts to the end)."""
+    moves = [MoveStat(move, 10, 1.0, 0.9) for move in state.legal_moves()]
+    return SearchResult(state.current_player, moves, 10 * len(moves), 0, 0, 0, 0.0)
+
+
+def test_ties_first_plays_the_lowest_code_of_moves_equal_in_visits_and_value():
+    state = random_positions(GAMES["anabasis"], 1, seed=4)[0]
+    result = won_result(state)
+    assert len(result.moves) > 2
+    chosen = {make_bot("ismcts:iterations=10,ties=first", seed).choose_from(result).code
+              for seed in range(20)}
+    assert chosen == {result.best.move.code}
+
+
+def test_ties_random_draws_among_the_moves_equal_in_visits_and_value_only():
+    state = random_positions(GAMES["anabasis"], 1, seed=4)[0]
+    result = won_result(state)
+    tied = {m.move.code for m in result.moves}
+    chosen = [make_bot("ismcts:iterations=10,ties=random", seed).choose_from(result).code
+              for seed in range(60)]
+    assert set(chosen) <= tied and len(set(chosen)) > len(tied) // 2
+    # a move ahead in visits, or in value at equal visits, is played alone
+    for ahead in (MoveStat(result.moves[-1].move, 11, 1.0, 0.9),
+                  MoveStat(result.moves[-1].move, 10, 1.0 + 1e-9, 0.9)):
+        lead = SearchResult(result.player, [ahead] + result.moves[:-1], 0, 0, 0, 0, 0.0)
+        assert {make_bot("ismcts:iterations=10,ties=random", seed).choose_from(lead).code
+                for seed in range(20)} == {ahead.move.code}
 
 
 def test_an_option_given_overrides_the_preset():
@@ -267,6 +299,7 @@ def test_an_option_given_overrides_the_preset():
     ("ismcts:value_scaling=maybe", "'value_scaling' must be one of none, range, spread"),
     ("ismcts:root_policy=ucb", "'root_policy' must be one of uct, halving"),
     ("ismcts:opponent_nodes=mine", "'opponent_nodes' must be one of own, searcher, fused"),
+    ("ismcts:ties=last", "'ties' must be one of first, random"),
 ])
 def test_bad_tree_options_are_refused(spec, message):
     with pytest.raises(SettingError, match=message):

@@ -48,16 +48,22 @@ MAX_PRIOR_WEIGHT = 100.0          # progressive bias weight (values are in [-1, 
 #: the search options a preset fixes; a bot given one of them explicitly
 #: overrides its preset's value
 TREE_OPTIONS = ("c_uct", "cutoff_turns", "value_scaling", "transpositions", "prior_weight",
-                "root_policy", "opponent_nodes")
+                "root_policy", "opponent_nodes", "ties")
+#: how the move to play is chosen among root moves equal in visits and value:
+#: the first in code order (which puts `end` first), or one at random
+TIE_RULES = ("first", "random")
 #: `v1` is the search as it was before the tree options (issue 11): UCB1 on
 #: raw returns at every node the root included, each edge with its own
 #: statistics, no priors; a cut-off of None is the game's and its
 #: evaluation's own (xenophon.evaluation.CUTOFF_TURNS)
 PRESETS: dict[str, dict[str, Any]] = {
     "v1": {"c_uct": 0.4, "cutoff_turns": None, "value_scaling": "none", "transpositions": False,
-           "prior_weight": 0.0, "root_policy": "uct", "opponent_nodes": "own"},
+           "prior_weight": 0.0, "root_policy": "uct", "opponent_nodes": "own", "ties": "first"},
 }
-DEFAULT_PRESET = "v1"
+#: `v2` is v1 drawing the move to play among root moves equal in visits and
+#: value (docs/search.md, "The final move")
+PRESETS["v2"] = {**PRESETS["v1"], "ties": "random"}
+DEFAULT_PRESET = "v2"
 
 
 class SettingError(XenophonError, ValueError):
@@ -160,6 +166,7 @@ SETTINGS: dict[str, Setting] = {
     "prior_weight": Setting(float, 0, MAX_PRIOR_WEIGHT),
     "root_policy": Setting(str, choices=tuple(Worker.ROOT_POLICIES)),
     "opponent_nodes": Setting(str, choices=tuple(Worker.OPPONENT_NODES)),
+    "ties": Setting(str, choices=TIE_RULES),
     # the world sampler's options (xenophon.search.samplers)
     "sampler": Setting(str, choices=samplers.SAMPLERS),
     "likelihood": Setting(str, choices=samplers.LIKELIHOODS),
@@ -285,7 +292,7 @@ class SearchBot(Bot):
                                  "cutoff_turns", "memory_mb", "temperature", "max_playout_actions",
                                  "uniform_playouts", "evaluation", "weights",
                                  "preset", "value_scaling", "transpositions", "prior_weight",
-                                 "root_policy", "opponent_nodes")
+                                 "root_policy", "opponent_nodes", "ties")
 
     def __init__(self, iterations: int | None = 2000, time_limit: float | None = None,
                  workers: int = 1, parallel: str = "root", seed: int | None = 0,
@@ -296,12 +303,12 @@ class SearchBot(Bot):
                  weights: str | None = None, preset: str = DEFAULT_PRESET,
                  value_scaling: str | None = None, transpositions: bool | None = None,
                  prior_weight: float | None = None, root_policy: str | None = None,
-                 opponent_nodes: str | None = None):
+                 opponent_nodes: str | None = None, ties: str | None = None):
         check_settings(preset=preset)
         tree = tree_options(preset, c_uct=c_uct, cutoff_turns=cutoff_turns,
                             value_scaling=value_scaling, transpositions=transpositions,
                             prior_weight=prior_weight, root_policy=root_policy,
-                            opponent_nodes=opponent_nodes)
+                            opponent_nodes=opponent_nodes, ties=ties)
         check_settings(iterations=iterations, time_limit=time_limit, workers=workers,
                        parallel=parallel, seed=seed,
                        memory_mb=memory_mb, temperature=temperature,
@@ -341,6 +348,10 @@ class SearchBot(Bot):
         # ("own", split by the hand of each sampled world) or the searcher's
         # ("searcher": one node for the hands the searcher cannot tell apart)
         self.opponent_nodes = tree["opponent_nodes"]
+        # the move played among root moves equal in visits and value: with
+        # "first" the lowest code, `end`, so a won position whose every move
+        # wins every playout ends its turns forever; "random" draws one
+        self.ties = tree["ties"]
         self.memory_bytes = memory_bytes_of(memory_mb)
         self.temperature = temperature
         self.max_playout_actions = max_playout_actions
@@ -492,11 +503,22 @@ class SearchBot(Bot):
     def choose(self, state: State) -> Move:
         return self.choose_from(self.analyse(state))
 
+    def _best_of(self, result: SearchResult) -> Move:
+        """The best move; with ties "random", one drawn among the moves
+        equal to it in visits and value (the bot's generator, drawn only on
+        such a tie)."""
+        best = result.best
+        if self.ties == "first":
+            return best.move
+        tied = [m.move for m in result.moves
+                if m.visits == best.visits and m.win_probability == best.win_probability]
+        return tied[0] if len(tied) == 1 else self.rng.choice(tied)
+
     def choose_from(self, result: SearchResult) -> Move:
         """The move to play from a search result: most visits, or with a
         temperature, a draw weighted by visits ** (1 / temperature)."""
         if self.temperature <= 0 or len(result.moves) == 1:
-            return result.best.move
+            return self._best_of(result)
         most = max(m.visits for m in result.moves)
         if most == 0:
             return result.best.move
