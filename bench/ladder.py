@@ -41,6 +41,7 @@ PAIRINGS = {
     "ties-vs-openspiel-anabasis": ("anabasis", EQUAL_ITERATIONS + ",ties=random", OPENSPIEL, 100),
     "aa-ismcts-ties-anabasis": ("anabasis", EQUAL_ITERATIONS + ",ties=random",
                                 EQUAL_ITERATIONS + ",ties=random"),
+    "ties-vs-openspiel-hero": ("hero", EQUAL_ITERATIONS + ",ties=random", OPENSPIEL, 100),
     "policy-vs-uniform-anabasis": ("anabasis", "ismcts:iterations=500,sampler=policy",
                                    "ismcts:iterations=500"),
     "policy-vs-uniform-hero": ("hero", "ismcts:iterations=500,sampler=policy",
