@@ -266,17 +266,20 @@ def won_result(state):
 def test_ties_first_plays_the_lowest_code_of_moves_equal_in_visits_and_value():
     state = random_positions(GAMES["anabasis"], 1, seed=4)[0]
     result = won_result(state)
-    assert len(result.moves) > 2
+    codes = [m.move.code for m in result.moves]
+    assert len(codes) > 2 and result.best.move.code == min(codes)
     chosen = {make_bot("ismcts:iterations=10,ties=first", seed).choose_from(result).code
               for seed in range(20)}
-    assert chosen == {result.best.move.code}
+    assert chosen == {min(codes)}
+    assert make_bot("ismcts:iterations=10,preset=v1", 1).ties == "first"
 
 
 def test_ties_random_draws_among_the_moves_equal_in_visits_and_value_only():
     state = random_positions(GAMES["anabasis"], 1, seed=4)[0]
     result = won_result(state)
     tied = {m.move.code for m in result.moves}
-    chosen = [make_bot("ismcts:iterations=10,ties=random", seed).choose_from(result).code
+    assert make_bot("ismcts:iterations=10", 1).ties == "random"     # v2, the default
+    chosen = [make_bot("ismcts:iterations=10", seed).choose_from(result).code
               for seed in range(60)]
     assert set(chosen) <= tied and len(set(chosen)) > len(tied) // 2
     # a move ahead in visits, or in value at equal visits, is played alone

@@ -61,7 +61,7 @@ PRESETS: dict[str, dict[str, Any]] = {
            "prior_weight": 0.0, "root_policy": "uct", "opponent_nodes": "own", "ties": "first"},
 }
 #: `v2` is v1 drawing the move to play among root moves equal in visits and
-#: value (docs/search.md, "The final move")
+#: value (docs/search.md, "The final move among equals"), the default
 PRESETS["v2"] = {**PRESETS["v1"], "ties": "random"}
 DEFAULT_PRESET = "v2"
 
