@@ -27,6 +27,8 @@ HERE = Path(__file__).resolve().parent
 EQUAL_ITERATIONS = ("ismcts:iterations=500,uniform_playouts=1,c_uct=1.0,cutoff_turns=-1,"
                     "max_playout_actions=1000000")
 OPENSPIEL = "openspiel:iterations=500"
+#: the same, drawing the move among root moves equal in visits and value
+EQUAL_ITERATIONS_TIES = EQUAL_ITERATIONS + ",ties=random"
 PAIRINGS = {
     "aa-ismcts-anabasis": ("anabasis", EQUAL_ITERATIONS, EQUAL_ITERATIONS),
     "aa-openspiel-anabasis": ("anabasis", OPENSPIEL, OPENSPIEL),
@@ -38,10 +40,9 @@ PAIRINGS = {
                                              OPENSPIEL, 100),
     # the same deals, ours drawing the move among root moves equal in visits
     # and value instead of taking the lowest code (`end`): the A/A stalls
-    "ties-vs-openspiel-anabasis": ("anabasis", EQUAL_ITERATIONS + ",ties=random", OPENSPIEL, 100),
-    "aa-ismcts-ties-anabasis": ("anabasis", EQUAL_ITERATIONS + ",ties=random",
-                                EQUAL_ITERATIONS + ",ties=random"),
-    "ties-vs-openspiel-hero": ("hero", EQUAL_ITERATIONS + ",ties=random", OPENSPIEL, 100),
+    "ties-vs-openspiel-anabasis": ("anabasis", EQUAL_ITERATIONS_TIES, OPENSPIEL, 100),
+    "aa-ismcts-ties-anabasis": ("anabasis", EQUAL_ITERATIONS_TIES, EQUAL_ITERATIONS_TIES),
+    "ties-vs-openspiel-hero": ("hero", EQUAL_ITERATIONS_TIES, OPENSPIEL, 100),
     "policy-vs-uniform-anabasis": ("anabasis", "ismcts:iterations=500,sampler=policy",
                                    "ismcts:iterations=500"),
     "policy-vs-uniform-hero": ("hero", "ismcts:iterations=500,sampler=policy",
