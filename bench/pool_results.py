@@ -1,14 +1,20 @@
 """Several match results files taken together (matches of the same two bots
 on disjoint deals, e.g. one run with --seed 1 and one with --seed 51 of 100
 games each), reported as `xenophon match` reports one match: score, the
-interval from the deals, the pentanomial counts and the Elo difference.
+interval from the deals, the pentanomial counts, the Elo difference and how
+the seats fared. With --llr, also the GSPRT log-likelihood ratio of the
+pentanomial counts for two Elo hypotheses (as `xenophon match --sprt` tests
+them), for a match that was played to a fixed number of deals.
 
-    python bench/pool_results.py A.jsonl B.jsonl ...
+    python bench/pool_results.py A.jsonl B.jsonl ... [--llr 0 20]
 """
+import argparse
 import json
 import sys
 
-from xenophon.tournament import GameRecord, MatchReport, game_fields
+from xenophon.games import SpecError
+from xenophon.tournament import (GameRecord, MatchReport, check_sprt, game_fields,
+                                 pentanomial_llr, sprt_bounds)
 
 
 def pooled_report(paths: list[str]) -> MatchReport:
@@ -16,20 +22,60 @@ def pooled_report(paths: list[str]) -> MatchReport:
     their chance seeds, so the files must not share deals)."""
     report = None
     for path in paths:
-        with open(path, encoding="utf-8") as handle:
-            for line in handle:
-                row = json.loads(line)
-                if "config" in row:
-                    config = row["config"]
-                    match = (config["game"], config["bot_a"], config["bot_b"])
-                    if report is None:
-                        report = MatchReport(*match)
-                    elif match != (report.game, report.bot_a, report.bot_b):
-                        sys.exit(f"{path}: another match ({', '.join(match)})")
-                elif "job" in row:
+        for row in results_rows(path):
+            if "config" in row:
+                config = row["config"]
+                match = (config["game"], config["bot_a"], config["bot_b"])
+                if report is None:
+                    report = MatchReport(*match)
+                elif match != (report.game, report.bot_a, report.bot_b):
+                    sys.exit(f"{path}: another match ({', '.join(match)})")
+            elif "job" in row and report is not None:
+                try:
                     report.add(GameRecord(**game_fields(row)))
+                except KeyError as missing:
+                    sys.exit(f"{path}: a game line without {missing}")
+    if report is None:
+        sys.exit(f"{paths[0]}: not a match results file (no header line)")
     return report
 
 
+def results_rows(path: str) -> list[dict]:
+    """The lines of a results file, or one clear line and exit if it cannot be read."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            rows = [json.loads(line) for line in handle if line.strip()]
+    except OSError as error:
+        sys.exit(f"{path}: cannot read ({error.strerror})")
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        sys.exit(f"{path}: not a match results file (a line is not JSON)")
+    if not all(isinstance(row, dict) for row in rows):
+        sys.exit(f"{path}: not a match results file (a line is not a JSON object)")
+    return rows
+
+
+def llr_line(report: MatchReport, elo0: float, elo1: float) -> str:
+    low, high = sprt_bounds(0.05, 0.05)
+    llr = pentanomial_llr(report.summary()["pentanomial"], elo0, elo1)
+    return (f"GSPRT LLR for Elo {elo0:g} against {elo1:g}: {llr:.2f} "
+            f"(an SPRT at alpha = beta = 0.05 decides below {low:.2f} or above {high:.2f})")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("files", nargs="+", help="results files (.jsonl) of one match")
+    parser.add_argument("--llr", nargs=2, type=float, metavar=("ELO0", "ELO1"))
+    args = parser.parse_args()
+    if args.llr:
+        try:
+            check_sprt(*args.llr)
+        except SpecError as error:
+            parser.error(str(error))
+    report = pooled_report(args.files)
+    print(report.text())
+    if args.llr:
+        print(llr_line(report, *args.llr))
+
+
 if __name__ == "__main__":
-    print(pooled_report(sys.argv[1:]).text())
+    main()

@@ -142,8 +142,27 @@ class MatchReport:
             "pentanomial": pentanomial(deal_points),
             "pair_elo": round(elo, 1),
             "pair_elo_interval95": [round(elo_low, 1), round(elo_high, 1)],
+            "first_seat_score": round(self.first_seat_score(), 4),
+            "seat_split_deals": self.seat_split_deals(),
             "sprt": self.sprt,
         }
+
+    def first_seat_score(self) -> float:
+        """The first seat's mean score over the games, whichever bot sat there."""
+        if not self.records:
+            return 0.5
+        return sum((record.returns[0] + 1) / 2 for record in self.records) / len(self.records)
+
+    def seat_split_deals(self) -> list[int]:
+        """Of the deals played from both seats, those on which one seat won
+        both games (each bot won from the same seat, so the deal says nothing
+        of the bots): how many the first seat won, how many the second."""
+        first_seat_returns: dict[int, list[float]] = {}
+        for record in self.records:
+            first_seat_returns.setdefault(record.seed, []).append(record.returns[0])
+        pairs = [returns for returns in first_seat_returns.values() if len(returns) == 2]
+        return [sum(all(r > 0 for r in pair) for pair in pairs),
+                sum(all(r < 0 for r in pair) for pair in pairs)]
 
     def pair_scores(self) -> list[float]:
         """Bot A's mean score on each deal, in the order the deals were played."""
@@ -169,6 +188,9 @@ class MatchReport:
                  f"({s['pairs']} deals), pentanomial {s['pentanomial']}, "
                  f"Elo {s['pair_elo']:+.0f} [{s['pair_elo_interval95'][0]:+.0f}, "
                  f"{s['pair_elo_interval95'][1]:+.0f}] (from the pairs)")
+        first, second = s["seat_split_deals"]
+        line += (f"; the first seat scored {s['first_seat_score']:.1%}, and won both games "
+                 f"of {first} deals to the second seat's {second}")
         return line + (f", SPRT: {self.sprt}" if self.sprt else "")
 
     def write_json(self, path: str) -> None:

@@ -97,6 +97,19 @@ def test_report_gives_pentanomial_and_pair_elo():
     assert "pentanomial [1, 0, 3, 0, 3]" in report.text()
 
 
+def test_report_counts_the_deals_the_seat_decided():
+    report = MatchReport("hero", "a", "b")
+    second_seat_both = [dict(line, returns=[-1.0, 1.0]) for line in games_of_deal(3, 1)]
+    for line in [*games_of_deal(1, 1), *games_of_deal(2, 1), *second_seat_both,
+                 *games_of_deal(4, 2), *games_of_deal(5, 0), games_of_deal(6, 1)[0]]:
+        report.add(GameRecord(**line))             # deals 1 and 2: the first seat won both
+    summary = report.summary()                     # deal 6: one seat only, no pair
+    assert summary["seat_split_deals"] == [2, 1]
+    assert summary["first_seat_score"] == round(7 / 11, 4)
+    assert "won both games of 2 deals to the second seat's 1" in report.text()
+    assert MatchReport("hero", "a", "b").summary()["seat_split_deals"] == [0, 0]
+
+
 def test_finished_match_reports_what_a_results_file_holds(tmp_path):
     from xenophon.tournament import finished_match, play_match
     results = str(tmp_path / "r.jsonl")
