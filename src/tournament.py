@@ -157,10 +157,8 @@ class MatchReport:
         """Of the deals played from both seats, those on which one seat won
         both games (each bot won from the same seat, so the deal says nothing
         of the bots): how many the first seat won, how many the second."""
-        first_seat_returns: dict[int, list[float]] = {}
-        for record in self.records:
-            first_seat_returns.setdefault(record.seed, []).append(record.returns[0])
-        pairs = [returns for returns in first_seat_returns.values() if len(returns) == 2]
+        pairs = [[record.returns[0] for record in deal]
+                 for deal in self._records_by_deal().values() if len(deal) == 2]
         return [sum(all(r > 0 for r in pair) for pair in pairs),
                 sum(all(r < 0 for r in pair) for pair in pairs)]
 
@@ -173,9 +171,14 @@ class MatchReport:
         return [sum(scores) for scores in self._deals().values() if len(scores) == 2]
 
     def _deals(self) -> dict[int, list[float]]:
-        deals: dict[int, list[float]] = {}
+        """Bot A's scores on each deal, keyed by the deal's seed."""
+        return {seed: [record.score_of_a for record in deal]
+                for seed, deal in self._records_by_deal().items()}
+
+    def _records_by_deal(self) -> dict[int, list[GameRecord]]:
+        deals: dict[int, list[GameRecord]] = {}
         for record in self.records:
-            deals.setdefault(record.seed, []).append(record.score_of_a)
+            deals.setdefault(record.seed, []).append(record)
         return deals
 
     def text(self) -> str:
