@@ -43,6 +43,18 @@ def wait_for_games(path, count, process, timeout=120):
     raise AssertionError(f"no {count} games in {path}: {process.poll()}")
 
 
+def ray_worker_playing(process, timeout=30):
+    """Pids of the Ray workers running a job, looked for until one is (a
+    worker is briefly idle between its jobs, and not named for a job then)."""
+    deadline = time.time() + timeout
+    while time.time() < deadline and process.poll() is None:
+        workers = processes_where(lambda pid, parent, command: command.startswith("ray::run_job"))
+        if workers:
+            return workers
+        time.sleep(0.02)
+    raise AssertionError(f"no Ray worker playing a game: {process.poll()}")
+
+
 def processes_where(test):
     """Pids of this machine's processes whose command line passes `test`."""
     found = []
@@ -89,9 +101,7 @@ def test_a_ray_worker_killed_mid_run_loses_no_game(reference, ray_cluster, tmp_p
     results = tmp_path / "ray.jsonl"
     run = start(*SLOW, "--cluster", ray_cluster, results=results)
     wait_for_games(results, 2, run)
-    workers = processes_where(lambda pid, parent, command: command.startswith("ray::run_job"))
-    assert workers, "no Ray worker playing a game"
-    os.kill(workers[0], signal.SIGKILL)
+    os.kill(ray_worker_playing(run)[0], signal.SIGKILL)
     _, err = run.communicate(timeout=300)
     assert run.returncode == 0, err
     assert results.read_bytes() == reference["slow"].read_bytes()
