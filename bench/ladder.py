@@ -107,6 +107,7 @@ def main() -> None:
         print(report.text(), flush=True)
     command = "python bench/ladder.py " + " ".join(
         [f"--deals {args.deals}"] + [f"--only {n}" for n in args.only or []]
+        + ([f"--processes {args.processes}"] if args.processes else [])
         + (["--tally"] if args.tally else []))
     save_rows(HERE / "ladder-results.json", rows, command)
     print("\n| pairing | game | deals | pentanomial | score | paired 95% interval | Elo [95%] |")
