@@ -16,6 +16,8 @@ plays nothing: it reports the deals the results files hold so far.
 """
 import argparse
 import json
+import shlex
+import sys
 import time
 from pathlib import Path
 
@@ -105,10 +107,8 @@ def main() -> None:
         report.write_json(str(out / f"{name}.json"))
         rows.append({"name": name, **report.summary(), "seconds": round(time.time() - start)})
         print(report.text(), flush=True)
-    command = "python bench/ladder.py " + " ".join(
-        [f"--deals {args.deals}"] + [f"--only {n}" for n in args.only or []]
-        + ([f"--processes {args.processes}"] if args.processes else [])
-        + (["--tally"] if args.tally else []))
+    # The command as typed, so every option (seed, processes) reruns as it ran.
+    command = "python bench/ladder.py " + shlex.join(sys.argv[1:])
     save_rows(HERE / "ladder-results.json", rows, command)
     print("\n| pairing | game | deals | pentanomial | score | paired 95% interval | Elo [95%] |")
     print("|---|---|---|---|---|---|---|")
