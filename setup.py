@@ -107,21 +107,28 @@ def search_extensions():
 
 ext_modules += search_extensions()
 
+# Every folder that ships is declared: the Python floors as packages, and the
+# data folders (card sets and decks, the C sources the OpenSpiel bridge
+# compiles, the web page) as namespace packages holding only data, so the
+# build has nothing importable left undeclared (docs/architecture.md).
+PYTHON_PACKAGES = ["kernel", "anabasis", "hero", "search", "interop", "play", "lab",
+                   "protocol", "web"]
+DATA_FOLDERS = {"data": ["*.json"], "data.anabasis": ["*.json", "*.toml"],
+                "data.hero": ["*.json", "*.toml"], "data.hero.decks": ["*.toml"],
+                "engine_c": ["*.h"], "engine_c.anabasis": ["*.c", "*.h"],
+                "engine_c.hero": ["*.c", "*.h"], "web.static": ["*"]}
+
 setup(
-    packages=[
-        "xenophon", "xenophon.anabasis", "xenophon.hero", "xenophon.reference",
-        "xenophon.search", "xenophon.interop", "xenophon.web", "xenophon.cli",
-    ],
+    packages=["xenophon", "xenophon.cli"]
+    + [f"xenophon.{name}" for name in PYTHON_PACKAGES + list(DATA_FOLDERS)],
     package_dir={"xenophon": "src", "xenophon.cli": "cli"},
     # the C core's sources ship too: the OpenSpiel bridge (xenophon.interop.native)
     # compiles them with its wrapper on the user's machine
-    package_data={"xenophon": ["py.typed", "data/*.json", "data/*/*.json", "data/*/*.toml",
-                               "data/*/*/*.toml",
-                               "engine_c/*.h", "engine_c/*/*.c", "engine_c/*/*.h"],
-                  "xenophon.interop": ["*.cc"],
-                  "xenophon.web": ["static/*"]},
+    package_data={"xenophon": ["py.typed"], "xenophon.interop": ["*.cc"],
+                  **{f"xenophon.{name}": patterns for name, patterns in DATA_FOLDERS.items()}},
     libraries=engine_libraries,
     ext_modules=ext_modules,
+    include_package_data=False,   # package_data lists what ships; sources stay out
     zip_safe=False,
     options=BUILD_OPTIONS,
 )

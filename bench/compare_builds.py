@@ -21,7 +21,7 @@ import sys
 # Run inside each build: rates of the benchmark positions (src/data/bench_positions.json).
 PROBE = r"""
 import json, sys
-from xenophon.benchmarks import load_positions, position_state, timed, xenophon_search
+from xenophon.lab.benchmarks import load_positions, position_state, timed, xenophon_search
 actions, iterations = int(sys.argv[1]), int(sys.argv[2])
 out = {}
 for entry in load_positions():

@@ -30,7 +30,7 @@ from pathlib import Path
 
 PROBE = r"""
 import sys
-from xenophon.benchmarks import load_positions, position_state
+from xenophon.lab.benchmarks import load_positions, position_state
 game, loop, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
 entry = next(e for e in load_positions() if e["game"] == game and e["stage"] == "opening")
 getattr(position_state(entry).backend, loop)(n, 1)
@@ -38,7 +38,7 @@ getattr(position_state(entry).backend, loop)(n, 1)
 
 SEARCH_PROBE = r"""
 import json, sys
-from xenophon.benchmarks import load_positions, position_state, xenophon_search
+from xenophon.lab.benchmarks import load_positions, position_state, xenophon_search
 game, stage, n, options = sys.argv[1], sys.argv[2], int(sys.argv[3]), json.loads(sys.argv[4])
 entry = next(e for e in load_positions() if e["game"] == game and e["stage"] == stage)
 print(xenophon_search(position_state(entry), n, 1, **options).nodes)

@@ -21,8 +21,8 @@ import sys
 import time
 from pathlib import Path
 
-from xenophon.errors import XenophonError
-from xenophon.tournament import finished_match, play_match
+from xenophon.kernel.errors import XenophonError
+from xenophon.lab.tournament import finished_match, play_match
 
 HERE = Path(__file__).resolve().parent
 #: OpenSpiel's setting: one uniformly random rollout to the end a leaf, c = 1

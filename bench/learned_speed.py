@@ -14,7 +14,7 @@ import argparse
 import json
 import time
 
-from xenophon.benchmarks import load_positions, position_state
+from xenophon.lab.benchmarks import load_positions, position_state
 from xenophon.search.bots import ISMCTSBot
 
 #: column name -> (evaluation, weights file or None); "network" is added per game

@@ -17,9 +17,9 @@ from dataclasses import asdict
 from multiprocessing import Pool
 from pathlib import Path
 
-from xenophon.games import game_from_spec
-from xenophon.levels import ANCHOR_ELO, LEVELS, MEASURED, LevelBot
-from xenophon.tournament import GameRecord, MatchReport, paired_interval, play_out
+from xenophon.kernel.registry import game_from_spec
+from xenophon.play.levels import ANCHOR_ELO, LEVELS, MEASURED, LevelBot
+from xenophon.lab.tournament import GameRecord, MatchReport, paired_interval, play_out
 
 GAMES = ("anabasis", "hero")
 ROOT = Path(__file__).resolve().parent.parent

@@ -5,7 +5,7 @@ import json
 import random
 from pathlib import Path
 
-from xenophon.games import make_game
+from xenophon.kernel.registry import make_game
 from xenophon.search.bots import ISMCTSBot
 
 GAMES = {"anabasis": {"mode": "standard"},

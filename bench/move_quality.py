@@ -11,8 +11,8 @@ import json
 import random
 import statistics
 
-from xenophon.games import game_from_spec
-from xenophon.players import make_bot
+from xenophon.kernel.registry import game_from_spec
+from xenophon.play.players import make_bot
 
 EQUAL = ("iterations={n},uniform_playouts=1,c_uct=1.0,cutoff_turns=-1,"
          "max_playout_actions=1000000")

@@ -12,8 +12,8 @@ import argparse
 import json
 import sys
 
-from xenophon.games import SpecError
-from xenophon.tournament import (GameRecord, MatchReport, check_sprt, game_fields,
+from xenophon.kernel.registry import SpecError
+from xenophon.lab.tournament import (GameRecord, MatchReport, check_sprt, game_fields,
                                  pentanomial_llr, sprt_bounds)
 
 

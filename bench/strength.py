@@ -8,7 +8,7 @@ import argparse
 import json
 import time
 
-from xenophon.tournament import play_match
+from xenophon.lab.tournament import play_match
 
 ISMCTS = "ismcts:iterations=2000"
 PAIRINGS = [

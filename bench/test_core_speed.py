@@ -6,8 +6,8 @@ import pytest
 
 from xenophon._core import anabasis as anabasis_core
 from xenophon.anabasis.cards import load_card_set
-from xenophon.benchmarks import oracle_apply_undo, oracle_random_actions
-from xenophon.reference.anabasis import OracleGame
+from xenophon.lab.benchmarks import oracle_apply_undo, oracle_random_actions
+from xenophon.anabasis.oracle import OracleGame
 
 ANABASIS_CARDS = load_card_set()
 

@@ -14,8 +14,8 @@ import os
 
 import pytest
 
-from xenophon import benchmarks
-from xenophon.games import GAMES
+from xenophon.lab import benchmarks
+from xenophon.kernel.registry import GAMES
 
 POSITIONS = benchmarks.load_positions()
 IDS = [f"{p['game']}-{p['stage']}" for p in POSITIONS]

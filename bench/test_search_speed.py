@@ -6,7 +6,7 @@ workers, measured in one run.
 Run: pytest bench/test_search_speed.py --benchmark-only"""
 import pytest
 
-from xenophon.benchmarks import load_positions, position_state
+from xenophon.lab.benchmarks import load_positions, position_state
 from xenophon.search.bots import ISMCTSBot
 
 POSITIONS = load_positions()

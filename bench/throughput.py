@@ -1,4 +1,4 @@
-"""Games per second of the job runner (`xenophon.jobs`) on 1 and 2 local
+"""Games per second of the job runner (`xenophon.lab.jobs`) on 1 and 2 local
 processes and on a local Ray cluster of 2 worker processes, for docs/cluster.md.
 
     python bench/throughput.py [--games 60] [--out bench/throughput-results.json]
@@ -12,8 +12,8 @@ import os
 import platform
 import time
 
-from xenophon.jobs import LocalBackend, RayBackend, run_jobs
-from xenophon.tournament import match_jobs
+from xenophon.lab.jobs import LocalBackend, RayBackend, run_jobs
+from xenophon.lab.tournament import match_jobs
 
 MATCHES = {"hero": ("ismcts:iterations=500", "ismcts:iterations=500"),
            "anabasis": ("ismcts:iterations=500", "ismcts:iterations=500")}

@@ -3,7 +3,7 @@
 
     python bench/tree_speed.py
 """
-from xenophon.benchmarks import load_positions, position_state
+from xenophon.lab.benchmarks import load_positions, position_state
 from xenophon.search.bots import ISMCTSBot
 for e in load_positions():
     st = position_state(e)

@@ -21,8 +21,8 @@ import statistics
 import time
 from collections import Counter
 
-from xenophon.games import make_game
-from xenophon.players import make_bot
+from xenophon.kernel.registry import make_game
+from xenophon.play.players import make_bot
 
 BUDGETS = (500, 2000, 8000, 32000)
 POSITIONS = 20

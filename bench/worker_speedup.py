@@ -24,7 +24,7 @@ import statistics
 import sys
 import time
 
-from xenophon.benchmarks import load_positions, position_state
+from xenophon.lab.benchmarks import load_positions, position_state
 from xenophon.search.bots import ISMCTSBot
 
 ITERATIONS_A_WORKER = 40_000

@@ -11,17 +11,17 @@ from typing import Any
 
 from xenophon.cli.common import (UsageError, add_force_argument, add_workers_argument, percent,
                                  real_number, whole_number)
-from xenophon.explain import DEFAULT_WORLDS, MAX_WORLDS, MIN_HURT, Explanation, explain_search
-from xenophon.files import check_output, write_atomic
-from xenophon.game import State
-from xenophon.records import Record, load_record, make_game_for, replay
-from xenophon.review import PLOT_FORMATS, decisions_of, review_picture, review_points
+from xenophon.play.explain import DEFAULT_WORLDS, MAX_WORLDS, MIN_HURT, Explanation, explain_search
+from xenophon.kernel.files import check_output, write_atomic
+from xenophon.kernel.game import State
+from xenophon.play.records import Record, load_record, make_game_for, replay
+from xenophon.play.review import PLOT_FORMATS, decisions_of, review_picture, review_points
 from xenophon.search.belief import search_sampler
 from xenophon.search.sampler import SAMPLERS
-from xenophon.search.bots import MAX_ITERATIONS, MAX_SECONDS, ISMCTSBot, SearchResult
+from xenophon.search.bots import (MAX_ITERATIONS, MAX_SECONDS, MAX_TOP, ISMCTSBot, SearchResult,
+                                  result_dict)
 
 SPARK = "▁▂▃▄▅▆▇█"
-MAX_TOP = 1000        # moves shown (a position has far fewer; the engine's cap too)
 COLUMNS = ("visits: the search's iterations through the move; win: its win probability "
            "for the seat; low: the 95% lower bound of win (Wilson, from the visits: few "
            "visits, a low bound); then: the line the search expects")
@@ -117,20 +117,6 @@ def choose_position(record: Record, args: argparse.Namespace) -> tuple[State, in
     if not indexes:
         raise UsageError(f"seat {seat} has no decision in this record")
     return before[indexes[-1]], seat, f"seat {seat}'s last decision (line {indexes[-1] + 2})"
-
-
-def result_dict(result: SearchResult, top: int) -> dict[str, Any]:
-    return {
-        "player": result.player,
-        "moves": [{"move": m.move.text, "visits": m.visits,
-                   "win_probability": round(m.win_probability, 4),
-                   "lower_bound": round(m.lower_bound, 4),
-                   "principal_variation": list(m.principal_variation)}
-                  for m in result.moves[:top]],
-        "iterations": result.iterations, "worlds": result.worlds, "nodes": result.nodes,
-        "bytes_per_node": round(result.bytes_per_node, 1), "seconds": round(result.seconds, 3),
-        "notes": result.notes,
-    }
 
 
 def result_table(result: SearchResult, top: int) -> str:

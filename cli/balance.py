@@ -8,8 +8,8 @@ from typing import Any
 
 from xenophon.cli.common import (add_cluster_arguments, add_force_argument, backend_from,
                                  whole_number)
-from xenophon.files import check_output, write_atomic
-from xenophon.games import GAMES
+from xenophon.kernel.files import check_output, write_atomic
+from xenophon.kernel.registry import GAMES
 
 MAX_DEALS = 100_000
 OUTPUTS = {"results": ".jsonl", "matrix": ".json", "svg": ".svg", "png": ".png"}
@@ -42,9 +42,9 @@ def add_parser(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from xenophon.balance import make_study, matrix, picture, table
-    from xenophon.jobs import finished_jobs, run_jobs
-    from xenophon.players import make_bot
+    from xenophon.lab.balance import make_study, matrix, picture, table
+    from xenophon.lab.jobs import finished_jobs, run_jobs
+    from xenophon.play.players import make_bot
     make_bot(args.bot, 0)
     decks = [d.strip() for d in args.decks.split(",")] if args.decks else []
     study = make_study(args.game, decks, args.bot, args.deals, args.seed)

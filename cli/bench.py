@@ -7,14 +7,14 @@ import json
 import sys
 from typing import Any
 
-from xenophon.benchmarks import PARTS, POSITIONS_FILE
+from xenophon.lab.benchmarks import PARTS, POSITIONS_FILE
 from xenophon.cli.common import (UsageError, add_cluster_arguments, add_force_argument,
                                  parse_sprt, real_number, whole_number)
-from xenophon.files import check_output, write_atomic
-from xenophon.games import GAMES
+from xenophon.kernel.files import check_output, write_atomic
+from xenophon.kernel.registry import GAMES
 from xenophon.search.bots import MAX_ITERATIONS, MAX_SECONDS
-from xenophon.jobs import LOCAL
-from xenophon.tournament import MAX_GAMES
+from xenophon.lab.jobs import LOCAL
+from xenophon.lab.tournament import MAX_GAMES
 
 MAX_ROUNDS = 99
 
@@ -65,7 +65,7 @@ def add_parser(commands: Any) -> None:
 
 
 def settings_from(args: argparse.Namespace) -> Any:
-    from xenophon.benchmarks import QUICK, Settings
+    from xenophon.lab.benchmarks import QUICK, Settings
     overrides: dict[str, Any] = {
         "search_iterations": args.iterations, "rounds": args.rounds, "match_games": args.games,
         "match_iterations": args.match_iterations, "move_time": args.move_time,

@@ -7,12 +7,11 @@ import re
 import sys
 from typing import Any
 
-from xenophon.errors import XenophonError
-from xenophon.games import GAME_OPTIONS, GAMES, game_from_texts
-from xenophon.game import Game
-from xenophon.levels import LEVELS, LevelBot, ladder_elos, level_for_elo
-from xenophon.search.bots import MAX_WORKERS, ISMCTSBot, SettingError, check_setting
-from xenophon.tournament import MAX_PROCESSES, check_sprt
+from xenophon.kernel.errors import XenophonError
+from xenophon.kernel.registry import GAME_OPTIONS, GAMES, game_from_texts
+from xenophon.kernel.game import Game
+from xenophon.search.bots import MAX_WORKERS
+from xenophon.lab.tournament import MAX_PROCESSES, check_sprt
 
 
 
@@ -79,55 +78,6 @@ def game_from_arguments(args: argparse.Namespace, seed: int | None) -> Game:
     return game_from_texts(args.game, given, seed=seed)
 
 
-def level_budget(level: str) -> tuple[int | None, float | None]:
-    """(iterations, seconds) of an explicit budget ('2s', '5000'), within
-    the search's caps."""
-    timed = level.endswith("s")
-    try:
-        value: float = float(level[:-1]) if timed else int(level)
-    except ValueError:
-        raise UsageError(f"unknown level '{level}' ({', '.join(LEVELS)}, a time like 2s or "
-                         "an iteration count like 5000)") from None
-    try:
-        if timed:
-            return None, check_setting("time_limit", value, f"the time of level '{level}'")
-        return check_setting("iterations", value, f"the iterations of level '{level}'"), None
-    except SettingError as error:
-        raise UsageError(str(error)) from None
-
-
-def bot_for_level(level: str, seed: int, workers: int = 1):
-    """The bot of a level name (xenophon.levels), or the plain ISMCTS of an
-    explicit budget ('2s', '5000')."""
-    try:
-        check_setting("workers", workers, "--workers")
-    except SettingError as error:
-        raise UsageError(str(error)) from None
-    if level == "max":
-        workers = min(MAX_WORKERS, max(workers, os.cpu_count() or 1))
-    if level in LEVELS:
-        return LevelBot(LEVELS[level], seed, workers)
-    iterations, seconds = level_budget(level)
-    return ISMCTSBot(iterations=iterations, time_limit=seconds, workers=workers, seed=seed)
-
-
-def level_description(level: str, game_name: str) -> str:
-    """'normal (Elo 1420 on the anabasis ladder; 3,000 iterations a decision)'."""
-    if level not in LEVELS:
-        return level
-    elo = ladder_elos(game_name).get(level)
-    rating = f"Elo {elo:.0f} on the {game_name} ladder; " if elo is not None else ""
-    return f"{level} ({rating}{LEVELS[level].budget_text()})"
-
-
-def level_from_elo(game_name: str, elo: int) -> str:
-    """The measured level nearest to Elo `elo` (UsageError when none is measured)."""
-    try:
-        return level_for_elo(game_name, elo)[0]
-    except XenophonError as error:
-        raise UsageError(str(error)) from None
-
-
 def add_workers_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workers", type=whole_number(1, MAX_WORKERS), default=1,
                         help=f"search threads (1 to {MAX_WORKERS}; default 1)")
@@ -148,7 +98,7 @@ def parse_sprt(text: str) -> tuple[float, float]:
 
 
 def add_cluster_arguments(parser: argparse.ArgumentParser) -> None:
-    """Where a bulk command plays its games (`xenophon.jobs`)."""
+    """Where a bulk command plays its games (`xenophon.lab.jobs`)."""
     parser.add_argument("--cluster", metavar="WHERE", default="local",
                         help="local (a process pool on this machine, the default), ray (the "
                              "Ray cluster this machine is part of, or a new local one), or a "
@@ -170,7 +120,7 @@ def add_results_arguments(parser: argparse.ArgumentParser) -> None:
 
 def backend_from(args: argparse.Namespace) -> Any:
     """The job runner's backend the command line names."""
-    from xenophon.jobs import LOCAL, make_backend
+    from xenophon.lab.jobs import LOCAL, make_backend
     if args.cluster != LOCAL and args.processes is not None:
         raise UsageError("--processes is for --cluster local (a Ray cluster has its own)")
     return make_backend(args.cluster, args.processes)

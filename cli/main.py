@@ -5,7 +5,7 @@ import argparse
 import sys
 
 from xenophon import __version__
-from xenophon.errors import XenophonError
+from xenophon.kernel.errors import XenophonError
 
 
 class OneLineParser(argparse.ArgumentParser):

@@ -6,9 +6,9 @@ from typing import Any
 
 from xenophon.cli.common import (add_cluster_arguments, add_force_argument, add_results_arguments,
                                  backend_from, check_resume, parse_sprt, whole_number)
-from xenophon.files import check_output
-from xenophon.games import DECK_SEPARATOR, spec_files
-from xenophon.tournament import MAX_GAMES, play_match
+from xenophon.kernel.files import check_output
+from xenophon.kernel.registry import DECK_SEPARATOR, spec_files
+from xenophon.lab.tournament import MAX_GAMES, play_match
 
 BOT_HELP = ("a bot spec: random, greedy, ismcts:iterations=2000, ismcts:time=0.5 (a time alone: "
             "that time only), pimc:worlds=8,iterations=2000, cheat:iterations=2000; settings "

@@ -7,18 +7,17 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, TextIO
 
-from xenophon.chance import ChanceStream
-from xenophon.cli.common import (LEVELS, UsageError, add_game_arguments, add_workers_argument,
-                                 bot_for_level, game_from_arguments, level_description,
-                                 level_from_elo,
-                                 percent, use_color, whole_number)
+from xenophon.kernel.chance import ChanceStream
+from xenophon.cli.common import (UsageError, add_game_arguments, add_workers_argument,
+                                 game_from_arguments, percent, use_color, whole_number)
+from xenophon.play.levels import LEVELS, bot_for_level, level_description, level_from_elo
 from xenophon.cli.lineedit import LineReader
-from xenophon.errors import XenophonError
-from xenophon.game import CHANCE, State
-from xenophon.records import Record, load_record
-from xenophon.session import Session as GameSession
-from xenophon.session import HINT_LEVEL, Start, default_save_path, resumed_game
-from xenophon.session import new_game as start_game
+from xenophon.kernel.errors import XenophonError
+from xenophon.kernel.game import CHANCE, State
+from xenophon.play.records import Record, load_record
+from xenophon.play.session import Session
+from xenophon.play.session import HINT_LEVEL, Start, default_save_path, resumed_game
+from xenophon.play.session import new_game as start_game
 
 HELP = """Type a move in the game's notation (Tab completes it, the arrows recall
 earlier lines), or one of:
@@ -56,9 +55,9 @@ def add_parser(commands: Any) -> None:
 COMMANDS = ("moves", "card ", "hint", "undo", "save ", "board", "help", "quit")
 
 
-class Session(GameSession):
+class TerminalSession(Session):
     """One game between the human at the terminal and the AI: the shared
-    session (xenophon.session) with a prompt and printed lines."""
+    session (xenophon.play.session) with a prompt and printed lines."""
 
     def __init__(self, state: State, record: Record, view_lines: list[dict[str, Any]],
                  human: int, bot: Any, hint_bot: Any, chance: ChanceStream, out: TextIO,
@@ -312,7 +311,7 @@ def run(args: argparse.Namespace) -> int:
     state, human, level = start.state, start.human, start.level
     bot = bot_for_level(level, 0, args.workers)
     hint_bot = bot_for_level(HINT_LEVEL, 0, args.workers)
-    session = Session(state, start.record, start.view_lines, human, bot, hint_bot, start.chance,
+    session = TerminalSession(state, start.record, start.view_lines, human, bot, hint_bot, start.chance,
                       sys.stdout, use_color(), default_save_path(state.game.name),
                       live=sys.stdout.isatty())
     session.snapshots = start.snapshots

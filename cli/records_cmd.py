@@ -11,12 +11,12 @@ from typing import Any
 from xenophon.cli.common import (UsageError, add_cluster_arguments, add_force_argument,
                                  add_game_arguments, add_results_arguments, backend_from,
                                  check_resume, game_from_arguments, whole_number)
-from xenophon.files import check_output, check_output_folder, write_atomic
-from xenophon.games import game_options_as_text
-from xenophon.jobs import Job, finished_jobs, run_jobs
-from xenophon.players import make_bot
-from xenophon.records import load_record, make_game_for, open_sealed, replay, rows_text, seat_view
-from xenophon.selfplay import selfplay_jobs
+from xenophon.kernel.files import check_output, check_output_folder, write_atomic
+from xenophon.kernel.registry import game_options_as_text
+from xenophon.lab.jobs import Job, finished_jobs, run_jobs
+from xenophon.play.players import make_bot
+from xenophon.play.records import load_record, make_game_for, open_sealed, replay, rows_text, seat_view
+from xenophon.lab.selfplay import selfplay_jobs
 
 
 def add_parsers(commands: Any) -> None:

@@ -1,5 +1,5 @@
 """`xenophon tune`: self-play positions, a fit of the learned evaluation, its
-weights file and report (xenophon.tune; docs/evaluation.md)."""
+weights file and report (xenophon.lab.tune; docs/evaluation.md)."""
 from __future__ import annotations
 
 import argparse
@@ -12,12 +12,12 @@ from typing import Any
 from xenophon.cli.common import (UsageError, add_cluster_arguments, add_force_argument,
                                  add_results_arguments, backend_from, check_resume, real_number,
                                  whole_number)
-from xenophon.evaluation import MAX_HIDDEN_UNITS, write_weights
-from xenophon.files import check_output, same_file, write_atomic
-from xenophon.games import DECK_SEPARATOR, game_from_texts, parse_spec, spec_files
-from xenophon.jobs import RunError, run_jobs
-from xenophon.players import make_bot
-from xenophon.tune import (DEFAULT_HIDDEN, MODELS, SCALINGS, earlier_games, fit, load_positions,
+from xenophon.kernel.evaluation import MAX_HIDDEN_UNITS, write_weights
+from xenophon.kernel.files import check_output, same_file, write_atomic
+from xenophon.kernel.registry import DECK_SEPARATOR, game_from_texts, parse_spec, spec_files
+from xenophon.lab.jobs import RunError, run_jobs
+from xenophon.play.players import make_bot
+from xenophon.lab.tune import (DEFAULT_HIDDEN, MODELS, SCALINGS, earlier_games, fit, load_positions,
                            positions_jobs, report_text, timed)
 
 MAX_GAMES = 1_000_000

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from xenophon.anabasis.cards import default_card_path, load_card_set
-from xenophon.errors import CardFileError
+from xenophon.kernel.errors import CardFileError
 
 
 def test_reference_set_matches_rules_a12():

@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from xenophon.reference.tools import perft as walk_perft   # the tree walked in Python
+from xenophon.kernel.oracle import perft as walk_perft   # the tree walked in Python
 from xenophon._core import anabasis as core
 from xenophon.anabasis.cards import load_card_set
 

@@ -11,7 +11,7 @@ from harness import differential_batches, differential_game, information_pairs, 
 from xenophon._core import anabasis as core
 from xenophon.anabasis import notation
 from xenophon.anabasis.cards import load_card_set
-from xenophon.reference.anabasis import OracleGame
+from xenophon.anabasis.oracle import OracleGame
 
 CARDS = load_card_set()
 GAMES_PER_MODE = 1000

@@ -1,5 +1,5 @@
 """Scenario tests of the Anabasis rules, run on both backends: the pure-Python
-oracle (src/reference/anabasis.py) and the C core (xenophon._core.anabasis).
+oracle (src/anabasis/oracle.py) and the C core (xenophon._core.anabasis).
 
 Each test builds a position (a canonical dict, spec §8, turned into a state),
 plays action codes of spec §7 and checks the result against the rules of
@@ -17,7 +17,7 @@ import pytest
 from harness import SwitchedBackend
 from xenophon._core import anabasis as core
 from xenophon.anabasis.cards import load_card_set
-from xenophon.reference.anabasis import (
+from xenophon.anabasis.oracle import (
     ATTACK, BUY, BUY_PLACE, CHANCE, CRIT, DEAL, DRAW, END, EVADE, EVENT, FIELD, HIT, MISS,
     MOVE, PASS, PLACE, READY, REVEAL, SET, STRIKE, TERMINAL, OracleGame, decode, encode,
     perft, square,

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from test_cli import assert_clean_error, xenophon
-from xenophon.records import load_record, make_game_for, redact
+from xenophon.play.records import load_record, make_game_for, redact
 
 GAMES = ("anabasis", "hero")
 SEEDS = (21, 22)
@@ -104,9 +104,9 @@ def test_a_seat_view_record_holds_no_key_no_seed_and_no_hidden_card(random_games
 def test_seat_view_and_keyed_records_rebuild_the_same_worlds(game, options):
     """Line by line, the world rebuilt from the seat-view notation is the one
     rebuilt from the keys (so every analysis of them agrees)."""
-    from xenophon.games import make_game
-    from xenophon.records import parse_record, replay, seat_view
-    from xenophon.selfplay import selfplay_game
+    from xenophon.kernel.registry import make_game
+    from xenophon.play.records import parse_record, replay, seat_view
+    from xenophon.lab.selfplay import selfplay_game
     for seed in (40, 41, 42):
         played = make_game(game, seed=seed, **options)
         record = selfplay_game(played, ["random", "greedy"], seed)

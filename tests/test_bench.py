@@ -4,8 +4,8 @@ import json
 import random
 
 from test_cli import assert_clean_error, xenophon
-from xenophon.benchmarks import PARTS, TO_THE_END, Measure, median_runs
-from xenophon.games import make_game
+from xenophon.lab.benchmarks import PARTS, TO_THE_END, Measure, median_runs
+from xenophon.kernel.registry import make_game
 from xenophon.interop.native import unavailable_reason
 from xenophon.search.bots import ISMCTSBot
 
@@ -82,6 +82,6 @@ def test_uniform_playouts_search_is_reproducible_and_differs_from_the_policy():
 
 def test_table_figures_carry_their_unit():
     # a value is printed in the unit its suffix names (34,645 is 34.6k, not 3.46k)
-    from xenophon.benchmarks import _figure
+    from xenophon.lab.benchmarks import _figure
     assert [_figure(v) for v in (34_645, 9_999, 88.5, 8_870_000, 2.1e9, None)] == \
         ["34.6k", "9999", "88.5", "8.87M", "2.1G", "n/a"]

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from fuzz import core_targets, sample
 from xenophon.anabasis import Game as AnabasisGame
-from xenophon.errors import XenophonError
+from xenophon.kernel.errors import XenophonError
 from xenophon.hero import Game as HeroGame
 
 FAST = settings(max_examples=300, deadline=None, database=None, derandomize=True,

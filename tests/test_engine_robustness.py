@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from xenophon.cli import engine
+from xenophon.protocol import engine
 
 QUICK = {"iterations": 20}
 
@@ -31,7 +31,7 @@ def query(**fields) -> bytes:
 
 def first_decision(game: str = "hero") -> list[str]:
     """The moves up to the first decision of seed 1 (its chance outcomes)."""
-    from xenophon.games import make_game
+    from xenophon.kernel.registry import make_game
     made = make_game(game, seed=1)
     state = made.new_initial_state()
     moves = []

@@ -12,12 +12,12 @@ import pytest
 from test_search import GAMES, random_positions, twin_positions, visits
 from xenophon.anabasis import Game as AnabasisGame
 from xenophon.cli.main import main
-from xenophon.evaluation import (Weights, WeightsError, read_weights, shipped_weights_file,
+from xenophon.kernel.evaluation import (Weights, WeightsError, read_weights, shipped_weights_file,
                                  tables_for, write_weights)
-from xenophon.files import FileError
+from xenophon.kernel.files import FileError
 from xenophon.hero import Game as HeroGame
-from xenophon.reference.features import reference_features
-from xenophon import tune
+from xenophon.kernel.oracle import reference_features
+from xenophon.lab import tune
 from xenophon.search.bots import ISMCTSBot
 
 MAKERS = {"anabasis": AnabasisGame, "hero": HeroGame}

@@ -9,10 +9,10 @@ import sys
 import pytest
 
 from xenophon.anabasis import Game as AnabasisGame
-from xenophon.chance import ChanceStream
-from xenophon.cli.play import Session
+from xenophon.kernel.chance import ChanceStream
+from xenophon.cli.play import TerminalSession
 from xenophon.hero import Game as HeroGame
-from xenophon.records import load_record, open_sealed
+from xenophon.play.records import load_record, open_sealed
 from xenophon.search.bots import ISMCTSBot
 
 GAMES = {"anabasis": AnabasisGame, "hero": HeroGame}
@@ -36,10 +36,10 @@ def saved_games(home):
 
 def session_for(name, seed, human=0):
     game = GAMES[name](seed=None)
-    from xenophon.records import new_record
+    from xenophon.play.records import new_record
     record = new_record(game, ["human", "ismcts:20"] if human == 0 else ["ismcts:20", "human"])
     bot = ISMCTSBot(iterations=20)
-    return Session(game.new_initial_state(), record, [], human, bot, ISMCTSBot(iterations=20),
+    return TerminalSession(game.new_initial_state(), record, [], human, bot, ISMCTSBot(iterations=20),
                    ChanceStream.from_seed(seed), io.StringIO(), False, None)
 
 

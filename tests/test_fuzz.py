@@ -22,7 +22,7 @@ from fuzz.targets import SEEDS, TARGETS
 from test_cli import ctrl_c_as_on_a_terminal
 from xenophon.anabasis.cards import load_card_set as load_anabasis_cards
 from xenophon.anabasis.notation import parse_action as parse_anabasis
-from xenophon.errors import CardFileError, NotationError
+from xenophon.kernel.errors import CardFileError, NotationError
 from xenophon.hero.cards import load_card_set as load_hero_cards
 from xenophon.hero.cards import load_deck
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from xenophon.errors import CardFileError
+from xenophon.kernel.errors import CardFileError
 from xenophon.hero.cards import (
     Condition, Effect, build_deck, default_card_path, default_deck_dir, load_card_set,
     load_deck, prebuilt_decks,

@@ -12,7 +12,7 @@ import pytest
 
 from xenophon._core import hero as core
 from xenophon.hero.cards import build_deck, load_card_set
-from xenophon.reference.tools import perft as walk_perft   # the tree walked in Python
+from xenophon.kernel.oracle import perft as walk_perft   # the tree walked in Python
 
 from hero_decks import CARDS, DECKS, NIGHT_QUEEN, PAIRINGS, SKY_SAGE, hand_written
 TABLES = {name: core.Tables(CARDS, d0, d1) for name, (d0, d1) in PAIRINGS.items()}
@@ -673,7 +673,7 @@ def test_on_deploy_target_and_draw_nodes():
 
 # --------------------------------------------------------------------------- from_dict
 
-from xenophon.reference.hero import OracleGame  # noqa: E402  (the oracle, for the comparisons)
+from xenophon.hero.oracle import OracleGame  # noqa: E402  (the oracle, for the comparisons)
 
 
 def assert_same_node(a, b):
@@ -1031,7 +1031,7 @@ def test_from_dict_refuses_what_the_c_state_cannot_hold(name):
 
 
 def test_from_dict_game_over_and_the_game_interface():
-    from xenophon.errors import XenophonError
+    from xenophon.kernel.errors import XenophonError
     from xenophon.hero import Game
     d = valid_action_dict()
     d["players"][1]["hp"] = -2

@@ -9,7 +9,7 @@ from harness import differential_batches, choose, differential_game, information
 from hero_decks import CARDS, PAIRINGS
 from xenophon._core import hero as core
 from xenophon.hero import notation
-from xenophon.reference.hero import OracleGame
+from xenophon.hero.oracle import OracleGame
 
 GAMES_PER_PAIRING = 400
 GAMES_PER_BATCH = 50

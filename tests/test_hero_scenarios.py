@@ -1,5 +1,5 @@
 """Scenario tests of the Hero rules, run on both backends: the pure-Python
-oracle (src/reference/hero.py) and the C core (xenophon._core.hero); and of the
+oracle (src/hero/oracle.py) and the C core (xenophon._core.hero); and of the
 Hero notation (src/hero/notation.py).
 
 Each scenario builds a position (a canonical dict, docs/hero-engine.md §10,
@@ -24,13 +24,13 @@ import pytest
 
 from harness import CoreBacked, SwitchedBackend
 from xenophon._core import hero as core
-from xenophon.errors import NotationError
+from xenophon.kernel.errors import NotationError
 from xenophon.hero.cards import build_deck, load_card_set, prebuilt_decks
 from xenophon.hero.notation import (
     ABILITY, ATTACK, AVATAR, DEPLOY, DRAW, END, GUARD, MOVE, NONE, PASS, PLAY, RETAINER,
     TARGET, decode, encode, format_action, parse_action, parse_slot, slot_name,
 )
-from xenophon.reference.hero import CHANCE, TERMINAL, OracleGame, perft
+from xenophon.hero.oracle import CHANCE, TERMINAL, OracleGame, perft
 
 CARDS = load_card_set()
 DECKS = prebuilt_decks(CARDS)

@@ -4,8 +4,8 @@ import random
 
 import pytest
 
-from xenophon.errors import XenophonError
-from xenophon.players import make_bot
+from xenophon.kernel.errors import XenophonError
+from xenophon.play.players import make_bot
 from xenophon.search.belief import PolicySampler, opponent_belief
 from xenophon.search.bots import SettingError
 from xenophon.search.inference import infer_worlds

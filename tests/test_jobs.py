@@ -1,4 +1,4 @@
-"""The job runner (`xenophon.jobs`) behind match, selfplay, bench and balance:
+"""The job runner (`xenophon.lab.jobs`) behind match, selfplay, bench and balance:
 the same games locally and on a real Ray cluster (a local one on the loopback
 address, `ray_cluster` in conftest.py), no game lost when a worker dies or
 the run is interrupted, resumed runs giving the same file, and bad input in
@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from test_cli import assert_clean_error, ctrl_c_as_on_a_terminal, xenophon
-from xenophon.jobs import Job, LocalBackend, RunError, run_jobs
-from xenophon.tournament import match_jobs, play_match
+from xenophon.lab.jobs import Job, LocalBackend, RunError, run_jobs
+from xenophon.lab.tournament import match_jobs, play_match
 
 # slow enough (about 0.25 s a game) to be caught mid-run, small enough for CI
 SLOW = ("match", "ismcts:iterations=200", "greedy", "--game", "hero", "--games", "20")

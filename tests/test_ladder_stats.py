@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from xenophon.tournament import (GameRecord, MatchReport, logistic_elo, logistic_score,
+from xenophon.lab.tournament import (GameRecord, MatchReport, logistic_elo, logistic_score,
                                  pair_elo, pentanomial, pentanomial_llr, sprt_bounds, sprt_rule)
 
 
@@ -111,7 +111,7 @@ def test_report_counts_the_deals_the_seat_decided():
 
 
 def test_finished_match_reports_what_a_results_file_holds(tmp_path):
-    from xenophon.tournament import finished_match, play_match
+    from xenophon.lab.tournament import finished_match, play_match
     results = str(tmp_path / "r.jsonl")
     played = play_match("hero", "greedy", "random", games=4, processes=1, progress=False,
                         results=results)
@@ -127,7 +127,7 @@ def test_finished_match_reports_what_a_results_file_holds(tmp_path):
 def test_constrained_distribution_has_the_mean_and_beats_its_neighbours():
     """The most likely distribution of a given mean: a distribution, of that
     mean, and no small move that keeps the mean makes the data more likely."""
-    from xenophon.tournament import _mean_constrained
+    from xenophon.lab.tournament import _mean_constrained
     frequencies = [0.1, 0.2, 0.35, 0.25, 0.1]
     values = [0, 0.25, 0.5, 0.75, 1]
     for mean in (0.3, 0.5, 0.62):

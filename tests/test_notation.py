@@ -7,8 +7,8 @@ import pytest
 
 from hero_decks import PAIRINGS
 from xenophon.anabasis import Game as AnabasisGame
-from xenophon.errors import IllegalMoveError, NotationError
-from xenophon.game import Move
+from xenophon.kernel.errors import IllegalMoveError, NotationError
+from xenophon.kernel.game import Move
 from xenophon.hero import Game as HeroGame
 
 GAMES = {

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from xenophon.games import make_game
+from xenophon.kernel.registry import make_game
 
 GAMES = ["anabasis", "hero"]
 

@@ -8,7 +8,7 @@ import pytest
 pyspiel = pytest.importorskip(
     "pyspiel", reason="OpenSpiel is not installed (pip install 'xenophon[openspiel]')")
 
-from xenophon.games import make_game  # noqa: E402
+from xenophon.kernel.registry import make_game  # noqa: E402
 from xenophon.interop import native  # noqa: E402
 from xenophon.interop import openspiel as interop  # noqa: E402
 
@@ -172,7 +172,7 @@ def test_native_game_needs_tables():
 @needs_native
 @pytest.mark.parametrize("name", GAMES)
 def test_openspiel_cc_ismcts_bot_plays_a_legal_move(name):
-    from xenophon.tournament import make_bot
+    from xenophon.lab.tournament import make_bot
     xgame = make_game(name, seed=4)
     ours = xgame.new_initial_state()
     ours.resolve_chance(random.Random(4))

@@ -10,15 +10,15 @@ import time
 import pytest
 
 from test_cli import assert_clean_error, xenophon
-from xenophon.cli.common import bot_for_level
+from xenophon.play.levels import bot_for_level
 from xenophon.cli.main import main
-from xenophon.errors import XenophonError
-from xenophon.files import FileError
-from xenophon.games import SpecError, game_from_spec, game_with_options, make_game
+from xenophon.kernel.errors import XenophonError
+from xenophon.kernel.files import FileError
+from xenophon.kernel.registry import SpecError, game_from_spec, game_with_options, make_game
 from xenophon.search import bots
 from xenophon.search.bots import (MAX_ITERATIONS, MAX_SECONDS, MAX_WORKERS, GreedyBot,
                                   ISMCTSBot, PIMCBot, RandomBot, SettingError)
-from xenophon.tournament import GameRecord, MatchReport, make_bot, play_match
+from xenophon.lab.tournament import GameRecord, MatchReport, make_bot, play_match
 
 
 def run_cli(capsys, *argv):
@@ -258,7 +258,7 @@ def test_level_workers_are_capped():
 
 
 def test_one_owner_of_the_caps():
-    from xenophon.cli import engine
+    from xenophon.protocol import engine
     assert not hasattr(engine, "MAX_ITERATIONS")
     assert bots.SETTINGS["iterations"].most == MAX_ITERATIONS
     assert bots.SETTINGS["time_limit"].most == MAX_SECONDS
@@ -377,7 +377,7 @@ def test_play_match_checks_its_arguments():
                                          ("hero", {"decks": "wild_grove,crimson_conqueror"})])
 def test_game_options_go_to_text_and_back(name, texts):
     """One registry of game options serves specs, flags, OpenSpiel and records."""
-    from xenophon.games import GAME_OPTIONS, game_from_texts, game_options_as_text
+    from xenophon.kernel.registry import GAME_OPTIONS, game_from_texts, game_options_as_text
     game = game_from_texts(name, texts)
     again = game_from_texts(name, game_options_as_text(game))
     assert again.options() == game.options() and again.card_digest() == game.card_digest()

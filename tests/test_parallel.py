@@ -4,7 +4,7 @@ tree grown by all workers, with virtual loss and a root node each)."""
 import pytest
 
 from test_search import GAMES, TREE_VARIANTS, random_positions, twin_positions, visits
-from xenophon.players import make_bot
+from xenophon.play.players import make_bot
 from xenophon.search.bots import ISMCTSBot, SettingError
 from xenophon.search.ismcts import SharedTree, Worker
 

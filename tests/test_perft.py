@@ -9,8 +9,8 @@ import pytest
 from hero_decks import PAIRINGS
 from xenophon.anabasis import Game as AnabasisGame
 from xenophon.hero import Game as HeroGame
-from xenophon.reference.anabasis import perft as anabasis_oracle_perft
-from xenophon.reference.hero import perft as hero_oracle_perft
+from xenophon.anabasis.oracle import perft as anabasis_oracle_perft
+from xenophon.hero.oracle import perft as hero_oracle_perft
 
 DATA = Path(__file__).parent / "data"
 

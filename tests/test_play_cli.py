@@ -13,13 +13,13 @@ import time
 
 import pytest
 
-from xenophon.cli.common import bot_for_level
+from xenophon.play.levels import bot_for_level
 from xenophon.cli.lineedit import clean
-from xenophon.games import game_from_spec
+from xenophon.kernel.registry import game_from_spec
 from xenophon.hero.cards import load_card_set, prebuilt_decks
-from xenophon.levels import LEVELS, LevelBot, ladder_elos, softmax_choice
+from xenophon.play.levels import LEVELS, LevelBot, ladder_elos, softmax_choice
 from xenophon.search.bots import MoveStat, SearchResult
-from xenophon.session import new_game, play_through
+from xenophon.play.session import new_game, play_through
 
 GAMES = ("anabasis", "hero")
 LEVEL = "easy"
@@ -419,7 +419,7 @@ def test_every_position_of_random_games_can_be_told(game):
     """Random games through the session: every step narrated, every prompt
     put, every card on the board described, and an illegal move at every
     decision answered, without an error."""
-    from xenophon.errors import XenophonError
+    from xenophon.kernel.errors import XenophonError
     for seed in range(3):
         rng = random.Random(seed)
         session = new_game(game_from_spec(game, seed=seed), seed % 2, LEVEL, seed).session(None)
@@ -474,7 +474,7 @@ def test_illegal_guards_abilities_and_targets_say_which_rule_blocks_them():
 
 
 def test_every_illegal_guard_ability_and_target_of_random_games_has_a_reason():
-    from xenophon.codes import encode
+    from xenophon.kernel.codes import encode
     from xenophon.hero.describe import why_illegal
     from xenophon.hero.notation import ABILITY, ALL_SLOTS, GUARD, MY_SLOTS, NONE, TARGET
     codes = ([encode(GUARD, 0, y) for y in MY_SLOTS] + [encode(TARGET, 0, y) for y in ALL_SLOTS]

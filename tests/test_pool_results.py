@@ -4,7 +4,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from xenophon.tournament import MatchReport, pentanomial_llr, play_match
+from xenophon.lab.tournament import MatchReport, pentanomial_llr, play_match
 
 SCRIPT = Path(__file__).resolve().parents[1] / "bench" / "pool_results.py"
 

@@ -201,8 +201,8 @@ def test_a_corrupt_move_in_a_redacted_record_is_refused_at_once(record, tmp_path
     index = next(i for i, row in enumerate(rows) if row.get("seat") == 0 and "move" in row)
     rows[index]["move"] = rows[index]["move"][:3] + "}" + rows[index]["move"][3:]
     redacted.write_text("".join(json.dumps(row) + "\n" for row in rows))
-    from xenophon.game import State
-    from xenophon.records import RecordError, load_record, make_game_for, replay
+    from xenophon.kernel.game import State
+    from xenophon.play.records import RecordError, load_record, make_game_for, replay
     loaded = load_record(redacted)
 
     def no_resampling(*args):

@@ -5,9 +5,9 @@ import random
 import pytest
 
 from xenophon.anabasis import Game as AnabasisGame
-from xenophon.game import CHANCE
+from xenophon.kernel.game import CHANCE
 from xenophon.hero import Game as HeroGame
-from xenophon.records import (RecordError, load_record, make_game_for, new_record, redact,
+from xenophon.play.records import (RecordError, load_record, make_game_for, new_record, redact,
                               replay)
 
 GAMES = {"anabasis": AnabasisGame, "hero": HeroGame}

@@ -10,12 +10,12 @@ from hero_decks import CARDS as HERO_CARDS
 from hero_decks import PAIRINGS, hand_written
 from xenophon.anabasis import Game as AnabasisGame
 from xenophon.hero import Game as HeroGame
-from xenophon.errors import XenophonError
-from xenophon.players import make_bot
+from xenophon.kernel.errors import XenophonError
+from xenophon.play.players import make_bot
 from xenophon.search.bots import (PRESETS, CheatingUCTBot, GreedyBot, ISMCTSBot, MoveStat,
                                   PIMCBot, RandomBot, SearchResult, SettingError,
                                   wilson_lower_bound)
-from xenophon.tournament import play_match
+from xenophon.lab.tournament import play_match
 
 
 def random_positions(make_game, count, seed, min_actions=30):

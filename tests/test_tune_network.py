@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from test_search import GAMES, random_positions, visits
-from xenophon import tune
+from xenophon.lab import tune
 from xenophon.anabasis import Game as AnabasisGame
 from xenophon.cli.main import main
-from xenophon.evaluation import (MAX_HIDDEN_UNITS, NETWORK_VERSION, HiddenUnit, Weights,
+from xenophon.kernel.evaluation import (MAX_HIDDEN_UNITS, NETWORK_VERSION, HiddenUnit, Weights,
                                  WeightsError, read_weights, tables_for, write_weights)
 from xenophon.hero import Game as HeroGame
 from xenophon.search.bots import ISMCTSBot

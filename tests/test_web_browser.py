@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from xenophon.games import make_game
-from xenophon.records import new_record, redact
+from xenophon.kernel.registry import make_game
+from xenophon.play.records import new_record, redact
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "build" / "test-artifacts"
 DECISIONS = 8                       # the human's decisions in each short game

@@ -8,9 +8,9 @@ import random
 
 import pytest
 
-from xenophon.games import make_game
-from xenophon.records import new_record
-from xenophon.session import HIDDEN
+from xenophon.kernel.registry import make_game
+from xenophon.play.records import new_record
+from xenophon.play.session import HIDDEN
 from xenophon.web.catalogue import anabasis_anchors, hero_anchors
 from xenophon.web.play import PageError, WebGame, lines_for_page, review
 

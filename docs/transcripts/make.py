@@ -3,7 +3,7 @@ terminal, the human's side played by the AI at level `normal`.
 
     python docs/transcripts/make.py
 
-First plays each game through the shared session (xenophon.session) to find
+First plays each game through the shared session (xenophon.play.session) to find
 the human's moves, writes them to docs/transcripts/GAME-input.txt with a
 few commands before them (card, hint, an illegal move), then runs
 
@@ -22,8 +22,8 @@ import tempfile
 from pathlib import Path
 
 from xenophon.cli.common import bot_for_level
-from xenophon.games import game_from_spec
-from xenophon.session import new_game, play_through
+from xenophon.kernel.registry import game_from_spec
+from xenophon.play.session import new_game, play_through
 
 HERE = Path(__file__).resolve().parent
 GAMES = {

@@ -7,6 +7,6 @@
 0
 """
 from xenophon.anabasis.game import Game, State
-from xenophon.game import CHANCE, TERMINAL, Move
+from xenophon.kernel.game import CHANCE, TERMINAL, Move
 
 __all__ = ["Game", "State", "Move", "CHANCE", "TERMINAL"]

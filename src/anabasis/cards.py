@@ -3,7 +3,7 @@
 A card file defines patterns, characters, territories, events and field cards
 (docs/anabasis-engine.md §11.2 says what every field means; the reference set
 of §11.6 is shipped as ``data/anabasis/cards.toml``). What every card file
-shares (reading, field checks, digests) is :mod:`xenophon.cardfile`.
+shares (reading, field checks, digests) is :mod:`xenophon.kernel.cardfile`.
 Card ids follow the order of the file: characters, then territories, then
 events; field cards are numbered on their own. Both the C core and the
 pure-Python oracle are driven by the :class:`CardSet` this module returns, so
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from xenophon.cardfile import (CardFile, CardFileReader, NameRule, find_by_name, packaged_data,
+from xenophon.kernel.cardfile import (CardFile, CardFileReader, NameRule, find_by_name, packaged_data,
                                read_card_file)
 
 KEYWORDS = frozenset({"ARMORED", "CHARGE", "SIEGE", "COMMAND"})

@@ -1,4 +1,4 @@
-"""Anabasis in words for one seat (xenophon.describe): attacks and strikes,
+"""Anabasis in words for one seat (xenophon.kernel.narration): attacks and strikes,
 damage, cards destroyed, purchases, events set and activated, field cards,
 and what each phase asks."""
 from __future__ import annotations
@@ -8,10 +8,10 @@ from typing import Any
 
 from xenophon.anabasis.notation import (ATTACK, BUY, BUY_PLACE, EVADE, EVENT, FILES, MOVE, PLACE,
                                         READY, SET, SQUARE, parse_square, square_name)
-from xenophon.codes import decode
+from xenophon.kernel.codes import decode
 from xenophon.anabasis.render import CEMETERY_LIMITS
-from xenophon.describe import HIDDEN, Narrator, clamp_hp, legal_summary
-from xenophon.game import CHANCE, State, count_text, plural
+from xenophon.kernel.narration import HIDDEN, Narrator, clamp_hp, legal_summary
+from xenophon.kernel.game import CHANCE, State, count_text, plural
 
 TURN_LIMIT = 200
 PHASE_NAMES = {"standby1": "Standby 1", "field": "Field", "standby2": "Standby 2"}

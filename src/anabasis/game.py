@@ -7,9 +7,9 @@ from typing import Any
 from xenophon.anabasis import notation
 from xenophon.anabasis.cards import Card, CardSet, load_card_set
 from xenophon.anabasis.render import render_state
-from xenophon.errors import XenophonError
-from xenophon.game import Game as BaseGame
-from xenophon.game import State as BaseState
+from xenophon.kernel.errors import XenophonError
+from xenophon.kernel.game import Game as BaseGame
+from xenophon.kernel.game import State as BaseState
 
 MODES = ("standard", "expert")
 

@@ -18,8 +18,8 @@ from typing import Callable
 
 from xenophon._core import anabasis as _core
 from xenophon.anabasis.cards import Card, CardSet
-from xenophon.codes import core_kinds, decode, encode
-from xenophon.errors import NotationError
+from xenophon.kernel.codes import core_kinds, decode, encode
+from xenophon.kernel.errors import NotationError
 
 #: the kinds, in the order of their names; their numbers are the C core's
 KIND_NAMES = ("END", "PASS", "BUY", "BUY_PLACE", "PLACE", "SET", "MOVE", "ATTACK", "READY",

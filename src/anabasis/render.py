@@ -7,8 +7,8 @@ face-down events are shown face down. The grid is drawn from the seat's side
 from __future__ import annotations
 
 from xenophon.anabasis.cards import CardSet
-from xenophon.describe import clamp_hp
-from xenophon.game import count_text, plural, wrapped
+from xenophon.kernel.narration import clamp_hp
+from xenophon.kernel.game import count_text, plural, wrapped
 
 FILES = "abcdefg"
 CELL = 11

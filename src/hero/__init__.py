@@ -6,7 +6,7 @@
 >>> state.current_player
 0
 """
-from xenophon.game import CHANCE, TERMINAL, Move
+from xenophon.kernel.game import CHANCE, TERMINAL, Move
 from xenophon.hero.game import Game, State
 
 __all__ = ["Game", "State", "Move", "CHANCE", "TERMINAL"]

@@ -7,7 +7,7 @@ of the ``[[avatar]]`` tables (0..A-1). Effects are data in the small vocabulary
 of docs/hero-engine.md §7.1 (the file's schema is §1.5), so that both the C
 core and the pure-Python oracle are driven by the :class:`HeroCardSet` returned
 here and a new card needs no recompilation. What every card and deck file
-shares (reading, field checks, digests) is :mod:`xenophon.cardfile`.
+shares (reading, field checks, digests) is :mod:`xenophon.kernel.cardfile`.
 
 >>> cards = load_card_set()
 >>> cards.by_name("fireball").effects[0].text
@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Mapping
 
-from xenophon.cardfile import (CardFileReader, NameRule, card_file_error, find_by_name,
+from xenophon.kernel.cardfile import (CardFileReader, NameRule, card_file_error, find_by_name,
                                is_whole_number, packaged_data, read_card_file)
 
 #: faction symbols; the index is the faction's code in the C tables

@@ -1,4 +1,4 @@
-"""A Hero incarnation in words for one seat (xenophon.describe): attacks and
+"""A Hero incarnation in words for one seat (xenophon.kernel.narration): attacks and
 their outcome, damage to units and avatars, units destroyed, cards played,
 and what each phase and window asks."""
 from __future__ import annotations
@@ -7,10 +7,10 @@ import re
 from collections import Counter
 from typing import Any
 
-from xenophon.codes import decode
-from xenophon.describe import HIDDEN, Narrator, clamp_hp, gained, legal_summary
-from xenophon.game import CHANCE, State, count_text, plural
-from xenophon.errors import NotationError
+from xenophon.kernel.codes import decode
+from xenophon.kernel.narration import HIDDEN, Narrator, clamp_hp, gained, legal_summary
+from xenophon.kernel.game import CHANCE, State, count_text, plural
+from xenophon.kernel.errors import NotationError
 from xenophon.hero.cards import FACTION_NAMES
 from xenophon.hero.notation import (ABILITY, ATTACK, AVATAR, DEPLOY, FRONT, GUARD, MOVE, PLAY,
                                     RETAINER, TARGET, parse_slot, slot_name)

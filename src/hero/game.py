@@ -5,9 +5,9 @@ import hashlib
 from pathlib import Path
 from typing import Any, Sequence
 
-from xenophon.errors import XenophonError
-from xenophon.game import Game as BaseGame
-from xenophon.game import State as BaseState
+from xenophon.kernel.errors import XenophonError
+from xenophon.kernel.game import Game as BaseGame
+from xenophon.kernel.game import State as BaseState
 from xenophon.hero import notation
 from xenophon.hero.cards import Deck, HeroCardSet, load_card_set, load_deck, prebuilt_decks
 from xenophon.hero.render import render_state

@@ -20,8 +20,8 @@ import difflib
 import re
 
 from xenophon._core import hero as _core
-from xenophon.codes import core_kinds, decode, encode
-from xenophon.errors import NotationError
+from xenophon.kernel.codes import core_kinds, decode, encode
+from xenophon.kernel.errors import NotationError
 from xenophon.hero.cards import HeroCard, HeroCardSet
 
 __all__ = [

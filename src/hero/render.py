@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from xenophon.describe import clamp_hp
-from xenophon.game import count_text, plural, wrapped
+from xenophon.kernel.narration import clamp_hp
+from xenophon.kernel.game import count_text, plural, wrapped
 from xenophon.hero.cards import Deck, HeroCardSet
 
 GREEN, RED, RESET = "\033[32m", "\033[31m", "\033[0m"

@@ -31,8 +31,8 @@ from pathlib import Path
 from typing import Any
 
 import xenophon
-from xenophon.errors import XenophonError
-from xenophon.game import Game, Move, State
+from xenophon.kernel.errors import XenophonError
+from xenophon.kernel.game import Game, Move, State
 from xenophon.search.bots import Bot
 
 #: OpenSpiel's name of each native game

@@ -30,9 +30,9 @@ import json
 import random
 from typing import Any
 
-from xenophon.errors import XenophonError
-from xenophon.game import Game, State
-from xenophon.games import GAME_OPTIONS, game_from_texts, game_options_as_text
+from xenophon.kernel.errors import XenophonError
+from xenophon.kernel.game import Game, State
+from xenophon.kernel.registry import GAME_OPTIONS, game_from_texts, game_options_as_text
 
 try:
     import pyspiel
@@ -44,7 +44,7 @@ except ImportError:  # pragma: no cover - depends on the environment
 GAME_NAMES = {"anabasis": "python_xenophon_anabasis", "hero": "python_xenophon_hero"}
 MAX_GAME_LENGTH = 100_000      # a bound, not tight: turn limit and deck-out end games long before
 
-#: OpenSpiel's parameters of each game: its options as text (xenophon.games)
+#: OpenSpiel's parameters of each game: its options as text (xenophon.kernel.registry)
 DEFAULT_PARAMETERS = GAME_OPTIONS
 
 

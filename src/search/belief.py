@@ -7,18 +7,18 @@
 The worlds are the search's: uniform among the states the player cannot tell
 from the true one (``sampler="uniform"``), or weighted by opponent-move
 inference (``sampler="policy"``, `xenophon.search.sampler`). The places and
-their probabilities are `xenophon.explain.card_probabilities`', which
+their probabilities are `xenophon.play.explain.card_probabilities`', which
 `analyse` and `suggest` show; `search_sampler` gives the same worlds to
-`xenophon.explain` itself. They read only what the player saw, as the search
+`xenophon.play.explain` itself. They read only what the player saw, as the search
 does: two positions it cannot tell apart give the same belief.
 """
 from __future__ import annotations
 
 import random
 
-from xenophon.errors import XenophonError
-from xenophon.explain import Sampler, card_probabilities, uniform_sampler
-from xenophon.game import State
+from xenophon.kernel.errors import XenophonError
+from xenophon.play.explain import Sampler, card_probabilities, uniform_sampler
+from xenophon.kernel.game import State
 from xenophon.search import sampler as samplers
 
 #: worlds a belief is estimated from unless told
@@ -26,7 +26,7 @@ DEFAULT_WORLDS = 1000
 
 
 class PolicySampler:
-    """An `xenophon.explain.Sampler` over the worlds of opponent-move
+    """An `xenophon.play.explain.Sampler` over the worlds of opponent-move
     inference: they are inferred once per position asked about, then drawn
     by their weights (each returned with weight 1)."""
 
@@ -49,7 +49,7 @@ class PolicySampler:
 
 def search_sampler(sampler: str, seed: int = 0, likelihood: str = samplers.DEFAULT_LIKELIHOOD
                    ) -> Sampler:
-    """The `xenophon.explain` sampler of the search's `sampler` setting."""
+    """The `xenophon.play.explain` sampler of the search's `sampler` setting."""
     if sampler not in samplers.SAMPLERS:
         raise XenophonError(f"unknown sampler '{sampler}' ({', '.join(samplers.SAMPLERS)})")
     if sampler == "policy":

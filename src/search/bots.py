@@ -15,15 +15,15 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from xenophon.errors import XenophonError
-from xenophon.evaluation import EVALUATIONS, cutoff_turns_for
-from xenophon.game import Move, State
+from xenophon.kernel.errors import XenophonError
+from xenophon.kernel.evaluation import EVALUATIONS, cutoff_turns_for
+from xenophon.kernel.game import Move, State
 from xenophon.search import sampler as samplers
 from xenophon.search.ismcts import SharedTree, Worker
 
 DEFAULT_MEMORY_MB = 256
 #: the evaluation a search scores its cut-off playouts with unless told:
-#: each game's own default (xenophon.evaluation.DEFAULT_EVALUATIONS)
+#: each game's own default (xenophon.kernel.evaluation.DEFAULT_EVALUATIONS)
 DEFAULT_EVALUATION = "default"
 
 # -- the ranges of the settings: the one owner of every budget cap ------------
@@ -36,6 +36,7 @@ PARALLEL_MODES = ("root", "shared")
 MAX_MEMORY_MB = 16_384            # the tree memory cap of one search
 MIN_TREE_BYTES = 2 * 1024 * 8 + 1024  # the least one tree takes (tree_init in ismcts.pyx)
 MAX_WORLDS = 1024                 # PIMC's sampled worlds
+MAX_TOP = 1000                    # moves a result lists (a position has far fewer)
 MAX_CUTOFF_TURNS = 10_000         # playout turns before the evaluation (-1: to the end)
 MAX_PLAYOUT_ACTIONS = 10_000_000  # actions of one playout
 MAX_C_UCT = 100.0                 # exploration constant (returns are in [-1, 1])
@@ -55,7 +56,7 @@ TIE_RULES = ("first", "random")
 #: `v1` is the search as it was before the tree options (issue 11): UCB1 on
 #: raw returns at every node the root included, each edge with its own
 #: statistics, no priors; a cut-off of None is the game's and its
-#: evaluation's own (xenophon.evaluation.CUTOFF_TURNS)
+#: evaluation's own (xenophon.kernel.evaluation.CUTOFF_TURNS)
 PRESETS: dict[str, dict[str, Any]] = {
     "v1": {"c_uct": 0.4, "cutoff_turns": None, "value_scaling": "none", "transpositions": False,
            "prior_weight": 0.0, "root_policy": "uct", "opponent_nodes": "own", "ties": "first"},
@@ -262,7 +263,7 @@ class Bot:
     """A player: `choose(state)` returns a legal move for the player to move."""
 
     name = "bot"
-    #: the settings a bot spec may give (xenophon.players.make_bot; their ranges in SETTINGS)
+    #: the settings a bot spec may give (xenophon.play.players.make_bot; their ranges in SETTINGS)
     settings: tuple[str, ...] = ()
 
     def choose(self, state: State) -> Move:
@@ -333,7 +334,7 @@ class SearchBot(Bot):
         self.preset = preset
         self.c_uct = tree["c_uct"]
         # playout turns before the evaluation (None: the game's and the
-        # evaluation's own, xenophon.evaluation.CUTOFF_TURNS)
+        # evaluation's own, xenophon.kernel.evaluation.CUTOFF_TURNS)
         self.cutoff_turns = tree["cutoff_turns"]
         # selection on values scaled to each node's range; edges that take the
         # value of the node they lead to; the playout policy as a prior
@@ -715,3 +716,19 @@ class GreedyBot(Bot):
             elif abs(value - best_value) <= 1e-12:
                 best.append(move)
         return self.rng.choice(best)
+
+
+def result_dict(result: SearchResult, top: int) -> dict[str, Any]:
+    """A search result as JSON data: its first `top` moves with their
+    statistics and principal lines (the engine's answers, `analyse --json`)."""
+    return {
+        "player": result.player,
+        "moves": [{"move": m.move.text, "visits": m.visits,
+                   "win_probability": round(m.win_probability, 4),
+                   "lower_bound": round(m.lower_bound, 4),
+                   "principal_variation": list(m.principal_variation)}
+                  for m in result.moves[:top]],
+        "iterations": result.iterations, "worlds": result.worlds, "nodes": result.nodes,
+        "bytes_per_node": round(result.bytes_per_node, 1), "seconds": round(result.seconds, 3),
+        "notes": result.notes,
+    }

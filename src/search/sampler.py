@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from xenophon.game import State
+from xenophon.kernel.game import State
 from xenophon.search.inference import MODELS, infer_worlds
 
 SAMPLERS = ("uniform", "policy")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from xenophon.game import Game
+from xenophon.kernel.game import Game
 
 #: card names hold no digit, so every letter a-g followed by a digit 1-6 is a square
 ANABASIS_SQUARE = re.compile(r"[a-g][1-6]")

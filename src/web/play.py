@@ -9,14 +9,14 @@ import threading
 from pathlib import Path
 from typing import Any, Callable
 
-from xenophon.cli.common import LEVELS, bot_for_level
-from xenophon.errors import XenophonError
-from xenophon.games import (DECK_SEPARATOR, GAME_OPTIONS, game_options_from_text,
+from xenophon.play.levels import LEVELS, bot_for_level
+from xenophon.kernel.errors import XenophonError
+from xenophon.kernel.registry import (DECK_SEPARATOR, GAME_OPTIONS, game_options_from_text,
                             game_with_options)
-from xenophon.records import Record, load_record, make_game_for, parse_record, replay
-from xenophon.review import review_points
+from xenophon.play.records import Record, load_record, make_game_for, parse_record, replay
+from xenophon.play.review import review_points
 from xenophon.search.bots import ISMCTSBot, SearchResult
-from xenophon.session import (DEFAULT_LEVEL, HIDDEN, HINT_LEVEL, Session, Start,
+from xenophon.play.session import (DEFAULT_LEVEL, HIDDEN, HINT_LEVEL, Session, Start,
                               default_save_path, new_game, resumed_game)
 from xenophon.web.catalogue import anchors_of, catalogue, moves_for_page, opponent_anchors
 

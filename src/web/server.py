@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from xenophon.errors import XenophonError
+from xenophon.kernel.errors import XenophonError
 from xenophon.web.play import PageError, WebGame, hello_message, review
 
 MAX_MESSAGE_BYTES = 70 * 1024 * 1024     # an uploaded record: the record reader's 64 MiB, and JSON

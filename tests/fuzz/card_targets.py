@@ -15,8 +15,8 @@ from typing import Callable
 
 from xenophon.anabasis import Game as AnabasisGame
 from xenophon.anabasis.cards import load_card_set as load_anabasis_cards
-from xenophon.errors import CardFileError, XenophonError
-from xenophon.game import Game
+from xenophon.kernel.errors import CardFileError, XenophonError
+from xenophon.kernel.game import Game
 from xenophon.hero import Game as HeroGame
 from xenophon.hero.cards import (MAX_COPIES, MIN_DECK_SIZE, Deck, HeroCardSet, build_deck,
                                  load_deck, prebuilt_decks)

@@ -28,8 +28,8 @@ import json
 import zlib
 from typing import Callable
 
-from xenophon.errors import XenophonError
-from xenophon.game import Game, State
+from xenophon.kernel.errors import XenophonError
+from xenophon.kernel.game import Game, State
 
 from . import sample
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from xenophon.files import write_atomic
+from xenophon.kernel.files import write_atomic
 
 from .mutate import MAX_INPUT, Mutator
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-from xenophon.errors import IllegalMoveError, NotationError
-from xenophon.game import Move, State
+from xenophon.kernel.errors import IllegalMoveError, NotationError
+from xenophon.kernel.game import Move, State
 
 from . import sample
 

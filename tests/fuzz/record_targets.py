@@ -15,10 +15,10 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from xenophon import records
-from xenophon.errors import XenophonError
-from xenophon.files import write_atomic
-from xenophon.records import Record, load_record, make_game_for, new_record, redact, replay
+from xenophon.play import records
+from xenophon.kernel.errors import XenophonError
+from xenophon.kernel.files import write_atomic
+from xenophon.play.records import Record, load_record, make_game_for, new_record, redact, replay
 
 from . import sample
 

@@ -11,8 +11,8 @@ import tempfile
 from pathlib import Path
 from typing import Any, Iterator
 
-from xenophon.game import Game, State
-from xenophon.games import make_game
+from xenophon.kernel.game import Game, State
+from xenophon.kernel.registry import make_game
 
 #: the games the seeds come from: (game name, options, seed)
 GAMES = {

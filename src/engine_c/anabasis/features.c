@@ -4,7 +4,7 @@
  * whole state of the world evaluated: inside the search that world is one
  * sampled from the searcher's information (views.c), so hands and decks are
  * the sampled ones and nothing hidden leaks. The Python reference of the
- * same features is xenophon.evaluation.anabasis_features; the two are tested
+ * same features is xenophon.kernel.evaluation.anabasis_features; the two are tested
  * to agree (tests/test_evaluation.py).
  *
  * A new scalar feature: a name in SCALARS and one line in side_values.

@@ -13,8 +13,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from xenophon.codes import CHANCE, TERMINAL  # noqa: F401 (re-exported: the API names them here)
-from xenophon.errors import IllegalMoveError, NotationError, XenophonError
+from xenophon.kernel.codes import CHANCE, TERMINAL  # noqa: F401 (re-exported: the API names them here)
+from xenophon.kernel.errors import IllegalMoveError, NotationError, XenophonError
 
 
 
@@ -40,9 +40,11 @@ class Move:
 
 ENGINES = ("c", "oracle")
 # Engines other than the C core live in modules that register themselves when
-# imported (register_engine); the game API never imports them by name in code,
-# so the dependency points from the oracle to this module, not back.
-ENGINE_PROVIDERS = {"oracle": "xenophon.reference"}
+# imported (register_engine): the oracle of a game is the module `oracle` of
+# the game's own package (xenophon.GAME.oracle). The game API never imports
+# them by name in code, so the dependency points from the oracle to this
+# module, not back.
+ENGINE_PROVIDERS = {"oracle": "oracle"}
 _ENGINE_FACTORIES: dict[tuple[str, str], Callable[["Game"], Any]] = {}
 
 
@@ -53,9 +55,9 @@ def register_engine(engine: str, game_name: str, factory: Callable[["Game"], Any
     _ENGINE_FACTORIES[(engine, game_name)] = factory
 
 
-def _engine_factory(engine: str, game_name: str) -> Callable[["Game"], Any]:
+def engine_factory(engine: str, game_name: str) -> Callable[["Game"], Any]:
     if (engine, game_name) not in _ENGINE_FACTORIES and engine in ENGINE_PROVIDERS:
-        importlib.import_module(ENGINE_PROVIDERS[engine])
+        importlib.import_module(f"xenophon.{game_name}.{ENGINE_PROVIDERS[engine]}")
     try:
         return _ENGINE_FACTORIES[(engine, game_name)]
     except KeyError:
@@ -93,10 +95,10 @@ class Game:
         their cards and options are set."""
         if self.engine == "c":
             self.tables = self._make_tables()
-            from xenophon.evaluation import install_shipped
+            from xenophon.kernel.evaluation import install_shipped
             install_shipped(self)
         else:
-            self._engine_game = _engine_factory(self.engine, self.name)(self)
+            self._engine_game = engine_factory(self.engine, self.name)(self)
 
     def options(self) -> dict[str, Any]:
         """The options that recreate this game (for records)."""
@@ -141,7 +143,7 @@ class Game:
         shipped weights, or those of the weights file `weights`)."""
         if self.engine != "c":
             raise XenophonError("the search runs on the C engine only")
-        from xenophon.evaluation import resolve, tables_for
+        from xenophon.kernel.evaluation import resolve, tables_for
         tables = tables_for(self, evaluation, weights)
         return self._core().game_api(resolve(self, evaluation)), tables.capsule()
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from xenophon.errors import XenophonError
-from xenophon.game import Game
+from xenophon.kernel.errors import XenophonError
+from xenophon.kernel.game import Game
 
 GAMES = ("anabasis", "hero")
 #: the options each game takes besides its seed and engine, and the text each

@@ -27,8 +27,8 @@ import secrets
 import zlib
 from pathlib import Path
 
-from xenophon.errors import XenophonError
-from xenophon.files import FileError, read_bytes, user_data_folder
+from xenophon.kernel.errors import XenophonError
+from xenophon.kernel.files import FileError, read_bytes, user_data_folder
 
 KEY_FILE = "seal.key"
 KEY_BYTES = 32

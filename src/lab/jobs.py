@@ -33,16 +33,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
-from xenophon.errors import XenophonError
-from xenophon.files import JsonError, check_output, dumps_line, iter_lines, loads, write_atomic
+from xenophon.kernel.errors import XenophonError
+from xenophon.kernel.files import JsonError, check_output, dumps_line, iter_lines, loads, write_atomic
 
 RESULTS_FORMAT = "xenophon-results"
 RESULTS_VERSION = 1
 #: the tasks a job can name: name -> "module:function" (imported in the worker)
 TASKS = {
-    "match_pair": "xenophon.tournament:play_pair_job",
-    "selfplay": "xenophon.selfplay:selfplay_job",
-    "tune_positions": "xenophon.tune:positions_job",
+    "match_pair": "xenophon.lab.tournament:play_pair_job",
+    "selfplay": "xenophon.lab.selfplay:selfplay_job",
+    "tune_positions": "xenophon.lab.tune:positions_job",
 }
 #: times a job may be in flight when its worker dies before the run gives up
 MAX_ATTEMPTS = 4

@@ -20,7 +20,7 @@ import secrets
 from collections import Counter
 from typing import Iterable
 
-from xenophon.game import Move, State
+from xenophon.kernel.game import Move, State
 
 KEY_BYTES = 32
 

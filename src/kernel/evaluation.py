@@ -39,8 +39,8 @@ from pathlib import Path
 from typing import Any
 
 from xenophon._core import anabasis as _anabasis_core
-from xenophon.errors import XenophonError
-from xenophon.files import FileError, JsonError, check_output, loads, read_text, write_atomic
+from xenophon.kernel.errors import XenophonError
+from xenophon.kernel.files import FileError, JsonError, check_output, loads, read_text, write_atomic
 
 WEIGHTS_FORMAT = "xenophon-weights"
 WEIGHTS_VERSION = 1               # a linear evaluation

@@ -1,7 +1,7 @@
 """Matches between two bots: seats alternated, a seed schedule, all cores.
 
 Bots and games are named by short spec strings so that worker processes can
-build their own (bot specs: `xenophon.players`; ``"ismcts:iterations=2000"``, ``"pimc:worlds=8,iterations=2000"``,
+build their own (bot specs: `xenophon.play.players`; ``"ismcts:iterations=2000"``, ``"pimc:worlds=8,iterations=2000"``,
 ``"greedy"``, ``"random"``, ``"cheat:iterations=2000"``, and with OpenSpiel
 ``"openspiel:iterations=2000"``, its C++ ISMCTS; games ``"anabasis"``,
 ``"anabasis:mode=expert"``, ``"hero"``, ``"hero:decks=crimson_conqueror+wild_grove"``).
@@ -22,10 +22,10 @@ import random
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
-from xenophon.files import write_atomic
-from xenophon.games import SpecError, game_from_spec, spec_files
-from xenophon.jobs import Job, LocalBackend, read_results, results_header, run_jobs
-from xenophon.players import make_bot
+from xenophon.kernel.files import write_atomic
+from xenophon.kernel.registry import SpecError, game_from_spec, spec_files
+from xenophon.lab.jobs import Job, LocalBackend, read_results, results_header, run_jobs
+from xenophon.play.players import make_bot
 from xenophon.search import bots
 
 MAX_GAMES = 1_000_000             # games of one match
@@ -71,7 +71,7 @@ def play_out(game: Any, players: list[Any], seed: int, a_seat: int) -> GameRecor
 
 
 def play_pair_job(plays: list[list[Any]], bots: list[str], seed: int) -> list[dict[str, Any]]:
-    """The job of a pair of games on one deal (`xenophon.jobs`): each play is
+    """The job of a pair of games on one deal (`xenophon.lab.jobs`): each play is
     [game spec, the seat of bot A]; usually the same game with the seats
     swapped, for a balance study the decks swapped with them."""
     return [asdict(play_one(spec, bots, seed, a_seat)) for spec, a_seat in plays]
@@ -198,7 +198,7 @@ class MatchReport:
 
     def write_json(self, path: str) -> None:
         """The summary and every game, written atomically (check the path with
-        xenophon.files.check_output before the match)."""
+        xenophon.kernel.files.check_output before the match)."""
         data = {"summary": self.summary(), "games": [asdict(r) for r in self.records]}
         write_atomic(path, json.dumps(data, indent=1) + "\n")
 
@@ -313,7 +313,7 @@ def check_match(games: int, processes: int | None) -> None:
 
 def sprt_rule(sprt: tuple[float, float, float, float], decided: list[str]
               ) -> Callable[[list[dict[str, Any]]], bool]:
-    """The stop rule of `xenophon.jobs.run_jobs` for an SPRT: given each
+    """The stop rule of `xenophon.lab.jobs.run_jobs` for an SPRT: given each
     job's games (one deal, seats swapped) in job order, true once the GSPRT
     on the pentanomial counts decides (the decision appended to `decided`)."""
     elo0, elo1, alpha, beta = sprt
@@ -370,7 +370,7 @@ def play_match(game: str, bot_a: str, bot_b: str, games: int = 200, seed: int = 
     ones; game k uses seed `seed + k // 2` so each deal is played from both
     seats. `sprt=(elo0, elo1, alpha, beta)` stops early on a decision, taken
     on the deals in order so that it does not depend on scheduling. The jobs
-    run on `backend` (`xenophon.jobs.make_backend`; default a pool of
+    run on `backend` (`xenophon.lab.jobs.make_backend`; default a pool of
     `processes`), each appended to the `results` file as it finishes, which
     `resume` continues. Every argument and spec is checked before the first game."""
     check_match(games, processes)

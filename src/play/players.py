@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from xenophon.games import SpecError, parse_spec
+from xenophon.kernel.registry import SpecError, parse_spec
 from xenophon.search import bots
 
 BOT_KINDS = ("random", "greedy", "ismcts", "pimc", "cheat", "openspiel")

@@ -15,13 +15,15 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import random
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from xenophon.cardfile import packaged_data
-from xenophon.errors import XenophonError
-from xenophon.search.bots import ISMCTSBot, SearchResult
+from xenophon.kernel.cardfile import packaged_data
+from xenophon.kernel.errors import XenophonError
+from xenophon.search.bots import (MAX_WORKERS, ISMCTSBot, SearchResult, SettingError,
+                                  check_setting)
 
 #: the moves a weakened level chooses among: the most visited ones, and only
 #: those visited often enough for their value to mean something
@@ -124,3 +126,56 @@ class LevelBot:
 
     def __repr__(self) -> str:
         return self.name
+
+
+class LevelError(XenophonError):
+    """A level that names no level, budget or measured Elo the AI can play."""
+
+
+def level_budget(level: str) -> tuple[int | None, float | None]:
+    """(iterations, seconds) of an explicit budget ('2s', '5000'), within
+    the search's caps."""
+    timed = level.endswith("s")
+    try:
+        value: float = float(level[:-1]) if timed else int(level)
+    except ValueError:
+        raise LevelError(f"unknown level '{level}' ({', '.join(LEVELS)}, a time like 2s or "
+                         "an iteration count like 5000)") from None
+    try:
+        if timed:
+            return None, check_setting("time_limit", value, f"the time of level '{level}'")
+        return check_setting("iterations", value, f"the iterations of level '{level}'"), None
+    except SettingError as error:
+        raise LevelError(str(error)) from None
+
+
+def bot_for_level(level: str, seed: int, workers: int = 1):
+    """The bot of a level name (xenophon.play.levels), or the plain ISMCTS of an
+    explicit budget ('2s', '5000')."""
+    try:
+        check_setting("workers", workers, "--workers")
+    except SettingError as error:
+        raise LevelError(str(error)) from None
+    if level == "max":
+        workers = min(MAX_WORKERS, max(workers, os.cpu_count() or 1))
+    if level in LEVELS:
+        return LevelBot(LEVELS[level], seed, workers)
+    iterations, seconds = level_budget(level)
+    return ISMCTSBot(iterations=iterations, time_limit=seconds, workers=workers, seed=seed)
+
+
+def level_description(level: str, game_name: str) -> str:
+    """'normal (Elo 1420 on the anabasis ladder; 3,000 iterations a decision)'."""
+    if level not in LEVELS:
+        return level
+    elo = ladder_elos(game_name).get(level)
+    rating = f"Elo {elo:.0f} on the {game_name} ladder; " if elo is not None else ""
+    return f"{level} ({rating}{LEVELS[level].budget_text()})"
+
+
+def level_from_elo(game_name: str, elo: int) -> str:
+    """The measured level nearest to Elo `elo` (LevelError when none is measured)."""
+    try:
+        return level_for_elo(game_name, elo)[0]
+    except XenophonError as error:
+        raise LevelError(str(error)) from None

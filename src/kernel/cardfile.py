@@ -3,7 +3,7 @@
 Each game's module keeps its own knowledge (its fields, kinds, effects and
 keywords); this module owns what every card and deck file has in common:
 
-- the file is read whole and bounded, by `xenophon.files` (a regular file of
+- the file is read whole and bounded, by `xenophon.kernel.files` (a regular file of
   at most MAX_CARD_FILE_BYTES, UTF-8), and its digest is the sha256 of its
   raw bytes, comments included (saved records name their card file by it);
 - its sections are tables (``[patterns]``) or lists of tables
@@ -24,8 +24,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Callable, Collection, Iterable, Mapping, Protocol, TypeVar
 
-from xenophon.errors import CardFileError
-from xenophon.files import FileError, decode_text, read_bytes
+from xenophon.kernel.errors import CardFileError
+from xenophon.kernel.files import FileError, decode_text, read_bytes
 
 #: a card or deck file's size cap; the reference card files are under 10 KB
 MAX_CARD_FILE_BYTES = 1024 * 1024

@@ -1,5 +1,5 @@
 """Self-play: bots against each other, each game kept as a full record (with
-the seed of its chance), one job of `xenophon.jobs` a game.
+the seed of its chance), one job of `xenophon.lab.jobs` a game.
 
 >>> [game] = selfplay_job("hero", {}, ["random", "random"], seed=3)
 >>> game["seed"], game["record"][0]["game"]
@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from xenophon.game import CHANCE, Game
-from xenophon.games import game_from_texts
-from xenophon.jobs import Job
-from xenophon.players import make_bot
-from xenophon.records import Record, new_record
+from xenophon.kernel.game import CHANCE, Game
+from xenophon.kernel.registry import game_from_texts
+from xenophon.lab.jobs import Job
+from xenophon.play.players import make_bot
+from xenophon.play.records import Record, new_record
 
 
 def selfplay_game(game: Game, specs: list[str], seed: int) -> Record:
@@ -32,8 +32,8 @@ def selfplay_game(game: Game, specs: list[str], seed: int) -> Record:
 
 def selfplay_job(game: str, options: dict[str, str], bots: list[str], seed: int
                  ) -> list[dict[str, Any]]:
-    """The job of one self-play game (`xenophon.jobs`): its seed, returns and
-    record (the rows of its record file; `xenophon.records.rows_text`)."""
+    """The job of one self-play game (`xenophon.lab.jobs`): its seed, returns and
+    record (the rows of its record file; `xenophon.play.records.rows_text`)."""
     record = selfplay_game(game_from_texts(game, options, seed=seed), bots, seed)
     return [{"seed": seed, "returns": record.result, "record": record.rows()}]
 

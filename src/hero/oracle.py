@@ -49,8 +49,9 @@ from xenophon.hero.notation import (
     ABILITY, ATTACK, AVATAR, BACK, DEPLOY, DRAW, END, FRONT, GUARD, MOVE, NONE, PASS, PLAY,
     RETAINER, ROW_SIZE, TARGET, decode, encode, format_action,
 )
-from xenophon.codes import CHANCE, TERMINAL
-from xenophon.reference.tools import (OracleStateBase, ms_add, ms_size, ms_take,  # noqa: F401
+from xenophon.kernel.codes import CHANCE, TERMINAL
+from xenophon.kernel.game import register_engine
+from xenophon.kernel.oracle import (OracleStateBase, ms_add, ms_size, ms_take,  # noqa: F401
                                       perft)  # perft: part of this module's API
 
 __all__ = [
@@ -997,3 +998,11 @@ class OracleState(OracleStateBase):
         other.hand, other.deck = hand, deck
         new._legal = None
         return new
+
+
+def _oracle_for(game: Any) -> OracleGame:
+    """The oracle's side of a public Game (its cards and options)."""
+    return OracleGame(game.cards, *game.decks)
+
+
+register_engine("oracle", "hero", _oracle_for)

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any, Iterator
 
-from xenophon.game import State
-from xenophon.records import Record
+from xenophon.kernel.game import State
+from xenophon.play.records import Record
 
 
 @dataclass

@@ -5,7 +5,7 @@ version); every following line is one action or chance outcome in the game's
 notation, so that a game replays exactly. A *seat-view* record holds what one
 seat observed: the actions it saw in the game's notation and, for each action
 hidden from it, what it saw of it in words ("opponent draws a card",
-`xenophon.seatview`); a world consistent with all of it is rebuilt for
+`xenophon.play.seatview`); a world consistent with all of it is rebuilt for
 analysis. The older *redacted* form (still read, and still written for saved
 games in progress) carries the seat's information-set key on every line
 instead of the words.
@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from xenophon import __version__
-from xenophon.errors import XenophonError
-from xenophon.files import JsonError, dumps_line, loads, read_text, write_atomic
-from xenophon.game import CHANCE, Game, State
-from xenophon.seatview import hidden_text, is_hidden_text, normal, unnamed_reveals
+from xenophon.kernel.errors import XenophonError
+from xenophon.kernel.files import JsonError, dumps_line, loads, read_text, write_atomic
+from xenophon.kernel.game import CHANCE, Game, State
+from xenophon.play.seatview import hidden_text, is_hidden_text, normal, unnamed_reveals
 
 FORMAT = "xenophon-record"
 FORMAT_VERSION = 2
@@ -83,7 +83,7 @@ class Record:
 
     def save(self, path: str | Path) -> Path:
         """Writes the record atomically (a temporary file, then a rename); the
-        caller has checked the target (xenophon.files.check_output)."""
+        caller has checked the target (xenophon.kernel.files.check_output)."""
         return write_atomic(path, self.text())
 
 
@@ -219,8 +219,8 @@ def _checked_result(result: Any, here: str) -> list[float]:
 def seal_game(full: Record, view: Record, secrets: dict[str, Any]) -> Record:
     """The record a game in progress is saved as: `view` (what its seat saw,
     in plain text, analysable as a redacted record) with everything else, the
-    full lines and `secrets`, sealed (xenophon.seal)."""
-    from xenophon.seal import seal
+    full lines and `secrets`, sealed (xenophon.kernel.seal)."""
+    from xenophon.kernel.seal import seal
     payload = {"lines": [{k: v for k, v in line.items() if k != "line"} for line in full.lines],
                "seed": full.seed, **secrets}
     return Record(view.game, view.options, None, view.card_digest, view.seats, view.view,
@@ -231,7 +231,7 @@ def seal_game(full: Record, view: Record, secrets: dict[str, Any]) -> Record:
 def open_sealed(record: Record) -> tuple[Record, dict[str, Any]]:
     """The full record and the secrets of a sealed game in progress
     (SealError when the seal cannot be opened here)."""
-    from xenophon.seal import SealError, unseal
+    from xenophon.kernel.seal import SealError, unseal
     try:
         payload = loads(unseal(record.sealed or "").decode("utf-8"))
     except (JsonError, UnicodeDecodeError):
@@ -253,7 +253,7 @@ def _not_a_line(number: int) -> dict[str, Any]:
 
 
 def make_game_for(record: Record, engine: str = "c", **overrides: Any) -> Game:
-    from xenophon.games import make_game
+    from xenophon.kernel.registry import make_game
     try:
         game = make_game(record.game, seed=record.seed, engine=engine,
                          **{**record.options, **overrides})
@@ -290,7 +290,7 @@ def redact(record: Record, game: Game, seat: int) -> Record:
 def seat_view(record: Record, game: Game, seat: int) -> Record:
     """The full record as `seat` observed it, in the seat-view notation: the
     lines it saw in the game's notation, the others as what it saw of them
-    (`xenophon.seatview`); no seed and no engine keys."""
+    (`xenophon.play.seatview`); no seed and no engine keys."""
     state = game.new_initial_state()
     view = Record(record.game, record.options, None, record.card_digest, record.seats, seat,
                   result=record.result, version=record.version)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from xenophon.game import State
+from xenophon.kernel.game import State
 
 #: what stands for a step the seat did not see (a record's view says the same)
 HIDDEN = "(hidden from you)"

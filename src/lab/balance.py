@@ -7,7 +7,7 @@ paired deals (one deal played twice with the sides' seats swapped) with its
 - Anabasis: the rows are the modes, the columns the seats; a cell is that
   seat's score in that mode.
 
-The games run as jobs of `xenophon.jobs` (one deal of one cell a job), so a
+The games run as jobs of `xenophon.lab.jobs` (one deal of one cell a job), so a
 study runs on a local pool or a Ray cluster and resumes from its results file.
 """
 from __future__ import annotations
@@ -17,11 +17,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from xenophon.files import read_bytes
-from xenophon.games import DECK_SEPARATOR, GAME_OPTIONS, SpecError, make_game
-from xenophon.heatmap import Picture, heatmap
-from xenophon.jobs import Job, Run
-from xenophon.tournament import paired_interval
+from xenophon.kernel.files import read_bytes
+from xenophon.kernel.registry import DECK_SEPARATOR, GAME_OPTIONS, SpecError, make_game
+from xenophon.lab.heatmap import Picture, heatmap
+from xenophon.lab.jobs import Job, Run
+from xenophon.lab.tournament import paired_interval
 
 MODES = ("standard", "expert")
 SEATS = ("seat 0", "seat 1")

@@ -16,7 +16,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from xenophon.game import Move, State
+from xenophon.kernel.game import Move, State
 
 #: (state, seat, rng) -> (a world consistent with the seat's information, its weight)
 Sampler = Callable[[State, int, random.Random], tuple[State, float]]

@@ -19,12 +19,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from xenophon.chance import ChanceStream, event_kind
-from xenophon.describe import HIDDEN, narrator_for
-from xenophon.errors import IllegalMoveError, XenophonError
-from xenophon.files import check_output, user_data_folder
-from xenophon.game import CHANCE, Game, Move, State
-from xenophon.records import (Record, load_record, make_game_for, new_record, open_sealed,
+from xenophon.kernel.chance import ChanceStream, event_kind
+from xenophon.kernel.narration import HIDDEN, narrator_for
+from xenophon.kernel.errors import IllegalMoveError, XenophonError
+from xenophon.kernel.files import check_output, user_data_folder
+from xenophon.kernel.game import CHANCE, Game, Move, State
+from xenophon.play.records import (Record, load_record, make_game_for, new_record, open_sealed,
                               redact, replay, seal_game)
 
 DEFAULT_LEVEL = "normal"
@@ -77,7 +77,7 @@ class Session:
         # before each of the human's moves: the state, the record's length, chance used
         self.snapshots: list[tuple[State, int, Counter]] = []
         self.written: list[Path] = []                   # files this session may replace
-        # what happened, in words, as the human saw it (xenophon.describe):
+        # what happened, in words, as the human saw it (xenophon.kernel.narration):
         # lines not yet taken, and the chance outcomes waiting to be folded
         self.narrator = narrator_for(state, human)
         self.events: list[str] = []

@@ -1,9 +1,11 @@
 """What both oracles share, written once over the backend protocol."""
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
-from xenophon.codes import CHANCE, TERMINAL
+from xenophon.kernel.codes import CHANCE, TERMINAL
+from xenophon.kernel.game import engine_factory
 
 
 # Multisets of both oracles: dict card id -> positive count
@@ -101,3 +103,23 @@ def perft(state: Any, depth: int) -> int:
         total += perft(state, depth - 1)
         state.undo()
     return total
+
+
+def reference_features(state: Any, player: int) -> dict[str, float]:
+    """{feature name: value} of a public `State` (either game) for `player`:
+    the learned evaluation's features computed on the oracle's copy of the
+    position by the game's `oracle_features.feature_side`, each the
+    evaluating player's value minus the other seat's.
+
+    >>> from xenophon.anabasis import Game
+    >>> game = Game(seed=1)
+    >>> state = game.new_initial_state()
+    >>> state.resolve_chance(game.rng)
+    >>> reference_features(state, 0)["first_seat"]
+    1.0
+    """
+    oracle = engine_factory("oracle", state.game.name)(state.game)
+    st = oracle.state_from_dict(state.to_dict())
+    side = importlib.import_module(f"xenophon.{state.game.name}.oracle_features").feature_side
+    mine, theirs = side(st, player), side(st, 1 - player)
+    return {name: float(mine[name] - theirs[name]) for name in mine}

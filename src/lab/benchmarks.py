@@ -32,10 +32,10 @@ from pathlib import Path
 from typing import Any, Callable
 
 import xenophon
-from xenophon.errors import XenophonError
-from xenophon.game import State
-from xenophon.files import FileError, JsonError, loads, read_text
-from xenophon.games import GAMES, make_game
+from xenophon.kernel.errors import XenophonError
+from xenophon.kernel.game import State
+from xenophon.kernel.files import FileError, JsonError, loads, read_text
+from xenophon.kernel.registry import GAMES, make_game
 
 POSITIONS_FILE = Path(xenophon.__file__).resolve().parent / "data" / "bench_positions.json"
 PARTS = ("core", "search", "strength")
@@ -57,7 +57,7 @@ class Settings:
     move_time: float = 0.1              # seconds per move, equal-time match
     sprt: tuple[float, float] | None = None
     processes: int | None = None
-    cluster: str | None = None          # where matches run: a Ray cluster (`xenophon.jobs`)
+    cluster: str | None = None          # where matches run: a Ray cluster (`xenophon.lab.jobs`)
     seed: int = 1
 
 
@@ -403,8 +403,8 @@ def match_specs(settings: Settings, game: str) -> dict[str, tuple[str, str, str,
 def strength_row(entry: dict[str, Any], settings: Settings, match: str, reason: str | None,
                  progress: bool) -> Row:
     """One match of `match_specs` against OpenSpiel's C++ ISMCTS, from xenophon's side."""
-    from xenophon.jobs import make_backend
-    from xenophon.tournament import play_match
+    from xenophon.lab.jobs import make_backend
+    from xenophon.lab.tournament import play_match
     ours, ours_spec, peer, peer_spec = match_specs(settings, entry["game"])[match]
     if reason:
         return skipped("strength", match, "match", ours, reason)

@@ -39,13 +39,14 @@ import random
 from typing import Any, NamedTuple
 
 from xenophon.anabasis import notation
-from xenophon.errors import XenophonError
+from xenophon.kernel.game import register_engine
+from xenophon.kernel.errors import XenophonError
 from xenophon.anabasis.cards import Card, CardSet, FieldCard, load_card_set
 from xenophon.anabasis.notation import (ATTACK, BUY, BUY_PLACE, DEAL, DRAW, END, EVADE, EVENT,
                                         FIELD, KIND_NAMES, MOVE, PASS, PLACE, READY, REVEAL,
                                         SET, STRIKE, decode, encode)
-from xenophon.codes import CHANCE, TERMINAL
-from xenophon.reference.tools import (OracleStateBase, ms_add, ms_size, ms_take,  # noqa: F401
+from xenophon.kernel.codes import CHANCE, TERMINAL
+from xenophon.kernel.oracle import (OracleStateBase, ms_add, ms_size, ms_take,  # noqa: F401
                                       perft)  # perft: part of this module's API
 
 __all__ = [
@@ -56,7 +57,7 @@ __all__ = [
 ]
 
 # The backend protocol constants and the action codes are the public ones
-# (xenophon.codes, xenophon.anabasis.notation), numbered by the C core: the
+# (xenophon.kernel.codes, xenophon.anabasis.notation), numbered by the C core: the
 # oracle checks the rules, not the numbering.
 MISS, HIT, CRIT = 0, 1, 2          # the x of a STRIKE outcome
 
@@ -99,7 +100,7 @@ def neighbours(q: int) -> list[int]:
 
 
 # ---------------------------------------------------------------------------
-# Multisets (ms_add, ms_take, ms_size: xenophon.reference.tools)
+# Multisets (ms_add, ms_take, ms_size: xenophon.kernel.oracle)
 
 def ms_merge(into: dict[int, int], other: dict[int, int]) -> None:
     for card, n in other.items():
@@ -1081,3 +1082,11 @@ def format_action(code: int, state_or_cards: Any = None) -> str:
         return notation.format_action(code, cards, slot_event)
     except (IndexError, XenophonError):
         return f"#{code}"
+
+
+def _oracle_for(game: Any) -> OracleGame:
+    """The oracle's side of a public Game (its cards and options)."""
+    return OracleGame(game.cards, game.mode)
+
+
+register_engine("oracle", "anabasis", _oracle_for)

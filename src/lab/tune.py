@@ -8,7 +8,7 @@ a network with the linear fit) on the same held-out positions.
 One module for both games: the features and the C evaluation are the
 game's (src/engine_c/*/features.c), the rest is written once here.
 
-Generation is one job of `xenophon.jobs` per game (parallel, seeded,
+Generation is one job of `xenophon.lab.jobs` per game (parallel, seeded,
 resumable through the results file); a game is kept as its action codes and
 a position as an index into them, so games played once can be refitted when
 the features change, on any build of the core.
@@ -27,12 +27,12 @@ from typing import Any
 
 import numpy as np
 
-from xenophon.errors import XenophonError
-from xenophon.evaluation import HiddenUnit, Weights
-from xenophon.game import CHANCE, Game
-from xenophon.games import game_from_texts
-from xenophon.jobs import Job, RunError, read_results, results_config, results_header
-from xenophon.players import make_bot
+from xenophon.kernel.errors import XenophonError
+from xenophon.kernel.evaluation import HiddenUnit, Weights
+from xenophon.kernel.game import CHANCE, Game
+from xenophon.kernel.registry import game_from_texts
+from xenophon.lab.jobs import Job, RunError, read_results, results_config, results_header
+from xenophon.play.players import make_bot
 
 #: the L2 penalties tried (per position, on standardised features); the one
 #: with the lowest validation log-loss is refitted on all training games. None
@@ -52,7 +52,7 @@ TAPER_QUANTILE = 0.9              # taper_turns: this quantile of the training g
 
 def positions_job(game: str, options: dict[str, str], bot: str, explore: float,
                   positions: int, seed: int) -> list[dict[str, Any]]:
-    """One self-play game (the job of `xenophon.jobs`): the bot plays both
+    """One self-play game (the job of `xenophon.lab.jobs`): the bot plays both
     seats, a uniformly random move instead of its choice with probability
     `explore`. The game is kept as its action codes (chance outcomes
     included), so it replays on any build of the core; up to `positions` of

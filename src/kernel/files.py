@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from xenophon.errors import XenophonError
+from xenophon.kernel.errors import XenophonError
 
 MAX_INPUT_BYTES = 64 * 1024 * 1024       # a record of a very long game is well under 1 MiB
 MAX_JSON_DEPTH = 64                       # records and queries nest 3 or 4 levels deep

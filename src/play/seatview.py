@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from xenophon.game import CHANCE, State, plural
+from xenophon.kernel.game import CHANCE, State, plural
 
 OPPONENT = "opponent"
 

@@ -1,0 +1,512 @@
+"""The JSON analysis protocol of `xenophon engine`: line-delimited queries and
+answers on a pair of byte streams
+(docs/engine-protocol.md). One query per line; answers carry the query's id.
+
+The engine never stops on a line: a line that is too long, not UTF-8, not
+JSON, nested too deep, or a query with a field of the wrong type or range
+gets one error answer and the engine reads the next line. Answers are always
+valid UTF-8 JSON, one per line, flushed as they are written."""
+from __future__ import annotations
+
+import math
+import threading
+import time
+from typing import Any, BinaryIO, Callable, Iterator
+
+from xenophon.kernel.errors import XenophonError
+from xenophon.play.explain import MAX_WORLDS, explain_search
+from xenophon.kernel.files import JsonError, decode_text, dumps_line, loads
+from xenophon.kernel.chance import ChanceStream
+from xenophon.kernel.game import CHANCE, State
+from xenophon.kernel.registry import check_file_name, game_with_options
+from xenophon.play.records import (Record, load_record, make_game_for, observation_lines, replay,
+                              seat_view)
+from xenophon.play.seatview import is_hidden_text
+from xenophon.search.bots import (MAX_SECONDS, MAX_TOP, ISMCTSBot, SearchResult, Setting,
+                                  check_setting, result_dict)
+
+MAX_LINE_BYTES = 16 * 1024 * 1024    # one query line
+READ_CHUNK = 1024 * 1024             # how much of an over-long line is read at a time
+MIN_STREAM_SECONDS = 0.01            # the shortest interval between partial answers
+DEFAULT_ITERATIONS = 2000
+DEFAULT_TOP = 10
+#: the ranges of the fields that are not search settings (those are bots.SETTINGS)
+TOP = Setting(int, 1, MAX_TOP)
+STREAM = Setting(float, MIN_STREAM_SECONDS, MAX_SECONDS, none_allowed=True)
+SEARCH_SEED = Setting(int)
+SEAT = Setting(int, 0, 1, none_allowed=True)
+WORLDS = Setting(int, 0, MAX_WORLDS)
+
+CANCEL_POLL = 0.05                   # how often a running search looks for a cancel
+#: every field a query may have
+QUERY_FIELDS = ("id", "command", "game", "options", "seed", "moves", "observations", "record",
+                "seat", "iterations", "time", "workers", "restrict", "top", "stream",
+                "search_seed", "explain")
+#: a position given by its moves or by one seat's observations
+POSITION_FIELDS = ("game", "options", "seed", "moves", "observations")
+#: what a query may ask; without 'command' it asks for an analysis
+COMMANDS = ("analyse", "new_game", "legal_moves", "state", "cancel", "quit")
+
+
+class QueryError(XenophonError):
+    """A query the engine cannot answer; the message goes back in the answer."""
+
+
+class LineTooLong:
+    """Stands for an input line over the cap (its bytes were skipped)."""
+
+
+# -- reading ------------------------------------------------------------------
+def read_lines(stream: BinaryIO, limit: int = MAX_LINE_BYTES) -> Iterator[bytes | LineTooLong]:
+    """The input's lines (without their end), never holding more than `limit`
+    bytes of one: a longer line is skipped in chunks and given as LineTooLong."""
+    while True:
+        line = stream.readline(limit + 1)
+        if not line:
+            return
+        if len(line) > limit and not line.endswith(b"\n"):
+            while line and not line.endswith(b"\n"):
+                line = stream.readline(READ_CHUNK)
+            yield LineTooLong()
+            continue
+        yield line.rstrip(b"\r\n")
+
+
+def parse_query(line: bytes | LineTooLong, number: int) -> dict[str, Any]:
+    """A query object from one input line (QueryError otherwise)."""
+    if isinstance(line, LineTooLong):
+        raise QueryError(f"line {number}: longer than {MAX_LINE_BYTES:,} bytes; skipped")
+    text = decode_text(line, f"line {number}", "query")
+    try:
+        query = loads(text)
+    except JsonError as error:
+        raise QueryError(f"line {number}: {error}") from None
+    if not isinstance(query, dict):
+        raise QueryError(f"line {number}: a query is a JSON object")
+    return query
+
+
+# -- checking the fields -------------------------------------------------------
+def holds_only_finite_numbers(value: Any) -> bool:
+    """JSON has no NaN or Infinity (Python's reader takes them): an id holding
+    one could not be copied into a valid answer."""
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, list):
+        return all(holds_only_finite_numbers(item) for item in value)
+    if isinstance(value, dict):
+        return all(holds_only_finite_numbers(item) for item in value.values())
+    return True
+
+
+def check_fields(query: dict[str, Any]) -> None:
+    unknown = [name for name in query if name not in QUERY_FIELDS]
+    if unknown:
+        raise QueryError(f"unknown field '{unknown[0]}' (a query's fields: "
+                         f"{', '.join(QUERY_FIELDS)})")
+    if not holds_only_finite_numbers(query.get("id")):
+        raise QueryError("'id' holds NaN or Infinity, which JSON does not allow")
+    command = query.get("command", "analyse")
+    if command not in COMMANDS:
+        raise QueryError(f"'command' must be one of {', '.join(COMMANDS)} (a query without "
+                         "'command' asks for an analysis)")
+
+
+def budget_of(query: dict[str, Any]) -> tuple[int | None, float | None, int]:
+    """Iterations, seconds and workers, within the search's own ranges."""
+    iterations = check_setting("iterations", query.get("iterations"))
+    seconds = check_setting("time_limit", query.get("time"), "'time'")
+    if iterations is None and seconds is None:
+        iterations = DEFAULT_ITERATIONS
+    workers = check_setting("workers", query.get("workers", 1))
+    return iterations, seconds, workers
+
+
+def restrict_field(query: dict[str, Any]) -> list[str] | None:
+    restrict = query.get("restrict")
+    if restrict is not None and (not isinstance(restrict, list) or not restrict
+                                 or not all(isinstance(m, str) for m in restrict)):
+        raise QueryError("'restrict' must be a non-empty list of moves")
+    return restrict
+
+
+# -- the position ---------------------------------------------------------------
+def position_from_record(query: dict[str, Any]):
+    given = [name for name in POSITION_FIELDS if name in query]
+    if given:
+        raise QueryError(f"give either 'record' or 'game' with 'moves', not both "
+                         f"('{given[0]}' with 'record')")
+    path = query["record"]
+    if not isinstance(path, str) or not path:
+        raise QueryError("'record' must be the path of a record file")
+    check_file_name(path, "'record'")
+    record = load_record(path)
+    state, _ = replay(record, make_game_for(record))
+    return state, record.view
+
+
+def game_of(query: dict[str, Any]):
+    name = query.get("game")
+    if not isinstance(name, str):
+        raise QueryError("a query needs 'game' (with 'moves' or 'observations') or 'record'")
+    options = query.get("options", {})
+    if not isinstance(options, dict):
+        raise QueryError("'options' must be an object, e.g. {\"mode\": \"expert\"}")
+    return game_with_options(name, options, seed=query.get("seed"))
+
+
+def texts_field(query: dict[str, Any], name: str, what: str) -> list[str]:
+    texts = query.get(name, [])
+    if not isinstance(texts, list) or not all(isinstance(m, str) for m in texts):
+        raise QueryError(f"'{name}' must be a list of {what}")
+    return texts
+
+
+def position_from_moves(query: dict[str, Any]):
+    if "observations" in query and "moves" in query:
+        raise QueryError("give either 'moves' (the whole game) or 'observations' (what one "
+                         "seat saw), not both")
+    if "observations" in query:
+        return position_from_observations(query)
+    game = game_of(query)
+    moves = texts_field(query, "moves", "moves in the game's notation")
+    state = game.new_initial_state()
+    for number, move in enumerate(moves, start=1):
+        try:
+            state.apply(move)
+        except XenophonError as error:
+            raise QueryError(f"move {number} ('{move}'): {error}") from None
+    return state, None
+
+
+def observation_line(item: Any, number: int) -> dict[str, Any]:
+    """One entry of 'observations' as a record line: a text (a move, or a
+    hidden action in words starting with "opponent"), or an object with
+    'move' and 'reveals' (the cards a move turned up that it does not name)."""
+    if isinstance(item, str):
+        return {**observation_lines([item])[0], "line": f"observation {number}"}
+    if isinstance(item, dict) and set(item) <= {"move", "reveals"} \
+            and isinstance(item.get("move"), str) and not is_hidden_text(item["move"]) \
+            and isinstance(item.get("reveals", []), list) \
+            and all(isinstance(name, str) for name in item.get("reveals", [])):
+        return {**item, "line": f"observation {number}"}
+    raise QueryError(f"observation {number}: a text, or an object with 'move' and 'reveals' "
+                     "(a list of card names)")
+
+
+def position_from_observations(query: dict[str, Any]):
+    """A world consistent with what `seat` observed (docs/records.md,
+    "Seat-view records"): the seat is the viewing seat."""
+    seat = query.get("seat")
+    if seat not in (0, 1) or isinstance(seat, bool):
+        raise QueryError("'observations' are one seat's: give that 'seat' (0 or 1)")
+    items = query["observations"]
+    if not isinstance(items, list):
+        raise QueryError("'observations' must be a list of what the seat saw, in the seat-view "
+                         "notation")
+    game = game_of(query)
+    record = Record(game.name, game.options(), None, game.card_digest(), ["?", "?"], seat,
+                    [observation_line(item, n) for n, item in enumerate(items, start=1)])
+    try:
+        state, _ = replay(record, game, seed=SEARCH_SEED.check("'search_seed'",
+                                                             query.get("search_seed", 0)))
+    except XenophonError as error:
+        raise QueryError(f"observations: {error}") from None
+    return state, seat
+
+
+def position_of(query: dict[str, Any]):
+    """The state a query asks about and the seat whose view it is (a redacted
+    or seat-view record's, observations'; None for a whole game)."""
+    if "record" in query:
+        return position_from_record(query)
+    return position_from_moves(query)
+
+
+def viewing_seat(seat: int | None, state: Any, view: int | None) -> int:
+    """The seat the search views from: the player to move, who must be the
+    seat asked for and the seat a redacted record was written for."""
+    if seat is None:
+        seat = state.current_player
+    if seat != state.current_player:
+        raise QueryError(f"seat {seat} is not to move there (seat {state.current_player} is)")
+    if view is not None and view != seat:
+        raise QueryError(f"the position is seat {view}'s view (a record or observations "
+                         f"of seat {view})")
+    return seat
+
+
+def move_codes(moves: list[str], state: Any) -> list[int]:
+    try:
+        return [state.move(move).code for move in moves]
+    except XenophonError as error:
+        raise QueryError(f"restrict: {error}") from None
+
+
+# -- answering ----------------------------------------------------------------
+class Cancelled(Exception):
+    """Raised inside a search's progress callback to stop it; carries what
+    the search had found."""
+
+    def __init__(self, partial: SearchResult):
+        super().__init__("cancelled")
+        self.partial = partial
+
+
+def answer(query: dict[str, Any], out: BinaryIO,
+           stop: threading.Event | None = None) -> dict[str, Any]:
+    """The final answer to an analysis query (partial ones are written to
+    `out` on the way); every field is checked before the position is built.
+    When `stop` is set (a cancel query), the search ends within about
+    CANCEL_POLL seconds and answers with what it found, marked cancelled."""
+    iterations, seconds, workers = budget_of(query)
+    top = TOP.check("'top'", query.get("top", DEFAULT_TOP))
+    stream = STREAM.check("'stream'", query.get("stream"))
+    search_seed = SEARCH_SEED.check("'search_seed'", query.get("search_seed", 0))
+    seat = SEAT.check("'seat'", query.get("seat"))
+    worlds = WORLDS.check("'explain'", query.get("explain", 0))
+    restrict = restrict_field(query)
+    state, view = position_of(query)
+    if state.is_terminal():
+        raise QueryError("the game is over in that position")
+    if state.is_chance():
+        raise QueryError("that position is a chance node: nobody decides there")
+    seat = viewing_seat(seat, state, view)
+    root_moves = move_codes(restrict, state) if restrict else None
+    bot = ISMCTSBot(iterations=iterations, time_limit=seconds, workers=workers,
+                    seed=search_seed)
+    progress = progress_callback(bot, query, out, seat, top, stream, stop)
+    cancelled = False
+    try:
+        result = bot.analyse(state, on_progress=progress,
+                             every=min(stream or CANCEL_POLL, CANCEL_POLL) if progress else 0.5,
+                             root_moves=root_moves)
+    except Cancelled as stopped:
+        result, cancelled = stopped.partial, True
+    final = {"id": query.get("id"), "final": True, "seat": seat, **result_dict(result, top)}
+    if cancelled:
+        return {**final, "cancelled": True}
+    explanation = explain_search(state, seat, result, worlds, search_seed, top,
+                                 stopped=stop.is_set if stop is not None else lambda: False)
+    if explanation:
+        final["explanation"] = explanation.as_dict()
+    return {**final, "cancelled": True} if stop is not None and stop.is_set() else final
+
+
+def progress_callback(bot: ISMCTSBot, query: dict[str, Any], out: BinaryIO, seat: int, top: int,
+                      stream: float | None, stop: threading.Event | None
+                      ) -> Callable[[SearchResult], None] | None:
+    """What the search calls between its slices: a partial answer every
+    `stream` seconds, and a stop when `stop` is set (None: neither is asked)."""
+    if stream is None and stop is None:
+        return None
+    # a partial result draws its principal variations from the bot's generator;
+    # putting the generator back after each keeps the final answer the same
+    # however many slices the search took
+    saved = bot.rng.getstate()
+    last = [time.perf_counter()]
+
+    def progress(partial: SearchResult) -> None:
+        bot.rng.setstate(saved)
+        if stop is not None and stop.is_set():
+            raise Cancelled(partial)
+        if stream is not None and time.perf_counter() - last[0] >= stream * 0.999:
+            last[0] = time.perf_counter()
+            write(out, {"id": query.get("id"), "final": False, "seat": seat,
+                        **result_dict(partial, top)})
+    return progress
+
+
+# -- the other commands ---------------------------------------------------------
+def new_game(query: dict[str, Any]) -> dict[str, Any]:
+    """A game whose chance is drawn from `seed` (as `xenophon play --seed`
+    draws it: one fixed sequence per kind of chance event, so no choice of
+    moves can steer it), after the decisions in `moves`; answered as `seat`
+    sees it: its observations (the seat-view notation), the state and the
+    legal moves when the seat is to move."""
+    seed = query.get("seed")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise QueryError("a new game needs its 'seed' (a whole number), which draws its chance")
+    seat = SEAT.check("'seat'", query.get("seat"))
+    if seat is None:
+        raise QueryError("a new game is answered as one seat sees it: give 'seat' (0 or 1)")
+    if "observations" in query or "record" in query:
+        raise QueryError("a new game is given by 'game', 'options', 'seed' and 'moves' "
+                         "(its decisions; chance comes from the seed)")
+    game = game_of(query)
+    chance = ChanceStream.from_seed(seed)
+    state = game.new_initial_state()
+    record = Record(game.name, game.options(), None, game.card_digest(), ["?", "?"])
+    draw_chance(state, chance, record)
+    for number, move in enumerate(texts_field(query, "moves", "decisions in the game's "
+                                                              "notation"), start=1):
+        try:
+            record.add(state.current_player, state.apply(move).text)
+        except XenophonError as error:
+            raise QueryError(f"move {number} ('{move}'): {error}") from None
+        draw_chance(state, chance, record)
+    observed = seat_view(record, game, seat)
+    return {"id": query.get("id"), "seat": seat,
+            "observations": [observation_text(line) for line in observed.lines],
+            **state_answer(state, seat)}
+
+
+def draw_chance(state: State, chance: ChanceStream, record: Record) -> None:
+    """Plays the chance events from `state` on, up to a decision or the end."""
+    while state.is_chance():
+        outcome = chance.draw(state)
+        state.apply_code(outcome.code)
+        record.add(CHANCE, outcome.text)
+
+
+def observation_text(line: dict[str, Any]) -> Any:
+    """A seat-view line as an entry of 'observations' (an object when the
+    move turned up cards it does not name)."""
+    if "hidden" in line:
+        return line["hidden"]
+    return {"move": line["move"], "reveals": line["reveals"]} if "reveals" in line \
+        else line["move"]
+
+
+def state_answer(state: State, seat: int) -> dict[str, Any]:
+    """The position as `seat` sees it: the state dict with what is hidden from
+    it taken out (`State.view`), the board as text, who is to move, and the
+    legal moves when `seat` is to move."""
+    to_move = "over" if state.is_terminal() else (
+        "chance" if state.is_chance() else state.current_player)
+    shown: dict[str, Any] = {"to_move": to_move, "state": state.view(seat),
+                             "board": state.render(seat)}
+    if state.is_terminal():
+        shown["returns"] = state.returns()
+    if to_move == seat:
+        shown["legal_moves"] = [move.text for move in state.legal_moves()]
+    return shown
+
+
+def view_seat(query: dict[str, Any], state: State, view: int | None) -> int:
+    """The seat a state or legal-moves query is answered for: the view's
+    seat, else 'seat', else the player to move."""
+    seat = SEAT.check("'seat'", query.get("seat"))
+    if view is not None and seat not in (None, view):
+        raise QueryError(f"the position is seat {view}'s view; it is shown to seat {view} only")
+    seat = view if view is not None else seat
+    if seat is None:
+        if state.current_player not in (0, 1):
+            raise QueryError("nobody decides in that position: say which 'seat' asks")
+        seat = state.current_player
+    return seat
+
+
+def state_query(query: dict[str, Any]) -> dict[str, Any]:
+    state, view = position_of(query)
+    seat = view_seat(query, state, view)
+    return {"id": query.get("id"), "seat": seat, **state_answer(state, seat)}
+
+
+def legal_moves_query(query: dict[str, Any]) -> dict[str, Any]:
+    state, view = position_of(query)
+    seat = view_seat(query, state, view)
+    if state.is_terminal():
+        raise QueryError("the game is over in that position")
+    if state.is_chance():
+        if view is not None:
+            raise QueryError("that position is a chance node whose outcomes depend on cards "
+                             f"hidden from seat {view}")
+        return {"id": query.get("id"), "seat": seat, "to_move": "chance",
+                "legal_moves": [move.text for move, _ in state.chance_outcomes()]}
+    if state.current_player != seat:
+        # the opponent's moves would show its hidden hand
+        raise QueryError(f"seat {state.current_player} is to move there, not seat {seat}: "
+                         "a seat is told its own legal moves only")
+    return {"id": query.get("id"), "seat": seat, "to_move": seat,
+            "legal_moves": [move.text for move in state.legal_moves()]}
+
+
+COMMAND_ANSWERS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    "new_game": new_game, "legal_moves": legal_moves_query, "state": state_query}
+
+
+def write(out: BinaryIO, data: dict[str, Any]) -> None:
+    with WRITING:
+        out.write(dumps_line(data).encode("utf-8") + b"\n")
+        out.flush()
+
+
+WRITING = threading.Lock()        # a search's thread and the reader both answer
+
+
+def error_answer(query_id: Any, error: BaseException) -> dict[str, Any]:
+    if isinstance(error, XenophonError):
+        return {"id": query_id, "error": str(error)}
+    # a bug: answered, so that one query cannot stop the engine
+    return {"id": query_id, "error": f"internal error: {type(error).__name__}: {error}"}
+
+
+class RunningSearch:
+    """The analysis being answered, in a thread of its own so that the
+    engine can read a cancel while it runs; queries are still answered in
+    order (any other query waits for it)."""
+
+    def __init__(self, out: BinaryIO):
+        self.out = out
+        self.thread: threading.Thread | None = None
+        self.stop = threading.Event()
+
+    def start(self, query: dict[str, Any], query_id: Any) -> None:
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._answer, args=(query, query_id, self.stop),
+                                       daemon=True)
+        self.thread.start()
+
+    def _answer(self, query: dict[str, Any], query_id: Any, stop: threading.Event) -> None:
+        try:
+            write(self.out, answer(query, self.out, stop))
+        except BrokenPipeError:
+            pass
+        except Exception as error:
+            write(self.out, error_answer(query_id, error))
+
+    def cancel(self) -> bool:
+        """Stops the running search (it answers with what it found); whether
+        one was running."""
+        running = self.thread is not None and self.thread.is_alive()
+        self.stop.set()
+        self.wait()
+        return running
+
+    def wait(self) -> None:
+        if self.thread is not None:
+            self.thread.join()
+            self.thread = None
+
+
+def serve(stream: BinaryIO, out: BinaryIO) -> None:
+    """Answers every line of `stream` until its end or a quit command."""
+    running = RunningSearch(out)
+    try:
+        for number, line in enumerate(read_lines(stream), start=1):
+            if not isinstance(line, LineTooLong) and not line.strip():
+                continue
+            query_id = None
+            try:
+                query = parse_query(line, number)
+                query_id = query.get("id") if holds_only_finite_numbers(query.get("id")) \
+                    else None
+                check_fields(query)
+                command = query.get("command", "analyse")
+                if command == "cancel":
+                    write(out, {"id": query_id, "cancelled": running.cancel()})
+                    continue
+                running.wait()
+                if command == "quit":
+                    return
+                if command == "analyse":
+                    running.start(query, query_id)
+                else:
+                    write(out, COMMAND_ANSWERS[command](query))
+            except (BrokenPipeError, KeyboardInterrupt):
+                raise
+            except Exception as error:
+                write(out, error_answer(query_id, error))
+    finally:
+        running.wait()
