@@ -79,7 +79,7 @@ def settings_from(args: argparse.Namespace) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    from xenophon import benchmarks
+    from xenophon.lab import benchmarks
     if args.json:
         check_output(args.json, force=args.force, inputs=[args.positions or POSITIONS_FILE],
                      what="results")

@@ -76,7 +76,7 @@ def test_kind_numbers_are_the_cores(game):
 
 
 def test_protocol_constants_are_the_cores():
-    from xenophon import codes, game
+    from xenophon.kernel import codes, game
     from xenophon._core import anabasis, hero
     assert game.CHANCE == codes.CHANCE == anabasis.CHANCE == hero.CHANCE
     assert game.TERMINAL == codes.TERMINAL == anabasis.TERMINAL == hero.TERMINAL
