@@ -90,12 +90,14 @@ def search_extensions():
     from Cython.Build import cythonize
     from setuptools import Extension
 
+    SEARCH_PARTS = sorted(glob.glob("src/search/*.pxi") + glob.glob("src/search/*.h"))
     extensions = [
         Extension(
             "xenophon.search." + os.path.splitext(os.path.basename(path))[0],
             sources=[path],
             include_dirs=[ENGINE_DIR, "src/search"],
-            depends=ENGINE_DEPENDS,
+            # the parts a search module includes (ismcts.pyx: its .pxi and atomics.h)
+            depends=ENGINE_DEPENDS + SEARCH_PARTS,
             extra_compile_args=OPT_FLAGS + EXTRA_FLAGS,
             extra_link_args=EXTRA_FLAGS,
         )

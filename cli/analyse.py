@@ -16,8 +16,8 @@ from xenophon.kernel.files import check_output, write_atomic
 from xenophon.kernel.game import State
 from xenophon.play.records import Record, load_record, make_game_for, replay
 from xenophon.play.review import PLOT_FORMATS, decisions_of, review_picture, review_points
-from xenophon.search.belief import search_sampler
-from xenophon.search.sampler import SAMPLERS
+from xenophon.search.belief import world_draw
+from xenophon.search.world_sampling import SAMPLERS
 from xenophon.search.bots import (MAX_ITERATIONS, MAX_SECONDS, MAX_TOP, ISMCTSBot, SearchResult,
                                   result_dict)
 
@@ -157,7 +157,7 @@ def run_analyse(args: argparse.Namespace) -> int:
     state, seat, where = choose_position(record, args)
     result = searcher(args, 5000).analyse(state)
     explanation = explain_search(state, seat, result, args.worlds, args.seed, args.top,
-                                 sampler=search_sampler(args.sampler, args.seed))
+                                 draw_world=world_draw(args.sampler, args.seed))
     if args.json:
         extra = {"explanation": explanation.as_dict()} if explanation else {}
         print(json.dumps({"position": where, "seat": seat, **result_dict(result, args.top),

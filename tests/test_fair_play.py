@@ -246,7 +246,7 @@ def twin_of(state, searcher, rng):
     resampled from its view, the window replayed with the codes it was shown
     and, where it was shown none, any code that leaves its view as it was.
     None when no such line differing from the true one was found."""
-    from xenophon.search.sampler import observation_window
+    from xenophon.search.world_sampling import observation_window
     window = observation_window(state, searcher)
     start = state.game.state_from_bytes(window.start)
     for _ in range(300):
@@ -276,7 +276,7 @@ def test_policy_sampler_reads_only_what_the_searcher_saw(name):
     """Two lines the searcher cannot tell apart (same codes shown, same views
     after every step) give the same worlds, search and belief."""
     from xenophon.search.belief import opponent_belief
-    from xenophon.search.sampler import observation_window, policy_worlds
+    from xenophon.search.world_sampling import observation_window, policy_worlds
     rng = random.Random(3)
     compared = weighed = 0
     for state in played_positions(name, 10, seed=11):

@@ -1,4 +1,4 @@
-"""Opponent-move inference (xenophon.search.sampler, inference.pyx) and the
+"""Opponent-move inference (xenophon.search.world_sampling, inference.pyx) and the
 belief it gives (xenophon.search.belief)."""
 import random
 
@@ -6,10 +6,10 @@ import pytest
 
 from xenophon.kernel.errors import XenophonError
 from xenophon.play.players import make_bot
-from xenophon.search.belief import PolicySampler, opponent_belief
+from xenophon.search.belief import InferredWorldDraw, opponent_belief
 from xenophon.search.bots import SettingError
 from xenophon.search.inference import infer_worlds
-from xenophon.search.sampler import observation_window, policy_worlds
+from xenophon.search.world_sampling import observation_window, policy_worlds
 
 from test_fair_play import GAMES, played_positions
 
@@ -94,7 +94,7 @@ def test_policy_sampler_draws_the_inferred_worlds(positions):
     state = states[0]
     player = state.current_player
     inferred = set(policy_worlds(state, player, 64, seed=0).states)
-    sampler = PolicySampler(particles=64, seed=0)
+    sampler = InferredWorldDraw(particles=64, seed=0)
     rng = random.Random(2)
     for _ in range(20):
         world, weight = sampler(state, player, rng)

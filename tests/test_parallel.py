@@ -109,6 +109,5 @@ def test_a_worker_refuses_a_shared_tree_with_halving():
     bot = ISMCTSBot(iterations=100, seed=1, root_policy="halving")
     api, tables = state.game.search_interface(bot.evaluation, bot.weights)
     with pytest.raises(ValueError, match="shared tree"):
-        Worker(api, tables, state.to_bytes(), state.current_player, 1, bot.c_uct, 2, 100, True,
-               1 << 20, None, None, False, 0, False, 0.0, None, None,
-               Worker.ROOT_POLICIES["halving"], 0, SharedTree(1 << 20))
+        Worker(api, tables, state.to_bytes(), state.current_player, 1, bot.search_settings,
+               True, 1 << 20, 2, shared_tree=SharedTree(1 << 20))

@@ -5,7 +5,7 @@ cdef extern from "codes.h" nogil:
     ctypedef uint16_t XenCode
     int XEN_CHANCE
     int XEN_TERMINAL
-    int XEN_MAX_ACTIONS
+    enum: XEN_MAX_ACTIONS      # a constant: it sizes the search's arrays
 
 cdef extern from "rng.h" nogil:
     ctypedef struct XenRng:

@@ -61,7 +61,7 @@ DEFAULT_EVALUATIONS = {"anabasis": "learned", "hero": "learned"}
 CUTOFF_TURNS = {("anabasis", "hand"): 4, ("anabasis", "learned"): 4,
                 ("hero", "hand"): 4, ("hero", "learned"): 0}
 FALLBACK_CUTOFF_TURNS = 4
-DATA_FOLDER = Path(__file__).parent / "data"
+DATA_FOLDER = Path(__file__).parent.parent / "data"   # xenophon/data
 MAX_WEIGHTS_BYTES = 4 * 1024 * 1024
 MAX_TAPER_TURNS = 10_000
 

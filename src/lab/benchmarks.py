@@ -441,11 +441,8 @@ def environment() -> dict[str, Any]:
                                          capture_output=True, text=True).stdout.splitlines()[0]
     except (OSError, IndexError):
         versions["g++"] = None
-    from inspect import signature
-
-    from xenophon.search.bots import DEFAULT_PRESET, PRESETS, SearchBot
-    defaults = {name: p.default for name, p in signature(SearchBot.__init__).parameters.items()
-                if name == "max_playout_actions"}
+    from xenophon.search.settings import DEFAULT_PRESET, PRESETS, SearchSettings
+    defaults = {"max_playout_actions": SearchSettings().max_playout_actions}
     # the tree options' defaults are the default preset's (their arguments default to None)
     defaults.update(preset=DEFAULT_PRESET, **PRESETS[DEFAULT_PRESET])
     return {"machine": f"{cpu}, {os.cpu_count()} cores, {platform.system()} "

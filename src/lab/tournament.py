@@ -23,6 +23,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
 from xenophon.kernel.files import write_atomic
+from xenophon.kernel.stats import wilson_interval
 from xenophon.kernel.registry import SpecError, game_from_spec, spec_files
 from xenophon.lab.jobs import Job, LocalBackend, read_results, results_header, run_jobs
 from xenophon.play.players import make_bot
@@ -116,12 +117,7 @@ class MatchReport:
 
     def interval(self, z: float = 1.96) -> tuple[float, float]:
         """Wilson 95% interval of the score (draws as half points)."""
-        n, p = self.games, self.score
-        if n == 0:
-            return (0.0, 1.0)
-        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-        spread = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-        return (max(0.0, centre - spread), min(1.0, centre + spread))
+        return wilson_interval(self.score, self.games, z)
 
     @staticmethod
     def elo(score: float) -> float:

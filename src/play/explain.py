@@ -2,12 +2,12 @@
 from the asking seat's information, and where the opponent's hidden cards
 probably are (`xenophon analyse` and `suggest`; docs/analysis.md).
 
-Every world comes from a *sampler*: `sampler(state, seat, rng)` returns a
-full state consistent with everything `seat` has seen and the weight of that
-world. The default draws uniformly (`State.resample`); a belief-weighted
-sampler takes its place without changing anything here. Nothing here reads
-the hidden cards of the state it is given: it only ever looks at sampled
-worlds.
+Every world comes from a *world draw* (`xenophon.search.belief.WorldDraw`):
+`draw(state, seat, rng)` returns a full state consistent with everything
+`seat` has seen and the weight of that world. The default draws uniformly
+(`State.resample`); a belief-weighted draw takes its place without changing
+anything here. Nothing here reads the hidden cards of the state it is given:
+it only ever looks at drawn worlds.
 """
 from __future__ import annotations
 
@@ -17,9 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from xenophon.kernel.game import Move, State
-
-#: (state, seat, rng) -> (a world consistent with the seat's information, its weight)
-Sampler = Callable[[State, int, random.Random], tuple[State, float]]
+from xenophon.search.belief import WorldDraw, card_probabilities, draw_uniform_world, hidden_places
+from xenophon.search.bots import CheatingUCTBot
 
 DEFAULT_WORLDS = 24            # worlds each top move is searched in
 MAX_WORLDS = 10_000
@@ -29,23 +28,6 @@ MIN_WORLD_ITERATIONS = 50
 HURT_SHOWN = 2                 # hidden cards named per move
 MIN_HURT = 0.05                # a smaller change in win probability is not named
 MIN_SUPPORT = 2                # worlds a card must be in to be named
-
-
-def uniform_sampler(state: State, seat: int, rng: random.Random) -> tuple[State, float]:
-    """A world drawn uniformly from `seat`'s information (today's search's)."""
-    return state.resample(seat, rng), 1.0
-
-
-def hidden_places(world: State, seat: int) -> set[tuple[str, str]]:
-    """The opponent's cards hidden from `seat` in a world, as (place, card):
-    ('hand', 'Knight') for a card in the hand, ('slot 2', 'Ambush') for a
-    face-down event (Anabasis)."""
-    other = world.to_dict()["players"][1 - seat]
-    places = {("hand", name) for name, count in other["hand"].items() if count}
-    places |= {(f"slot {index + 1}", slot["card"])
-               for index, slot in enumerate(other.get("slots", []))
-               if slot is not None and not slot["face_up"]}
-    return places
 
 
 @dataclass
@@ -92,30 +74,13 @@ class Explanation:
                "card_worlds": self.card_worlds}
 
 
-def card_probabilities(state: State, seat: int, sampler: Sampler, rng: random.Random,
-                       worlds: int = DEFAULT_CARD_WORLDS) -> dict[str, dict[str, float]]:
-    """For each place of the opponent's hidden cards, the probability of each
-    card being there, over `worlds` sampled worlds; most likely first."""
-    weights: dict[tuple[str, str], float] = defaultdict(float)
-    total = 0.0
-    for _ in range(worlds):
-        world, weight = sampler(state, seat, rng)
-        total += weight
-        for place in hidden_places(world, seat):
-            weights[place] += weight
-    table: dict[str, dict[str, float]] = defaultdict(dict)
-    for (place, card), weight in sorted(weights.items(), key=lambda item: -item[1]):
-        table[place][card] = weight / total if total else 0.0
-    return dict(sorted(table.items(), key=lambda item: (item[0] != "hand", item[0])))
-
-
 def explain(state: State, seat: int, moves: list[Move], searcher: Callable[[int], Any],
-            sampler: Sampler = uniform_sampler, worlds: int = DEFAULT_WORLDS,
+            draw_world: WorldDraw = draw_uniform_world, worlds: int = DEFAULT_WORLDS,
             iterations_per_world: int = 200, seed: int = 0,
             card_worlds: int = DEFAULT_CARD_WORLDS,
             stopped: Callable[[], bool] = lambda: False) -> Explanation:
     """Each of `moves` (the top moves of a search of `state`, `seat` to move)
-    searched in `worlds` worlds from `sampler`, each with its cards in the
+    searched in `worlds` worlds from `draw_world`, each with its cards in the
     open: how often each move is the world's best, and the hidden cards that
     hurt it most. `searcher(iterations)` makes the perfect-information search
     run in each world. When `stopped()` turns true, the worlds searched so
@@ -131,7 +96,7 @@ def explain(state: State, seat: int, moves: list[Move], searcher: Callable[[int]
         if stopped():
             break
         searched += 1
-        world, weight = sampler(state, seat, rng)
+        world, weight = draw_world(state, seat, rng)
         places = hidden_places(world, seat)
         result = bot.analyse(world)
         total += weight
@@ -146,7 +111,7 @@ def explain(state: State, seat: int, moves: list[Move], searcher: Callable[[int]
                           _mean(wins[code]), _hurts(wins[code]))
                for code, text in codes.items()]
     return Explanation(seat, searched, iterations_per_world, reasons,
-                       card_probabilities(state, seat, sampler, rng, card_worlds), card_worlds)
+                       card_probabilities(state, seat, draw_world, rng, card_worlds), card_worlds)
 
 
 def _mean(samples: list[tuple[float, float, set]]) -> float | None:
@@ -172,7 +137,7 @@ def _hurts(samples: list[tuple[float, float, set]]) -> list[Hurt]:
 
 
 def explain_search(state: State, seat: int, result: Any, worlds: int, seed: int = 0,
-                   top: int = EXPLAINED_MOVES, sampler: Sampler = uniform_sampler,
+                   top: int = EXPLAINED_MOVES, draw_world: WorldDraw = draw_uniform_world,
                    stopped: Callable[[], bool] = lambda: False) -> Explanation | None:
     """The explanation of a search `result` of `state` (`seat` to move): its
     top moves (at most EXPLAINED_MOVES) searched again in `worlds` worlds,
@@ -181,12 +146,11 @@ def explain_search(state: State, seat: int, result: Any, worlds: int, seed: int 
     choice (the search ran no iterations)."""
     if not worlds or not result.iterations:
         return None
-    from xenophon.search.bots import CheatingUCTBot
     per_world = max(MIN_WORLD_ITERATIONS, result.iterations // worlds)
     moves = [stat.move for stat in result.moves[:max(top, 1)][:EXPLAINED_MOVES]]
     # a perfect-information search of each sampled world: it sees that world's
     # cards, which were drawn from the seat's information, never the true ones
     return explain(state, seat, moves,
                    lambda iterations: CheatingUCTBot(iterations=iterations, seed=seed),
-                   sampler, worlds=worlds, iterations_per_world=per_world, seed=seed,
+                   draw_world, worlds=worlds, iterations_per_world=per_world, seed=seed,
                    stopped=stopped)

@@ -12,203 +12,25 @@ import math
 import random
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from xenophon.kernel.errors import XenophonError
-from xenophon.kernel.evaluation import EVALUATIONS, cutoff_turns_for
 from xenophon.kernel.game import Move, State
-from xenophon.search import sampler as samplers
+from xenophon.kernel.stats import wilson_interval
+from xenophon.search import world_sampling
 from xenophon.search.ismcts import SharedTree, Worker
+from xenophon.search.settings import (DEFAULT_PRESET, MAX_ITERATIONS, MAX_SECONDS, MAX_TOP,
+                                      MAX_WORKERS, PRESETS, SEARCH_SETTINGS, SETTINGS,
+                                      SearchSettings, Setting, SettingError, check_setting,
+                                      check_settings)
 
-DEFAULT_MEMORY_MB = 256
-#: the evaluation a search scores its cut-off playouts with unless told:
-#: each game's own default (xenophon.kernel.evaluation.DEFAULT_EVALUATIONS)
-DEFAULT_EVALUATION = "default"
-
-# -- the ranges of the settings: the one owner of every budget cap ------------
-MAX_ITERATIONS = 50_000_000       # iterations of one search (hours at the slowest speeds)
-MAX_SECONDS = 3600.0              # seconds of one search
-MAX_WORKERS = 64                  # search threads
-# how several workers share a search: a tree each, their root statistics
-# summed ("root"), or one tree grown by all, with virtual loss ("shared")
-PARALLEL_MODES = ("root", "shared")
-MAX_MEMORY_MB = 16_384            # the tree memory cap of one search
-MIN_TREE_BYTES = 2 * 1024 * 8 + 1024  # the least one tree takes (tree_init in ismcts.pyx)
-MAX_WORLDS = 1024                 # PIMC's sampled worlds
-MAX_TOP = 1000                    # moves a result lists (a position has far fewer)
-MAX_CUTOFF_TURNS = 10_000         # playout turns before the evaluation (-1: to the end)
-MAX_PLAYOUT_ACTIONS = 10_000_000  # actions of one playout
-MAX_C_UCT = 100.0                 # exploration constant (returns are in [-1, 1])
-MAX_TEMPERATURE = 100.0           # beyond it the choice is as good as uniform
-MAX_GREEDY_BRANCHES = 65_536      # chance leaves GreedyBot expands exhaustively
-MAX_GREEDY_SAMPLES = 1024         # chance samples GreedyBot draws beyond that
-MAX_PRIOR_WEIGHT = 100.0          # progressive bias weight (values are in [-1, 1])
-
-# -- the tree's options and their named presets -------------------------------
-#: the search options a preset fixes; a bot given one of them explicitly
-#: overrides its preset's value
-TREE_OPTIONS = ("c_uct", "cutoff_turns", "value_scaling", "transpositions", "prior_weight",
-                "root_policy", "opponent_nodes", "ties")
-#: how the move to play is chosen among root moves equal in visits and value:
-#: the first in code order (which puts `end` first), or one at random
-TIE_RULES = ("first", "random")
-#: `v1` is the search as it was before the tree options (issue 11): UCB1 on
-#: raw returns at every node the root included, each edge with its own
-#: statistics, no priors; a cut-off of None is the game's and its
-#: evaluation's own (xenophon.kernel.evaluation.CUTOFF_TURNS)
-PRESETS: dict[str, dict[str, Any]] = {
-    "v1": {"c_uct": 0.4, "cutoff_turns": None, "value_scaling": "none", "transpositions": False,
-           "prior_weight": 0.0, "root_policy": "uct", "opponent_nodes": "own", "ties": "first"},
-}
-#: `v2` is v1 drawing the move to play among root moves equal in visits and
-#: value (docs/search.md, "The final move among equals"), the default
-PRESETS["v2"] = {**PRESETS["v1"], "ties": "random"}
-DEFAULT_PRESET = "v2"
-
-
-class SettingError(XenophonError, ValueError):
-    """A bot setting of the wrong type or out of its range; the message names it."""
-
-
-@dataclass(frozen=True)
-class Setting:
-    """The type (int, float or bool) and range a bot setting must have."""
-
-    kind: type
-    least: float | None = None
-    most: float | None = None
-    above: bool = False           # `least` itself is out of range
-    none_allowed: bool = False    # None leaves it out (a budget not given, a random seed)
-    choices: tuple[str, ...] = () # a text setting: the texts it may be (any, if empty)
-
-    def describe(self) -> str:
-        """'a whole number from 1 to 64', 'a number above 0 and at most 3,600', ..."""
-        if self.kind is bool:
-            return "true or false"
-        if self.kind is str:
-            return f"one of {', '.join(self.choices)}" if self.choices else "a text"
-        noun = "a whole number" if self.kind is int else "a number"
-        if self.least is None:
-            return noun
-        if self.above or self.kind is float:
-            low = f"above {self.least:,g}" if self.above else f"at least {self.least:,g}"
-            return f"{noun} {low}" + (f" and at most {self.most:,g}" if self.most is not None
-                                      else "")
-        if self.most is None:
-            return f"{noun} of at least {self.least:,}"
-        return f"{noun} from {self.least:,} to {self.most:,}"
-
-    def _in_range(self, value: float) -> bool:
-        if self.kind is float and not math.isfinite(value):
-            return False
-        if self.least is not None and (value <= self.least if self.above else value < self.least):
-            return False
-        return self.most is None or value <= self.most
-
-    def check(self, label: str, value: Any) -> Any:
-        """`value` if it fits (an int widened to a float for a float setting),
-        else SettingError: "<label> must be <describe()> (got <value>)"."""
-        if value is None and self.none_allowed:
-            return None
-        if self.kind is bool:
-            fits = isinstance(value, bool)
-        elif self.kind is str:
-            fits = isinstance(value, str) and value != "" \
-                and (not self.choices or value in self.choices)
-        elif self.kind is int:
-            fits = isinstance(value, int) and not isinstance(value, bool) and self._in_range(value)
-        else:
-            fits = isinstance(value, (int, float)) and not isinstance(value, bool) \
-                and self._in_range(value)
-        if not fits:
-            shown = f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) \
-                else repr(value)
-            raise SettingError(f"{label} must be {self.describe()} (got {shown})")
-        return float(value) if self.kind is float else value
-
-    def parse(self, label: str, text: str) -> Any:
-        """A setting written as text (in a bot spec): converted, then checked."""
-        text = text.strip()
-        value: Any = text
-        if self.kind is bool:
-            value = {"true": True, "1": True, "false": False, "0": False}.get(text.lower(), text)
-        elif self.kind is not str:
-            for kind in ((int,) if self.kind is int else (int, float)):
-                try:
-                    value = kind(text)
-                    break
-                except ValueError:
-                    pass
-        return self.check(label, value)
-
-
-SETTINGS: dict[str, Setting] = {
-    "iterations": Setting(int, 1, MAX_ITERATIONS, none_allowed=True),
-    "time_limit": Setting(float, 0, MAX_SECONDS, above=True, none_allowed=True),
-    "workers": Setting(int, 1, MAX_WORKERS),
-    "parallel": Setting(str, choices=PARALLEL_MODES),
-    "seed": Setting(int, none_allowed=True),
-    "c_uct": Setting(float, 0, MAX_C_UCT),
-    "cutoff_turns": Setting(int, -1, MAX_CUTOFF_TURNS, none_allowed=True),
-    "memory_mb": Setting(float, 0, MAX_MEMORY_MB, above=True),
-    "temperature": Setting(float, 0, MAX_TEMPERATURE),
-    "max_playout_actions": Setting(int, 1, MAX_PLAYOUT_ACTIONS),
-    "uniform_playouts": Setting(bool),
-    "evaluation": Setting(str, choices=EVALUATIONS),
-    "weights": Setting(str, none_allowed=True),
-    "worlds": Setting(int, 1, MAX_WORLDS),
-    "max_branches": Setting(int, 1, MAX_GREEDY_BRANCHES),
-    "samples": Setting(int, 1, MAX_GREEDY_SAMPLES),
-    # the tree's options (TREE_OPTIONS, with c_uct and cutoff_turns above)
-    "preset": Setting(str, choices=tuple(PRESETS)),
-    "value_scaling": Setting(str, choices=tuple(Worker.VALUE_SCALINGS)),
-    "transpositions": Setting(bool),
-    "prior_weight": Setting(float, 0, MAX_PRIOR_WEIGHT),
-    "root_policy": Setting(str, choices=tuple(Worker.ROOT_POLICIES)),
-    "opponent_nodes": Setting(str, choices=tuple(Worker.OPPONENT_NODES)),
-    "ties": Setting(str, choices=TIE_RULES),
-    # the world sampler's options (xenophon.search.samplers)
-    "sampler": Setting(str, choices=samplers.SAMPLERS),
-    "likelihood": Setting(str, choices=samplers.LIKELIHOODS),
-    "particles": Setting(int, 1, samplers.MAX_PARTICLES),
-}
-
-
-def check_setting(name: str, value: Any, label: str | None = None) -> Any:
-    """`value` checked against the range of setting `name` (SettingError
-    naming `label`, by default the setting's name, otherwise)."""
-    return SETTINGS[name].check(label or f"'{name}'", value)
-
-
-def check_settings(**values: Any) -> None:
-    """Checks each setting given by name (the one check every bot uses)."""
-    for name, value in values.items():
-        check_setting(name, value)
-
-
-def tree_options(preset: str, **given: Any) -> dict[str, Any]:
-    """The tree options (TREE_OPTIONS) of a search: each one given (not None),
-    else the preset's (which may be None: the cut-off then follows the game)."""
-    return {name: given[name] if given.get(name) is not None else PRESETS[preset][name]
-            for name in TREE_OPTIONS}
-
-
-def check_budget(iterations: int | None, time_limit: float | None) -> None:
-    if iterations is None and time_limit is None:
-        raise SettingError("a search needs an iteration budget, a time budget, or both")
-
-
-def memory_bytes_of(memory_mb: float) -> int:
-    return int(memory_mb * 1024 * 1024)
-
-
-def check_tree_memory(memory_bytes: int, trees: int) -> None:
-    """Each of the `trees` trees a search grows gets memory_bytes // trees."""
-    share = memory_bytes // trees
-    if share < MIN_TREE_BYTES:
-        raise SettingError(f"'memory_mb' is too small for {trees} trees: {share:,} bytes "
-                           f"each, and a tree needs at least {MIN_TREE_BYTES:,}")
+#: what the floors above read from here: the bots and their results, and the
+#: settings' ranges, presets and checks (owned by xenophon.search.settings)
+__all__ = ["DEFAULT_PRESET", "MAX_ITERATIONS", "MAX_SECONDS", "MAX_TOP", "MAX_WORKERS",
+           "PRESETS", "SETTINGS", "Setting", "SettingError", "check_setting", "SearchSettings",
+           "MoveStat", "SearchResult", "wilson_lower_bound", "Bot", "RandomBot", "SearchBot",
+           "ISMCTSBot", "PIMCBot", "CheatingUCTBot", "GreedyBot", "search_time", "result_dict"]
 
 
 @dataclass(frozen=True)
@@ -251,12 +73,7 @@ class SearchResult:
 
 def wilson_lower_bound(probability: float, n: int, z: float = 1.96) -> float:
     """Lower end of the Wilson score interval of a proportion seen over n trials."""
-    if n == 0:
-        return 0.0
-    denominator = 1 + z * z / n
-    centre = probability + z * z / (2 * n)
-    spread = z * math.sqrt(max(0.0, probability * (1 - probability) / n + z * z / (4 * n * n)))
-    return max(0.0, (centre - spread) / denominator)
+    return wilson_interval(probability, n, z)[0]
 
 
 class Bot:
@@ -286,7 +103,12 @@ class RandomBot(Bot):
 
 
 class SearchBot(Bot):
-    """Shared machinery of the tree searches: budgets, workers, results."""
+    """Shared machinery of the tree searches: budgets, workers, results.
+
+    A bot's search settings are one `SearchSettings` (`search_settings`),
+    given whole, or setting by setting as keywords (each replacing the given
+    object's), and read as the bot's attributes too (`bot.c_uct`); the seed
+    is the bot's own randomness, not a setting of its search."""
 
     resample = True
     settings: tuple[str, ...] = ("iterations", "time_limit", "workers", "parallel", "c_uct",
@@ -295,76 +117,29 @@ class SearchBot(Bot):
                                  "preset", "value_scaling", "transpositions", "prior_weight",
                                  "root_policy", "opponent_nodes", "ties")
 
-    def __init__(self, iterations: int | None = 2000, time_limit: float | None = None,
-                 workers: int = 1, parallel: str = "root", seed: int | None = 0,
-                 c_uct: float | None = None, cutoff_turns: int | None = None,
-                 memory_mb: float = DEFAULT_MEMORY_MB,
-                 temperature: float = 0.0, max_playout_actions: int = 2000,
-                 uniform_playouts: bool = False, evaluation: str = DEFAULT_EVALUATION,
-                 weights: str | None = None, preset: str = DEFAULT_PRESET,
-                 value_scaling: str | None = None, transpositions: bool | None = None,
-                 prior_weight: float | None = None, root_policy: str | None = None,
-                 opponent_nodes: str | None = None, ties: str | None = None):
-        check_settings(preset=preset)
-        tree = tree_options(preset, c_uct=c_uct, cutoff_turns=cutoff_turns,
-                            value_scaling=value_scaling, transpositions=transpositions,
-                            prior_weight=prior_weight, root_policy=root_policy,
-                            opponent_nodes=opponent_nodes, ties=ties)
-        check_settings(iterations=iterations, time_limit=time_limit, workers=workers,
-                       parallel=parallel, seed=seed,
-                       memory_mb=memory_mb, temperature=temperature,
-                       max_playout_actions=max_playout_actions,
-                       uniform_playouts=uniform_playouts, evaluation=evaluation, weights=weights,
-                       **tree)
-        if weights is not None and evaluation != "learned":
-            raise SettingError("'weights' (a weights file) goes with evaluation 'learned'")
-        check_budget(iterations, time_limit)
-        if parallel == "shared" and (tree["root_policy"] == "halving"
-                                     or tree["opponent_nodes"] == "fused"):
-            raise SettingError("'parallel' shared takes neither root_policy halving nor "
-                               "opponent_nodes fused")
-        check_tree_memory(memory_bytes_of(memory_mb), 1 if parallel == "shared" else workers)
+    def __init__(self, search_settings: SearchSettings | None = None, seed: int | None = 0,
+                 **given: Any):
+        unknown = sorted(set(given) - set(self.settings))
+        if unknown:
+            raise TypeError(f"{type(self).__name__} takes no setting '{unknown[0]}'")
+        self.search_settings = SearchSettings(**given) if search_settings is None \
+            else replace(search_settings, **given)
+        check_settings(seed=seed)
         if seed is None:
             seed = random.getrandbits(32)
-        self.iterations = iterations or 0
-        self.time_limit = time_limit or 0.0
-        self.workers = workers
-        self.parallel = parallel
+        # the budgets in effect (0: none of that kind)
+        self.iterations = self.search_settings.iterations or 0
+        self.time_limit = self.search_settings.time_limit or 0.0
         self.seed = seed
-        self.preset = preset
-        self.c_uct = tree["c_uct"]
-        # playout turns before the evaluation (None: the game's and the
-        # evaluation's own, xenophon.kernel.evaluation.CUTOFF_TURNS)
-        self.cutoff_turns = tree["cutoff_turns"]
-        # selection on values scaled to each node's range; edges that take the
-        # value of the node they lead to; the playout policy as a prior
-        self.value_scaling = tree["value_scaling"]
-        self.transpositions = tree["transpositions"]
-        self.prior_weight = tree["prior_weight"]
-        # how the root shares its iterations: UCB1 as every node ("uct"),
-        # sequential halving ("halving", which chooses by value, not visits),
-        # or UCB1 after each root move's forced visits ("forced")
-        self.root_policy = tree["root_policy"]
-        # whose information set keys the other player's nodes: their own
-        # ("own", split by the hand of each sampled world) or the searcher's
-        # ("searcher": one node for the hands the searcher cannot tell apart)
-        self.opponent_nodes = tree["opponent_nodes"]
-        # the move played among root moves equal in visits and value: with
-        # "first" the lowest code, `end`, so a won position whose every move
-        # wins every playout ends its turns forever; "random" draws one
-        self.ties = tree["ties"]
-        self.memory_bytes = memory_bytes_of(memory_mb)
-        self.temperature = temperature
-        self.max_playout_actions = max_playout_actions
-        # uniformly random playout actions instead of the game's policy (to
-        # compare with searches that use random rollouts)
-        self.uniform_playouts = uniform_playouts
-        # what scores the cut-off playouts: the hand-set evaluation or the
-        # learned one (the game's shipped weights, or a weights file's)
-        self.evaluation = evaluation
-        self.weights = weights
         self.rng = random.Random(seed)
         self.searches = 0
+
+    def __getattr__(self, name: str) -> Any:
+        """The search settings read as the bot's attributes (`bot.evaluation`)."""
+        search_settings = self.__dict__.get("search_settings")
+        if search_settings is not None and (name in SEARCH_SETTINGS or name == "memory_bytes"):
+            return getattr(search_settings, name)
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def reseed(self, seed: int) -> None:
         """Starts the bot's randomness afresh from `seed`, as if it were new:
@@ -376,27 +151,22 @@ class SearchBot(Bot):
 
     def cutoff_for(self, game: Any) -> int:
         """The playout turns before the evaluation in a search of `game`."""
-        if self.cutoff_turns is not None:
-            return self.cutoff_turns
-        return cutoff_turns_for(game, self.evaluation)
+        return self.search_settings.cutoff_for(game)
 
     # -- running workers ----------------------------------------------------
     def _workers_for(self, state: State, root: bytes, player: int, count: int,
                      memory_bytes: int, root_moves: list[int] | None = None,
-                     worlds: samplers.Worlds | None = None) -> list[Worker]:
+                     worlds: world_sampling.Worlds | None = None) -> list[Worker]:
         """`count` workers that share `memory_bytes`: a tree each, or one
         SharedTree (`parallel` shared, with more than one worker)."""
         api, tables = state.game.search_interface(self.evaluation, self.weights)
         base = self.seed * 1_000_003 + self.searches * 7919
         shared = SharedTree(memory_bytes) if self.parallel == "shared" and count > 1 else None
         return [Worker(api, tables, root, player, (base + index * 104_729) & (2**63 - 1),
-                       self.c_uct, self.cutoff_for(state.game), self.max_playout_actions,
-                       self.resample, memory_bytes // count, state.game, root_moves,
-                       self.uniform_playouts, Worker.VALUE_SCALINGS[self.value_scaling],
-                       self.transpositions, self.prior_weight,
+                       self.search_settings, self.resample, memory_bytes // count,
+                       self.cutoff_for(state.game), state.game, root_moves,
                        worlds.states if worlds else None, worlds.weights if worlds else None,
-                       Worker.ROOT_POLICIES[self.root_policy],
-                       Worker.OPPONENT_NODES[self.opponent_nodes], shared)
+                       shared)
                 for index in range(count)]
 
     @staticmethod
@@ -535,27 +305,23 @@ class ISMCTSBot(SearchBot):
     """Information-set MCTS from the player to move's information only. Its
     worlds come from `sampler`: "uniform" (the game's resample), or "policy"
     (opponent-move inference: `particles` worlds weighted by the
-    `likelihood` model, xenophon.search.sampler)."""
+    `likelihood` model, xenophon.search.world_sampling)."""
 
     resample = True
     settings = SearchBot.settings + ("sampler", "likelihood", "particles")
 
-    def __init__(self, *args: Any, sampler: str = samplers.DEFAULT_SAMPLER,
-                 likelihood: str = samplers.DEFAULT_LIKELIHOOD,
-                 particles: int = samplers.DEFAULT_PARTICLES, **kwargs: Any):
-        check_settings(sampler=sampler, likelihood=likelihood, particles=particles)
+    def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
-        self.sampler, self.likelihood, self.particles = sampler, likelihood, particles
         budget = [f"{self.iterations}it"] if self.iterations else []
         budget += [f"{self.time_limit:g}s"] if self.time_limit else []
         self.name = f"ismcts({' '.join(budget)})"
 
-    def _sampled_worlds(self, state: State, player: int) -> samplers.Worlds | None:
+    def _sampled_worlds(self, state: State, player: int) -> world_sampling.Worlds | None:
         """The policy sampler's worlds (None: iterations resample uniformly)."""
         if self.sampler != "policy":
             return None
         seed = self.seed * 1_000_033 + self.searches * 7907
-        return samplers.policy_worlds(state, player, self.particles, seed, self.likelihood,
+        return world_sampling.policy_worlds(state, player, self.particles, seed, self.likelihood,
                                       evaluation=self.evaluation, weights=self.weights)
 
     def analyse(self, state: State, on_progress: Callable[[SearchResult], None] | None = None,
@@ -611,12 +377,10 @@ class PIMCBot(SearchBot):
     resample = False
     settings = SearchBot.settings + ("worlds",)
 
-    def __init__(self, *args: Any, worlds: int = 8, **kwargs: Any):
-        check_settings(worlds=worlds)
+    def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
-        check_tree_memory(self.memory_bytes, worlds)
-        self.worlds = worlds
-        self.name = f"pimc({worlds}x{self.iterations // worlds if self.iterations else ''})"
+        self.search_settings.check_trees(self.worlds)
+        self.name = f"pimc({self.worlds}x{self.iterations // self.worlds if self.iterations else ''})"
 
     def analyse(self, state: State) -> SearchResult:
         player = state.current_player

@@ -1,0 +1,304 @@
+"""The settings of a search: one frozen `SearchSettings`, built and checked
+once, that the bots keep and hand down whole to each `Worker`.
+
+Every setting a bot spec may give has its range here (`SETTINGS`, a
+`Setting` each: the one owner of every budget cap), and the tree's options
+their named presets (`PRESETS`). A `SearchSettings` is valid by
+construction: making one checks each setting, fills the tree options left
+out from its preset, and checks the settings that must fit together.
+
+>>> SearchSettings(iterations=500, root_policy="halving").c_uct
+0.4
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+from xenophon.kernel.errors import XenophonError
+from xenophon.kernel.evaluation import EVALUATIONS, cutoff_turns_for
+from xenophon.search import world_sampling
+from xenophon.search.ismcts import MIN_TREE_BYTES, Worker
+
+DEFAULT_MEMORY_MB = 256
+#: the evaluation a search scores its cut-off playouts with unless told:
+#: each game's own default (xenophon.kernel.evaluation.DEFAULT_EVALUATIONS)
+DEFAULT_EVALUATION = "default"
+
+# -- the ranges of the settings: the one owner of every budget cap ------------
+MAX_ITERATIONS = 50_000_000       # iterations of one search (hours at the slowest speeds)
+MAX_SECONDS = 3600.0              # seconds of one search
+MAX_WORKERS = 64                  # search threads
+# how several workers share a search: a tree each, their root statistics
+# summed ("root"), or one tree grown by all, with virtual loss ("shared")
+PARALLEL_MODES = ("root", "shared")
+MAX_MEMORY_MB = 16_384            # the tree memory cap of one search
+MAX_WORLDS = 1024                 # PIMC's sampled worlds
+MAX_TOP = 1000                    # moves a result lists (a position has far fewer)
+MAX_CUTOFF_TURNS = 10_000         # playout turns before the evaluation (-1: to the end)
+MAX_PLAYOUT_ACTIONS = 10_000_000  # actions of one playout
+MAX_C_UCT = 100.0                 # exploration constant (returns are in [-1, 1])
+MAX_TEMPERATURE = 100.0           # beyond it the choice is as good as uniform
+MAX_GREEDY_BRANCHES = 65_536      # chance leaves GreedyBot expands exhaustively
+MAX_GREEDY_SAMPLES = 1024         # chance samples GreedyBot draws beyond that
+MAX_PRIOR_WEIGHT = 100.0          # progressive bias weight (values are in [-1, 1])
+
+# -- the tree's options and their named presets -------------------------------
+#: the search options a preset fixes; a bot given one of them explicitly
+#: overrides its preset's value
+TREE_OPTIONS = ("c_uct", "cutoff_turns", "value_scaling", "transpositions", "prior_weight",
+                "root_policy", "opponent_nodes", "ties")
+#: how the move to play is chosen among root moves equal in visits and value:
+#: the first in code order (which puts `end` first), or one at random
+TIE_RULES = ("first", "random")
+#: `v1` is the search as it was before the tree options (issue 11): UCB1 on
+#: raw returns at every node the root included, each edge with its own
+#: statistics, no priors; a cut-off of None is the game's and its
+#: evaluation's own (xenophon.kernel.evaluation.CUTOFF_TURNS)
+PRESETS: dict[str, dict[str, Any]] = {
+    "v1": {"c_uct": 0.4, "cutoff_turns": None, "value_scaling": "none", "transpositions": False,
+           "prior_weight": 0.0, "root_policy": "uct", "opponent_nodes": "own", "ties": "first"},
+}
+#: `v2` is v1 drawing the move to play among root moves equal in visits and
+#: value (docs/search.md, "The final move among equals"), the default
+PRESETS["v2"] = {**PRESETS["v1"], "ties": "random"}
+DEFAULT_PRESET = "v2"
+
+
+class SettingError(XenophonError, ValueError):
+    """A bot setting of the wrong type or out of its range; the message names it."""
+
+
+@dataclass(frozen=True)
+class Setting:
+    """The type (int, float or bool) and range a bot setting must have."""
+
+    kind: type
+    least: float | None = None
+    most: float | None = None
+    above: bool = False           # `least` itself is out of range
+    none_allowed: bool = False    # None leaves it out (a budget not given, a random seed)
+    choices: tuple[str, ...] = () # a text setting: the texts it may be (any, if empty)
+
+    def describe(self) -> str:
+        """'a whole number from 1 to 64', 'a number above 0 and at most 3,600', ..."""
+        if self.kind is bool:
+            return "true or false"
+        if self.kind is str:
+            return f"one of {', '.join(self.choices)}" if self.choices else "a text"
+        noun = "a whole number" if self.kind is int else "a number"
+        if self.least is None:
+            return noun
+        if self.above or self.kind is float:
+            low = f"above {self.least:,g}" if self.above else f"at least {self.least:,g}"
+            return f"{noun} {low}" + (f" and at most {self.most:,g}" if self.most is not None
+                                      else "")
+        if self.most is None:
+            return f"{noun} of at least {self.least:,}"
+        return f"{noun} from {self.least:,} to {self.most:,}"
+
+    def _in_range(self, value: float) -> bool:
+        if self.kind is float and not math.isfinite(value):
+            return False
+        if self.least is not None and (value <= self.least if self.above else value < self.least):
+            return False
+        return self.most is None or value <= self.most
+
+    def check(self, label: str, value: Any) -> Any:
+        """`value` if it fits (an int widened to a float for a float setting),
+        else SettingError: "<label> must be <describe()> (got <value>)"."""
+        if value is None and self.none_allowed:
+            return None
+        if self.kind is bool:
+            fits = isinstance(value, bool)
+        elif self.kind is str:
+            fits = isinstance(value, str) and value != "" \
+                and (not self.choices or value in self.choices)
+        elif self.kind is int:
+            fits = isinstance(value, int) and not isinstance(value, bool) and self._in_range(value)
+        else:
+            fits = isinstance(value, (int, float)) and not isinstance(value, bool) \
+                and self._in_range(value)
+        if not fits:
+            shown = f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) \
+                else repr(value)
+            raise SettingError(f"{label} must be {self.describe()} (got {shown})")
+        return float(value) if self.kind is float else value
+
+    def parse(self, label: str, text: str) -> Any:
+        """A setting written as text (in a bot spec): converted, then checked."""
+        text = text.strip()
+        value: Any = text
+        if self.kind is bool:
+            value = {"true": True, "1": True, "false": False, "0": False}.get(text.lower(), text)
+        elif self.kind is not str:
+            for kind in ((int,) if self.kind is int else (int, float)):
+                try:
+                    value = kind(text)
+                    break
+                except ValueError:
+                    pass
+        return self.check(label, value)
+
+
+SETTINGS: dict[str, Setting] = {
+    "iterations": Setting(int, 1, MAX_ITERATIONS, none_allowed=True),
+    "time_limit": Setting(float, 0, MAX_SECONDS, above=True, none_allowed=True),
+    "workers": Setting(int, 1, MAX_WORKERS),
+    "parallel": Setting(str, choices=PARALLEL_MODES),
+    "seed": Setting(int, none_allowed=True),
+    "c_uct": Setting(float, 0, MAX_C_UCT),
+    "cutoff_turns": Setting(int, -1, MAX_CUTOFF_TURNS, none_allowed=True),
+    "memory_mb": Setting(float, 0, MAX_MEMORY_MB, above=True),
+    "temperature": Setting(float, 0, MAX_TEMPERATURE),
+    "max_playout_actions": Setting(int, 1, MAX_PLAYOUT_ACTIONS),
+    "uniform_playouts": Setting(bool),
+    "evaluation": Setting(str, choices=EVALUATIONS),
+    "weights": Setting(str, none_allowed=True),
+    "worlds": Setting(int, 1, MAX_WORLDS),
+    "max_branches": Setting(int, 1, MAX_GREEDY_BRANCHES),
+    "samples": Setting(int, 1, MAX_GREEDY_SAMPLES),
+    # the tree's options (TREE_OPTIONS, with c_uct and cutoff_turns above)
+    "preset": Setting(str, choices=tuple(PRESETS)),
+    "value_scaling": Setting(str, choices=tuple(Worker.VALUE_SCALINGS)),
+    "transpositions": Setting(bool),
+    "prior_weight": Setting(float, 0, MAX_PRIOR_WEIGHT),
+    "root_policy": Setting(str, choices=tuple(Worker.ROOT_POLICIES)),
+    "opponent_nodes": Setting(str, choices=tuple(Worker.OPPONENT_NODES)),
+    "ties": Setting(str, choices=TIE_RULES),
+    # where the worlds a search samples come from (xenophon.search.world_sampling)
+    "sampler": Setting(str, choices=world_sampling.SAMPLERS),
+    "likelihood": Setting(str, choices=world_sampling.LIKELIHOODS),
+    "particles": Setting(int, 1, world_sampling.MAX_PARTICLES),
+}
+
+
+def check_setting(name: str, value: Any, label: str | None = None) -> Any:
+    """`value` checked against the range of setting `name` (SettingError
+    naming `label`, by default the setting's name, otherwise)."""
+    return SETTINGS[name].check(label or f"'{name}'", value)
+
+
+def check_settings(**values: Any) -> None:
+    """Checks each setting given by name (the one check every bot uses)."""
+    for name, value in values.items():
+        check_setting(name, value)
+
+
+def memory_bytes_of(memory_mb: float) -> int:
+    return int(memory_mb * 1024 * 1024)
+
+
+def check_tree_memory(memory_bytes: int, trees: int) -> None:
+    """Each of the `trees` trees a search grows gets memory_bytes // trees."""
+    share = memory_bytes // trees
+    if share < MIN_TREE_BYTES:
+        raise SettingError(f"'memory_mb' is too small for {trees} trees: {share:,} bytes "
+                           f"each, and a tree needs at least {MIN_TREE_BYTES:,}")
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    """Every setting of a search, each with its default. The tree options
+    (TREE_OPTIONS) left at None take their preset's value, except a cut-off
+    whose preset value is None: it then follows the game and its evaluation
+    (`cutoff_for`). Making one checks it whole (SettingError)."""
+
+    # the budget, and how many workers share it and how
+    iterations: int | None = 2000
+    time_limit: float | None = None
+    workers: int = 1
+    parallel: str = "root"
+    memory_mb: float = DEFAULT_MEMORY_MB
+    # the tree (TREE_OPTIONS: None is the preset's value)
+    preset: str = DEFAULT_PRESET
+    c_uct: float | None = None
+    # playout turns before the evaluation (None: the game's and the
+    # evaluation's own, xenophon.kernel.evaluation.CUTOFF_TURNS)
+    cutoff_turns: int | None = None
+    # selection on values scaled to each node's range; edges that take the
+    # value of the node they lead to; the playout policy as a prior
+    value_scaling: str | None = None
+    transpositions: bool | None = None
+    prior_weight: float | None = None
+    # how the root shares its iterations: UCB1 as every node ("uct"),
+    # sequential halving ("halving", which chooses by value, not visits),
+    # or UCB1 after each root move's forced visits ("forced")
+    root_policy: str | None = None
+    # whose information set keys the other player's nodes: their own
+    # ("own", split by the hand of each sampled world) or the searcher's
+    # ("searcher": one node for the hands the searcher cannot tell apart)
+    opponent_nodes: str | None = None
+    # the move played among root moves equal in visits and value: with
+    # "first" the lowest code, `end`, so a won position whose every move
+    # wins every playout ends its turns forever; "random" draws one
+    ties: str | None = None
+    # the move played: the most visited, or with a temperature a weighted draw
+    temperature: float = 0.0
+    # the playouts: their length, uniformly random actions instead of the
+    # game's policy (to compare with searches that use random rollouts), and
+    # what scores them when cut off: the hand-set evaluation or the learned
+    # one (the game's shipped weights, or a weights file's)
+    max_playout_actions: int = 2000
+    uniform_playouts: bool = False
+    evaluation: str = DEFAULT_EVALUATION
+    weights: str | None = None
+    # where the worlds of each iteration come from (ISMCTS): the game's
+    # uniform resample, or opponent-move inference (xenophon.search.world_sampling)
+    sampler: str = world_sampling.DEFAULT_SAMPLER
+    likelihood: str = world_sampling.DEFAULT_LIKELIHOOD
+    particles: int = world_sampling.DEFAULT_PARTICLES
+    # the worlds PIMC samples, a tree each
+    worlds: int = 8
+
+    def __post_init__(self) -> None:
+        # the order of the checks is the order a bot has always reported
+        # its first wrong setting in
+        check_settings(sampler=self.sampler, likelihood=self.likelihood,
+                       particles=self.particles, worlds=self.worlds, preset=self.preset)
+        for name in TREE_OPTIONS:
+            if getattr(self, name) is None:
+                object.__setattr__(self, name, PRESETS[self.preset][name])
+        check_settings(iterations=self.iterations, time_limit=self.time_limit,
+                       workers=self.workers, parallel=self.parallel, memory_mb=self.memory_mb,
+                       temperature=self.temperature,
+                       max_playout_actions=self.max_playout_actions,
+                       uniform_playouts=self.uniform_playouts, evaluation=self.evaluation,
+                       weights=self.weights,
+                       **{name: getattr(self, name) for name in TREE_OPTIONS})
+        self._check_together()
+
+    def _check_together(self) -> None:
+        """The settings that must fit together."""
+        if self.weights is not None and self.evaluation != "learned":
+            raise SettingError("'weights' (a weights file) goes with evaluation 'learned'")
+        if self.iterations is None and self.time_limit is None:
+            raise SettingError("a search needs an iteration budget, a time budget, or both")
+        if self.parallel == "shared" and (self.root_policy == "halving"
+                                          or self.opponent_nodes == "fused"):
+            raise SettingError("'parallel' shared takes neither root_policy halving nor "
+                               "opponent_nodes fused")
+        check_tree_memory(self.memory_bytes, 1 if self.parallel == "shared" else self.workers)
+
+    @property
+    def memory_bytes(self) -> int:
+        """The tree memory cap of the whole search, in bytes."""
+        return memory_bytes_of(self.memory_mb)
+
+    def check_trees(self, trees: int) -> None:
+        """SettingError unless the memory cap holds `trees` trees (PIMC's worlds)."""
+        check_tree_memory(self.memory_bytes, trees)
+
+    def cutoff_for(self, game: Any) -> int:
+        """The playout turns before the evaluation in a search of `game`."""
+        if self.cutoff_turns is not None:
+            return self.cutoff_turns
+        return cutoff_turns_for(game, self.evaluation)
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+#: the names of the search settings (a bot reads them as its attributes)
+SEARCH_SETTINGS = tuple(field.name for field in fields(SearchSettings))
