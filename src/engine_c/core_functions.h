@@ -1,7 +1,8 @@
 /* core_functions.h - the functions every game's core provides under its
  * prefix (ana_, hero_), with the same shapes (anabasis.h, hero.h), named once
  * for C++ code that drives a core by traits (the bindings, the OpenSpiel
- * bridge): inside a traits struct, XEN_CORE_FUNCTIONS(ana) declares
+ * bridge); what they must do is the game contract, written in game_api.h.
+ * Inside a traits struct, XEN_CORE_FUNCTIONS(ana) declares
  * `static constexpr auto apply = ana_apply;` and so on for each of them.
  */
 #ifndef XENOPHON_CORE_FUNCTIONS_H

@@ -9,25 +9,8 @@
  *     XEN_STATE        AnaState       starts with its hash, ends with its hidden
  *                                     sums (zobrist.h); has a `turn` field
  *
- * and includes this file once. The core must provide, with these shapes:
- *
- *     int      P_current_player(const S *);
- *     int      P_legal_actions(const T *, const S *, XenCode *out);
- *     int      P_is_legal(const T *, const S *, XenCode);
- *     XenCode  P_sample_chance(const T *, const S *, XenRng *);
- *     void     P_apply(const T *, S *, XenCode, U *undo_or_NULL);
- *     void     P_apply_unkeyed(const T *, S *, XenCode);
- *     void     P_returns(const S *, int out[2]);
- *     uint64_t P_information_set_key(const T *, const S *, int player);
- *     void     P_resample(const T *, S *, int player, XenRng *);     (in place)
- *     double   P_evaluate(const T *, const S *, int player);
- *     XenCode  P_playout_action(const T *, const S *, XenRng *);
- *     XenCode  P_random_decision(const T *, const S *, XenRng *);
- *     const char *P_state_check(const T *, const S *);
- *     uint64_t P_hash_from_scratch(const T *, const S *);
- *     uint64_t P_information_set_key_from_scratch(const T *, const S *, int player);
- *
- * and its tables' `zobrist` keys (zobrist.h), and gets P_game_api, P_perft,
+ * and includes this file once. The core must provide the functions of the
+ * game contract (game_api.h, where it is written once) and its tables' `zobrist` keys (zobrist.h), and gets P_game_api, P_perft,
  * P_random_actions, P_random_actions_unkeyed and P_apply_undo_pairs
  * (declared in its header, documented in walks.h), P_rekey and
  * P_check_keys (below).

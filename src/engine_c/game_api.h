@@ -8,6 +8,34 @@
  * games. States are plain old data: the search copies them with memcpy (a
  * sampled world per iteration) and never needs undo. Codes are the cores'
  * own 16-bit codes (codes.h): nothing is converted on the way.
+ *
+ * This file is the one statement of the game contract; the others refer to
+ * it: game_adapter.h builds the table below from a core's functions,
+ * core_functions.h names those functions for C++ traits, and
+ * src/engine_c/game_api.pxd declares for Cython the part the search calls.
+ *
+ * A game's core provides, under its prefix P (ana_, hero_), with T its
+ * tables, S its state and U its undo record (anabasis.h, hero.h):
+ *
+ *     int      P_current_player(const S *);
+ *     int      P_legal_actions(const T *, const S *, XenCode *out);
+ *     int      P_is_legal(const T *, const S *, XenCode);
+ *     XenCode  P_sample_chance(const T *, const S *, XenRng *);
+ *     void     P_apply(const T *, S *, XenCode, U *undo_or_NULL);
+ *     void     P_apply_unkeyed(const T *, S *, XenCode);
+ *     void     P_returns(const S *, int out[2]);
+ *     uint64_t P_information_set_key(const T *, const S *, int player);
+ *     void     P_resample(const T *, S *, int player, XenRng *);     (in place)
+ *     double   P_evaluate(const T *, const S *, int player);
+ *     XenCode  P_playout_action(const T *, const S *, XenRng *);
+ *     XenCode  P_random_decision(const T *, const S *, XenRng *);
+ *     const char *P_state_check(const T *, const S *);
+ *     uint64_t P_hash_from_scratch(const T *, const S *);
+ *     uint64_t P_information_set_key_from_scratch(const T *, const S *, int player);
+ *
+ * each meaning what the XenGameApi field of the same name says below, and
+ * the rest of core_functions.h's list for the bindings (undo, perft, the
+ * speed loops, the learned evaluation's features, observed_by).
  */
 #ifndef XENOPHON_GAME_API_H
 #define XENOPHON_GAME_API_H

@@ -1,4 +1,5 @@
-# Cython declarations of the game-independent C interface (codes.h, game_api.h, rng.h).
+# Cython declarations of the game-independent C interface (codes.h, game_api.h, rng.h):
+# what the search calls, declared only; the contract is explained in game_api.h.
 from libc.stdint cimport uint16_t, uint32_t, uint64_t
 
 cdef extern from "codes.h" nogil:

@@ -6,7 +6,7 @@ One search serves both games: it sees a game only through its XenGameApi
 
 Each iteration samples a world consistent with the searcher's information
 (``resample``, or one of the weighted worlds of opponent-move inference,
-``xenophon.search.sampler``), then descends a tree whose nodes are keyed by (player to
+``xenophon.search.world_sampling``), then descends a tree whose nodes are keyed by (player to
 move, that player's information-set key): the searcher's choices depend only
 on what it knows, and each opponent decision on what the opponent would know
 in that world (Cowling, Powley & Whitehouse 2012). Chance is sampled with its
