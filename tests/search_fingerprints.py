@@ -4,8 +4,8 @@ a restructuring of the search must leave exactly as it was.
 For both games, from the benchmark positions (every stage), each case runs
 one search and records, for every root move, its visits and its win
 probability written exactly (`float.hex`: the mean of the move's returns,
-so its value sum to the bit) with its Wilson lower bound, its principal line, the tree's node count and
-bytes, and the move the bot then plays. The cases cover the presets, every
+so its value sum to the bit) with its Wilson lower bound, its principal
+line, the tree's node count and bytes, and the move the bot then plays. The cases cover the presets, every
 tree option (value scaling, transpositions, priors, root policies, opponent
 nodes), playouts (cut-offs, uniform rollouts, the learned evaluation), the
 policy sampler, a tree that fills up, restricted root moves, the baselines

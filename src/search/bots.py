@@ -380,7 +380,8 @@ class PIMCBot(SearchBot):
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.search_settings.check_trees(self.worlds)
-        self.name = f"pimc({self.worlds}x{self.iterations // self.worlds if self.iterations else ''})"
+        share = self.iterations // self.worlds if self.iterations else ''
+        self.name = f"pimc({self.worlds}x{share})"
 
     def analyse(self, state: State) -> SearchResult:
         player = state.current_player
