@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from xenophon._core import anabasis as _anabasis_core
+from xenophon.kernel.cardfile import packaged_data
 from xenophon.kernel.errors import XenophonError
 from xenophon.kernel.files import FileError, JsonError, check_output, loads, read_text, write_atomic
 
@@ -61,7 +62,6 @@ DEFAULT_EVALUATIONS = {"anabasis": "learned", "hero": "learned"}
 CUTOFF_TURNS = {("anabasis", "hand"): 4, ("anabasis", "learned"): 4,
                 ("hero", "hand"): 4, ("hero", "learned"): 0}
 FALLBACK_CUTOFF_TURNS = 4
-DATA_FOLDER = Path(__file__).parent / "data"
 MAX_WEIGHTS_BYTES = 4 * 1024 * 1024
 MAX_TAPER_TURNS = 10_000
 
@@ -121,7 +121,7 @@ class Weights:
 
 def shipped_weights_file(game_name: str) -> Path:
     """The weights file the project ships for a game."""
-    return DATA_FOLDER / game_name / "weights.json"
+    return packaged_data(game_name, "weights.json")
 
 
 def _is_finite_number(value: Any) -> bool:
