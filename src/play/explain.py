@@ -39,7 +39,7 @@ def uniform_sampler(state: State, seat: int, rng: random.Random) -> tuple[State,
 def hidden_places(world: State, seat: int) -> set[tuple[str, str]]:
     """The opponent's cards hidden from `seat` in a world, as (place, card):
     ('hand', 'Knight') for a card in the hand, ('slot 2', 'Ambush') for a
-    face-down event (Anabasis)."""
+    face-down event (in a game with face-down slots)."""
     other = world.to_dict()["players"][1 - seat]
     places = {("hand", name) for name, count in other["hand"].items() if count}
     places |= {(f"slot {index + 1}", slot["card"])
