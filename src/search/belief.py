@@ -2,7 +2,7 @@
 
 >>> belief = opponent_belief(state, sampler="policy")     # doctest: +SKIP
 >>> belief["hand"]["Archer"]      # P(the opponent holds at least one Archer)
->>> belief["slot 2"]              # Anabasis: {event: P} for its face-down slot 2
+>>> belief["slot 2"]              # {event: P} for a face-down slot 2
 
 The worlds are the search's: uniform among the states the player cannot tell
 from the true one (``sampler="uniform"``), or weighted by opponent-move
@@ -62,7 +62,7 @@ def opponent_belief(state: State, player: int | None = None, sampler: str = "uni
                     likelihood: str = samplers.DEFAULT_LIKELIHOOD
                     ) -> dict[str, dict[str, float]]:
     """For each place of the opponent's hidden cards ("hand", and "slot N"
-    for an Anabasis face-down event), the probability of each card being
+    for a face-down event), the probability of each card being
     there, as `player` (default: the player to move) sees this position, over
     `worlds` worlds of the search's `sampler`; most likely first."""
     if player is None:
