@@ -14,7 +14,7 @@ ANABASIS_CARDS = load_card_set()
 
 @pytest.mark.parametrize("mode", ["standard", "expert"])
 def test_anabasis_random_actions_core(measure, record_rate, mode):
-    tables = anabasis_core.Tables(ANABASIS_CARDS, mode)
+    tables = anabasis_core.Tables(ANABASIS_CARDS.core_data(), mode)
     state = anabasis_core.CoreState.initial(tables)
     rate, _ = measure(lambda n: state.random_actions(n, 1), 2_000_000)
     record_rate(f"anabasis {mode} random actions core", rate)
@@ -28,7 +28,7 @@ def test_anabasis_random_actions_oracle(measure, record_rate, mode):
 
 
 def test_anabasis_apply_undo_core(measure, record_rate):
-    tables = anabasis_core.Tables(ANABASIS_CARDS, "standard")
+    tables = anabasis_core.Tables(ANABASIS_CARDS.core_data(), "standard")
     state = anabasis_core.CoreState.initial(tables)
     rate, _ = measure(lambda n: state.apply_undo_pairs(n, 1), 2_000_000)
     record_rate("anabasis standard apply+undo pairs core", rate)

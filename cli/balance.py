@@ -1,5 +1,6 @@
-"""`xenophon balance`: the win-rate matrix of a game's decks (Hero) or seats
-and modes (Anabasis), as a table, JSON and a heatmap (SVG and PNG)."""
+"""`xenophon balance`: the win-rate matrix of a game's sides (its decks, or
+its seats and modes: what its plugin's balance compares), as a table, JSON
+and a heatmap (SVG and PNG)."""
 from __future__ import annotations
 
 import argparse
@@ -9,15 +10,23 @@ from typing import Any
 from xenophon.cli.common import (add_cluster_arguments, add_force_argument, backend_from,
                                  whole_number)
 from xenophon.kernel.files import check_output, write_atomic
+from xenophon.kernel.plugin import plugins
 from xenophon.kernel.registry import GAMES
 
 MAX_DEALS = 100_000
 OUTPUTS = {"results": ".jsonl", "matrix": ".json", "svg": ".svg", "png": ".png"}
 
 
+def _compared() -> str:
+    """What each game's matrix compares, the games whose sides meet each
+    other first ('decks (GAME) or of seats and modes (GAME)')."""
+    ordered = sorted(plugins(), key=lambda plugin: not plugin.balance.matchups)
+    return " or of ".join(f"{plugin.balance.compares} ({plugin.name})" for plugin in ordered)
+
+
 def add_parser(commands: Any) -> None:
     parser = commands.add_parser(
-        "balance", help="win-rate matrix of decks (hero) or of seats and modes (anabasis)",
+        "balance", help=f"win-rate matrix of {_compared()}",
         description="Play every pair of sides on the same deals, each deal from both seats, "
                     "with one bot for both; write the win-rate matrix with paired-deal 95% "
                     "intervals as a table, PREFIX.json, and a heatmap PREFIX.svg and "
@@ -25,7 +34,8 @@ def add_parser(commands: Any) -> None:
                     "continues it).")
     parser.add_argument("game", choices=GAMES, help="which game")
     parser.add_argument("--decks", metavar="FILE[,FILE...]",
-                        help="hero: deck files to add to the prebuilt decks")
+                        help="; ".join(f"{plugin.name}: {plugin.balance.extra_sides}"
+                                       for plugin in plugins() if plugin.balance.extra_sides))
     parser.add_argument("--bot", default="ismcts:iterations=200",
                         help="the bot playing both sides (default ismcts:iterations=200)")
     parser.add_argument("--deals", type=whole_number(1, MAX_DEALS), default=50,

@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import sys
 from typing import Any
 
 from xenophon.kernel.errors import XenophonError
 from xenophon.kernel.registry import GAME_OPTIONS, GAMES, game_from_texts
 from xenophon.kernel.game import Game
+from xenophon.kernel.plugin import CliFlag, plugins
 from xenophon.search.bots import MAX_WORKERS
 from xenophon.lab.tournament import MAX_PROCESSES, check_sprt
 
@@ -52,30 +52,58 @@ def real_number(least: float, most: float | None = None, *, above: bool = False)
     return parse
 
 
+#: the flag of the option every game takes (a game's own flags are its plugin's)
+CARDS_FLAG = CliFlag("cards", "a card file instead of the reference set", metavar="FILE")
+
+
+def game_flags() -> list[CliFlag]:
+    """The flag of every game option, in the order the games list them."""
+    flags = {CARDS_FLAG.option: CARDS_FLAG}
+    for plugin in plugins():
+        flags.update({flag.option: flag for flag in plugin.cli_flags})
+    options = dict.fromkeys(option for plugin in plugins() for option in plugin.options)
+    return [flags[option] for option in options]
+
+
 def add_game_arguments(parser: argparse.ArgumentParser, game_positional: bool = True) -> None:
     if game_positional:
         parser.add_argument("game", choices=GAMES, help="which game")
-    parser.add_argument("--mode", choices=("standard", "expert"),
-                        help="Anabasis mode (default standard)")
-    parser.add_argument("--cards", metavar="FILE", help="a card file instead of the reference set")
-    parser.add_argument("--decks", metavar="DECK0,DECK1",
-                        help="Hero decks for seat 0 and seat 1: prebuilt names "
-                             "(crimson_conqueror, wild_grove) or deck files")
+    for flag in game_flags():
+        parser.add_argument(f"--{flag.option}", choices=flag.choices, metavar=flag.metavar,
+                            help=flag.help)
     parser.add_argument("--seed", type=int, help="seed of the game's chance (default: random)")
 
 
 def game_from_arguments(args: argparse.Namespace, seed: int | None) -> Game:
-    """The game the command line names, with --mode, --decks and --cards
-    (each refused for a game that has no such option)."""
-    flags = {"mode": args.mode, "decks": args.decks, "cards": args.cards}
-    given = {option: text for option, text in flags.items() if text is not None}
+    """The game the command line names, with the flags of its options (each
+    refused for a game that has no such option)."""
+    flags = game_flags()
+    given = {flag.option: getattr(args, flag.option) for flag in flags
+             if getattr(args, flag.option) is not None}
     for option in given:
         if option not in GAME_OPTIONS[args.game]:
             owner = next(name for name in GAMES if option in GAME_OPTIONS[name])
             raise UsageError(f"--{option} is for {owner}")
-    if "decks" in given and len(re.split(r"[+,]", given["decks"])) != 2:
-        raise UsageError("--decks takes two decks separated by a comma")
+    for flag in flags:
+        if flag.option in given and flag.check is not None:
+            try:
+                flag.check(given[flag.option])
+            except ValueError as error:
+                raise UsageError(str(error)) from None
     return game_from_texts(args.game, given, seed=seed)
+
+
+def game_spec_help(default: str | None = None) -> str:
+    """How a game spec is written, for a help text ('GAME, GAME:key=value,
+    or ...'); with the default game, each game's example too."""
+    forms = [form for plugin in plugins() for form in plugin.spec_forms]
+    text = ", ".join(forms[:-1]) + ", or " + forms[-1] if len(forms) > 1 else forms[0]
+    if default is None:
+        return text
+    examples = [plugin.spec_example for plugin in plugins() if plugin.spec_example]
+    notes = [plugin.spec_example_note for plugin in plugins() if plugin.spec_example_note]
+    return (text + (": " + ", ".join(examples) if examples else "")
+            + f" ({'; '.join([*notes, f'default {default}'])})")
 
 
 def add_workers_argument(parser: argparse.ArgumentParser) -> None:

@@ -6,13 +6,14 @@ import sys
 
 from xenophon import __version__
 from xenophon.kernel.errors import XenophonError
+from xenophon.kernel.plugin import game_titles
 
 
 class OneLineParser(argparse.ArgumentParser):
     """Reports a bad command line in one line (and the way to get help), and
     takes options only as spelled in full: an abbreviation can stand for an
-    option the user did not mean (`selfplay --game anabasis` was read as
-    `--games anabasis`)."""
+    option the user did not mean (`selfplay --game GAME` was read as
+    `--games GAME`)."""
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("allow_abbrev", False)
@@ -26,7 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(
         prog="xenophon",
         description="AI opponent, move adviser and benchmark tool for "
-                    "Anabasis and A Hero incarnation.",
+                    f"{game_titles('and')}.",
     )
     parser.add_argument("--version", action="version", version=f"xenophon {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")

@@ -4,10 +4,10 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from xenophon.cli.common import (add_cluster_arguments, add_force_argument, add_results_arguments,
+from xenophon.cli.common import (game_spec_help, add_cluster_arguments, add_force_argument, add_results_arguments,
                                  backend_from, check_resume, parse_sprt, whole_number)
 from xenophon.kernel.files import check_output
-from xenophon.kernel.registry import DECK_SEPARATOR, spec_files
+from xenophon.kernel.registry import GAMES, spec_files
 from xenophon.lab.tournament import MAX_GAMES, play_match
 
 BOT_HELP = ("a bot spec: random, greedy, ismcts:iterations=2000, ismcts:time=0.5 (a time alone: "
@@ -23,11 +23,7 @@ def add_parser(commands: Any) -> None:
                     "intervals and Elo difference.")
     parser.add_argument("bot_a", help=BOT_HELP)
     parser.add_argument("bot_b", help="the other bot's spec")
-    parser.add_argument("--game", default="anabasis",
-                        help="anabasis, anabasis:mode=expert, hero, or hero with two decks "
-                             f"joined by '{DECK_SEPARATOR}': "
-                             f"hero:decks=crimson_conqueror{DECK_SEPARATOR}wild_grove "
-                             "(prebuilt names or deck files; default anabasis)")
+    parser.add_argument("--game", default=GAMES[0], help=game_spec_help(default=GAMES[0]))
     parser.add_argument("--games", type=whole_number(1, MAX_GAMES), default=200,
                         help=f"games to play (1 to {MAX_GAMES:,}; default 200)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first deal (default 1)")

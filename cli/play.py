@@ -14,6 +14,8 @@ from xenophon.play.levels import LEVELS, bot_for_level, level_description, level
 from xenophon.cli.lineedit import LineReader
 from xenophon.kernel.errors import XenophonError
 from xenophon.kernel.game import CHANCE, State
+from xenophon.kernel.plugin import game_titles
+from xenophon.kernel.registry import GAMES
 from xenophon.play.records import Record, load_record
 from xenophon.play.session import Session
 from xenophon.play.session import HINT_LEVEL, Start, default_save_path, resumed_game
@@ -35,9 +37,9 @@ earlier lines), or one of:
 
 def add_parser(commands: Any) -> None:
     parser = commands.add_parser("play", help="play a game against the AI",
-                                 description="Play Anabasis or A Hero incarnation against "
+                                 description=f"Play {game_titles('or')} against "
                                              "the AI in the terminal.")
-    parser.add_argument("game", nargs="?", choices=("anabasis", "hero"), help="which game")
+    parser.add_argument("game", nargs="?", choices=GAMES, help="which game")
     add_game_arguments(parser, game_positional=False)
     parser.add_argument("--seat", type=int, choices=(0, 1),
                         help="your seat (0 moves first; default random)")
@@ -52,6 +54,7 @@ def add_parser(commands: Any) -> None:
     parser.set_defaults(run=run)
 
 
+WHICH_GAME = "which game? " + " | ".join(f"xenophon play {name}" for name in GAMES)
 COMMANDS = ("moves", "card ", "hint", "undo", "save ", "board", "help", "quit")
 
 
@@ -284,7 +287,7 @@ def columns(texts: list[str], width: int = 80) -> str:
 def new_game(args: argparse.Namespace, level: str | None) -> Start:
     """A new game: chance from a secret, or from --seed when the player chose one."""
     if args.game is None:
-        raise UsageError("which game? xenophon play anabasis | xenophon play hero")
+        raise UsageError(WHICH_GAME)
     return start_game(game_from_arguments(args, args.seed), args.seat, level, args.seed)
 
 
@@ -296,7 +299,7 @@ def chosen_level(args: argparse.Namespace) -> str | None:
         raise UsageError("give --level or --elo, not both")
     game_name = load_record(args.resume).game if args.resume else args.game
     if game_name is None:
-        raise UsageError("which game? xenophon play anabasis | xenophon play hero")
+        raise UsageError(WHICH_GAME)
     return level_from_elo(game_name, args.elo)
 
 

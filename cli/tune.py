@@ -9,12 +9,12 @@ import shlex
 import sys
 from typing import Any
 
-from xenophon.cli.common import (UsageError, add_cluster_arguments, add_force_argument,
+from xenophon.cli.common import (UsageError, game_spec_help, add_cluster_arguments, add_force_argument,
                                  add_results_arguments, backend_from, check_resume, real_number,
                                  whole_number)
 from xenophon.kernel.evaluation import MAX_HIDDEN_UNITS, write_weights
 from xenophon.kernel.files import check_output, same_file, write_atomic
-from xenophon.kernel.registry import DECK_SEPARATOR, game_from_texts, parse_spec, spec_files
+from xenophon.kernel.registry import game_from_texts, parse_spec, spec_files
 from xenophon.lab.jobs import RunError, run_jobs
 from xenophon.play.players import make_bot
 from xenophon.lab.tune import (DEFAULT_HIDDEN, MODELS, SCALINGS, earlier_games, fit, load_positions,
@@ -35,8 +35,7 @@ def add_parser(commands: Any) -> None:
                     "write the weights file and a report on the held-out positions: the new "
                     "evaluation, the hand-set one at its best scale, and a constant (and, for "
                     "a network, the linear fit).")
-    parser.add_argument("game", help="anabasis, anabasis:mode=expert, hero, or hero with two "
-                                     f"decks joined by '{DECK_SEPARATOR}'")
+    parser.add_argument("game", help=game_spec_help())
     parser.add_argument("--games", type=whole_number(2, MAX_GAMES), default=2000,
                         help="self-play games (default 2000)")
     parser.add_argument("--bot", default=DEFAULT_BOT,

@@ -17,7 +17,7 @@ from xenophon._core import anabasis as core
 from xenophon.anabasis.cards import load_card_set
 
 CARDS = load_card_set()
-TABLES = {mode: core.Tables(CARDS, mode) for mode in ("standard", "expert")}
+TABLES = {mode: core.Tables(CARDS.core_data(), mode) for mode in ("standard", "expert")}
 MODES = ("standard", "expert")
 
 
@@ -148,7 +148,7 @@ def test_from_bytes_rejects_bad_data():
 
 def test_tables_reject_bad_mode():
     with pytest.raises(ValueError):
-        core.Tables(CARDS, "blitz")
+        core.Tables(CARDS.core_data(), "blitz")
 
 
 # ----------------------------------------------------------------- actions, chance

@@ -20,7 +20,7 @@ MAX_ACTIONS = 3000
 
 
 def factories(mode):
-    tables = core.Tables(CARDS, mode)
+    tables = core.Tables(CARDS.core_data(), mode)
     oracle_game = OracleGame(CARDS, mode)
     return (lambda: core.CoreState.initial(tables)), oracle_game.new_initial_state
 

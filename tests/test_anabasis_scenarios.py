@@ -30,7 +30,7 @@ class Backend(SwitchedBackend):
     """An Anabasis game whose states come from the backend under test."""
 
     def __init__(self, cards, mode):
-        super().__init__(OracleGame(cards, mode), core.CoreState, core.Tables(cards, mode))
+        super().__init__(OracleGame(cards, mode), core.CoreState, core.Tables(cards.core_data(), mode))
 
 
 @pytest.fixture(autouse=True, params=["oracle", "c"])

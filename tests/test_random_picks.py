@@ -134,7 +134,7 @@ GAMES = {f"hero {name}": (lambda pair=pair: hero_core.CoreState.initial(
                               hero_core.Tables(HERO_CARDS, *pair)), hero_policy, 6)
          for name, pair in PAIRINGS.items()}
 GAMES.update({f"anabasis {mode}": (lambda mode=mode: anabasis_core.CoreState.initial(
-                                       anabasis_core.Tables(ANABASIS_CARDS, mode)),
+                                       anabasis_core.Tables(ANABASIS_CARDS.core_data(), mode)),
                                    anabasis_policy, 2)
               for mode in ("standard", "expert")})
 

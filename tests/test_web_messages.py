@@ -11,7 +11,8 @@ import pytest
 from xenophon.kernel.registry import make_game
 from xenophon.play.records import new_record
 from xenophon.play.session import HIDDEN
-from xenophon.web.catalogue import anabasis_anchors, hero_anchors
+from xenophon.anabasis.catalogue import anchors as anabasis_anchors
+from xenophon.hero.catalogue import anchors as hero_anchors
 from xenophon.web.play import PageError, WebGame, lines_for_page, review
 
 GAMES = ("anabasis", "hero")

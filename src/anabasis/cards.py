@@ -23,7 +23,12 @@ from typing import Any
 from xenophon.kernel.cardfile import (CardFile, CardFileReader, NameRule, find_by_name, packaged_data,
                                read_card_file)
 
-KEYWORDS = frozenset({"ARMORED", "CHARGE", "SIEGE", "COMMAND"})
+# The card vocabulary, owned here: each list is in the order the C core
+# numbers it (src/engine_c/anabasis/anabasis.h: ANA_CHARACTER.., ANA_KW_* bits,
+# ANA_PILE_*, ANA_EV_* from 1, ANA_FX_* from 1), and CardSet.core_data() hands
+# the core those numbers, so the binding holds no names.
+CARD_KINDS = ("character", "territory", "event")
+KEYWORDS = ("ARMORED", "CHARGE", "SIEGE", "COMMAND")
 EVENT_EFFECTS = {
     # effect -> (timing, needs an amount)
     "flood": ("own-turn", True),
@@ -36,8 +41,12 @@ EVENT_EFFECTS = {
     "fortify": ("response", False),
     "sabotage": ("own-turn", True),
 }
-FIELD_EFFECTS = frozenset({"hit", "income_funds", "move_cost", "price", "attack_cost"})
+FIELD_EFFECTS = ("hit", "income_funds", "move_cost", "price", "attack_cost")
 PILES = ("A", "B", "C")
+#: the market places the core numbers: the piles, then the row
+CORE_PILES = PILES + ("row",)
+#: the core's number of "no pile" (ANA_PILE_NONE) and of "no effect" (ANA_*_NONE)
+NO_PILE, NO_EFFECT = 0xFF, 0
 MAX_CARD_TYPES = 48       # action codes hold a card id in 6 bits; the C tables are sized for 48
 MAX_FIELD_CARDS = 16
 MAX_PATTERN_SIZE = 13     # offsets beyond +-6 cannot reach any square of a 7 x 6 grid
@@ -118,6 +127,32 @@ class CardSet:
 
     def of_kind(self, kind: str) -> tuple[Card, ...]:
         return tuple(card for card in self.cards if card.kind == kind)
+
+    def core_data(self) -> tuple[list[tuple], list[tuple]]:
+        """The card set as the C core's tables take it (xenophon._core.anabasis.Tables):
+        plain numbers in the core's numbering, one tuple a card (name, the
+        fields of AnaCardSpec, the move and attack offsets flattened) and a
+        field card (name, duration, effect, amount)."""
+        cards = [(card.name, _card_numbers(card), _flat(card.move), _flat(card.attack))
+                 for card in self.cards]
+        fields = [(field.name, field.duration, FIELD_EFFECTS.index(field.effect) + 1,
+                   field.amount) for field in self.fields]
+        return cards, fields
+
+
+def _card_numbers(card: Card) -> tuple[int, ...]:
+    """kind, cost, copies, start_copies, pile, hp, atk, hit, crit, keywords,
+    ap_income, funds_income, effect, amount (the order of the binding's reader)."""
+    pile = NO_PILE if card.pile is None else CORE_PILES.index(card.pile)
+    keywords = sum(1 << KEYWORDS.index(keyword) for keyword in card.keywords)
+    effect = NO_EFFECT if card.effect is None else list(EVENT_EFFECTS).index(card.effect) + 1
+    return (CARD_KINDS.index(card.kind), card.cost, card.copies, card.start_copies, pile,
+            card.hp, card.atk, card.hit, card.crit, keywords, card.ap_income,
+            card.funds_income, effect, card.amount)
+
+
+def _flat(pattern: Pattern | None) -> list[int]:
+    return [step for offset in pattern.offsets for step in offset] if pattern else []
 
 
 def default_card_path() -> Path:

@@ -70,7 +70,7 @@ class Game(BaseGame):
         self._attach_engine()
 
     def _make_tables(self) -> Any:
-        return self._core().Tables(self.cards, self.mode)
+        return self._core().Tables(self.cards.core_data(), self.mode)
 
     def _core(self) -> Any:
         from xenophon._core import anabasis

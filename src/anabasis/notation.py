@@ -1,6 +1,6 @@
 """Anabasis action codes and their one text notation (docs/anabasis-engine.md §7).
 
-A code is ``kind << 12 | x << 6 | y``. Parsing needs only the card set;
+A code is ``encode(kind, x, y)`` (xenophon.kernel.codes). Parsing needs only the card set;
 formatting an EVENT also needs the effect of the event in the slot, because
 ``event 1 rank 1`` (flood) and ``event 1`` (windfall) share their code
 layout.

@@ -1,6 +1,6 @@
 // xenophon._core.anabasis: the int-level backend over the C core
-// (src/engine_c/anabasis/anabasis.h). Thin: it reads the Python CardSet into plain C
-// specs and builds the canonical dict of docs/anabasis-engine.md §8; the undo
+// (src/engine_c/anabasis/anabasis.h). Thin: it copies the card set's plain data
+// (CardSet.core_data) into C specs and builds the canonical dict of docs/anabasis-engine.md §8; the undo
 // history, the code checks and the rest of the protocol that both games share
 // are in backend.hpp. The rules live only in the C core.
 #include <algorithm>
@@ -9,6 +9,8 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "anabasis/anabasis.h"
@@ -16,6 +18,7 @@
 #include "core_functions.h"
 #include "check.h"
 #include "dict_reader.hpp"
+#include "registration.hpp"
 
 namespace py = pybind11;
 
@@ -27,88 +30,59 @@ struct Tables : xen::TablesBase<AnaTables> {
 };
 using TablesPtr = std::shared_ptr<Tables>;
 
-template <class T>
-int lookup(const std::map<std::string, int> &table, const T &key, const char *what) {
-    auto it = table.find(key);
-    if (it == table.end()) throw py::value_error(std::string("unknown ") + what + " '" + key + "'");
-    return it->second;
+// The card set as plain data, built by the Python side in the core's numbering
+// (xenophon.anabasis.cards.CardSet.core_data: the vocabulary's one owner):
+// a card is (name, [kind, cost, copies, start_copies, pile, hp, atk, hit, crit,
+// keywords, ap_income, funds_income, effect, amount], move offsets, attack
+// offsets), a field card (name, duration, effect, amount).
+using CardData = std::tuple<std::string, std::vector<int>, std::vector<int>, std::vector<int>>;
+using FieldData = std::tuple<std::string, int, int, int>;
+constexpr size_t CARD_NUMBERS = 14;
+
+AnaCardSpec card_spec(const std::vector<int> &n) {
+    if (n.size() != CARD_NUMBERS)
+        throw py::value_error("a card's data holds " + std::to_string(CARD_NUMBERS) + " numbers");
+    AnaCardSpec s{};
+    s.kind = n[0];
+    s.cost = n[1];
+    s.copies = n[2];
+    s.start_copies = n[3];
+    s.pile = n[4];
+    s.hp = n[5];
+    s.atk = n[6];
+    s.hit = n[7];
+    s.crit = n[8];
+    s.keywords = n[9];
+    s.ap_income = n[10];
+    s.funds_income = n[11];
+    s.effect = n[12];
+    s.amount = n[13];
+    return s;
 }
 
-const std::map<std::string, int> KINDS = {
-    {"character", ANA_CHARACTER}, {"territory", ANA_TERRITORY}, {"event", ANA_EVENT_CARD}};
-const std::map<std::string, int> PILES = {
-    {"A", ANA_PILE_A}, {"B", ANA_PILE_B}, {"C", ANA_PILE_C}, {"row", ANA_PILE_ROW}};
-const std::map<std::string, int> KEYWORDS = {
-    {"ARMORED", ANA_KW_ARMORED}, {"CHARGE", ANA_KW_CHARGE}, {"SIEGE", ANA_KW_SIEGE},
-    {"COMMAND", ANA_KW_COMMAND}};
-const std::map<std::string, int> EFFECTS = {
-    {"flood", ANA_EV_FLOOD}, {"evasion", ANA_EV_EVASION}, {"nullify", ANA_EV_NULLIFY},
-    {"rally", ANA_EV_RALLY}, {"forced_march", ANA_EV_FORCED_MARCH},
-    {"windfall", ANA_EV_WINDFALL}, {"ambush", ANA_EV_AMBUSH}, {"fortify", ANA_EV_FORTIFY},
-    {"sabotage", ANA_EV_SABOTAGE}};
-const std::map<std::string, int> FIELD_EFFECTS = {
-    {"hit", ANA_FX_HIT}, {"income_funds", ANA_FX_INCOME_FUNDS}, {"move_cost", ANA_FX_MOVE_COST},
-    {"price", ANA_FX_PRICE}, {"attack_cost", ANA_FX_ATTACK_COST}};
-
-std::vector<int> pattern_offsets(const py::handle &pattern) {
-    std::vector<int> out;
-    if (pattern.is_none()) return out;
-    for (auto pair : pattern.attr("offsets")) {
-        auto t = pair.cast<py::tuple>();
-        out.push_back(t[0].cast<int>());
-        out.push_back(t[1].cast<int>());
-    }
-    return out;
-}
-
-TablesPtr make_tables(const py::object &card_set, const std::string &mode) {
+TablesPtr make_tables(const std::pair<std::vector<CardData>, std::vector<FieldData>> &card_set,
+                      const std::string &mode) {
     int mode_id;
     if (mode == "standard") mode_id = ANA_STANDARD;
     else if (mode == "expert") mode_id = ANA_EXPERT;
     else throw py::value_error("unknown mode '" + mode + "' (standard or expert)");
     auto tables = std::make_shared<Tables>();
     tables->mode = mode;
+    const auto &[cards, field_cards] = card_set;
     std::vector<AnaCardSpec> specs;
-    std::vector<std::vector<int>> offsets;   // keeps the pattern arrays alive
-    py::list cards = py::list(card_set.attr("cards"));
-    offsets.reserve(2 * cards.size());
-    for (auto card : cards) {
-        AnaCardSpec s{};
-        s.kind = lookup(KINDS, card.attr("kind").cast<std::string>(), "card kind");
-        s.cost = card.attr("cost").cast<int>();
-        s.copies = card.attr("copies").cast<int>();
-        s.start_copies = card.attr("start_copies").cast<int>();
-        py::object pile = card.attr("pile");
-        s.pile = pile.is_none() ? ANA_PILE_NONE : lookup(PILES, pile.cast<std::string>(), "pile");
-        s.hp = card.attr("hp").cast<int>();
-        s.atk = card.attr("atk").cast<int>();
-        s.hit = card.attr("hit").cast<int>();
-        s.crit = card.attr("crit").cast<int>();
-        for (auto kw : card.attr("keywords")) s.keywords |= lookup(KEYWORDS, kw.cast<std::string>(), "keyword");
-        s.ap_income = card.attr("ap_income").cast<int>();
-        s.funds_income = card.attr("funds_income").cast<int>();
-        py::object effect = card.attr("effect");
-        s.effect = effect.is_none() ? ANA_EV_NONE : lookup(EFFECTS, effect.cast<std::string>(), "effect");
-        s.amount = card.attr("amount").cast<int>();
-        offsets.push_back(pattern_offsets(card.attr("move")));
-        offsets.push_back(pattern_offsets(card.attr("attack")));
-        s.n_move = static_cast<int>(offsets[offsets.size() - 2].size() / 2);
-        s.n_attack = static_cast<int>(offsets.back().size() / 2);
+    for (const auto &[name, numbers, move, attack] : cards) {
+        AnaCardSpec s = card_spec(numbers);
+        s.move = move.data();                // `cards` outlives ana_tables_init
+        s.attack = attack.data();
+        s.n_move = static_cast<int>(move.size() / 2);
+        s.n_attack = static_cast<int>(attack.size() / 2);
         specs.push_back(s);
-        tables->card_names.push_back(card.attr("name").cast<std::string>());
-    }
-    for (size_t i = 0; i < specs.size(); i++) {
-        specs[i].move = offsets[2 * i].data();
-        specs[i].attack = offsets[2 * i + 1].data();
+        tables->card_names.push_back(name);
     }
     std::vector<AnaFieldSpec> fields;
-    for (auto field : card_set.attr("fields")) {
-        AnaFieldSpec f{};
-        f.duration = field.attr("duration").cast<int>();
-        f.effect = lookup(FIELD_EFFECTS, field.attr("effect").cast<std::string>(), "field effect");
-        f.amount = field.attr("amount").cast<int>();
-        fields.push_back(f);
-        tables->field_names.push_back(field.attr("name").cast<std::string>());
+    for (const auto &[name, duration, effect, amount] : field_cards) {
+        fields.push_back(AnaFieldSpec{duration, effect, amount});
+        tables->field_names.push_back(name);
     }
     char err[200] = "";
     if (ana_tables_init(tables->t.get(), specs.data(), static_cast<int>(specs.size()), fields.data(),
@@ -455,3 +429,5 @@ void bind_anabasis(py::module_ &m) {
         }, py::arg("n_games"), py::arg("seed"),
            "Play n_games uniformly random games from this state (a copy); total codes applied");
 }
+
+XEN_REGISTER_BINDING("anabasis", "Anabasis C core", bind_anabasis);

@@ -1,5 +1,4 @@
-// What the bindings of the two games share (xenophon._core.anabasis and
-// xenophon._core.hero).
+// What the bindings of the games share (each xenophon._core.GAME).
 //
 // Both games expose their C core (src/engine_c) to Python as the same
 // int-level backend protocol: a Tables class built from the Python card data,
@@ -19,8 +18,8 @@
 //       XEN_CORE_FUNCTIONS(prefix)    // the core's C functions (core_functions.h)
 //   };
 //
-// Each game's file (anabasis.cpp, hero.cpp) keeps only what is its own:
-// reading the Python card set into C specs, the canonical dict (to_dict,
+// Each game's file (src/bindings/GAME.cpp) keeps only what is its own:
+// reading the card set's data into C specs, the canonical dict (to_dict,
 // from_dict), the signature of CoreState.initial, and its extra methods.
 #pragma once
 
@@ -78,7 +77,7 @@ struct CoreStateT {
         return s;
     }
 
-    // Never at a terminal state (Hero's C predicate alone does not say so).
+    // Never at a terminal state (a core's chance predicate alone need not say so).
     bool is_chance() const { return !Game::is_terminal(&st) && Game::is_chance(&st) != 0; }
 
     std::vector<int> legal_actions() const {

@@ -5,8 +5,8 @@
 // truthy number taken for a bool, a list cut short) and every bad input is a
 // ValueError naming where it is ("from_dict: players[0].ap: ..."), never
 // another exception of pybind11 or Python. Whether the values make a position
-// together is the C core's state check's business (ana_state_check,
-// hero_state_check), which from_dict runs on the state it built.
+// together is the C core's state check's business (each core's
+// GAME_state_check), which from_dict runs on the state it built.
 #pragma once
 
 #include <pybind11/pybind11.h>
@@ -119,7 +119,7 @@ struct StrictReader {
         return std::string(utf8, static_cast<size_t>(size));
     }
 
-    // A name as the card sets match it (HeroCardSet.by_name): stripped, casefolded.
+    // A name as the card sets match it (the card sets' by_name): stripped, casefolded.
     static std::string fold(const py::handle &name) {
         return text(name.attr("strip")().attr("casefold")(), "a name");
     }

@@ -15,6 +15,7 @@
 #include "backend.hpp"
 #include "core_functions.h"
 #include "dict_reader.hpp"
+#include "registration.hpp"
 #include "hero/hero.h"
 
 namespace py = pybind11;
@@ -650,3 +651,5 @@ void bind_hero(py::module_ &m) {
                     "state_from_dict; ValueError for what the C state cannot hold")
         .def("turn", [](const CoreState &s) { return s.st.turn; });
 }
+
+XEN_REGISTER_BINDING("hero", "A Hero incarnation C core", bind_hero);

@@ -1,15 +1,33 @@
-// The xenophon._core extension: one submodule per game, each bound in its own file.
+// The xenophon._core extension: what both cores share (the action-code layout,
+// the protocol constants), and one submodule per game, each bound in its own
+// file (src/bindings/GAME.cpp), which registers itself with XEN_REGISTER_BINDING.
 #include <pybind11/pybind11.h>
+
+#include "codes.h"
+#include "learned.h"
+#include "registration.hpp"
 
 namespace py = pybind11;
 
-void bind_anabasis(py::module_ &m);
-void bind_hero(py::module_ &m);
+namespace xen {
+
+std::vector<Binding> &bindings() {
+    static std::vector<Binding> registered;   // filled before main, in link order
+    return registered;
+}
+
+}  // namespace xen
 
 PYBIND11_MODULE(_core, m) {
-    m.doc() = "C rules cores of xenophon (see docs/anabasis-engine.md, docs/hero-engine.md)";
-    py::module_ anabasis = m.def_submodule("anabasis", "Anabasis C core");
-    bind_anabasis(anabasis);
-    py::module_ hero = m.def_submodule("hero", "A Hero incarnation C core");
-    bind_hero(hero);
+    m.doc() = "C rules cores of xenophon (docs/architecture.md; each game's engine doc)";
+    m.attr("CODE_KIND_SHIFT") = py::int_(static_cast<int>(XEN_KIND_SHIFT));
+    m.attr("CODE_FIELD_BITS") = py::int_(static_cast<int>(XEN_FIELD_BITS));
+    m.attr("CHANCE") = py::int_(static_cast<int>(XEN_CHANCE));
+    m.attr("TERMINAL") = py::int_(static_cast<int>(XEN_TERMINAL));
+    m.attr("MAX_ACTIONS") = py::int_(static_cast<int>(XEN_MAX_ACTIONS));
+    m.attr("MAX_HIDDEN_UNITS") = py::int_(static_cast<int>(XEN_MAX_HIDDEN));
+    for (const auto &binding : xen::bindings()) {
+        py::module_ game = m.def_submodule(binding.name, binding.doc);
+        binding.bind(game);
+    }
 }

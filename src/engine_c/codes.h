@@ -17,10 +17,15 @@
 
 typedef uint16_t XenCode;
 
-#define XEN_CODE(kind, x, y) ((XenCode)(((kind) << 12) | ((x) << 6) | (y)))
-#define XEN_KIND(code) ((int)((code) >> 12))
-#define XEN_X(code) ((int)(((code) >> 6) & 63))
-#define XEN_Y(code) ((int)((code) & 63))
+/* The layout, owned here (the bindings export it to Python as
+ * xenophon._core.CODE_KIND_SHIFT and CODE_FIELD_BITS). */
+enum { XEN_KIND_SHIFT = 12, XEN_FIELD_BITS = 6, XEN_FIELD_MASK = (1 << XEN_FIELD_BITS) - 1 };
+
+#define XEN_CODE(kind, x, y) \
+    ((XenCode)(((kind) << XEN_KIND_SHIFT) | ((x) << XEN_FIELD_BITS) | (y)))
+#define XEN_KIND(code) ((int)((code) >> XEN_KIND_SHIFT))
+#define XEN_X(code) ((int)(((code) >> XEN_FIELD_BITS) & XEN_FIELD_MASK))
+#define XEN_Y(code) ((int)((code) & XEN_FIELD_MASK))
 
 enum {
     /* current_player of a node: 0 or 1 at a decision, else one of these. */

@@ -1,6 +1,6 @@
 """A Hero incarnation action codes and their one text notation (docs/hero-engine.md §8).
 
-A code is ``kind << 12 | x << 6 | y``. Codes and texts are both relative to
+A code is ``encode(kind, x, y)`` (xenophon.kernel.codes). Codes and texts are both relative to
 the acting player (slot codes 0..9 are "mine", 10..19 the opponent's), so
 formatting and parsing need only the card set, never a state. Chance outcomes
 (``draw NAME``) have no acting player and name only a card.

@@ -33,10 +33,11 @@ from typing import Any
 import xenophon
 from xenophon.kernel.errors import XenophonError
 from xenophon.kernel.game import Game, Move, State
+from xenophon.kernel.plugin import plugins
 from xenophon.search.bots import Bot
 
-#: OpenSpiel's name of each native game
-GAME_NAMES = {"anabasis": "xenophon_anabasis", "hero": "xenophon_hero"}
+#: OpenSpiel's name of each native game (its plugin's)
+GAME_NAMES = {plugin.name: plugin.openspiel.native for plugin in plugins()}
 #: the exploration constant the OpenSpiel bot uses unless told (see docs/benchmarks.md)
 DEFAULT_C_UCT = 1.0
 
@@ -134,8 +135,8 @@ def _run(commands: list[list[str]]) -> None:
 
 
 def load() -> ctypes.CDLL:
-    """Builds (if needed) and loads the wrapper: registers xenophon_anabasis
-    and xenophon_hero with pyspiel. Idempotent."""
+    """Builds (if needed) and loads the wrapper: registers the native games
+    (GAME_NAMES) with pyspiel. Idempotent."""
     global _library
     if _library is None:
         path = build_library()
@@ -144,7 +145,7 @@ def load() -> ctypes.CDLL:
         ctypes.CDLL(pyspiel.__file__, mode=os.RTLD_NOLOAD | os.RTLD_GLOBAL | os.RTLD_NOW)
         library = ctypes.CDLL(str(path), mode=os.RTLD_GLOBAL | os.RTLD_NOW)
         library.xenophon_spiel_state_size.restype = ctypes.c_size_t
-        library.xenophon_spiel_state_size.argtypes = [ctypes.c_int]
+        library.xenophon_spiel_state_size.argtypes = [ctypes.c_char_p]
         library.xenophon_spiel_clones.restype = ctypes.c_longlong
         _library = library
     return _library
@@ -174,10 +175,11 @@ class NativeGame:
         self.xgame = game
         self._tables = game.tables.capsule()          # keeps the tables alive
         initial = game.new_initial_state().to_bytes()
-        if library.xenophon_spiel_state_size(int(game.name == "hero")) != len(initial):
+        spiel_name = GAME_NAMES[game.name]
+        if library.xenophon_spiel_state_size(spiel_name.encode()) != len(initial):
             raise XenophonError("the native OpenSpiel library was built from other sources")
         address = _capsule_pointer(self._tables, b"xenophon.tables")
-        self.spiel = _pyspiel().load_game(GAME_NAMES[game.name], {"tables": f"{address:#x}"})
+        self.spiel = _pyspiel().load_game(spiel_name, {"tables": f"{address:#x}"})
         if self.spiel.new_initial_state().serialize() != initial.hex():
             raise XenophonError("the native OpenSpiel library was built from other sources")
 

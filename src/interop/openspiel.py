@@ -1,12 +1,13 @@
-"""Anabasis and A Hero incarnation in OpenSpiel's Python game API.
+"""Every game in OpenSpiel's Python game API.
 
-Registers ``python_xenophon_anabasis`` and ``python_xenophon_hero`` with
-``pyspiel.register_game``, so that OpenSpiel's Python algorithms (its Python
-ISMCTS among them) run on our exact rules, through our public API:
+Registers each game with ``pyspiel.register_game`` under the Python name its
+plugin gives (``python_xenophon_GAME``), so that OpenSpiel's Python
+algorithms (its Python ISMCTS among them) run on our exact rules, through
+our public API:
 
->>> from xenophon.interop import openspiel            # doctest: +SKIP
->>> game = pyspiel.load_game("python_xenophon_hero")  # doctest: +SKIP
->>> game = openspiel.spiel_game(xenophon_game)        # or wrap a Game you hold
+>>> from xenophon.interop import openspiel                      # doctest: +SKIP
+>>> game = pyspiel.load_game(openspiel.GAME_NAMES[GAMES[0]])    # doctest: +SKIP
+>>> game = openspiel.spiel_game(xenophon_game)     # or wrap a Game you hold
 
 What OpenSpiel sees:
 
@@ -15,7 +16,7 @@ What OpenSpiel sees:
 - chance nodes are explicit, with the outcomes of ``chance_outcomes()``;
 - a player's information-state string (and observation string) is its
   information-set key in hex: equal exactly when the player cannot tell two
-  states apart (docs/anabasis-engine.md §9, docs/hero-engine.md §11). It keys
+  states apart (each game's engine doc, "What each player sees"). It keys
   what the player knows now, not a replay of the history; there is no tensor;
 - ``resample_from_infostate(player, sampler)`` is our ``resample``: a world
   the player cannot tell from this one, with an empty action history;
@@ -32,7 +33,8 @@ from typing import Any
 
 from xenophon.kernel.errors import XenophonError
 from xenophon.kernel.game import Game, State
-from xenophon.kernel.registry import GAME_OPTIONS, game_from_texts, game_options_as_text
+from xenophon.kernel.plugin import GamePlugin, plugins
+from xenophon.kernel.registry import game_from_texts, game_options_as_text
 
 try:
     import pyspiel
@@ -40,12 +42,12 @@ except ImportError:  # pragma: no cover - depends on the environment
     raise XenophonError("OpenSpiel is not installed: pip install 'xenophon[openspiel]'") \
         from None
 
-#: OpenSpiel's name of each game
-GAME_NAMES = {"anabasis": "python_xenophon_anabasis", "hero": "python_xenophon_hero"}
+#: OpenSpiel's name of each game (its plugin's)
+GAME_NAMES = {plugin.name: plugin.openspiel.python for plugin in plugins()}
 MAX_GAME_LENGTH = 100_000      # a bound, not tight: turn limit and deck-out end games long before
 
-#: OpenSpiel's parameters of each game: its options as text (xenophon.kernel.registry)
-DEFAULT_PARAMETERS = GAME_OPTIONS
+#: OpenSpiel's parameters of each game: its options as text (GamePlugin.options)
+DEFAULT_PARAMETERS = {plugin.name: dict(plugin.options) for plugin in plugins()}
 
 
 def _game_type(name: str) -> "pyspiel.GameType":
@@ -183,26 +185,24 @@ class _Observer:
         return f"{state.xstate.information_set_key(player):016x}"
 
 
-class AnabasisSpielGame(SpielGame):
-    """``python_xenophon_anabasis``: parameters mode and cards."""
+def _factory(plugin: GamePlugin) -> type[SpielGame]:
+    """The class OpenSpiel makes the game of `plugin` with, from its parameters."""
+    def __init__(self: SpielGame, params: dict[str, Any] | None = None) -> None:
+        SpielGame.__init__(self, params, name=plugin.name)
+    return type(f"{plugin.name.title()}SpielGame", (SpielGame,), {
+        "__init__": __init__, "__doc__": f"``{plugin.openspiel.python}``: parameters "
+                                          f"{' and '.join(plugin.options)}."})
 
-    def __init__(self, params: dict[str, Any] | None = None):
-        super().__init__(params, name="anabasis")
 
-
-class HeroSpielGame(SpielGame):
-    """``python_xenophon_hero``: parameters decks (two, comma-separated) and cards."""
-
-    def __init__(self, params: dict[str, Any] | None = None):
-        super().__init__(params, name="hero")
+#: OpenSpiel's factory of each game (OpenSpiel's registry keeps them until the
+#: process exits)
+FACTORIES = {plugin.name: _factory(plugin) for plugin in plugins()}
 
 
 def register() -> None:
-    """Registers both games with OpenSpiel (once; importing this module does it).
-    The factories are module-level classes: OpenSpiel's registry keeps them
-    until the process exits."""
+    """Registers every game with OpenSpiel (once; importing this module does it)."""
     registered = set(pyspiel.registered_names())
-    for name, factory in (("anabasis", AnabasisSpielGame), ("hero", HeroSpielGame)):
+    for name, factory in FACTORIES.items():
         if GAME_NAMES[name] not in registered:
             pyspiel.register_game(_game_type(name), factory)
 

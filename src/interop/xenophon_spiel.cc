@@ -122,8 +122,8 @@ class State : public open_spiel::State {
 
   std::string ActionToString(Player player, Action action) const override {
     // kind:x:y of the 16-bit code; xenophon's notation lives in Python
-    return std::to_string(action >> 12) + ":" + std::to_string((action >> 6) & 63) + ":" +
-           std::to_string(action & 63);
+    return std::to_string(XEN_KIND(action)) + ":" + std::to_string(XEN_X(action)) + ":" +
+           std::to_string(XEN_Y(action));
   }
 
   std::string ToString() const override { return Serialize(); }
@@ -254,8 +254,14 @@ REGISTER_SPIEL_GAME(MakeGameType<HeroCore>(), Factory<HeroCore>);
 }  // namespace xenophon_spiel
 
 extern "C" {
-// For the loader: the state sizes this library was compiled with.
-size_t xenophon_spiel_state_size(int hero) { return hero ? sizeof(HeroState) : sizeof(AnaState); }
+// For the loader: the state size this library was compiled with for the game of
+// that OpenSpiel name (0 for a name it does not register).
+size_t xenophon_spiel_state_size(const char *name) {
+  const std::string wanted = name;
+  if (wanted == xenophon_spiel::AnabasisCore::kName) return sizeof(AnaState);
+  if (wanted == xenophon_spiel::HeroCore::kName) return sizeof(HeroState);
+  return 0;
+}
 // Clones made so far by the games of this library (see `clones`).
 long long xenophon_spiel_clones(void) { return xenophon_spiel::clones.load(); }
 }

@@ -49,7 +49,7 @@ def find_by_name(items: Iterable[T], name: str) -> T:
 
 
 def packaged_data(*parts: str) -> Path:
-    """A path in the package's data folder, e.g. ``packaged_data("hero", "decks")``."""
+    """A path in the package's data folder, e.g. ``packaged_data("GAME", "cards.toml")``."""
     return Path(str(resources.files("xenophon") / "data")).joinpath(*parts)
 
 

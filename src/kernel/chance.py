@@ -20,6 +20,7 @@ import secrets
 from collections import Counter
 from typing import Iterable
 
+from xenophon.kernel.codes import kind_of
 from xenophon.kernel.game import Move, State
 
 KEY_BYTES = 32
@@ -28,7 +29,7 @@ KEY_BYTES = 32
 def event_kind(state: State) -> int:
     """The kind of the chance event at `state` (the action kind of its outcome
     codes: they share one)."""
-    return state.legal_actions()[0] >> 12
+    return kind_of(state.legal_actions()[0])
 
 
 class ChanceStream:

@@ -5,7 +5,7 @@ recompilation.
 
 A weights file is one JSON object::
 
-    {"format": "xenophon-weights", "version": 1, "game": "hero",
+    {"format": "xenophon-weights", "version": 1, "game": "GAME",
      "features": ["to_move", ...], "taper_turns": 40,
      "opening": [...], "ending": [...], "made": {...}}
 
@@ -24,8 +24,8 @@ features than the game's (another card set) leaves the game with its
 hand-set evaluation only, and asking such a game for the learned one names
 the first feature that differs.
 
->>> from xenophon.hero import Game
->>> game = Game(seed=1)
+>>> from xenophon.kernel.registry import GAMES, make_game
+>>> game = make_game(GAMES[-1], seed=1)
 >>> learned_problem(game) is None or isinstance(learned_problem(game), str)
 True
 """
@@ -38,30 +38,26 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from xenophon._core import anabasis as _anabasis_core
+from xenophon import _core
+from xenophon.kernel.cardfile import packaged_data
 from xenophon.kernel.errors import XenophonError
+from xenophon.kernel.plugin import find_plugin
 from xenophon.kernel.files import FileError, JsonError, check_output, loads, read_text, write_atomic
 
 WEIGHTS_FORMAT = "xenophon-weights"
 WEIGHTS_VERSION = 1               # a linear evaluation
 NETWORK_VERSION = 2               # the linear one and a hidden layer
 #: the most hidden units a network may have (XEN_MAX_HIDDEN, learned.h)
-MAX_HIDDEN_UNITS: int = _anabasis_core.Tables.max_hidden
+MAX_HIDDEN_UNITS: int = _core.MAX_HIDDEN_UNITS
 #: the evaluations a search can score its leaves with (bot option `eval`):
-#: "default" is the game's entry in DEFAULT_EVALUATIONS
+#: "default" is the game's own (GamePlugin.default_evaluation: the learned
+#: one only where it won its match against the hand-set one, docs/strength.md);
+#: a game without usable learned weights (another card set) falls back to "hand"
 EVALUATIONS = ("hand", "learned", "default")
-#: the evaluation each game's searches use unless told: the learned one only
-#: where it won its match against the hand-set one (docs/strength.md); a game
-#: without usable learned weights (another card set) falls back to "hand"
-DEFAULT_EVALUATIONS = {"anabasis": "learned", "hero": "learned"}
-#: playout turns a search plays before its evaluation scores the leaf, by
-#: game and evaluation, unless it is told (docs/strength.md: chosen by
-#: matches); the hand-set evaluation wants four in both games, Hero's learned
-#: one scores the leaf itself
-CUTOFF_TURNS = {("anabasis", "hand"): 4, ("anabasis", "learned"): 4,
-                ("hero", "hand"): 4, ("hero", "learned"): 0}
+#: playout turns a search plays before its evaluation scores the leaf, unless
+#: it is told or the game's plugin says otherwise (GamePlugin.cutoff_turns,
+#: by evaluation; docs/strength.md: chosen by matches)
 FALLBACK_CUTOFF_TURNS = 4
-DATA_FOLDER = Path(__file__).parent.parent / "data"   # xenophon/data
 MAX_WEIGHTS_BYTES = 4 * 1024 * 1024
 MAX_TAPER_TURNS = 10_000
 
@@ -121,7 +117,7 @@ class Weights:
 
 def shipped_weights_file(game_name: str) -> Path:
     """The weights file the project ships for a game."""
-    return DATA_FOLDER / game_name / "weights.json"
+    return packaged_data(game_name, "weights.json")
 
 
 def _is_finite_number(value: Any) -> bool:
@@ -283,14 +279,17 @@ def resolve(game: Any, evaluation: str) -> str:
     """"hand" or "learned": what `evaluation` means for this game."""
     if evaluation != "default":
         return evaluation
-    wanted = DEFAULT_EVALUATIONS.get(game.name, "hand")
+    plugin = find_plugin(game.name)
+    wanted = plugin.default_evaluation if plugin else "hand"
     return wanted if wanted == "hand" or learned_problem(game) is None else "hand"
 
 
 def cutoff_turns_for(game: Any, evaluation: str) -> int:
     """The playout turns before the evaluation, for a search of `game` with
-    `evaluation` that was not told how many (CUTOFF_TURNS)."""
-    return CUTOFF_TURNS.get((game.name, resolve(game, evaluation)), FALLBACK_CUTOFF_TURNS)
+    `evaluation` that was not told how many (the game's plugin says)."""
+    plugin = find_plugin(game.name)
+    turns = plugin.cutoff_turns if plugin else {}
+    return turns.get(resolve(game, evaluation), FALLBACK_CUTOFF_TURNS)
 
 
 def tables_for(game: Any, evaluation: str, weights_path: str | None = None) -> Any:

@@ -13,8 +13,9 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from xenophon.kernel.codes import CHANCE, TERMINAL  # noqa: F401 (re-exported: the API names them here)
+from xenophon.kernel.codes import CHANCE, TERMINAL, kind_of  # noqa: F401 (CHANCE, TERMINAL re-exported: the API names them here)
 from xenophon.kernel.errors import IllegalMoveError, NotationError, XenophonError
+from xenophon.kernel.plugin import find_plugin
 
 
 
@@ -40,11 +41,10 @@ class Move:
 
 ENGINES = ("c", "oracle")
 # Engines other than the C core live in modules that register themselves when
-# imported (register_engine): the oracle of a game is the module `oracle` of
-# the game's own package (xenophon.GAME.oracle). The game API never imports
-# them by name in code, so the dependency points from the oracle to this
-# module, not back.
-ENGINE_PROVIDERS = {"oracle": "oracle"}
+# imported (register_engine); a game's plugin names them (GamePlugin.engines:
+# the oracle is the module `oracle` of the game's own package). The game API
+# never imports them by name in code, so the dependency points from the
+# oracle to this module, not back.
 _ENGINE_FACTORIES: dict[tuple[str, str], Callable[["Game"], Any]] = {}
 
 
@@ -56,8 +56,10 @@ def register_engine(engine: str, game_name: str, factory: Callable[["Game"], Any
 
 
 def engine_factory(engine: str, game_name: str) -> Callable[["Game"], Any]:
-    if (engine, game_name) not in _ENGINE_FACTORIES and engine in ENGINE_PROVIDERS:
-        importlib.import_module(f"xenophon.{game_name}.{ENGINE_PROVIDERS[engine]}")
+    if (engine, game_name) not in _ENGINE_FACTORIES:
+        plugin = find_plugin(game_name)
+        if plugin is not None and engine in plugin.engines:
+            importlib.import_module(plugin.engines[engine])
     try:
         return _ENGINE_FACTORIES[(engine, game_name)]
     except KeyError:
@@ -165,7 +167,7 @@ class State:
 
     def describe_illegal(self, text: str, code: int) -> str:
         """A sentence saying why a well-formed move is not legal now."""
-        same_kind = [m.text for m in self.legal_moves() if m.code >> 12 == code >> 12]
+        same_kind = [m.text for m in self.legal_moves() if kind_of(m.code) == kind_of(code)]
         if same_kind:
             shown = ", ".join(same_kind[:8]) + (", ..." if len(same_kind) > 8 else "")
             return f"'{text}' is not legal now; legal moves of that kind: {shown}"

@@ -6,13 +6,16 @@ seat's view of the state (`State.view(seat)`, equal for every state the seat
 cannot tell apart) before and after a step, and the step's text only when
 the seat observed it (`State.observed_by`); a hidden step is known by its
 kind alone (its first word, as in the seat's view of a record). Each game has
-a `Narrator` subclass; `narrator_for(game, seat)` gives the right one.
+a `Narrator` subclass, which its plugin names; `narrator_for(state, seat)`
+gives the right one.
 """
 from __future__ import annotations
 
 from collections import Counter
 
+from xenophon.kernel.errors import XenophonError
 from xenophon.kernel.game import State
+from xenophon.kernel.plugin import find_plugin
 
 #: what stands for a step the seat did not see (a record's view says the same)
 HIDDEN = "(hidden from you)"
@@ -128,12 +131,11 @@ def legal_summary(state: State, most: int = 6) -> str:
 
 
 def narrator_for(state: State, seat: int) -> Narrator:
-    """The narrator of the state's game for `seat`."""
-    if state.game.name == "anabasis":
-        from xenophon.anabasis.describe import AnabasisNarrator
-        return AnabasisNarrator(state, seat)
-    from xenophon.hero.describe import HeroNarrator
-    return HeroNarrator(state, seat)
+    """The narrator of the state's game for `seat` (its plugin's)."""
+    plugin = find_plugin(state.game.name)
+    if plugin is None:
+        raise XenophonError(f"no narrator for {state.game.name}")
+    return plugin.narrator(state, seat)
 
 
 __all__ = ["HIDDEN", "Narrator", "narrator_for", "clamp_hp", "gained", "legal_summary"]

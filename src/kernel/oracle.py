@@ -5,7 +5,9 @@ import importlib
 from typing import Any
 
 from xenophon.kernel.codes import CHANCE, TERMINAL
+from xenophon.kernel.errors import XenophonError
 from xenophon.kernel.game import engine_factory
+from xenophon.kernel.plugin import find_plugin
 
 
 # Multisets of both oracles: dict card id -> positive count
@@ -108,11 +110,12 @@ def perft(state: Any, depth: int) -> int:
 def reference_features(state: Any, player: int) -> dict[str, float]:
     """{feature name: value} of a public `State` (either game) for `player`:
     the learned evaluation's features computed on the oracle's copy of the
-    position by the game's `oracle_features.feature_side`, each the
-    evaluating player's value minus the other seat's.
+    position by the `feature_side` of the game's reference-features module
+    (GamePlugin.reference_features), each the evaluating player's value
+    minus the other seat's.
 
-    >>> from xenophon.anabasis import Game
-    >>> game = Game(seed=1)
+    >>> from xenophon.kernel.registry import GAMES, make_game
+    >>> game = make_game(GAMES[0], seed=1)
     >>> state = game.new_initial_state()
     >>> state.resolve_chance(game.rng)
     >>> reference_features(state, 0)["first_seat"]
@@ -120,6 +123,9 @@ def reference_features(state: Any, player: int) -> dict[str, float]:
     """
     oracle = engine_factory("oracle", state.game.name)(state.game)
     st = oracle.state_from_dict(state.to_dict())
-    side = importlib.import_module(f"xenophon.{state.game.name}.oracle_features").feature_side
+    plugin = find_plugin(state.game.name)
+    if plugin is None:
+        raise XenophonError(f"no reference features for {state.game.name}")
+    side = importlib.import_module(plugin.reference_features).feature_side
     mine, theirs = side(st, player), side(st, 1 - player)
     return {name: float(mine[name] - theirs[name]) for name in mine}

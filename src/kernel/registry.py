@@ -1,6 +1,7 @@
 """The registry of games, their options, and the short spec strings naming
-games and bots on the command line and in tournaments ('anabasis:mode=expert',
-'hero:decks=crimson_conqueror+wild_grove', 'ismcts:iterations=2000')."""
+games and bots on the command line and in tournaments ('GAME:key=value,...',
+'ismcts:iterations=2000'). The games are plugins (xenophon.kernel.plugin):
+what each takes and checks is its own."""
 from __future__ import annotations
 
 import os
@@ -8,24 +9,37 @@ from typing import Any
 
 from xenophon.kernel.errors import XenophonError
 from xenophon.kernel.game import Game
+from xenophon.kernel.plugin import GamePlugin, find_plugin, game_names, plugins
 
-GAMES = ("anabasis", "hero")
-#: the options each game takes besides its seed and engine, and the text each
-#: takes when unset (for OpenSpiel's parameters; "" is the reference card set)
-GAME_OPTIONS = {"anabasis": {"mode": "standard", "cards": ""},
-                "hero": {"decks": "crimson_conqueror+wild_grove", "cards": ""}}
-#: joins the two Hero decks in a game spec (',' separates a spec's options);
-#: the --decks flag and OpenSpiel's parameter also take ','
-DECK_SEPARATOR = "+"
+
+
+def __getattr__(name: str) -> Any:
+    """GAMES (the installed games' names, in order) and GAME_OPTIONS (each
+    game's options with the text each takes when unset), read from the
+    plugins when first asked for (a game's plugin imports this module)."""
+    if name == "GAMES":
+        return game_names()
+    if name == "GAME_OPTIONS":
+        return {plugin.name: dict(plugin.options) for plugin in plugins()}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class SpecError(XenophonError, ValueError):
     """A game or bot spec, or a game option, that cannot be used as written."""
 
 
-#: the options of a game spec that hold a list: after 'decks=A', a bare ',B'
-#: is the list's next item ('hero:decks=A,B' as the --decks flag writes it)
-LIST_OPTIONS = ("decks",)
+def list_options() -> tuple[str, ...]:
+    """The options of a game spec that hold a list (any game's): after
+    'OPTION=A', a bare ',B' is the list's next item."""
+    return tuple(dict.fromkeys(option for plugin in plugins() for option in plugin.list_options))
+
+
+def game_plugin(name: str) -> GamePlugin:
+    """The plugin of the game called `name` (SpecError naming the games if none)."""
+    plugin = find_plugin(name)
+    if plugin is None:
+        raise SpecError(f"unknown game '{name}' ({' or '.join(game_names())})")
+    return plugin
 
 
 def parse_spec(text: str, what: str, hint: str = "",
@@ -55,36 +69,33 @@ def parse_spec(text: str, what: str, hint: str = "",
 
 def game_options_from_text(name: str, texts: dict[str, str]) -> dict[str, Any]:
     """Options written as text (a spec, command-line flags, OpenSpiel
-    parameters) as make_game takes them: the Hero decks split at '+' (or ','),
-    an empty text left unset."""
+    parameters) as make_game takes them: each converted as its game says
+    (a list split at its separators), an empty text left unset."""
     options: dict[str, Any] = {key: text for key, text in texts.items() if text != ""}
-    if name == "hero" and isinstance(options.get("decks"), str):
-        separator = DECK_SEPARATOR if DECK_SEPARATOR in options["decks"] else ","
-        options["decks"] = tuple(deck.strip() for deck in options["decks"].split(separator))
+    plugin = find_plugin(name)
+    for key, convert in (plugin.option_from_text if plugin else {}).items():
+        if isinstance(options.get(key), str):
+            options[key] = convert(options[key])
     return options
 
 
 def game_options_as_text(game: Game) -> dict[str, str]:
     """A game's options as text, the inverse of game_options_from_text."""
-    texts = {key: str(value) for key, value in game.options().items()}
-    if "decks" in texts:
-        texts["decks"] = DECK_SEPARATOR.join(game.options()["decks"])
-    return texts
+    as_text = game_plugin(game.name).option_as_text
+    return {key: as_text[key](value) if key in as_text else str(value)
+            for key, value in game.options().items()}
 
 
 def game_from_texts(name: str, texts: dict[str, str], seed: int | None = None) -> Game:
     """The game named with its options as text."""
-    if name not in GAME_OPTIONS:
-        raise SpecError(f"unknown game '{name}' ({' or '.join(GAMES)})")
+    game_plugin(name)
     return game_with_options(name, game_options_from_text(name, texts), seed=seed)
 
 
 def game_from_spec(spec: str, seed: int | None = None, engine: str = "c") -> Game:
-    """The game a spec names, e.g. 'anabasis:mode=expert' or
-    'hero:decks=crimson_conqueror+wild_grove'."""
-    name, texts = parse_spec(spec, "game", f" (the two Hero decks are joined by "
-                                           f"'{DECK_SEPARATOR}' or ',': hero:decks=DECK0"
-                                           f"{DECK_SEPARATOR}DECK1)", LIST_OPTIONS)
+    """The game a spec names, e.g. 'GAME' or 'GAME:key=value,key=value'."""
+    hint = "".join(plugin.spec_hint for plugin in plugins())
+    name, texts = parse_spec(spec, "game", hint, list_options())
     return game_with_options(name, game_options_from_text(name, texts), seed=seed, engine=engine)
 
 
@@ -101,83 +112,53 @@ def check_file_name(path: Any, what: str) -> None:
 
 
 def spec_files(spec: str) -> list[str]:
-    """The files a game spec reads (its card and deck files): inputs an
-    output of the same command must never replace."""
-    name, texts = parse_spec(spec, "game", list_options=LIST_OPTIONS)
+    """The files a game spec reads (its card file, and the items of its
+    list options that are files, such as deck files): inputs an output of
+    the same command must never replace."""
+    name, texts = parse_spec(spec, "game", list_options=list_options())
     options = game_options_from_text(name, texts)
+    plugin = find_plugin(name)
     named = [options["cards"]] if "cards" in options else []
-    return named + [deck for deck in options.get("decks", ()) if os.path.isfile(deck)]
+    listed = [item for key in (plugin.list_options if plugin else ())
+              for item in options.get(key, ())]
+    return named + [item for item in listed if os.path.isfile(item)]
 
 
-def _is_path(value: Any) -> bool:
+def is_path(value: Any) -> bool:
     return isinstance(value, (str, os.PathLike))
 
 
-def _is_other_data(value: Any) -> bool:
+def is_other_data(value: Any) -> bool:
     """A value a spec, a query or a record can hold that names no file (a
     caller in Python may also give a loaded card set or deck)."""
     return isinstance(value, (bool, int, float, list, tuple, dict)) or value is None
 
 
-def _check_cards(name: str, cards: Any) -> None:
+def check_cards(name: str, cards: Any) -> None:
+    """The option every game's card set is chosen by: a card file's name."""
     if cards is None:
         return                   # the reference set
-    if _is_path(cards):
+    if is_path(cards):
         check_file_name(cards, "card file")      # the card reader checks the file itself
-    elif _is_other_data(cards):
+    elif is_other_data(cards):
         raise SpecError(f"{name} option 'cards' must be the name of a card file")
-
-
-def _check_deck_file(deck: Any) -> None:
-    """A deck that is not prebuilt names a file. The game only asks whether
-    it exists (then its reader checks it), so a name the system refuses to
-    look up (too long, a loop, a folder without permission) is one line here."""
-    check_file_name(deck, "deck file")
-    try:
-        os.stat(deck)
-    except (FileNotFoundError, NotADirectoryError):
-        pass                     # the game reports an unknown deck
-    except OSError as error:
-        raise SpecError(f"deck file {str(deck)[:200]}: cannot read it ({error.strerror})") \
-            from None
-
-
-def _check_decks(decks: Any) -> None:
-    from xenophon.hero.cards import default_deck_dir
-    if isinstance(decks, (str, bytes)) or not isinstance(decks, (list, tuple)) \
-            or len(decks) != 2:
-        raise SpecError(f"hero option 'decks' takes two decks, for seat 0 and seat 1 (in a "
-                        f"spec joined by '{DECK_SEPARATOR}': "
-                        f"hero:decks=DECK0{DECK_SEPARATOR}DECK1)")
-    prebuilt = {path.stem for path in default_deck_dir().glob("*.toml")}
-    for deck in decks:
-        if _is_path(deck):
-            if not str(deck):
-                raise SpecError("hero option 'decks': a deck name is empty")
-            if str(deck) not in prebuilt:
-                _check_deck_file(deck)
-        elif _is_other_data(deck):
-            raise SpecError("hero option 'decks' takes deck names (prebuilt: "
-                            f"{', '.join(sorted(prebuilt))}) or deck files")
 
 
 def check_game_options(name: str, options: dict[str, Any]) -> None:
     """Each option is one the game takes, with a value of the right kind (the
     values themselves, such as a mode's name, are checked by the game)."""
-    known = tuple(GAME_OPTIONS[name])
+    plugin = game_plugin(name)
+    known = tuple(plugin.options)
     for key in options:
         if key not in known:
             raise SpecError(f"{name} has no option '{key}' (its options: {', '.join(known)})")
-    if "mode" in options and not isinstance(options["mode"], str):
-        raise SpecError(f"{name} option 'mode' must be standard or expert")
-    if "cards" in options:
-        _check_cards(name, options["cards"])
-    if "decks" in options:
-        _check_decks(options["decks"])
+    for key, check in plugin.option_checks.items():
+        if key in options:
+            check(name, options[key])
 
 
 def make_game(name: str, seed: int | None = None, engine: str = "c", **options: Any) -> Game:
-    """A game by name: 'anabasis' (mode, cards) or 'hero' (decks, cards)."""
+    """A game by name, with the options its plugin lists."""
     return game_with_options(name, options, seed=seed, engine=engine)
 
 
@@ -185,15 +166,8 @@ def game_with_options(name: str, options: dict[str, Any], seed: int | None = Non
                       engine: str = "c") -> Game:
     """A game by name with its options as a mapping (from a spec, a query or
     a record): every option checked before the game is made."""
-    if name == "anabasis":
-        from xenophon.anabasis import Game as AnabasisGame
-        factory: Any = AnabasisGame
-    elif name == "hero":
-        from xenophon.hero import Game as HeroGame
-        factory = HeroGame
-    else:
-        raise SpecError(f"unknown game '{name}' ({' or '.join(GAMES)})")
+    plugin = game_plugin(name)
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
         raise SpecError(f"a game's seed must be a whole number (got {seed!r})")
     check_game_options(name, options)
-    return factory(seed=seed, engine=engine, **options)
+    return plugin.factory(seed=seed, engine=engine, **options)

@@ -1,11 +1,13 @@
 """Balance studies: the win-rate matrix of a game's sides, each cell from
 paired deals (one deal played twice with the sides' seats swapped) with its
-95% interval, every game played by the same bot.
+95% interval, every game played by the same bot. What the sides are is the
+game's (GamePlugin.balance), in one of two shapes:
 
-- Hero: the sides are decks (the prebuilt ones and any deck files); cell
-  (row, column) is the row deck's score against the column deck.
-- Anabasis: the rows are the modes, the columns the seats; a cell is that
-  seat's score in that mode.
+- matchups: the sides play against each other (decks, say: the prebuilt ones
+  and any files added); cell (row, column) is the row side's score against
+  the column side.
+- by seat: each side is a variant of the game (a mode, say), the rows the
+  sides, the columns the seats; a cell is that seat's score in that variant.
 
 The games run as jobs of `xenophon.lab.jobs` (one deal of one cell a job), so a
 study runs on a local pool or a Ray cluster and resumes from its results file.
@@ -18,18 +20,13 @@ from pathlib import Path
 from typing import Any
 
 from xenophon.kernel.files import read_bytes
-from xenophon.kernel.registry import DECK_SEPARATOR, GAME_OPTIONS, SpecError, make_game
+from xenophon.kernel.plugin import BalanceSides, plugins
+from xenophon.kernel.registry import SpecError, game_plugin
 from xenophon.lab.heatmap import Picture, heatmap
 from xenophon.lab.jobs import Job, Run
 from xenophon.lab.tournament import paired_interval
 
-MODES = ("standard", "expert")
 SEATS = ("seat 0", "seat 1")
-
-
-def prebuilt_decks() -> list[str]:
-    from xenophon.hero.cards import default_deck_dir
-    return sorted(path.stem for path in default_deck_dir().glob("*.toml"))
 
 
 @dataclass(frozen=True)
@@ -37,10 +34,14 @@ class Study:
     """What a balance study plays: its rows and columns, and how."""
 
     game: str
-    sides: tuple[str, ...]             # Hero: decks (names or files); Anabasis: modes
+    sides: tuple[str, ...]             # each a row (BalanceSides)
     bot: str
     deals: int
     seed: int
+
+    @property
+    def balance(self) -> BalanceSides:
+        return game_plugin(self.game).balance
 
     @property
     def rows(self) -> list[str]:
@@ -48,29 +49,31 @@ class Study:
 
     @property
     def columns(self) -> list[str]:
-        return self.rows if self.game == "hero" else list(SEATS)
+        return self.rows if self.balance.matchups else list(SEATS)
 
     def config(self) -> dict[str, Any]:
-        """What a results file must have been made with to be resumed."""
+        """What a results file must have been made with to be resumed (the
+        sides that are files, added to the game's own, with their digests)."""
+        own = self.balance.default_sides()
         return {"game": self.game, "sides": list(self.sides), "bot": self.bot,
                 "deals": self.deals, "seed": self.seed,
                 "deck_files": {side: file_digest(side) for side in self.sides
-                               if self.game == "hero" and side not in prebuilt_decks()}}
+                               if self.balance.matchups and side not in own}}
 
     def jobs(self) -> list[Job]:
-        """One job a deal of a cell: Hero each pair of decks once (the other
-        cell is its complement), Anabasis each mode."""
+        """One job a deal of a cell: in matchups each pair of sides once (the
+        other cell is its complement), by seat each side."""
         seeds = range(self.seed, self.seed + self.deals)
-        if self.game == "anabasis":
-            return [Job(f"{mode}:{seed}", "match_pair",
-                        {"plays": [[f"anabasis:mode={mode}", 0], [f"anabasis:mode={mode}", 1]],
+        spec = self.balance.spec
+        if not self.balance.matchups:
+            return [Job(f"{side}:{seed}", "match_pair",
+                        {"plays": [[spec(side), 0], [spec(side), 1]],
                          "bots": [self.bot, self.bot], "seed": seed})
-                    for mode in self.sides for seed in seeds]
+                    for side in self.sides for seed in seeds]
         jobs = []
         for i, first in enumerate(self.sides):
             for j, second in enumerate(self.sides[i + 1:], start=i + 1):
-                plays = [[f"hero:decks={first}{DECK_SEPARATOR}{second}", 0],
-                         [f"hero:decks={second}{DECK_SEPARATOR}{first}", 1]]
+                plays = [[spec(first, second), 0], [spec(second, first), 1]]
                 jobs.extend(Job(f"{i}-{j}:{seed}", "match_pair",
                                 {"plays": plays, "bots": [self.bot, self.bot], "seed": seed})
                             for seed in seeds)
@@ -79,7 +82,7 @@ class Study:
     def cells_of(self, job: Job, games: list[dict[str, Any]]) -> list[tuple[int, int, float]]:
         """(row, column, score on the deal) for the cells a finished job
         feeds: the row side's mean score over the deal's two games."""
-        if self.game == "anabasis":
+        if not self.balance.matchups:
             row = self.sides.index(job.key.split(":")[0])
             seat0 = sum((g["returns"][0] + 1) / 2 for g in games) / len(games)
             return [(row, 0, seat0), (row, 1, 1 - seat0)]
@@ -99,20 +102,17 @@ def file_digest(path: str) -> str:
 def make_study(game: str, deck_files: list[str], bot: str, deals: int, seed: int) -> Study:
     """A study with its sides checked: every deck file loads as a deck of the
     game (one clear line otherwise)."""
-    if game not in GAME_OPTIONS:
-        raise SpecError(f"unknown game '{game}' ({' or '.join(GAME_OPTIONS)})")
-    if game == "anabasis":
+    balance = game_plugin(game).balance
+    if balance.check_extra_side is None:
         if deck_files:
-            raise SpecError("--decks is for hero (anabasis compares seats and modes)")
-        return Study(game, MODES, bot, deals, seed)
-    prebuilt = prebuilt_decks()
+            takers = [plugin.name for plugin in plugins()
+                      if plugin.balance.check_extra_side is not None]
+            raise SpecError(f"--decks is for {' or '.join(takers)} ({game} compares "
+                            f"{balance.compares})")
+        return Study(game, balance.default_sides(), bot, deals, seed)
+    prebuilt = balance.default_sides()
     for path in deck_files:
-        if DECK_SEPARATOR in path or "," in path:
-            raise SpecError(f"deck file {path}: a name with '{DECK_SEPARATOR}' or ',' cannot "
-                            "be given to a game (rename the file)")
-        if not path.endswith(".toml") or not Path(path).is_file():
-            raise SpecError(f"deck file {path}: not found (a deck file ends in .toml)")
-        make_game("hero", decks=(path, prebuilt[0]))
+        balance.check_extra_side(path, prebuilt)
     sides = tuple(dict.fromkeys([*prebuilt, *deck_files]))
     if len({side_label(s) for s in sides}) != len(sides):
         raise SpecError("two decks of the study have the same name; rename one file")
@@ -145,9 +145,7 @@ def _cell(values: list[float]) -> dict[str, Any] | None:
 
 
 def _meaning(study: Study) -> str:
-    if study.game == "hero":
-        return "the row deck's score against the column deck"
-    return "the column seat's score in the row mode"
+    return study.balance.meaning
 
 
 def budget(result: dict[str, Any]) -> str:

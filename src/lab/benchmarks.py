@@ -35,7 +35,7 @@ import xenophon
 from xenophon.kernel.errors import XenophonError
 from xenophon.kernel.game import State
 from xenophon.kernel.files import FileError, JsonError, loads, read_text
-from xenophon.kernel.registry import GAMES, make_game
+from xenophon.kernel.registry import GAMES, game_plugin, make_game
 
 POSITIONS_FILE = Path(xenophon.__file__).resolve().parent / "data" / "bench_positions.json"
 PARTS = ("core", "search", "strength")
@@ -103,13 +103,7 @@ def _check_position(entry: Any, where: str) -> None:
 def game_spec(entry: dict[str, Any]) -> str:
     """The tournament spec of a position's game (matches start from the
     beginning of a game with the position's options)."""
-    options = entry["options"]
-    if entry["game"] == "anabasis":
-        return f"anabasis:mode={options.get('mode', 'standard')}"
-    from xenophon.hero.game import DEFAULT_DECKS
-    if tuple(options.get("decks", DEFAULT_DECKS)) != DEFAULT_DECKS:
-        raise XenophonError("hero matches play the default decks")
-    return "hero"
+    return game_plugin(entry["game"]).benchmark_spec(entry["options"])
 
 
 def position_state(entry: dict[str, Any], engine: str = "c") -> State:
@@ -371,22 +365,21 @@ def search_rows(entry: dict[str, Any], settings: Settings, reason: str | None) -
             for measure, value, attribute, peer in ours]
 
 
-#: xenophon's best settings at 0.1 s a move, where they differ from its defaults
-#: (tuned against OpenSpiel in docs/benchmarks.md: in Anabasis, 15 times the
-#: iterations of the 2,000 the defaults were tuned at pay for longer playouts)
-BEST_AT_EQUAL_TIME: dict[str, dict[str, Any]] = {"anabasis": {"cutoff_turns": 8}, "hero": {}}
+#: xenophon's best settings at 0.1 s a move, where they differ from its
+#: defaults, are each game's (GamePlugin.best_at_equal_time: tuned against
+#: OpenSpiel in docs/benchmarks.md)
 
 
 def match_specs(settings: Settings, game: str) -> dict[str, tuple[str, str, str, str]]:
     """{match: (xenophon label, xenophon bot spec, OpenSpiel label, OpenSpiel bot spec)}.
     At equal iterations both use one uniform rollout to the end per iteration
     and the same exploration constant; at equal time each its best settings
-    (xenophon `BEST_AT_EQUAL_TIME`, OpenSpiel the constant tuned in
+    (xenophon the game's `best_at_equal_time`, OpenSpiel the constant tuned in
     docs/benchmarks.md)."""
     from xenophon.interop.native import DEFAULT_C_UCT
     to_end = ",".join(f"{k}={v}" for k, v in TO_THE_END.items())
     n, t = settings.match_iterations, f"{settings.move_time:g}"
-    best = BEST_AT_EQUAL_TIME.get(game, {})
+    best = dict(game_plugin(game).best_at_equal_time)
     best_label = ", ".join(f"{k} {v}" for k, v in best.items()) or "defaults"
     return {
         f"equal iterations, {UNIFORM}":

@@ -15,7 +15,8 @@ again); a results file of another command or configuration is refused. When
 a run ends (all jobs played, or its stop rule met) the file is rewritten in
 job order, so the same jobs give the same file however they were scheduled.
 
->>> jobs = [Job(str(seed), "match_pair", {"plays": [["anabasis", 0], ["anabasis", 1]],
+>>> from xenophon.kernel.registry import GAMES
+>>> jobs = [Job(str(seed), "match_pair", {"plays": [[GAMES[0], 0], [GAMES[0], 1]],
 ...         "bots": ["greedy", "random"], "seed": seed}) for seed in (1, 2)]
 >>> run = run_jobs(jobs, None, command="doc", config={}, progress=False)
 >>> [len(games) for games in run.results.values()]

@@ -1,9 +1,10 @@
 """Self-play: bots against each other, each game kept as a full record (with
 the seed of its chance), one job of `xenophon.lab.jobs` a game.
 
->>> [game] = selfplay_job("hero", {}, ["random", "random"], seed=3)
->>> game["seed"], game["record"][0]["game"]
-(3, 'hero')
+>>> from xenophon.kernel.registry import GAMES
+>>> [game] = selfplay_job(GAMES[-1], {}, ["random", "random"], seed=3)
+>>> game["seed"], game["record"][0]["game"] == GAMES[-1]
+(3, True)
 """
 from __future__ import annotations
 

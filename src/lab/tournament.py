@@ -3,13 +3,15 @@
 Bots and games are named by short spec strings so that worker processes can
 build their own (bot specs: `xenophon.play.players`; ``"ismcts:iterations=2000"``, ``"pimc:worlds=8,iterations=2000"``,
 ``"greedy"``, ``"random"``, ``"cheat:iterations=2000"``, and with OpenSpiel
-``"openspiel:iterations=2000"``, its C++ ISMCTS; games ``"anabasis"``,
-``"anabasis:mode=expert"``, ``"hero"``, ``"hero:decks=crimson_conqueror+wild_grove"``).
+``"openspiel:iterations=2000"``, its C++ ISMCTS; game specs ``"GAME"`` or
+``"GAME:key=value,..."``, `xenophon.kernel.registry`, each game's forms in
+its plugin's `spec_forms`).
 A bot spec's options are the bot's settings (``time`` for ``time_limit``),
 checked against the ranges in `xenophon.search.bots.SETTINGS`; a spec that
 gives a time and no iterations searches for that time only.
 
->>> report = play_match("anabasis", "greedy", "random", games=2, processes=1, progress=False)
+>>> from xenophon.kernel.registry import GAMES
+>>> report = play_match(GAMES[0], "greedy", "random", games=2, processes=1, progress=False)
 >>> report.games
 2
 """

@@ -13,7 +13,8 @@ resumable through the results file); a game is kept as its action codes and
 a position as an index into them, so games played once can be refitted when
 the features change, on any build of the core.
 
->>> [game] = positions_job("hero", {}, "ismcts:iterations=20", 0.1, 4, seed=3)
+>>> from xenophon.kernel.registry import GAMES
+>>> [game] = positions_job(GAMES[-1], {}, "ismcts:iterations=20", 0.1, 4, seed=3)
 >>> game["seed"], len(game["positions"]) <= 4
 (3, True)
 """
@@ -38,7 +39,7 @@ from xenophon.play.players import make_bot
 #: with the lowest validation log-loss is refitted on all training games. None
 #: below 1e-3: validation positions are drawn like the training ones, so they
 #: cannot see how a fit extrapolates to positions self-play rarely reaches;
-#: with 1e-5 Hero's fit on 5,792 games put +16 on sqrt(HP) and +15 on
+#: with 1e-5 a fit on 5,792 games put +16 on sqrt(HP) and +15 on
 #: 1 / (1 + HP) in the opening, and scored an avatar at 1 HP facing a lethal
 #: flyer on turn 3 as a 47% win (6% at 1e-3, whose held-out log-loss was
 #: 0.3557 against 0.3545: docs/evaluation.md)
@@ -231,7 +232,7 @@ class Fit:
 #: "feature" gives a feature's opening and ending columns one scale (its RMS
 #: over both), so a feature that barely varies in one phase cannot take a
 #: large weight there; "column" scales each column to unit RMS alone (how
-#: generation 0 was fitted: Hero's deck_danger took +178 in the opening and
+#: generation 0 was fitted: a deck_danger weight took +178 in the opening and
 #: -46 in the ending)
 SCALINGS = ("feature", "column")
 

@@ -165,7 +165,7 @@ def bot_for_level(level: str, seed: int, workers: int = 1):
 
 
 def level_description(level: str, game_name: str) -> str:
-    """'normal (Elo 1420 on the anabasis ladder; 3,000 iterations a decision)'."""
+    """'normal (Elo 1420 on the GAME ladder; 3,000 iterations a decision)'."""
     if level not in LEVELS:
         return level
     elo = ladder_elos(game_name).get(level)

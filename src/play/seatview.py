@@ -59,8 +59,8 @@ def hidden_text(state: State, code: int, seat: int) -> str:
 
 
 def _new_face_down_slots(before: dict[str, Any], after: dict[str, Any]) -> list[int]:
-    """The slots (Anabasis; Hero has none) that hold a face-down card after
-    the action and did not before."""
+    """The slots that hold a face-down card after the action and did not
+    before (none in a game without face-down slots)."""
     def face_down(slot: Any) -> bool:
         return slot is not None and not slot["face_up"]
     return [index for index, (old, new) in enumerate(zip(before.get("slots", []),

@@ -4,7 +4,7 @@ world draws that belief (and the explanation of a search,
 
 >>> belief = opponent_belief(state, sampler="policy")     # doctest: +SKIP
 >>> belief["hand"]["Archer"]      # P(the opponent holds at least one Archer)
->>> belief["slot 2"]              # Anabasis: {event: P} for its face-down slot 2
+>>> belief["slot 2"]              # {event: P} for a face-down slot 2
 
 A *world draw* `draw(state, seat, rng)` returns a full state consistent with
 everything `seat` has seen, and the weight of that world. The worlds are the
@@ -40,7 +40,7 @@ def draw_uniform_world(state: State, seat: int, rng: random.Random) -> tuple[Sta
 def hidden_places(world: State, seat: int) -> set[tuple[str, str]]:
     """The opponent's cards hidden from `seat` in a world, as (place, card):
     ('hand', 'Knight') for a card in the hand, ('slot 2', 'Ambush') for a
-    face-down event (Anabasis)."""
+    face-down event (in a game with face-down slots)."""
     other = world.to_dict()["players"][1 - seat]
     places = {("hand", name) for name, count in other["hand"].items() if count}
     places |= {(f"slot {index + 1}", slot["card"])
@@ -104,7 +104,7 @@ def opponent_belief(state: State, player: int | None = None, sampler: str = "uni
                     likelihood: str = world_sampling.DEFAULT_LIKELIHOOD
                     ) -> dict[str, dict[str, float]]:
     """For each place of the opponent's hidden cards ("hand", and "slot N"
-    for an Anabasis face-down event), the probability of each card being
+    for a face-down event), the probability of each card being
     there, as `player` (default: the player to move) sees this position, over
     `worlds` worlds of the search's `sampler`; most likely first."""
     if player is None:

@@ -23,7 +23,7 @@ from xenophon.search.ismcts import MIN_TREE_BYTES, Worker
 
 DEFAULT_MEMORY_MB = 256
 #: the evaluation a search scores its cut-off playouts with unless told:
-#: each game's own default (xenophon.kernel.evaluation.DEFAULT_EVALUATIONS)
+#: each game's own default (GamePlugin.default_evaluation, xenophon.kernel.plugin)
 DEFAULT_EVALUATION = "default"
 
 # -- the ranges of the settings: the one owner of every budget cap ------------
@@ -55,7 +55,7 @@ TIE_RULES = ("first", "random")
 #: `v1` is the search as it was before the tree options (issue 11): UCB1 on
 #: raw returns at every node the root included, each edge with its own
 #: statistics, no priors; a cut-off of None is the game's and its
-#: evaluation's own (xenophon.kernel.evaluation.CUTOFF_TURNS)
+#: evaluation's own (GamePlugin.cutoff_turns)
 PRESETS: dict[str, dict[str, Any]] = {
     "v1": {"c_uct": 0.4, "cutoff_turns": None, "value_scaling": "none", "transpositions": False,
            "prior_weight": 0.0, "root_policy": "uct", "opponent_nodes": "own", "ties": "first"},
@@ -215,7 +215,7 @@ class SearchSettings:
     preset: str = DEFAULT_PRESET
     c_uct: float | None = None
     # playout turns before the evaluation (None: the game's and the
-    # evaluation's own, xenophon.kernel.evaluation.CUTOFF_TURNS)
+    # evaluation's own, GamePlugin.cutoff_turns)
     cutoff_turns: int | None = None
     # selection on values scaled to each node's range; edges that take the
     # value of the node they lead to; the playout policy as a prior

@@ -11,8 +11,8 @@ from typing import Any, Callable
 
 from xenophon.play.levels import LEVELS, bot_for_level
 from xenophon.kernel.errors import XenophonError
-from xenophon.kernel.registry import (DECK_SEPARATOR, GAME_OPTIONS, game_options_from_text,
-                            game_with_options)
+from xenophon.kernel.plugin import find_plugin, game_names, plugins
+from xenophon.kernel.registry import game_options_from_text, game_with_options
 from xenophon.play.records import Record, load_record, make_game_for, parse_record, replay
 from xenophon.play.review import review_points
 from xenophon.search.bots import ISMCTSBot, SearchResult
@@ -30,13 +30,12 @@ RESULT_TEXT = {1: "You win.", -1: "The AI wins.", 0: "Draw."}
 
 
 def hello_message() -> dict[str, Any]:
-    """What the page offers before any game: the package's own lists."""
-    from xenophon.anabasis.game import MODES
-    from xenophon.hero.cards import default_deck_dir
-    return {"type": "hello", "levels": list(LEVELS), "default_level": DEFAULT_LEVEL,
-            "modes": list(MODES),
-            "decks": sorted(path.stem for path in default_deck_dir().glob("*.toml")),
-            "default_decks": GAME_OPTIONS["hero"]["decks"].split(DECK_SEPARATOR)}
+    """What the page offers before any game: the package's own lists, and
+    each game's (its modes, its decks...)."""
+    hello = {"type": "hello", "levels": list(LEVELS), "default_level": DEFAULT_LEVEL}
+    for plugin in plugins():
+        hello.update(plugin.page_offers())
+    return hello
 
 
 class PageError(XenophonError):
@@ -85,9 +84,10 @@ def _seed(request: dict[str, Any]) -> int | None:
 def game_for_request(request: dict[str, Any]) -> Any:
     """The game a 'new' request names, its options checked by the game API."""
     name = _text(request, "game")
-    if name not in GAME_OPTIONS:
-        raise PageError(f"unknown game {name!r} (anabasis or hero)")
-    texts = {key: request[key] for key in GAME_OPTIONS[name]
+    plugin = find_plugin(name) if name is not None else None
+    if plugin is None:
+        raise PageError(f"unknown game {name!r} ({' or '.join(game_names())})")
+    texts = {key: request[key] for key in plugin.options
              if isinstance(request.get(key), str) and request[key]}
     return game_with_options(name, game_options_from_text(name, texts), seed=_seed(request))
 
