@@ -125,8 +125,8 @@ def result_table(result: SearchResult, top: int) -> str:
     lines = [f"{'move':<{width}} {'visits':>7} {'win':>5} {'low':>5}  then"]
     for stat in shown:
         line = ", ".join(stat.principal_variation[1:5])
-        lines.append(f"{stat.move.text:<{width}} {stat.visits:>7} {percent(stat.win_probability):>5} "
-                     f"{percent(stat.lower_bound):>5}  {line}")
+        lines.append(f"{stat.move.text:<{width}} {stat.visits:>7} "
+                     f"{percent(stat.win_probability):>5} {percent(stat.lower_bound):>5}  {line}")
     lines.append(f"{result.iterations} iterations, {result.worlds} worlds sampled, "
                  f"{result.nodes} nodes, {result.seconds:.2f} s")
     return "\n".join(lines + result.notes)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import Callable
+from collections.abc import Callable
 
 #: CSI and SS3 sequences (arrows, function keys), other ESC pairs, then any
 #: other control character but tab

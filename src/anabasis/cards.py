@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from xenophon.kernel.cardfile import (CardFile, CardFileReader, NameRule, find_by_name, packaged_data,
-                               read_card_file)
+from xenophon.kernel.cardfile import (CardFile, CardFileReader, NameRule, find_by_name,
+                                      packaged_data, read_card_file)
 
 KEYWORDS = frozenset({"ARMORED", "CHARGE", "SIEGE", "COMMAND"})
 EVENT_EFFECTS = {

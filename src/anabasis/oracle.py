@@ -156,7 +156,7 @@ class Battle(NamedTuple):
     target_sq: int             # b (a castle square for an attack on the castle)
     charge: bool               # the attacker was `moved` when the attack was declared
     response: str | None = None   # effect of the response that is in force, if any
-    bounty: int = 0            # funds due to the attacker for a territory destroyed by the main strike
+    bounty: int = 0            # funds due to the attacker for a territory the main strike destroyed
 
 
 class PendingEvent(NamedTuple):
@@ -771,7 +771,8 @@ class OracleState(OracleStateBase):
                         codes.append(encode(ATTACK, a, b))
         for s, slot in enumerate(me.slots):
             if slot is not None and not slot.face_up and self.card(slot.card).timing == "own-turn":
-                codes += [encode(EVENT, s, arg) for arg in self._event_targets(self.card(slot.card).effect)]
+                targets = self._event_targets(self.card(slot.card).effect)
+                codes += [encode(EVENT, s, arg) for arg in targets]
         return codes
 
     # =========================================================================

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
+from collections.abc import Sequence
 
 from xenophon.kernel.errors import XenophonError
 from xenophon.kernel.game import Game as BaseGame

@@ -393,7 +393,7 @@ class OracleState(OracleStateBase):
             self._remove(unit)
             if not unit.is_token:
                 ms_add(self.players[seat].graveyard, unit.card)
-        for seat, unit in doomed:
+        for seat, _unit in doomed:
             owner = 1 - seat
             ability = self.players[owner].avatar.ability
             if ability.kind != "on_enemy_destroyed":

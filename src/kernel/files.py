@@ -17,7 +17,8 @@ import os
 import stat
 import tempfile
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any
+from collections.abc import Iterable, Iterator
 
 from xenophon.kernel.errors import XenophonError
 

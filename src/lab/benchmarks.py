@@ -29,7 +29,8 @@ import time
 import tracemalloc
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import xenophon
 from xenophon.kernel.errors import XenophonError

@@ -1,6 +1,6 @@
 """The job runner of every bulk command (`match`, `selfplay`, `balance`,
-`bench --only strength`, `tune`): a list of jobs, each one or two games identified by its seed, run on
-a local process pool or on a Ray cluster, every finished job appended to a
+`bench --only strength`, `tune`): a list of jobs, each one or two games identified by its seed, run
+on a local process pool or on a Ray cluster, every finished job appended to a
 results file as it arrives.
 
 A job is a pure function of its spec (`Job`): the same job gives the same
@@ -31,10 +31,12 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any
+from collections.abc import Callable, Iterator, Sequence
 
 from xenophon.kernel.errors import XenophonError
-from xenophon.kernel.files import JsonError, check_output, dumps_line, iter_lines, loads, write_atomic
+from xenophon.kernel.files import (JsonError, check_output, dumps_line, iter_lines, loads,
+                                   write_atomic)
 
 RESULTS_FORMAT = "xenophon-results"
 RESULTS_VERSION = 1
@@ -108,7 +110,8 @@ class LocalBackend:
                 lost = sorted(running.values(), key=lambda j: order[j.key], reverse=True)
                 for job in lost:
                     if attempts[job.key] >= MAX_ATTEMPTS:
-                        raise RunError(f"job {job.key}: its worker died {MAX_ATTEMPTS} times")
+                        # the pool's breakage stays in the traceback as the context
+                        raise RunError(f"job {job.key}: its worker died {MAX_ATTEMPTS} times")  # noqa: B904
                 waiting.extend(lost)
             finally:
                 _stop_pool(pool)
@@ -153,7 +156,8 @@ class RayBackend:
                 ray.init(address=address, include_dashboard=False, log_to_driver=False,
                          logging_level="ERROR", configure_logging=True)
         except (ConnectionError, ValueError, RuntimeError) as error:
-            first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+            message = str(error).strip()
+            first = message.splitlines()[0] if message else type(error).__name__
             raise RunError(f"cannot reach the Ray cluster at {address or 'the default'}: "
                            f"{first}") from None
         self.cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))

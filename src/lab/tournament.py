@@ -1,9 +1,9 @@
 """Matches between two bots: seats alternated, a seed schedule, all cores.
 
 Bots and games are named by short spec strings so that worker processes can
-build their own (bot specs: `xenophon.play.players`; ``"ismcts:iterations=2000"``, ``"pimc:worlds=8,iterations=2000"``,
-``"greedy"``, ``"random"``, ``"cheat:iterations=2000"``, and with OpenSpiel
-``"openspiel:iterations=2000"``, its C++ ISMCTS; games ``"anabasis"``,
+build their own (bot specs: `xenophon.play.players`; ``"ismcts:iterations=2000"``,
+``"pimc:worlds=8,iterations=2000"``, ``"greedy"``, ``"random"``, ``"cheat:iterations=2000"``, and
+with OpenSpiel ``"openspiel:iterations=2000"``, its C++ ISMCTS; games ``"anabasis"``,
 ``"anabasis:mode=expert"``, ``"hero"``, ``"hero:decks=crimson_conqueror+wild_grove"``).
 A bot spec's options are the bot's settings (``time`` for ``time_limit``),
 checked against the ranges in `xenophon.search.bots.SETTINGS`; a spec that
@@ -20,7 +20,8 @@ import math
 import os
 import random
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from xenophon.kernel.files import write_atomic
 from xenophon.kernel.registry import SpecError, game_from_spec, spec_files

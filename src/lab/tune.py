@@ -134,7 +134,7 @@ class Positions:
     value: np.ndarray               # the search's root value for seat 0 (nan: none)
     last_turn: np.ndarray           # per game: its final turn
 
-    def subset(self, mask: np.ndarray) -> "Positions":
+    def subset(self, mask: np.ndarray) -> Positions:
         return Positions(self.x[mask], self.hand[mask], self.turn[mask], self.y[mask],
                          self.game[mask], self.value[mask], self.last_turn)
 
@@ -368,7 +368,7 @@ class Network:
     def arrays(self) -> list[np.ndarray]:
         return [self.linear, self.weights, self.bias, self.phase, self.output]
 
-    def copy(self) -> "Network":
+    def copy(self) -> Network:
         return Network(*(array.copy() for array in self.arrays()))
 
 
@@ -381,7 +381,7 @@ class Design:
     x: np.ndarray
     ph: np.ndarray
 
-    def rows(self, index: np.ndarray) -> "Design":
+    def rows(self, index: np.ndarray) -> Design:
         return Design(self.a[index], self.x[index], self.ph[index])
 
 

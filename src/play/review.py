@@ -4,7 +4,8 @@ before each decision and the decisions that lost more than a threshold
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 from xenophon.kernel.game import State
 from xenophon.play.records import Record

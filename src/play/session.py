@@ -17,7 +17,8 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from xenophon.kernel.chance import ChanceStream, event_kind
 from xenophon.kernel.narration import HIDDEN, narrator_for

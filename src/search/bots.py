@@ -13,7 +13,8 @@ import random
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from xenophon.kernel.errors import XenophonError
 from xenophon.kernel.evaluation import EVALUATIONS, cutoff_turns_for

@@ -14,7 +14,8 @@ import signal
 import sys
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
