@@ -91,7 +91,9 @@ class TerminalSession(Session):
 
     # -- the loop -----------------------------------------------------------
     def run(self, read_line) -> int:
-        shown = asked = False       # the board, and what the position asks, are on screen
+        # the board, and what the position asks, are on screen (None: the player left)
+        shown: bool | None = False
+        asked = False
         while not self.state.is_terminal():
             player = self.state.current_player
             if player == CHANCE:

@@ -44,8 +44,8 @@ from xenophon.kernel.errors import XenophonError
 from xenophon.anabasis.cards import Card, CardSet, FieldCard, load_card_set
 from xenophon.anabasis.notation import (ATTACK, BUY, BUY_PLACE, DEAL, DRAW, END, EVADE, EVENT,
                                         FIELD, KIND_NAMES, MOVE, PASS, PLACE, READY, REVEAL,
-                                        SET, STRIKE, decode, encode)
-from xenophon.kernel.codes import CHANCE, TERMINAL
+                                        SET, STRIKE)
+from xenophon.kernel.codes import CHANCE, TERMINAL, decode, encode
 from xenophon.kernel.oracle import (OracleStateBase, ms_add, ms_size, ms_take,  # noqa: F401
                                       perft)  # perft: part of this module's API
 
@@ -703,7 +703,7 @@ class OracleState(OracleStateBase):
             seen = self.field.revealed if self.field else ()
             self.field = FieldState(x, self.game.fields[x].duration, seen + (x,))
         elif what == "strike":
-            self._resolve_strike(*args, outcome=x)
+            self._resolve_strike(*args, outcome=x)  # type: ignore[misc]  # args: the two squares and role
 
     # =========================================================================
     # Decisions: legal actions

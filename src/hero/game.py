@@ -20,6 +20,8 @@ class State(BaseState):
     """A Hero position. Moves are written as in docs/hero-engine.md §8, from
     the view of the player deciding (own slots F1..B5, the opponent's op.F1..)."""
 
+    game: Game
+
     def format_code(self, code: int) -> str:
         return notation.format_action(code, self.game.cards)
 

@@ -33,7 +33,8 @@ MAX_CARD_FILE_BYTES = 1024 * 1024
 
 
 class Named(Protocol):
-    name: str
+    @property
+    def name(self) -> str: ...  # read-only, so frozen dataclasses match
 
 
 T = TypeVar("T", bound=Named)

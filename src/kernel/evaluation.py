@@ -140,7 +140,7 @@ def _numbers(data: dict, key: str, n: int, where: str) -> tuple[float, ...]:
 
 
 def _number(data: dict, key: str, where: str) -> float:
-    value = data.get(key)
+    value: Any = data.get(key)
     if not _is_finite_number(value):
         raise WeightsError(f"{where}: '{key}' is not a finite number ({value!r})")
     return float(value)

@@ -73,6 +73,8 @@ class Game:
     #: the game's name, as used on the command line and in records
     name = ""
     state_class: type[State]
+    #: the game's card set (each game has its own kind)
+    cards: Any
 
     def __init__(self, seed: int | None, engine: str):
         if engine not in ENGINES:
@@ -171,6 +173,15 @@ class State:
             shown = ", ".join(same_kind[:8]) + (", ..." if len(same_kind) > 8 else "")
             return f"'{text}' is not legal now; legal moves of that kind: {shown}"
         return f"'{text}' is not legal now; type 'moves' to see the legal moves"
+
+    # -- what a seat sees: provided by each game ----------------------------
+    def view(self, seat: int) -> dict[str, Any]:
+        """The state dict with what `seat` cannot see taken out."""
+        raise NotImplementedError
+
+    def render(self, seat: int, color: bool = False) -> str:
+        """The board and counters as `seat` sees them, as text."""
+        raise NotImplementedError
 
     # -- the game tree ------------------------------------------------------
     @property

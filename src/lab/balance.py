@@ -66,7 +66,7 @@ class Study:
                         {"plays": [[f"anabasis:mode={mode}", 0], [f"anabasis:mode={mode}", 1]],
                          "bots": [self.bot, self.bot], "seed": seed})
                     for mode in self.sides for seed in seeds]
-        jobs = []
+        jobs: list[Job] = []
         for i, first in enumerate(self.sides):
             for j, second in enumerate(self.sides[i + 1:], start=i + 1):
                 plays = [[f"hero:decks={first}{DECK_SEPARATOR}{second}", 0],

@@ -154,7 +154,8 @@ class RayBackend:
         try:
             if not ray.is_initialized():
                 ray.init(address=address, include_dashboard=False, log_to_driver=False,
-                         logging_level="ERROR", configure_logging=True)
+                         logging_level="ERROR",  # type: ignore[arg-type]  # a level's name
+                         configure_logging=True)
         except (ConnectionError, ValueError, RuntimeError) as error:
             message = str(error).strip()
             first = message.splitlines()[0] if message else type(error).__name__
@@ -271,7 +272,7 @@ def _check_header(path: str | Path, row: Any, header: dict[str, Any]) -> None:
                        "give the same options to resume it, or another file")
 
 
-def _check_row(path: str | Path, number: int, row: Any, keys: set[str]) -> None:
+def _check_row(path: str | Path, number: int, row: Any, keys: set[str] | None) -> None:
     where = f"{path}: line {number}"
     if not isinstance(row, dict) or not isinstance(row.get("job"), str):
         raise RunError(f"{where}: not a game of a results file")

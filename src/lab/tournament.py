@@ -388,7 +388,7 @@ def play_match(game: str, bot_a: str, bot_b: str, games: int = 200, seed: int = 
                    resume=resume, force=force, inputs=spec_files(game), progress=progress,
                    unit="deal", stop=sprt_rule(sprt, decided) if sprt else None)
     report = MatchReport(game, bot_a, bot_b, sprt=decided[-1] if decided else None)
-    for games in run.counted(jobs):
-        for line in games:
+    for deal in run.counted(jobs):
+        for line in deal:
             report.add(GameRecord(**game_fields(line)))
     return report

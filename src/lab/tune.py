@@ -301,6 +301,7 @@ def fit(game: Game, data: Positions, held_fraction: float, seed: int, blend: flo
     names = tuple(game.tables.feature_names)
     linear = Weights(game.name, names, tuple(round(float(v), 6) for v in w[:n]),
                      tuple(round(float(v), 6) for v in w[n:]), taper)
+    details: dict[str, Any]
     weights, details = linear, {}
     if model == "mlp":
         weights, details = fit_network(linear, train, target, l2, scaling, hidden, seed, progress)

@@ -102,8 +102,8 @@ def card_probabilities(state: State, seat: int, sampler: Sampler, rng: random.Ra
     for _ in range(worlds):
         world, weight = sampler(state, seat, rng)
         total += weight
-        for place in hidden_places(world, seat):
-            weights[place] += weight
+        for hidden in hidden_places(world, seat):
+            weights[hidden] += weight
     table: dict[str, dict[str, float]] = defaultdict(dict)
     for (place, card), weight in sorted(weights.items(), key=lambda item: -item[1]):
         table[place][card] = weight / total if total else 0.0
@@ -165,7 +165,9 @@ def _hurts(samples: list[tuple[float, float, set]]) -> list[Hurt]:
     found = []
     for place in set.union(*(places for _, _, places in samples)) - every:
         having = [sample for sample in samples if place in sample[2]]
-        change = _mean(having) - mean
+        having_mean = _mean(having)
+        assert having_mean is not None       # `place` is in at least one sample
+        change = having_mean - mean
         if len(having) >= MIN_SUPPORT and change <= -MIN_HURT:
             found.append(Hurt(place[0], place[1], change, len(having)))
     found.sort(key=lambda hurt: (hurt.change, hurt.place, hurt.card))
