@@ -10,7 +10,7 @@ import io
 import json
 from typing import Any
 
-from xenophon.cli import engine
+from xenophon.protocol import engine
 from xenophon.search.bots import ISMCTSBot
 
 from . import record_targets, sample
