@@ -32,7 +32,8 @@ for entry in load_positions():
     # in older builds a playout's action is the keyed one measured above.
     unkeyed = getattr(core, "random_actions_unkeyed", core.random_actions)
     out[f"{name}: playout random actions/s"] = timed(actions, lambda: unkeyed(actions, 1)).rate
-    out[f"{name}: apply+undo pairs/s"] = timed(actions, lambda: core.apply_undo_pairs(actions, 1)).rate
+    pairs = timed(actions, lambda: core.apply_undo_pairs(actions, 1))
+    out[f"{name}: apply+undo pairs/s"] = pairs.rate
     search = xenophon_search(position_state(entry), iterations, 1)
     out[f"{name}: search iterations/s"] = search.rate
     out[f"{name}: search nodes"] = search.nodes

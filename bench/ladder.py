@@ -57,8 +57,8 @@ PAIRINGS = {
 #: 200 deals, about 40 minutes on 2 cores; all eight about 28 hours). They
 #: run only when named with --only.
 DOUBLING_TIMES = (0.1, 0.2, 0.4, 0.8)
-DOUBLING = {f"doubling-{game}-t{time:g}": (game, f"ismcts:time={2 * time:g}", f"ismcts:time={time:g}",
-                                           90000)
+DOUBLING = {f"doubling-{game}-t{time:g}": (game, f"ismcts:time={2 * time:g}",
+                                           f"ismcts:time={time:g}", 90000)
             for game in ("anabasis", "hero") for time in DOUBLING_TIMES}
 DEFAULT_RUN = list(PAIRINGS)
 PAIRINGS.update(DOUBLING)

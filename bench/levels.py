@@ -7,8 +7,8 @@ each level adds the Elo of its score against the one below.
     python bench/levels.py --game anabasis --more normal --deals 24 --seed 1001
 
 writes bench/levels-results-GAME.json (every game) and src/data/levels.json (the
-ladder `xenophon play` names its levels by); --more adds games to a pairing. A score of all wins or all losses
-is counted as half a game short of it, so the ladder stays finite.
+ladder `xenophon play` names its levels by); --more adds games to a pairing. A score of all wins or
+all losses is counted as half a game short of it, so the ladder stays finite.
 """
 import argparse
 import json

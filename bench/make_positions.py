@@ -1,5 +1,5 @@
-"""Writes src/data/bench_positions.json (installed as xenophon/data/): fixed opening, midgame and endgame positions of
-each game, taken from one seeded self-play game of ISMCTS (300 iterations a
+"""Writes src/data/bench_positions.json (installed as xenophon/data/): fixed opening, midgame and
+endgame positions of each game, taken from one seeded self-play game of ISMCTS (300 iterations a
 move) per game. Rerun only to change the bench: `python bench/make_positions.py`."""
 import json
 import random

@@ -25,7 +25,8 @@ def measure(game, bots, games, backend):
     run = run_jobs(jobs, None, command="throughput", config={}, backend=backend, progress=False)
     seconds = time.perf_counter() - start
     played = sum(len(g) for g in run.results.values())
-    return {"games": played, "seconds": round(seconds, 2), "games_per_second": round(played / seconds, 3),
+    return {"games": played, "seconds": round(seconds, 2),
+            "games_per_second": round(played / seconds, 3),
             "outcomes": [g["returns"][0] for games_ in run.results.values() for g in games_]}
 
 

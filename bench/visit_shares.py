@@ -113,7 +113,8 @@ def print_table(path: str) -> None:
     print("\n| search | Hero opening (deal 1), chosen move in 20 seeds at 32,000 iterations |")
     print("|---|---|")
     for run in results["runs"]:
-        choices = ", ".join(f"{move} {count}" for move, count in run["hero_opening_choices"].items())
+        opening = run["hero_opening_choices"]
+        choices = ", ".join(f"{move} {count}" for move, count in opening.items())
         print(f"| `{run['spec']}` | {choices} |")
 
 

@@ -15,7 +15,8 @@ from xenophon.play.explain import DEFAULT_WORLDS, MAX_WORLDS, MIN_HURT, Explanat
 from xenophon.kernel.files import check_output, write_atomic
 from xenophon.kernel.game import State
 from xenophon.play.records import Record, load_record, make_game_for, replay
-from xenophon.play.review import PLOT_FORMATS, decisions_of, review_picture, review_points
+from xenophon.play.review import (PLOT_FORMATS, ReviewPoint, decisions_of, review_picture,
+                                  review_points)
 from xenophon.search.belief import world_draw
 from xenophon.search.world_sampling import SAMPLERS
 from xenophon.search.bots import (MAX_ITERATIONS, MAX_SECONDS, MAX_TOP, ISMCTSBot, SearchResult,
@@ -125,8 +126,8 @@ def result_table(result: SearchResult, top: int) -> str:
     lines = [f"{'move':<{width}} {'visits':>7} {'win':>5} {'low':>5}  then"]
     for stat in shown:
         line = ", ".join(stat.principal_variation[1:5])
-        lines.append(f"{stat.move.text:<{width}} {stat.visits:>7} {percent(stat.win_probability):>5} "
-                     f"{percent(stat.lower_bound):>5}  {line}")
+        lines.append(f"{stat.move.text:<{width}} {stat.visits:>7} "
+                     f"{percent(stat.win_probability):>5} {percent(stat.lower_bound):>5}  {line}")
     lines.append(f"{result.iterations} iterations, {result.worlds} worlds sampled, "
                  f"{result.nodes} nodes, {result.seconds:.2f} s")
     return "\n".join(lines + result.notes)
@@ -208,13 +209,16 @@ def run_review(args: argparse.Namespace) -> int:
     if sys.stderr.isatty() and not args.json:
         from tqdm import tqdm
         progress = tqdm(total=len(indexes), desc="review", unit="move")
-    curve, mistakes, points = [], [], []
+    curve: list[float] = []
+    mistakes: list[dict[str, Any]] = []
+    points: list[ReviewPoint] = []
     for point in review_points(record, before, args.seat, bot, args.threshold):
         points.append(point)
         curve.append(point.win)
         if point.mistake:
             mistakes.append({"line": point.index + 2, "turn": point.turn, "played": point.played,
-                             "played_win": round(point.played_win, 3), "better": point.better,
+                             "played_win": round(point.played_win, 3),  # type: ignore[arg-type]
+                             "better": point.better,
                              "better_win": round(point.win, 3)})
         if progress:
             progress.update(1)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import Callable
+from collections.abc import Callable
 
 #: CSI and SS3 sequences (arrows, function keys), other ESC pairs, then any
 #: other control character but tab
@@ -31,7 +31,7 @@ class LineReader:
             try:
                 import readline
             except ImportError:             # no readline on this platform: plain input()
-                readline = None
+                readline = None  # type: ignore[assignment]
             if readline is not None:
                 readline.set_completer_delims("")     # a move is completed as a whole line
                 readline.set_completer(self.complete)

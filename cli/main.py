@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from xenophon import __version__
 from xenophon.kernel.errors import XenophonError
@@ -15,6 +16,9 @@ class OneLineParser(argparse.ArgumentParser):
     option the user did not mean (`selfplay --game GAME` was read as
     `--games GAME`)."""
 
+    #: the subcommands (set by build_parser), to find a command's own parser
+    commands: Any
+
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
@@ -23,7 +27,7 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> OneLineParser:
     parser = OneLineParser(
         prog="xenophon",
         description="AI opponent, move adviser and benchmark tool for "
@@ -46,7 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def parser_of(parser: argparse.ArgumentParser, command: str | None) -> argparse.ArgumentParser:
+def parser_of(parser: OneLineParser, command: str | None) -> argparse.ArgumentParser:
     """The parser of `command` (the whole command line's parser without one)."""
     return parser.commands.choices.get(command, parser) if command else parser
 

@@ -5,7 +5,8 @@ import argparse
 import textwrap
 import sys
 from pathlib import Path
-from typing import Any, Callable, TextIO
+from typing import Any, TextIO
+from collections.abc import Callable
 
 from xenophon.kernel.chance import ChanceStream
 from xenophon.cli.common import (UsageError, add_game_arguments, add_workers_argument,
@@ -93,7 +94,9 @@ class TerminalSession(Session):
 
     # -- the loop -----------------------------------------------------------
     def run(self, read_line) -> int:
-        shown = asked = False       # the board, and what the position asks, are on screen
+        # the board, and what the position asks, are on screen (None: the player left)
+        shown: bool | None = False
+        asked = False
         while not self.state.is_terminal():
             player = self.state.current_player
             if player == CHANCE:
@@ -314,8 +317,8 @@ def run(args: argparse.Namespace) -> int:
     state, human, level = start.state, start.human, start.level
     bot = bot_for_level(level, 0, args.workers)
     hint_bot = bot_for_level(HINT_LEVEL, 0, args.workers)
-    session = TerminalSession(state, start.record, start.view_lines, human, bot, hint_bot, start.chance,
-                      sys.stdout, use_color(), default_save_path(state.game.name),
+    session = TerminalSession(state, start.record, start.view_lines, human, bot, hint_bot,
+                      start.chance, sys.stdout, use_color(), default_save_path(state.game.name),
                       live=sys.stdout.isatty())
     session.snapshots = start.snapshots
     if args.resume:

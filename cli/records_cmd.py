@@ -15,7 +15,8 @@ from xenophon.kernel.files import check_output, check_output_folder, write_atomi
 from xenophon.kernel.registry import game_options_as_text
 from xenophon.lab.jobs import Job, finished_jobs, run_jobs
 from xenophon.play.players import make_bot
-from xenophon.play.records import load_record, make_game_for, open_sealed, replay, rows_text, seat_view
+from xenophon.play.records import (load_record, make_game_for, open_sealed, replay, rows_text,
+                                   seat_view)
 from xenophon.lab.selfplay import selfplay_jobs
 
 
@@ -119,7 +120,8 @@ def run_replay(args: argparse.Namespace) -> int:
             input()
     if final.is_terminal():
         returns = final.returns()
-        print("result: " + ("draw" if returns[0] == 0 else f"seat {0 if returns[0] > 0 else 1} wins"))
+        winner = 0 if returns[0] > 0 else 1
+        print("result: " + ("draw" if returns[0] == 0 else f"seat {winner} wins"))
     return 0
 
 

@@ -7,7 +7,8 @@ import contextlib
 import itertools
 import os
 import random
-from typing import Any, Callable, Iterator
+from typing import Any
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -154,10 +155,10 @@ class CoreBacked:
     def information_view(self, player: int) -> int:
         return self._state.information_set_key(player)
 
-    def resample(self, player: int, rng: random.Random) -> "CoreBacked":
+    def resample(self, player: int, rng: random.Random) -> CoreBacked:
         return CoreBacked(self._state.resample(player, rng.getrandbits(63)))
 
-    def clone(self) -> "CoreBacked":
+    def clone(self) -> CoreBacked:
         return CoreBacked(self._state.clone())
 
 

@@ -40,14 +40,14 @@ class CoreState(CoreBacked):
     """A C core state that knows its game, as the oracle's states do (the notation
     helpers read the card set from ``state.game``)."""
 
-    def __init__(self, state, game: "Backend"):
+    def __init__(self, state, game: Backend):
         super().__init__(state)
         self.game = game
 
-    def resample(self, player: int, rng: random.Random) -> "CoreState":
+    def resample(self, player: int, rng: random.Random) -> CoreState:
         return CoreState(self._state.resample(player, rng.getrandbits(63)), self.game)
 
-    def clone(self) -> "CoreState":
+    def clone(self) -> CoreState:
         return CoreState(self._state.clone(), self.game)
 
 

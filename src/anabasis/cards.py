@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from xenophon.kernel.cardfile import (CardFile, CardFileReader, NameRule, find_by_name, packaged_data,
-                               read_card_file)
+from xenophon.kernel.cardfile import (CardFile, CardFileReader, NameRule, find_by_name,
+                                      packaged_data, read_card_file)
 
 # The card vocabulary, owned here: each list is in the order the C core
 # numbers it (src/engine_c/anabasis/anabasis.h: ANA_CHARACTER.., ANA_KW_* bits,

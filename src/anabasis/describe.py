@@ -31,7 +31,7 @@ class AnabasisNarrator(Narrator):
     def __init__(self, state: State, seat: int):
         super().__init__(state, seat)
         self.cards = state.game.cards
-        self.mode = state.game.mode
+        self.mode = state.game.mode  # type: ignore[attr-defined]  # an Anabasis game's
         self.last_attack: tuple[int, str] | None = None      # (attacker's seat, its text)
         self.last_activation: tuple[int, str] | None = None  # (its seat, the event's name)
 

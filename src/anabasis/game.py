@@ -17,6 +17,8 @@ MODES = ("standard", "expert")
 class State(BaseState):
     """An Anabasis position. Moves are written as in docs/anabasis-engine.md §7."""
 
+    game: Game
+
     def _slot_event(self, slot: int) -> Card | None:
         player = self.current_player
         if player < 0:

@@ -14,7 +14,7 @@ layout.
 from __future__ import annotations
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from xenophon._core import anabasis as _core
 from xenophon.anabasis.cards import Card, CardSet

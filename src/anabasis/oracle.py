@@ -44,8 +44,8 @@ from xenophon.kernel.errors import XenophonError
 from xenophon.anabasis.cards import Card, CardSet, FieldCard, load_card_set
 from xenophon.anabasis.notation import (ATTACK, BUY, BUY_PLACE, DEAL, DRAW, END, EVADE, EVENT,
                                         FIELD, KIND_NAMES, MOVE, PASS, PLACE, READY, REVEAL,
-                                        SET, STRIKE, decode, encode)
-from xenophon.kernel.codes import CHANCE, TERMINAL
+                                        SET, STRIKE)
+from xenophon.kernel.codes import CHANCE, TERMINAL, decode, encode
 from xenophon.kernel.oracle import (OracleStateBase, ms_add, ms_size, ms_take,  # noqa: F401
                                       perft)  # perft: part of this module's API
 
@@ -156,7 +156,7 @@ class Battle(NamedTuple):
     target_sq: int             # b (a castle square for an attack on the castle)
     charge: bool               # the attacker was `moved` when the attack was declared
     response: str | None = None   # effect of the response that is in force, if any
-    bounty: int = 0            # funds due to the attacker for a territory destroyed by the main strike
+    bounty: int = 0            # funds due to the attacker for a territory the main strike destroyed
 
 
 class PendingEvent(NamedTuple):
@@ -703,7 +703,7 @@ class OracleState(OracleStateBase):
             seen = self.field.revealed if self.field else ()
             self.field = FieldState(x, self.game.fields[x].duration, seen + (x,))
         elif what == "strike":
-            self._resolve_strike(*args, outcome=x)
+            self._resolve_strike(*args, outcome=x)  # type: ignore[misc]  # args: the two squares and role
 
     # =========================================================================
     # Decisions: legal actions
@@ -771,7 +771,8 @@ class OracleState(OracleStateBase):
                         codes.append(encode(ATTACK, a, b))
         for s, slot in enumerate(me.slots):
             if slot is not None and not slot.face_up and self.card(slot.card).timing == "own-turn":
-                codes += [encode(EVENT, s, arg) for arg in self._event_targets(self.card(slot.card).effect)]
+                targets = self._event_targets(self.card(slot.card).effect)
+                codes += [encode(EVENT, s, arg) for arg in targets]
         return codes
 
     # =========================================================================

@@ -91,7 +91,8 @@ def _player_lines(state: dict, player: int, seat: int, mode: str, cards: CardSet
     cemetery = sum(n for name, n in info["cemetery"].items()
                    if cards.by_name(name).kind != "event")
     who = "You" if player == seat else "Opponent"
-    hand = count_text(info["hand"]) if player == seat else plural(sum(info["hand"].values()), "card")
+    hand = (count_text(info["hand"]) if player == seat
+            else plural(sum(info["hand"].values()), "card"))
     return [
         f"{who} (seat {player}): castle {clamp_hp(info['castle_hp'])}  AP {info['ap']}  "
         f"funds {info['funds']}  deck {sum(info['deck'].values())}  "

@@ -21,7 +21,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from xenophon.kernel.cardfile import (CardFileReader, NameRule, card_file_error, find_by_name,
                                is_whole_number, packaged_data, read_card_file)
@@ -139,7 +140,7 @@ class Condition:
         return symbols + (f"({self.generic})" if self.generic else "")
 
     @classmethod
-    def parse(cls, text: str) -> "Condition":
+    def parse(cls, text: str) -> Condition:
         """Parses ``""``, ``"(R)"``, ``"(U)(U)(2)"``...; ValueError if malformed or
         above MAX_CONDITION symbols of a colour."""
         match = CONDITION.fullmatch(text)

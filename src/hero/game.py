@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
+from collections.abc import Sequence
 
 from xenophon.kernel.errors import XenophonError
 from xenophon.kernel.game import Game as BaseGame
@@ -18,6 +19,8 @@ DEFAULT_DECKS = ("crimson_conqueror", "wild_grove")
 class State(BaseState):
     """A Hero position. Moves are written as in docs/hero-engine.md §8, from
     the view of the player deciding (own slots F1..B5, the opponent's op.F1..)."""
+
+    game: Game
 
     def format_code(self, code: int) -> str:
         return notation.format_action(code, self.game.cards)

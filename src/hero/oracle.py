@@ -393,7 +393,7 @@ class OracleState(OracleStateBase):
             self._remove(unit)
             if not unit.is_token:
                 ms_add(self.players[seat].graveyard, unit.card)
-        for seat, unit in doomed:
+        for seat, _unit in doomed:
             owner = 1 - seat
             ability = self.players[owner].avatar.ability
             if ability.kind != "on_enemy_destroyed":
@@ -548,7 +548,7 @@ class OracleState(OracleStateBase):
             self.players[N].hp -= self.attack_value(self.active, attacker)
             self._settle()
         elif self._on_field(target):
-            self._battle(attacker, target)
+            self._battle(attacker, target)  # type: ignore[arg-type]  # a unit, on the field
         if self.phase != "over":
             self.attack = None
             self.phase = "battle"
@@ -718,7 +718,7 @@ class OracleState(OracleStateBase):
         elif kind == PLAY:
             self._use(me, x)
             ms_add(player.graveyard, x)                     # [E-7]
-            target = None if y == NONE else self._unit_at(me, y)[1]
+            target: Any = None if y == NONE else self._unit_at(me, y)[1]    # or the avatar
             self._resolve(me, x, False, target)
         elif kind == RETAINER:
             ms_take(player.hand, x)
@@ -855,11 +855,11 @@ class OracleState(OracleStateBase):
             pending = {"kind": "target", "source": self.card(self.pending.source).name,
                        "player": self.pending.player}
         elif isinstance(self.pending, PendingDraw):
-            p = self.pending
+            p: Any = self.pending                   # then each player, below
             source = self.players[p.player].avatar.name if p.is_ability else \
                 self.card(p.source).name
             located = self._locate(p.target)
-            target = None if located is None else {"seat": located[0],
+            target: Any = None if located is None else {"seat": located[0],
                                                    "slot": self._slot_of(p.target)}
             pending = {"kind": "draw", "source": source, "ability": p.is_ability,
                        "player": p.player, "effect": p.effect, "draws_left": p.draws_left,
@@ -944,8 +944,8 @@ class OracleState(OracleStateBase):
             user = pend["player"]
             source = state.players[user].avatar.id if pend["ability"] else \
                 cards.by_name(pend["source"]).id
-            target = None if pend["target"] is None else \
-                at(pend["target"]["seat"], pend["target"]["slot"])
+            target: Any = None if pend["target"] is None else \
+                at(pend["target"]["seat"], pend["target"]["slot"])     # or the avatar
             state.pending = PendingDraw(source, pend["ability"], user, pend["effect"],
                                         pend["draws_left"], target)
         state.attack = None

@@ -5,7 +5,7 @@ returned by bounce); one unit per line: slot, name, power/attack, damage,
 standby or used, and whether it may still change row."""
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from xenophon.kernel.narration import clamp_hp
 from xenophon.kernel.game import count_text, plural, wrapped
@@ -38,8 +38,8 @@ def _player_lines(state: dict, player: int, seat: int, cards: HeroCardSet,
     avatar = cards.avatar_by_name(info["avatar"])
     mine = player == seat
     who = "You" if mine else "Opponent"
-    head = (f"{who} (seat {player}): {avatar.name}  HP {clamp_hp(info['hp'])}/{avatar.hp}  charisma used "
-            f"{info['charisma_used']}/{avatar.charisma}  deck {info['deck_size']}")
+    head = (f"{who} (seat {player}): {avatar.name}  HP {clamp_hp(info['hp'])}/{avatar.hp}  "
+            f"charisma used {info['charisma_used']}/{avatar.charisma}  deck {info['deck_size']}")
     if color:
         head = (GREEN if mine else RED) + head + RESET
     if mine:

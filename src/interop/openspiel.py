@@ -50,7 +50,7 @@ MAX_GAME_LENGTH = 100_000      # a bound, not tight: turn limit and deck-out end
 DEFAULT_PARAMETERS = {plugin.name: dict(plugin.options) for plugin in plugins()}
 
 
-def _game_type(name: str) -> "pyspiel.GameType":
+def _game_type(name: str) -> pyspiel.GameType:
     return pyspiel.GameType(
         short_name=GAME_NAMES[name],
         long_name=f"{name} (xenophon, Python API)",
@@ -100,7 +100,7 @@ class _Position:
     def __init__(self, state: State):
         self.state = state
 
-    def __deepcopy__(self, memo: dict) -> "_Position":
+    def __deepcopy__(self, memo: dict) -> _Position:
         return _Position(self.state.copy())
 
 
@@ -117,10 +117,10 @@ class SpielGame(pyspiel.Game):
             raise XenophonError("OpenSpiel plays the C engine (it needs resample)")
         super().__init__(_game_type(name), GAME_INFO, _parameters(self.xgame))
 
-    def new_initial_state(self) -> "SpielState":
+    def new_initial_state(self) -> SpielState:
         return SpielState(self, self.xgame.new_initial_state())
 
-    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> "_Observer":
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
         if params:
             raise ValueError(f"observation parameters are not supported; got {params}")
         return _Observer(iig_obs_type)
@@ -159,7 +159,7 @@ class SpielState(pyspiel.State):
     def returns(self) -> list[float]:
         return self.xstate.returns()
 
-    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> "SpielState":
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> SpielState:
         seed = int(probability_sampler() * 2**53)
         return SpielState(self.get_game(), self.xstate.resample(player_id, random.Random(seed)))
 

@@ -22,7 +22,8 @@ import tomllib
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable, Collection, Iterable, Mapping, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
+from collections.abc import Callable, Collection, Iterable, Mapping
 
 from xenophon.kernel.errors import CardFileError
 from xenophon.kernel.files import FileError, decode_text, read_bytes
@@ -32,7 +33,8 @@ MAX_CARD_FILE_BYTES = 1024 * 1024
 
 
 class Named(Protocol):
-    name: str
+    @property
+    def name(self) -> str: ...  # read-only, so frozen dataclasses match
 
 
 T = TypeVar("T", bound=Named)

@@ -18,7 +18,7 @@ import hashlib
 import hmac
 import secrets
 from collections import Counter
-from typing import Iterable
+from collections.abc import Iterable
 
 from xenophon.kernel.codes import kind_of
 from xenophon.kernel.game import Move, State
@@ -42,12 +42,12 @@ class ChanceStream:
         self.used: Counter[int] = Counter()     # events drawn so far, per kind
 
     @classmethod
-    def secret(cls) -> "ChanceStream":
+    def secret(cls) -> ChanceStream:
         """A stream nobody can predict: its key comes from the operating system."""
         return cls(secrets.token_bytes(KEY_BYTES))
 
     @classmethod
-    def from_seed(cls, seed: int) -> "ChanceStream":
+    def from_seed(cls, seed: int) -> ChanceStream:
         """A reproducible stream, for games whose seed the player chose."""
         return cls(hashlib.sha256(b"xenophon chance seed %d" % seed).digest())
 

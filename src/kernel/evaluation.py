@@ -18,8 +18,8 @@ hidden layer, one object per unit::
      "hidden": [{"weights": [...], "bias": 0.1, "phase": -0.3, "output": 0.8}, ...]
 
 (`weights` one per feature; the unit's term is output · (tanh(c + a) −
-tanh(c − a)) with a = weights · x and c = bias + phase · ph, learned.h). A file that cannot be used is one
-`WeightsError` line naming the file and the fault; a file fitted for other
+tanh(c − a)) with a = weights · x and c = bias + phase · ph, learned.h). A file that cannot be used
+is one `WeightsError` line naming the file and the fault; a file fitted for other
 features than the game's (another card set) leaves the game with its
 hand-set evaluation only, and asking such a game for the learned one names
 the first feature that differs.
@@ -136,7 +136,7 @@ def _numbers(data: dict, key: str, n: int, where: str) -> tuple[float, ...]:
 
 
 def _number(data: dict, key: str, where: str) -> float:
-    value = data.get(key)
+    value: Any = data.get(key)
     if not _is_finite_number(value):
         raise WeightsError(f"{where}: '{key}' is not a finite number ({value!r})")
     return float(value)

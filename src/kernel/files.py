@@ -17,7 +17,8 @@ import os
 import stat
 import tempfile
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any
+from collections.abc import Generator, Iterable
 
 from xenophon.kernel.errors import XenophonError
 
@@ -91,7 +92,7 @@ def read_text(path: str | Path, what: str = "file", max_bytes: int = MAX_INPUT_B
 
 
 def iter_lines(path: str | Path, what: str = "file", max_line_bytes: int = MAX_INPUT_BYTES
-               ) -> Iterator[tuple[str, bool]]:
+               ) -> Generator[tuple[str, bool], None, None]:
     """The lines of a regular file of any size, one at a time, each of at
     most `max_line_bytes` and valid UTF-8: (text without its newline,
     whether a newline ended it). For files that grow past what is read

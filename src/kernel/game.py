@@ -11,7 +11,8 @@ from __future__ import annotations
 import importlib
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from xenophon.kernel.codes import CHANCE, TERMINAL, kind_of  # noqa: F401 (CHANCE, TERMINAL re-exported: the API names them here)
 from xenophon.kernel.errors import IllegalMoveError, NotationError, XenophonError
@@ -45,17 +46,17 @@ ENGINES = ("c", "oracle")
 # the oracle is the module `oracle` of the game's own package). The game API
 # never imports them by name in code, so the dependency points from the
 # oracle to this module, not back.
-_ENGINE_FACTORIES: dict[tuple[str, str], Callable[["Game"], Any]] = {}
+_ENGINE_FACTORIES: dict[tuple[str, str], Callable[[Game], Any]] = {}
 
 
-def register_engine(engine: str, game_name: str, factory: Callable[["Game"], Any]) -> None:
+def register_engine(engine: str, game_name: str, factory: Callable[[Game], Any]) -> None:
     """Makes `engine` available for `game_name`: `factory(game)` returns an
     object with `new_initial_state()` and `state_from_dict(data)` giving
     backends (docs/architecture.md)."""
     _ENGINE_FACTORIES[(engine, game_name)] = factory
 
 
-def engine_factory(engine: str, game_name: str) -> Callable[["Game"], Any]:
+def engine_factory(engine: str, game_name: str) -> Callable[[Game], Any]:
     if (engine, game_name) not in _ENGINE_FACTORIES:
         plugin = find_plugin(game_name)
         if plugin is not None and engine in plugin.engines:
@@ -73,7 +74,9 @@ class Game:
 
     #: the game's name, as used on the command line and in records
     name = ""
-    state_class: type["State"]
+    state_class: type[State]
+    #: the game's card set (each game has its own kind)
+    cards: Any
 
     def __init__(self, seed: int | None, engine: str):
         if engine not in ENGINES:
@@ -110,13 +113,13 @@ class Game:
         """sha256 of the card file(s) in use, so a record names its card set."""
         raise NotImplementedError
 
-    def new_initial_state(self) -> "State":
+    def new_initial_state(self) -> State:
         """The state before setup: a chance node (the setup's chance follows)."""
         if self.engine == "c":
             return self.state_class(self, self._core().CoreState.initial(self.tables))
         return self.state_class(self, self._engine_game.new_initial_state())
 
-    def state_from_bytes(self, data: bytes) -> "State":
+    def state_from_bytes(self, data: bytes) -> State:
         if self.engine != "c":
             raise XenophonError("only the C engine serialises states to bytes")
         if not isinstance(data, bytes):
@@ -127,7 +130,7 @@ class Game:
         except ValueError as error:
             raise XenophonError(f"not a {self.name} state: {error}") from None
 
-    def state_from_dict(self, data: dict) -> "State":
+    def state_from_dict(self, data: dict) -> State:
         """A position built from a canonical state dict (docs/anabasis-engine.md
         §8, docs/hero-engine.md §10); a dict the core refuses is one
         XenophonError saying why."""
@@ -172,6 +175,15 @@ class State:
             shown = ", ".join(same_kind[:8]) + (", ..." if len(same_kind) > 8 else "")
             return f"'{text}' is not legal now; legal moves of that kind: {shown}"
         return f"'{text}' is not legal now; type 'moves' to see the legal moves"
+
+    # -- what a seat sees: provided by each game ----------------------------
+    def view(self, seat: int) -> dict[str, Any]:
+        """The state dict with what `seat` cannot see taken out."""
+        raise NotImplementedError
+
+    def render(self, seat: int, color: bool = False) -> str:
+        """The board and counters as `seat` sees them, as text."""
+        raise NotImplementedError
 
     # -- the game tree ------------------------------------------------------
     @property
@@ -280,10 +292,10 @@ class State:
     def to_bytes(self) -> bytes:
         return self.backend.to_bytes()
 
-    def copy(self) -> "State":
+    def copy(self) -> State:
         return type(self)(self.game, self.backend.clone())
 
-    def resample(self, player: int, rng: random.Random) -> "State":
+    def resample(self, player: int, rng: random.Random) -> State:
         """A full state consistent with everything `player` has seen here."""
         return type(self)(self.game, self.backend.resample(player, rng.getrandbits(63)))
 

@@ -35,11 +35,34 @@ class OracleStateBase:
     `_play(code)` (a legal code, and everything that follows it), `_copy` (a
     copy without history) and `_describe(code)` (the code in words)."""
 
+    #: the returns of a finished game (None while it goes on)
+    result: list[int] | None
+
     def __init__(self, game: Any):
         self.game = game
         self._history: list[Any] = []
         self._legal: list[int] | None = None
 
+    # -- what each game's oracle defines --------------------------------------
+    def current_player(self) -> int:
+        raise NotImplementedError
+
+    def _chance_weights(self) -> list[tuple[int, int]]:
+        raise NotImplementedError
+
+    def _legal_decisions(self) -> list[int]:
+        raise NotImplementedError
+
+    def _play(self, code: int) -> None:
+        raise NotImplementedError
+
+    def _copy(self) -> OracleStateBase:
+        raise NotImplementedError
+
+    def _describe(self, code: int) -> str:
+        raise NotImplementedError
+
+    # -- the backend protocol -------------------------------------------------
     def is_chance(self) -> bool:
         return self.current_player() == CHANCE
 

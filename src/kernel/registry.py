@@ -51,11 +51,11 @@ def parse_spec(text: str, what: str, hint: str = "",
     an option that is not key=value."""
     name, _, rest = text.partition(":")
     options: dict[str, str] = {}
-    last_key = None
+    last_key: str | None = None
     for item in filter(None, (part.strip() for part in rest.split(","))):
         key, eq, value = item.partition("=")
         key = key.strip()
-        if not eq and last_key in list_options:
+        if not eq and last_key is not None and last_key in list_options:
             options[last_key] += "," + item
             continue
         if not eq or not key:

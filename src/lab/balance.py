@@ -70,7 +70,7 @@ class Study:
                         {"plays": [[spec(side), 0], [spec(side), 1]],
                          "bots": [self.bot, self.bot], "seed": seed})
                     for side in self.sides for seed in seeds]
-        jobs = []
+        jobs: list[Job] = []
         for i, first in enumerate(self.sides):
             for j, second in enumerate(self.sides[i + 1:], start=i + 1):
                 plays = [[spec(first, second), 0], [spec(second, first), 1]]

@@ -28,8 +28,10 @@ import sys
 import time
 import tracemalloc
 from dataclasses import asdict, dataclass
+from functools import partial
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import xenophon
 from xenophon.kernel.errors import XenophonError
@@ -423,7 +425,8 @@ def environment() -> dict[str, Any]:
                    Path("/proc/cpuinfo").read_text().splitlines() if line.startswith("model name"))
     except (OSError, StopIteration):
         pass
-    versions = {"python": platform.python_version(), "xenophon": xenophon.__version__}
+    versions: dict[str, str | None] = {"python": platform.python_version(),
+                                       "xenophon": xenophon.__version__}
     for package in ("open-spiel", "numpy"):
         try:
             versions[package] = metadata.version(package)
@@ -459,17 +462,19 @@ def run(games: tuple[str, ...], settings: Settings, parts: tuple[str, ...] = PAR
     for entry in entries:
         label = f"{entry['game']} {entry['stage']}"
         if "core" in parts:
-            tasks.append((entry["game"], f"core {label}", lambda e=entry: core_rows(e, settings)))
+            tasks.append((entry["game"], f"core {label}", partial(core_rows, entry, settings)))
     for entry in entries:
         label = f"{entry['game']} {entry['stage']}"
         if "search" in parts:
             tasks.append((entry["game"], f"search {label}",
-                          lambda e=entry: search_rows(e, settings, reason)))
+                          partial(search_rows, entry, settings, reason)))
     for game in games:
-        entry = next((e for e in entries if e["game"] == game), None)
-        for match in match_specs(settings, game) if entry and "strength" in parts else ():
-            tasks.append((game, f"{game} {match}", lambda e=entry, m=match: [
-                strength_row(e, settings, m, reason, progress)]))
+        first = next((e for e in entries if e["game"] == game), None)
+        if first is None or "strength" not in parts:
+            continue
+        for match in match_specs(settings, game):
+            tasks.append((game, f"{game} {match}",
+                          partial(_strength_rows, first, settings, match, reason, progress)))
     from tqdm import tqdm
     tables: dict[str, list[Row]] = {game: [] for game in games}
     with tqdm(tasks, desc="bench", unit="step", disable=not progress, leave=False) as bar:
@@ -478,6 +483,11 @@ def run(games: tuple[str, ...], settings: Settings, parts: tuple[str, ...] = PAR
             tables[game].extend(task())
     return {"environment": environment(), "settings": asdict(settings), "command": command,
             "tables": {game: [asdict(row) for row in rows] for game, rows in tables.items()}}
+
+
+def _strength_rows(entry: dict[str, Any], settings: Settings, match: str, reason: str | None,
+                   progress: bool) -> list[Row]:
+    return [strength_row(entry, settings, match, reason, progress)]
 
 
 def _cell(label: str, value: float | None) -> str:

@@ -1,6 +1,6 @@
 """The job runner of every bulk command (`match`, `selfplay`, `balance`,
-`bench --only strength`, `tune`): a list of jobs, each one or two games identified by its seed, run on
-a local process pool or on a Ray cluster, every finished job appended to a
+`bench --only strength`, `tune`): a list of jobs, each one or two games identified by its seed, run
+on a local process pool or on a Ray cluster, every finished job appended to a
 results file as it arrives.
 
 A job is a pure function of its spec (`Job`): the same job gives the same
@@ -32,10 +32,12 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any
+from collections.abc import Callable, Iterator, Sequence
 
 from xenophon.kernel.errors import XenophonError
-from xenophon.kernel.files import JsonError, check_output, dumps_line, iter_lines, loads, write_atomic
+from xenophon.kernel.files import (JsonError, check_output, dumps_line, iter_lines, loads,
+                                   write_atomic)
 
 RESULTS_FORMAT = "xenophon-results"
 RESULTS_VERSION = 1
@@ -109,7 +111,8 @@ class LocalBackend:
                 lost = sorted(running.values(), key=lambda j: order[j.key], reverse=True)
                 for job in lost:
                     if attempts[job.key] >= MAX_ATTEMPTS:
-                        raise RunError(f"job {job.key}: its worker died {MAX_ATTEMPTS} times")
+                        # the pool's breakage stays in the traceback as the context
+                        raise RunError(f"job {job.key}: its worker died {MAX_ATTEMPTS} times")  # noqa: B904
                 waiting.extend(lost)
             finally:
                 _stop_pool(pool)
@@ -152,9 +155,11 @@ class RayBackend:
         try:
             if not ray.is_initialized():
                 ray.init(address=address, include_dashboard=False, log_to_driver=False,
-                         logging_level="ERROR", configure_logging=True)
+                         logging_level="ERROR",  # type: ignore[arg-type]  # a level's name
+                         configure_logging=True)
         except (ConnectionError, ValueError, RuntimeError) as error:
-            first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+            message = str(error).strip()
+            first = message.splitlines()[0] if message else type(error).__name__
             raise RunError(f"cannot reach the Ray cluster at {address or 'the default'}: "
                            f"{first}") from None
         self.cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
@@ -268,7 +273,7 @@ def _check_header(path: str | Path, row: Any, header: dict[str, Any]) -> None:
                        "give the same options to resume it, or another file")
 
 
-def _check_row(path: str | Path, number: int, row: Any, keys: set[str]) -> None:
+def _check_row(path: str | Path, number: int, row: Any, keys: set[str] | None) -> None:
     where = f"{path}: line {number}"
     if not isinstance(row, dict) or not isinstance(row.get("job"), str):
         raise RunError(f"{where}: not a game of a results file")

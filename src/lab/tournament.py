@@ -1,11 +1,11 @@
 """Matches between two bots: seats alternated, a seed schedule, all cores.
 
 Bots and games are named by short spec strings so that worker processes can
-build their own (bot specs: `xenophon.play.players`; ``"ismcts:iterations=2000"``, ``"pimc:worlds=8,iterations=2000"``,
-``"greedy"``, ``"random"``, ``"cheat:iterations=2000"``, and with OpenSpiel
-``"openspiel:iterations=2000"``, its C++ ISMCTS; game specs ``"GAME"`` or
-``"GAME:key=value,..."``, `xenophon.kernel.registry`, each game's forms in
-its plugin's `spec_forms`).
+build their own (bot specs: `xenophon.play.players`; ``"ismcts:iterations=2000"``,
+``"pimc:worlds=8,iterations=2000"``, ``"greedy"``, ``"random"``, ``"cheat:iterations=2000"``, and
+with OpenSpiel ``"openspiel:iterations=2000"``, its C++ ISMCTS; game specs ``"GAME"`` or
+``"GAME:key=value,..."``, `xenophon.kernel.registry`, each game's forms in its plugin's
+`spec_forms`).
 A bot spec's options are the bot's settings (``time`` for ``time_limit``),
 checked against the ranges in `xenophon.search.bots.SETTINGS`; a spec that
 gives a time and no iterations searches for that time only.
@@ -22,7 +22,8 @@ import math
 import os
 import random
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from xenophon.kernel.files import write_atomic
 from xenophon.kernel.stats import wilson_interval
@@ -385,7 +386,7 @@ def play_match(game: str, bot_a: str, bot_b: str, games: int = 200, seed: int = 
                    resume=resume, force=force, inputs=spec_files(game), progress=progress,
                    unit="deal", stop=sprt_rule(sprt, decided) if sprt else None)
     report = MatchReport(game, bot_a, bot_b, sprt=decided[-1] if decided else None)
-    for games in run.counted(jobs):
-        for line in games:
+    for deal in run.counted(jobs):
+        for line in deal:
             report.add(GameRecord(**game_fields(line)))
     return report

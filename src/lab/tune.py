@@ -135,7 +135,7 @@ class Positions:
     value: np.ndarray               # the search's root value for seat 0 (nan: none)
     last_turn: np.ndarray           # per game: its final turn
 
-    def subset(self, mask: np.ndarray) -> "Positions":
+    def subset(self, mask: np.ndarray) -> Positions:
         return Positions(self.x[mask], self.hand[mask], self.turn[mask], self.y[mask],
                          self.game[mask], self.value[mask], self.last_turn)
 
@@ -302,6 +302,7 @@ def fit(game: Game, data: Positions, held_fraction: float, seed: int, blend: flo
     names = tuple(game.tables.feature_names)
     linear = Weights(game.name, names, tuple(round(float(v), 6) for v in w[:n]),
                      tuple(round(float(v), 6) for v in w[n:]), taper)
+    details: dict[str, Any]
     weights, details = linear, {}
     if model == "mlp":
         weights, details = fit_network(linear, train, target, l2, scaling, hidden, seed, progress)
@@ -369,7 +370,7 @@ class Network:
     def arrays(self) -> list[np.ndarray]:
         return [self.linear, self.weights, self.bias, self.phase, self.output]
 
-    def copy(self) -> "Network":
+    def copy(self) -> Network:
         return Network(*(array.copy() for array in self.arrays()))
 
 
@@ -382,7 +383,7 @@ class Design:
     x: np.ndarray
     ph: np.ndarray
 
-    def rows(self, index: np.ndarray) -> "Design":
+    def rows(self, index: np.ndarray) -> Design:
         return Design(self.a[index], self.x[index], self.ph[index])
 
 

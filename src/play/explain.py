@@ -14,7 +14,8 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from xenophon.kernel.game import Move, State
 from xenophon.search.belief import WorldDraw, card_probabilities, draw_uniform_world, hidden_places
@@ -129,7 +130,9 @@ def _hurts(samples: list[tuple[float, float, set]]) -> list[Hurt]:
     found = []
     for place in set.union(*(places for _, _, places in samples)) - every:
         having = [sample for sample in samples if place in sample[2]]
-        change = _mean(having) - mean
+        having_mean = _mean(having)
+        assert having_mean is not None       # `place` is in at least one sample
+        change = having_mean - mean
         if len(having) >= MIN_SUPPORT and change <= -MIN_HURT:
             found.append(Hurt(place[0], place[1], change, len(having)))
     found.sort(key=lambda hurt: (hurt.change, hurt.place, hurt.card))

@@ -18,7 +18,8 @@ import math
 import os
 import random
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from xenophon.kernel.cardfile import packaged_data
 from xenophon.kernel.errors import XenophonError

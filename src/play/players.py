@@ -11,7 +11,8 @@ time and no iterations searches for that time only.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from xenophon.kernel.registry import SpecError, parse_spec
 from xenophon.search import bots

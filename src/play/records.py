@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from xenophon import __version__
 from xenophon.kernel.errors import XenophonError
@@ -138,7 +138,7 @@ def _json_rows(text: str, where: str) -> list[tuple[int, Any]]:
     return rows
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 

@@ -4,7 +4,8 @@ before each decision and the decisions that lost more than a threshold
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 from xenophon.kernel.game import State
 from xenophon.play.records import Record
@@ -126,7 +127,8 @@ def _draw_table(axes: Any, mistakes: list[ReviewPoint]) -> None:
         axes.text(0.5, 0.5, "no mistakes", ha="center", va="center", fontsize=11)
         return
     rows = [[str(number), str(point.turn), _short(point.played),
-             f"{point.played_win * 100:.0f}%", _short(point.better), f"{point.win * 100:.0f}%"]
+             f"{point.played_win * 100:.0f}%",  # type: ignore[operator]  # a mistake has it
+             _short(point.better), f"{point.win * 100:.0f}%"]
             for number, point in enumerate(mistakes[:MAX_TABLE_ROWS], start=1)]
     if len(mistakes) > MAX_TABLE_ROWS:
         rows.append(["", "", f"... and {len(mistakes) - MAX_TABLE_ROWS} more", "", "", ""])

@@ -17,7 +17,8 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from xenophon.kernel.chance import ChanceStream, event_kind
 from xenophon.kernel.narration import HIDDEN, narrator_for
@@ -140,7 +141,7 @@ class Session:
                 if isinstance(move, str) and not self.state.is_terminal() else None
             if reason is None:
                 raise
-            raise IllegalMoveError(f"'{move.strip()}' is not legal now: {reason}") from None
+            raise IllegalMoveError(f"'{str(move).strip()}' is not legal now: {reason}") from None
         self.snapshots.append((self.state.copy(), len(self.record.lines),
                                Counter(self.chance.used)))
         self.apply_and_narrate(self.human, legal, hidden=False)
@@ -229,7 +230,7 @@ class Session:
     def save_somewhere(self) -> tuple[Path | None, list[str]]:
         """Saves to the session's own file, or failing that to the working
         folder: the path (None when neither works) and why the others failed."""
-        reasons = []
+        reasons: list[str] = []
         if self.autosave is None:
             return None, ["this game has no file of its own"]
         for path in (self.autosave, Path.cwd() / self.autosave.name):

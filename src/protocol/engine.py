@@ -11,7 +11,8 @@ from __future__ import annotations
 import math
 import threading
 import time
-from typing import Any, BinaryIO, Callable, Iterator
+from typing import Any, BinaryIO
+from collections.abc import Callable, Iterator
 
 from xenophon.kernel.errors import XenophonError
 from xenophon.play.explain import MAX_WORLDS, explain_search

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from typing import Callable
+from collections.abc import Callable
 
 from xenophon.kernel.errors import XenophonError
 from xenophon.kernel.game import State
@@ -58,8 +58,8 @@ def card_probabilities(state: State, seat: int, draw: WorldDraw, rng: random.Ran
     for _ in range(worlds):
         world, weight = draw(state, seat, rng)
         total += weight
-        for place in hidden_places(world, seat):
-            weights[place] += weight
+        for hidden in hidden_places(world, seat):
+            weights[hidden] += weight
     table: dict[str, dict[str, float]] = defaultdict(dict)
     for (place, card), weight in sorted(weights.items(), key=lambda item: -item[1]):
         table[place][card] = weight / total if total else 0.0

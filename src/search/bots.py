@@ -12,8 +12,9 @@ import math
 import random
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable
+from typing import Any
 
 from xenophon.kernel.errors import XenophonError
 from xenophon.kernel.game import Move, State
@@ -219,7 +220,7 @@ class SearchBot(Bot):
                 entry[2] += halvings
         return merged
 
-    def _rank_key(self, visits: int, probability: float, halvings: int, code: int) -> tuple:
+    def _rank_key(self, visits: int, probability: float, halvings: float, code: int) -> tuple:
         """The order of the root moves, best first: by visits (then value), or
         after sequential halving by the rounds survived (summed over the
         workers, each halving alone) and then by value: the last candidates

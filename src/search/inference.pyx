@@ -60,7 +60,8 @@ cdef void policy(const XenGameApi *api, const void *tables, const char *state, i
                  double *out) noexcept nogil:
     """The model's probability of each of the `n` legal decisions of `player`."""
     cdef int i
-    cdef double total = 0.0, best = -1e300, rets[2]
+    cdef double total = 0.0, best = -1e300
+    cdef double rets[2]
     if model.kind == 0 or n == 1:
         for i in range(n):
             out[i] = 1.0 / n

@@ -70,7 +70,8 @@ cdef void iterate(const XenGameApi *api, const void *tables, const char *root, c
     and with ROOT_HALVING, `halving` chooses the root action."""
     cdef int depth = 0, player, n, index, k
     cdef uint32_t step, first_code
-    cdef double value0 = 0.0, rets[2]
+    cdef double value0 = 0.0
+    cdef double rets[2]
     cdef uint64_t key
     cdef Node *node
     cdef ActionStat *stats

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from xenophon.play.levels import LEVELS, bot_for_level
 from xenophon.kernel.errors import XenophonError
@@ -117,7 +118,7 @@ class WebGame:
             self.session.written.append(resumed_from)
 
     @classmethod
-    def new(cls, request: dict[str, Any]) -> "WebGame":
+    def new(cls, request: dict[str, Any]) -> WebGame:
         level = _text(request, "level") or DEFAULT_LEVEL
         bot_for_level(level, 0)                     # an unknown level: one line, before the game
         game = game_for_request(request)
@@ -125,7 +126,7 @@ class WebGame:
                    autosave_path(game.name))
 
     @classmethod
-    def resume(cls, request: dict[str, Any]) -> "WebGame":
+    def resume(cls, request: dict[str, Any]) -> WebGame:
         path = _text(request, "path")
         if not path:
             raise PageError("give the path of a saved game to resume")

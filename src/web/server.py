@@ -14,7 +14,8 @@ import signal
 import sys
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
@@ -181,7 +182,8 @@ def make_app(observer: Callable[[dict[str, Any], Any], None] | None = None,
 
     async def close_sockets(app: web.Application) -> None:
         # on shutdown: each page's socket closed, so that its game is saved
-        for ws in list(app[SOCKETS]):
+        sockets = app[SOCKETS]
+        for ws in list(sockets):
             await ws.close(code=WSCloseCode.GOING_AWAY, message=b"server stopped")
 
     app = web.Application(client_max_size=MAX_MESSAGE_BYTES)

@@ -11,7 +11,7 @@ import random
 import zlib
 from importlib import resources
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 from xenophon.anabasis import Game as AnabasisGame
 from xenophon.anabasis.cards import load_card_set as load_anabasis_cards

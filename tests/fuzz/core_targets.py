@@ -26,7 +26,7 @@ from __future__ import annotations
 import functools
 import json
 import zlib
-from typing import Callable
+from collections.abc import Callable
 
 from xenophon.kernel.errors import XenophonError
 from xenophon.kernel.game import Game, State

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 #: tokens that break parsers: numbers at type limits, brackets and quotes,
 #: escapes, control characters, invalid UTF-8 (a lone byte, a surrogate, a
@@ -59,26 +59,26 @@ def _span(data: bytearray, rng: random.Random) -> tuple[int, int]:
     return start, min(len(data), start + 1 + int(rng.expovariate(1 / 8)))
 
 
-def flip_bit(m: "Mutator", data: bytearray, rng: random.Random) -> bytearray:
+def flip_bit(m: Mutator, data: bytearray, rng: random.Random) -> bytearray:
     if data:
         data[rng.randrange(len(data))] ^= 1 << rng.randrange(8)
     return data
 
 
-def set_byte(m: "Mutator", data: bytearray, rng: random.Random) -> bytearray:
+def set_byte(m: Mutator, data: bytearray, rng: random.Random) -> bytearray:
     if data:
         value = rng.choice(INTERESTING_BYTES) if rng.random() < 0.5 else rng.randrange(256)
         data[rng.randrange(len(data))] = value
     return data
 
 
-def insert_token(m: "Mutator", data: bytearray, rng: random.Random) -> bytearray:
+def insert_token(m: Mutator, data: bytearray, rng: random.Random) -> bytearray:
     at = _point(data, rng)
     data[at:at] = m.token(rng)
     return data
 
 
-def replace_word(m: "Mutator", data: bytearray, rng: random.Random) -> bytearray:
+def replace_word(m: Mutator, data: bytearray, rng: random.Random) -> bytearray:
     words = list(WORD.finditer(data))
     if not words:
         return insert_token(m, data, rng)
@@ -87,37 +87,37 @@ def replace_word(m: "Mutator", data: bytearray, rng: random.Random) -> bytearray
     return data
 
 
-def repeat_token(m: "Mutator", data: bytearray, rng: random.Random) -> bytearray:
+def repeat_token(m: Mutator, data: bytearray, rng: random.Random) -> bytearray:
     """A token many times over: deep nesting, long names, long lines."""
     at = _point(data, rng)
     data[at:at] = m.token(rng)[:16] * rng.choice((2, 3, 10, 100, 1000, 3000))
     return data
 
 
-def delete_span(m: "Mutator", data: bytearray, rng: random.Random) -> bytearray:
+def delete_span(m: Mutator, data: bytearray, rng: random.Random) -> bytearray:
     start, end = _span(data, rng)
     del data[start:end]
     return data
 
 
-def duplicate_span(m: "Mutator", data: bytearray, rng: random.Random) -> bytearray:
+def duplicate_span(m: Mutator, data: bytearray, rng: random.Random) -> bytearray:
     start, end = _span(data, rng)
     at = _point(data, rng)
     data[at:at] = data[start:end]
     return data
 
 
-def truncate(m: "Mutator", data: bytearray, rng: random.Random) -> bytearray:
+def truncate(m: Mutator, data: bytearray, rng: random.Random) -> bytearray:
     return data[:_point(data, rng)]
 
 
-def splice(m: "Mutator", data: bytearray, rng: random.Random) -> bytearray:
+def splice(m: Mutator, data: bytearray, rng: random.Random) -> bytearray:
     """The start of this input and the end of another seed."""
     other = rng.choice(m.seeds)
     return data[:_point(data, rng)] + other[rng.randint(0, len(other)):]
 
 
-def insert_chunk(m: "Mutator", data: bytearray, rng: random.Random) -> bytearray:
+def insert_chunk(m: Mutator, data: bytearray, rng: random.Random) -> bytearray:
     other = bytearray(rng.choice(m.seeds))
     start, end = _span(other, rng)
     at = _point(data, rng)
@@ -125,7 +125,7 @@ def insert_chunk(m: "Mutator", data: bytearray, rng: random.Random) -> bytearray
     return data
 
 
-def shuffle_lines(m: "Mutator", data: bytearray, rng: random.Random) -> bytearray:
+def shuffle_lines(m: Mutator, data: bytearray, rng: random.Random) -> bytearray:
     """Deletes, duplicates or swaps whole lines (records, TOML tables)."""
     lines = data.split(b"\n")
     if len(lines) < 2:

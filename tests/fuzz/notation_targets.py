@@ -9,7 +9,7 @@ with NotationError or IllegalMoveError; anything else is a finding.
 from __future__ import annotations
 
 import random
-from typing import Callable
+from collections.abc import Callable
 
 from xenophon.kernel.errors import IllegalMoveError, NotationError
 from xenophon.kernel.game import Move, State

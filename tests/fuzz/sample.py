@@ -9,7 +9,8 @@ import random
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 from xenophon.kernel.game import Game, State
 from xenophon.kernel.registry import make_game

@@ -9,7 +9,7 @@ registry (the driver's own tests plant theirs that way).
 from __future__ import annotations
 
 import importlib
-from typing import Callable
+from collections.abc import Callable
 
 from . import card_targets, engine_targets, notation_targets, record_targets
 
