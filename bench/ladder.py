@@ -1,4 +1,4 @@
-"""The ladder of docs/strength.md "Inference and the ladder": A/A checks (a
+"""The ladder of docs/lab/strength-log.md "Inference and the ladder": A/A checks (a
 bot against itself with other seeds: ours, and OpenSpiel's C++ ISMCTS), ours
 against OpenSpiel's at equal iterations, and the policy sampler against the
 uniform one at equal iterations, in pairs of games (one deal, seats swapped);

@@ -1,4 +1,4 @@
-"""The strength ladder of docs/strength.md: ISMCTS at 2,000 iterations a
+"""The strength ladder of docs/lab/strength-log.md: ISMCTS at 2,000 iterations a
 decision against random, greedy, PIMC (equal iterations), itself at 4x, and
 the cheating reference, for each game; seats alternated, 200 games a pairing.
 

@@ -1,4 +1,4 @@
-"""The tables of docs/strength.md "The tree" and "The root": one row per
+"""The tables of docs/lab/strength-log.md "The tree" and "The root": one row per
 match file bench/results/PREFIX*.json (written by `xenophon match --json`),
 PREFIX `tree-` unless given.
 

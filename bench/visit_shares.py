@@ -98,7 +98,7 @@ def summary(rows: list[dict]) -> dict:
 
 
 def print_table(path: str) -> None:
-    """The markdown table of docs/strength.md from a results file."""
+    """The markdown table of docs/lab/strength-log.md from a results file."""
     with open(path, encoding="utf-8") as handle:
         results = json.load(handle)
     budgets = ", ".join(f"{n:,}" for n in BUDGETS)
