@@ -198,3 +198,16 @@ def test_a_save_of_the_first_format_still_opens(data_home):
     assert saved.sealed.startswith("xs1:")
     full, secrets = open_sealed(saved)
     assert len(full.lines) == len(saved.lines) and len(secrets["chance_key"]) == 64
+
+
+def test_export_as_the_other_seat_needs_full(tmp_path):
+    """A saved game in progress exported as the AI's seat would print the
+    AI's draws: refused, as only --full unseals on purpose."""
+    path = saved_game(tmp_path, 9, "quit\n")
+    human = rows_of(path)[0]["view"]
+    refused = xenophon("export", path, "--as", 1 - human, "--out", tmp_path / "ai.jsonl",
+                       home=tmp_path)
+    assert refused.returncode == 2 and "--full unseals it on purpose" in refused.stderr
+    assert not (tmp_path / "ai.jsonl").exists()
+    own = xenophon("export", path, "--as", human, "--out", tmp_path / "own.jsonl", home=tmp_path)
+    assert own.returncode == 0, own.stderr
