@@ -137,6 +137,10 @@ def seen_text(line: dict[str, Any]) -> str:
 def run_export(args: argparse.Namespace) -> int:
     out = check_output(args.out, force=args.force, inputs=[args.record], what="record")
     record = load_record(args.record)
+    if record.sealed is not None and not args.full and args.seat != record.view:
+        raise UsageError(f"{args.record} is a game in progress saved for seat {record.view}: "
+                         f"as seat {args.seat} it would show what seat {record.view} has not "
+                         "seen (--full unseals it on purpose)")
     if record.sealed is not None:
         record, _ = open_sealed(record)
     elif record.view is not None:

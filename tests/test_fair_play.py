@@ -112,7 +112,7 @@ def test_saved_game_in_progress_hides_what_the_human_did_not_see(name, tmp_path)
     path = saved_games(tmp_path)[-1]
     text = path.read_text()
     header = json.loads(text.splitlines()[0])
-    assert "seed" not in header and header["view"] == 1 and header["sealed"].startswith("xs1:")
+    assert "seed" not in header and header["view"] == 1 and header["sealed"].startswith("xs2:")
     saved = load_record(path)
     hidden = [line for line in saved.lines if line.get("hidden")]
     assert hidden and all("move" not in line for line in hidden)

@@ -13,6 +13,7 @@ instead of the words.
 from __future__ import annotations
 
 import random
+import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeGuard
@@ -223,9 +224,17 @@ def seal_game(full: Record, view: Record, secrets: dict[str, Any]) -> Record:
     from xenophon.kernel.seal import seal
     payload = {"lines": [{k: v for k, v in line.items() if k != "line"} for line in full.lines],
                "seed": full.seed, **secrets}
-    return Record(view.game, view.options, None, view.card_digest, view.seats, view.view,
-                  list(view.lines), view.result, view.version,
-                  sealed=seal(dumps_line(payload).encode("utf-8")))
+    saved = Record(view.game, view.options, None, view.card_digest, view.seats, view.view,
+                   list(view.lines), view.result, view.version)
+    saved.sealed = seal(dumps_line(payload).encode("utf-8"), _visible_bytes(saved))
+    return saved
+
+
+def _visible_bytes(record: Record) -> bytes:
+    """What a saved game shows in plain text, its header (without the seal)
+    and visible lines, as the seal binds them: a seal opens only with the
+    very header and lines it was made with."""
+    return dataclasses.replace(record, sealed=None).text().encode("utf-8")
 
 
 def open_sealed(record: Record) -> tuple[Record, dict[str, Any]]:
@@ -233,7 +242,7 @@ def open_sealed(record: Record) -> tuple[Record, dict[str, Any]]:
     (SealError when the seal cannot be opened here)."""
     from xenophon.kernel.seal import SealError, unseal
     try:
-        payload = loads(unseal(record.sealed or "").decode("utf-8"))
+        payload = loads(unseal(record.sealed or "", _visible_bytes(record)).decode("utf-8"))
     except (JsonError, UnicodeDecodeError):
         raise SealError("the sealed part is damaged (not a record)") from None
     if not isinstance(payload, dict) or not isinstance(payload.get("lines"), list):

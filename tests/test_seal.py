@@ -1,0 +1,213 @@
+"""The seal of a saved game in progress (docs/records.md, "Saved games in
+progress"): bound to its own file's header and visible lines, of a length
+that tells nothing hidden, under a key file that is made whole or not at all
+and refused when others could read it."""
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from xenophon.kernel import seal as sealing
+from xenophon.kernel.errors import XenophonError
+from xenophon.play.records import load_record, open_sealed
+
+LEGACY = Path(__file__).parent / "data" / "legacy-seal"
+
+
+def xenophon(*args, input_text=None, home=None, timeout=300):
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "XDG_DATA_HOME": str(home)}
+    return subprocess.run([sys.executable, "-m", "xenophon.cli.main", *map(str, args)],
+                          input=input_text, capture_output=True, text=True, timeout=timeout,
+                          env=env)
+
+
+@pytest.fixture
+def data_home(tmp_path, monkeypatch):
+    """XDG_DATA_HOME for this test: the key lives in tmp_path/xenophon."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    return tmp_path
+
+
+def saved_game(home, seed, script="end\npass\n" * 3 + "quit\n"):
+    """A hero game played at the terminal from `seed`, then saved by quit."""
+    played = xenophon("play", "hero", "--seat", "0", "--level", "20", "--seed", seed,
+                      input_text=script, home=home)
+    assert played.returncode == 0, played.stderr
+    return sorted((home / "xenophon" / "games").glob("*.jsonl"),
+                  key=lambda path: path.stat().st_mtime_ns)[-1]
+
+
+def rows_of(path):
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def write_rows(path, rows):
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+
+
+def test_an_edited_header_is_refused(tmp_path):
+    """Swapping the seats in the plain header would resume the game with the
+    human in the AI's seat, shown the AI's hand: the seal binds the header."""
+    path = saved_game(tmp_path, 1)
+    rows = rows_of(path)
+    rows[0]["seats"] = rows[0]["seats"][::-1]
+    rows[0]["view"] = 1 - rows[0]["view"]
+    write_rows(path, rows)
+    result = xenophon("play", "--resume", path, input_text="quit\n", home=tmp_path)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "sealed part was changed" in result.stderr
+
+
+def test_an_edited_visible_line_is_refused(tmp_path):
+    path = saved_game(tmp_path, 2)
+    rows = rows_of(path)
+    index = next(i for i, row in enumerate(rows) if i and row.get("move") == "end")
+    rows[index]["move"] = "pass"
+    write_rows(path, rows)
+    result = xenophon("play", "--resume", path, input_text="quit\n", home=tmp_path)
+    assert result.returncode == 2 and "sealed part was changed" in result.stderr
+
+
+def test_another_saves_seal_is_refused(tmp_path):
+    """The sealed part of another save with the same number of lines does
+    not resume this file (with the other game's chance)."""
+    first, second = saved_game(tmp_path, 3, "quit\n"), saved_game(tmp_path, 4, "quit\n")
+    rows, other = rows_of(first), rows_of(second)
+    assert len(rows) == len(other) and rows[1:] != other[1:]
+    rows[0]["sealed"] = other[0]["sealed"]
+    write_rows(first, rows)
+    result = xenophon("play", "--resume", first, input_text="quit\n", home=tmp_path)
+    assert result.returncode == 2 and "sealed part was changed" in result.stderr
+
+
+def test_seal_length_is_a_size_class(data_home):
+    """The sealed text's length depends only on the size class of the
+    compressed payload, not on what the payload holds."""
+    small = sealing.seal(b"a" * 10, b"header")
+    varied = sealing.seal(os.urandom(600), b"header")
+    assert len(small) == len(varied)
+    assert len(sealing.seal(os.urandom(1500), b"header")) > len(small)
+    for size in (0, 1, 1019, 1020, 1021, 5000):
+        payload = os.urandom(size)
+        assert sealing.unseal(sealing.seal(payload, b"h"), b"h") == payload
+
+
+def test_saves_of_different_deals_seal_to_one_length(tmp_path):
+    """Saves at the same point of games with other hidden cards: one length."""
+    lengths = {len(rows_of(saved_game(tmp_path, seed))[0]["sealed"]) for seed in (5, 6, 7, 8)}
+    assert len(lengths) == 1
+
+
+def test_wrong_associated_data_is_refused(data_home):
+    sealed = sealing.seal(b"payload", b"this file")
+    with pytest.raises(sealing.SealError, match="sealed part was changed"):
+        sealing.unseal(sealed, b"another file")
+
+
+def test_the_key_file_is_private_and_whole(data_home):
+    sealing.seal(b"x", b"")
+    key = sealing.key_path()
+    assert key.stat().st_mode & 0o777 == 0o600
+    assert key.parent.stat().st_mode & 0o777 == 0o700
+    assert [path.name for path in key.parent.iterdir()] == ["seal.key"]
+
+
+def test_a_key_others_can_read_is_refused(data_home):
+    sealed = sealing.seal(b"x", b"")
+    sealing.key_path().chmod(0o644)
+    with pytest.raises(sealing.SealError, match="can be read by others"):
+        sealing.unseal(sealed, b"")
+    with pytest.raises(sealing.SealError, match="can be read by others"):
+        sealing.seal(b"x", b"")
+
+
+def test_a_symlinked_key_is_refused(data_home, tmp_path):
+    sealing.seal(b"x", b"")
+    key = sealing.key_path()
+    elsewhere = tmp_path / "elsewhere.key"
+    shutil.move(key, elsewhere)
+    key.symlink_to(elsewhere)
+    with pytest.raises(sealing.SealError, match="symbolic link"):
+        sealing.seal(b"x", b"")
+
+
+def test_a_replaced_key_is_named(data_home):
+    """A save sealed under a key since replaced says so, with both key ids."""
+    sealed = sealing.seal(b"x", b"")
+    old_id = sealing.key_id(sealing.key_path().read_bytes()).hex()
+    sealing.key_path().unlink()
+    sealing.seal(b"y", b"")                 # a new key
+    with pytest.raises(sealing.SealError, match=f"sealed with another key \\(key {old_id}"):
+        sealing.unseal(sealed, b"")
+
+
+def _seal_without_room(home: str) -> None:
+    """In a child process: a first seal where no file may grow."""
+    resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
+    os.environ["XDG_DATA_HOME"] = home
+    try:
+        sealing.seal(b"x", b"")
+    except XenophonError as error:
+        print(error)
+        sys.exit(3)
+
+
+def test_a_key_that_cannot_be_written_leaves_no_key_file(tmp_path):
+    """A key write that fails (a full disk, RLIMIT_FSIZE=0) leaves no empty
+    key file behind: the next save makes a whole key and works."""
+    code = ("import signal, sys; signal.signal(signal.SIGXFSZ, signal.SIG_IGN); "
+            "sys.path.insert(0, %r); import test_seal; test_seal._seal_without_room(%r)"
+            % (str(Path(__file__).parent), str(tmp_path)))
+    child = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert child.returncode == 3 and "cannot use the seal key" in child.stdout, child.stderr
+    assert not (tmp_path / "xenophon" / "seal.key").exists()
+    os.environ["XDG_DATA_HOME"] = str(tmp_path)
+    try:
+        assert sealing.unseal(sealing.seal(b"x", b""), b"") == b"x"
+    finally:
+        del os.environ["XDG_DATA_HOME"]
+
+
+def test_keys_made_at_once_are_one_key(tmp_path):
+    """Two processes sealing for the first time at once end with one key,
+    and each can open the other's seal."""
+    code = ("import os, sys; os.environ['XDG_DATA_HOME'] = sys.argv[1]; "
+            "from xenophon.kernel import seal; print(seal.seal(b'x', b''))")
+    children = [subprocess.Popen([sys.executable, "-c", code, str(tmp_path)],
+                                 stdout=subprocess.PIPE, text=True) for _ in range(4)]
+    seals = [child.communicate()[0].strip() for child in children]
+    os.environ["XDG_DATA_HOME"] = str(tmp_path)
+    try:
+        assert all(sealing.unseal(text, b"") == b"x" for text in seals)
+    finally:
+        del os.environ["XDG_DATA_HOME"]
+
+
+def test_a_save_of_the_first_format_still_opens(data_home):
+    """Saves sealed before the xs2 format (xs1) resume."""
+    folder = data_home / "xenophon"
+    folder.mkdir(mode=0o700)
+    shutil.copy(LEGACY / "seal.key", folder / "seal.key")
+    (folder / "seal.key").chmod(0o600)
+    saved = load_record(LEGACY / "hero-save.jsonl")
+    assert saved.sealed.startswith("xs1:")
+    full, secrets = open_sealed(saved)
+    assert len(full.lines) == len(saved.lines) and len(secrets["chance_key"]) == 64
+
+
+def test_export_as_the_other_seat_needs_full(tmp_path):
+    """A saved game in progress exported as the AI's seat would print the
+    AI's draws: refused, as only --full unseals on purpose."""
+    path = saved_game(tmp_path, 9, "quit\n")
+    human = rows_of(path)[0]["view"]
+    refused = xenophon("export", path, "--as", 1 - human, "--out", tmp_path / "ai.jsonl",
+                       home=tmp_path)
+    assert refused.returncode == 2 and "--full unseals it on purpose" in refused.stderr
+    assert not (tmp_path / "ai.jsonl").exists()
+    own = xenophon("export", path, "--as", human, "--out", tmp_path / "own.jsonl", home=tmp_path)
+    assert own.returncode == 0, own.stderr
