@@ -160,9 +160,10 @@ def _seal_without_room(home: str) -> None:
 def test_a_key_that_cannot_be_written_leaves_no_key_file(tmp_path):
     """A key write that fails (a full disk, RLIMIT_FSIZE=0) leaves no empty
     key file behind: the next save makes a whole key and works."""
+    here, folder = str(Path(__file__).parent), str(tmp_path)
     code = ("import signal, sys; signal.signal(signal.SIGXFSZ, signal.SIG_IGN); "
-            "sys.path.insert(0, %r); import test_seal; test_seal._seal_without_room(%r)"
-            % (str(Path(__file__).parent), str(tmp_path)))
+            f"sys.path.insert(0, {here!r}); import test_seal; "
+            f"test_seal._seal_without_room({folder!r})")
     child = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert child.returncode == 3 and "cannot use the seal key" in child.stdout, child.stderr
     assert not (tmp_path / "xenophon" / "seal.key").exists()

@@ -2,7 +2,8 @@
 registered in pyproject.toml under the entry points "xenophon.games"."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from xenophon.anabasis import catalogue
 from xenophon.anabasis.describe import AnabasisNarrator

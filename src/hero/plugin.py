@@ -6,7 +6,8 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from xenophon.hero import catalogue
 from xenophon.hero.cards import default_deck_dir

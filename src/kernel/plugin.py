@@ -17,9 +17,10 @@ texts, error messages, the catalogue of a page).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, cache
 from importlib import metadata
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
 
 from xenophon.kernel.errors import XenophonError
 
@@ -85,7 +86,7 @@ class GamePlugin:
     #: the name people read ("A Game of Cards")
     title: str
     #: the game's class: `factory(seed=, engine=, **options)`
-    factory: Callable[..., "Game"]
+    factory: Callable[..., Game]
     #: the options a game takes besides its seed and engine, in the order
     #: they are listed, each with the text it takes when unset ("" is the
     #: reference card set); OpenSpiel's parameters are these
@@ -95,11 +96,11 @@ class GamePlugin:
     #: mode's name, are checked by the game)
     option_checks: Mapping[str, Callable[[str, Any], None]]
     #: the narrator of a position for a seat (xenophon.kernel.narration)
-    narrator: Callable[["State", int], "Narrator"]
+    narrator: Callable[[State, int], Narrator]
     #: the page's card data of a game, the anchors of a move's text, and
     #: whether an opponent's move is written from the mover's side (its
     #: anchors then flip sides on the viewer's board)
-    catalogue: Callable[["Game"], dict[str, Any]]
+    catalogue: Callable[[Game], dict[str, Any]]
     anchors: Callable[[str], list[str]]
     mirrored_notation: bool
     #: what the page's first message offers for this game (its modes, decks...)
@@ -153,7 +154,7 @@ def _loaded(entry: metadata.EntryPoint) -> GamePlugin:
     return plugin
 
 
-@lru_cache(maxsize=None)
+@cache
 def plugins() -> tuple[GamePlugin, ...]:
     """The installed games, in the order of their names (read once)."""
     found: dict[str, GamePlugin] = {}
