@@ -12,6 +12,9 @@ from xenophon.cli.common import (add_cluster_arguments, add_force_argument, back
 from xenophon.kernel.files import check_output, write_atomic
 from xenophon.kernel.plugin import plugins
 from xenophon.kernel.registry import GAMES
+from xenophon.lab.balance import make_study, matrix, picture, table
+from xenophon.lab.jobs import finished_jobs, run_jobs
+from xenophon.play.players import make_bot
 
 MAX_DEALS = 100_000
 OUTPUTS = {"results": ".jsonl", "matrix": ".json", "svg": ".svg", "png": ".png"}
@@ -52,9 +55,6 @@ def add_parser(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from xenophon.lab.balance import make_study, matrix, picture, table
-    from xenophon.lab.jobs import finished_jobs, run_jobs
-    from xenophon.play.players import make_bot
     make_bot(args.bot, 0)
     decks = [d.strip() for d in args.decks.split(",")] if args.decks else []
     study = make_study(args.game, decks, args.bot, args.deals, args.seed)

@@ -15,6 +15,8 @@ from xenophon.kernel.registry import GAMES
 from xenophon.search.bots import MAX_ITERATIONS, MAX_SECONDS
 from xenophon.lab.jobs import LOCAL
 from xenophon.lab.tournament import MAX_GAMES
+from xenophon.lab.benchmarks import QUICK, Settings
+from xenophon.lab import benchmarks
 
 MAX_ROUNDS = 99
 
@@ -65,7 +67,6 @@ def add_parser(commands: Any) -> None:
 
 
 def settings_from(args: argparse.Namespace) -> Any:
-    from xenophon.lab.benchmarks import QUICK, Settings
     overrides: dict[str, Any] = {
         "search_iterations": args.iterations, "rounds": args.rounds, "match_games": args.games,
         "match_iterations": args.match_iterations, "move_time": args.move_time,
@@ -79,7 +80,6 @@ def settings_from(args: argparse.Namespace) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    from xenophon.lab import benchmarks
     if args.json:
         check_output(args.json, force=args.force, inputs=[args.positions or POSITIONS_FILE],
                      what="results")

@@ -12,6 +12,7 @@ from xenophon.kernel.game import Game
 from xenophon.kernel.plugin import CliFlag, plugins
 from xenophon.search.bots import MAX_WORKERS
 from xenophon.lab.tournament import MAX_PROCESSES, check_sprt
+from xenophon.lab.jobs import LOCAL, make_backend
 
 
 
@@ -148,7 +149,6 @@ def add_results_arguments(parser: argparse.ArgumentParser) -> None:
 
 def backend_from(args: argparse.Namespace) -> Any:
     """The job runner's backend the command line names."""
-    from xenophon.lab.jobs import LOCAL, make_backend
     if args.cluster != LOCAL and args.processes is not None:
         raise UsageError("--processes is for --cluster local (a Ray cluster has its own)")
     return make_backend(args.cluster, args.processes)

@@ -6,6 +6,7 @@ import sys
 from typing import Any
 
 from xenophon import __version__
+from xenophon.cli import analyse, balance, bench, engine, match, play, records_cmd, serve, tune
 from xenophon.kernel.errors import XenophonError
 from xenophon.kernel.plugin import game_titles
 
@@ -36,8 +37,6 @@ def build_parser() -> OneLineParser:
     parser.add_argument("--version", action="version", version=f"xenophon {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     parser.commands = commands
-    from xenophon.cli import (analyse, balance, bench, engine, match, play, records_cmd,
-                              serve, tune)
     play.add_parser(commands)
     analyse.add_parsers(commands)
     records_cmd.add_parsers(commands)

@@ -128,7 +128,7 @@ class CardSet:
     def of_kind(self, kind: str) -> tuple[Card, ...]:
         return tuple(card for card in self.cards if card.kind == kind)
 
-    def core_data(self) -> tuple[list[tuple], list[tuple]]:
+    def core_data(self) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
         """The card set as the C core's tables take it (xenophon._core.anabasis.Tables):
         plain numbers in the core's numbering, one tuple a card (name, the
         fields of AnaCardSpec, the move and attack offsets flattened) and a

@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 from xenophon.kernel.codes import CHANCE, TERMINAL, kind_of  # noqa: F401 (CHANCE, TERMINAL re-exported: the API names them here)
 from xenophon.kernel.errors import IllegalMoveError, NotationError, XenophonError
+from xenophon.kernel.evaluation import install_shipped, resolve, tables_for
 from xenophon.kernel.plugin import find_plugin
 
 
@@ -100,7 +101,6 @@ class Game:
         their cards and options are set."""
         if self.engine == "c":
             self.tables = self._make_tables()
-            from xenophon.kernel.evaluation import install_shipped
             install_shipped(self)
         else:
             self._engine_game = engine_factory(self.engine, self.name)(self)
@@ -148,7 +148,6 @@ class Game:
         shipped weights, or those of the weights file `weights`)."""
         if self.engine != "c":
             raise XenophonError("the search runs on the C engine only")
-        from xenophon.kernel.evaluation import resolve, tables_for
         tables = tables_for(self, evaluation, weights)
         return self._core().game_api(resolve(self, evaluation)), tables.capsule()
 

@@ -37,7 +37,12 @@ import xenophon
 from xenophon.kernel.errors import XenophonError
 from xenophon.kernel.game import State
 from xenophon.kernel.files import FileError, JsonError, loads, read_text
+from xenophon.interop import native
 from xenophon.kernel.registry import GAMES, game_plugin, make_game
+from xenophon.lab.jobs import make_backend
+from xenophon.lab.tournament import play_match
+from xenophon.search.bots import ISMCTSBot
+from xenophon.search.settings import DEFAULT_PRESET, PRESETS, SearchSettings
 
 POSITIONS_FILE = Path(xenophon.__file__).resolve().parent / "data" / "bench_positions.json"
 PARTS = ("core", "search", "strength")
@@ -196,7 +201,6 @@ def core_measures(entry: dict[str, Any], settings: Settings) -> dict[str, tuple[
 
 def xenophon_search(state: State, iterations: int, seed: int, **options: Any) -> Measure:
     """One xenophon ISMCTS search (one worker) from the position."""
-    from xenophon.search.bots import ISMCTSBot
     result = ISMCTSBot(iterations=iterations, seed=seed, **options).analyse(state)
     return Measure(result.iterations, result.seconds, result.nodes, result.tree_bytes)
 
@@ -222,7 +226,6 @@ def openspiel_search(state: State, iterations: int, seed: int, c_uct: float | No
     the native game. Its tree stays allocated until the bot's next search, so
     the heap grown over the search is the tree's bytes; its nodes are counted
     by the states cloned for rollouts (one per node created)."""
-    from xenophon.interop import native
     options = {"c_uct": c_uct} if c_uct is not None else {}
     bot = native.OpenSpielISMCTSBot(iterations=iterations, seed=seed, **options)
     spiel_state = bot.spiel_state(state)
@@ -240,10 +243,11 @@ def python_openspiel_search(state: State, iterations: int, seed: int,
     """One search of OpenSpiel's Python ISMCTS (Python random rollouts) on the
     Python-registered game; the tree's bytes from a second, identical search
     under tracemalloc (which slows it down), its nodes from the bot's table."""
+    # optional dependencies: OpenSpiel's Python ISMCTS and its game wrapper
+    # (which needs pyspiel at import) load only when this peer is measured
     import numpy as np
     from open_spiel.python.algorithms import ismcts, mcts
 
-    from xenophon.interop import native
     from xenophon.interop import openspiel as interop
     game = interop.spiel_game(state.game)
     spiel_state = interop.spiel_state(game, state)
@@ -314,7 +318,6 @@ def skipped(part: str, measure: str, position: str, ours: str, reason: str,
 
 def peer_reason() -> str | None:
     """Why OpenSpiel's C++ ISMCTS cannot be measured here, or None."""
-    from xenophon.interop import native
     return native.unavailable_reason()
 
 
@@ -378,15 +381,14 @@ def match_specs(settings: Settings, game: str) -> dict[str, tuple[str, str, str,
     and the same exploration constant; at equal time each its best settings
     (xenophon the game's `best_at_equal_time`, OpenSpiel the constant tuned in
     docs/benchmarks.md)."""
-    from xenophon.interop.native import DEFAULT_C_UCT
     to_end = ",".join(f"{k}={v}" for k, v in TO_THE_END.items())
     n, t = settings.match_iterations, f"{settings.move_time:g}"
     best = dict(game_plugin(game).best_at_equal_time)
     best_label = ", ".join(f"{k} {v}" for k, v in best.items()) or "defaults"
     return {
         f"equal iterations, {UNIFORM}":
-            (f"ISMCTS {n} it, uniform, c {DEFAULT_C_UCT:g}",
-             f"ismcts:iterations={n},uniform_playouts=1,c_uct={DEFAULT_C_UCT},{to_end}",
+            (f"ISMCTS {n} it, uniform, c {native.DEFAULT_C_UCT:g}",
+             f"ismcts:iterations={n},uniform_playouts=1,c_uct={native.DEFAULT_C_UCT},{to_end}",
              f"{PEER_CC} {n} it", f"openspiel:iterations={n}"),
         "equal time, best settings":
             (f"ISMCTS {t} s, {best_label}",
@@ -398,8 +400,6 @@ def match_specs(settings: Settings, game: str) -> dict[str, tuple[str, str, str,
 def strength_row(entry: dict[str, Any], settings: Settings, match: str, reason: str | None,
                  progress: bool) -> Row:
     """One match of `match_specs` against OpenSpiel's C++ ISMCTS, from xenophon's side."""
-    from xenophon.lab.jobs import make_backend
-    from xenophon.lab.tournament import play_match
     ours, ours_spec, peer, peer_spec = match_specs(settings, entry["game"])[match]
     if reason:
         return skipped("strength", match, "match", ours, reason)
@@ -437,8 +437,7 @@ def environment() -> dict[str, Any]:
                                          capture_output=True, text=True).stdout.splitlines()[0]
     except (OSError, IndexError):
         versions["g++"] = None
-    from xenophon.search.settings import DEFAULT_PRESET, PRESETS, SearchSettings
-    defaults = {"max_playout_actions": SearchSettings().max_playout_actions}
+    defaults: dict[str, Any] = {"max_playout_actions": SearchSettings().max_playout_actions}
     # the tree options' defaults are the default preset's (their arguments default to None)
     defaults.update(preset=DEFAULT_PRESET, **PRESETS[DEFAULT_PRESET])
     return {"machine": f"{cpu}, {os.cpu_count()} cores, {platform.system()} "
@@ -456,7 +455,6 @@ def run(games: tuple[str, ...], settings: Settings, parts: tuple[str, ...] = PAR
     entries = load_positions(positions, games)
     reason = peer_reason() if {"search", "strength"} & set(parts) else None
     if reason is None and {"search", "strength"} & set(parts):
-        from xenophon.interop import native
         native.load()                 # build now, outside the timings
     tasks: list[tuple[str, str, Callable[[], list[Row]]]] = []
     for entry in entries:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 from collections.abc import Callable
 
+from xenophon.interop.native import OpenSpielISMCTSBot
 from xenophon.kernel.registry import SpecError, parse_spec
 from xenophon.search import bots
 
@@ -24,11 +25,6 @@ SPEC_NAMES = {"time_limit": "time", "evaluation": "eval"}
 OPENSPIEL_SETTINGS = ("iterations", "time_limit", "c_uct")
 
 
-def _openspiel_bot(**options: Any):
-    from xenophon.interop.native import OpenSpielISMCTSBot
-    return OpenSpielISMCTSBot(**options)
-
-
 def _bot_kind(name: str) -> tuple[Callable[..., Any], tuple[str, ...]]:
     """The constructor of a bot kind and the settings its spec may give."""
     kinds: dict[str, tuple[Callable[..., Any], tuple[str, ...]]] = {
@@ -37,7 +33,7 @@ def _bot_kind(name: str) -> tuple[Callable[..., Any], tuple[str, ...]]:
         "ismcts": (bots.ISMCTSBot, bots.ISMCTSBot.settings),
         "pimc": (bots.PIMCBot, bots.PIMCBot.settings),
         "cheat": (bots.CheatingUCTBot, bots.CheatingUCTBot.settings),
-        "openspiel": (_openspiel_bot, OPENSPIEL_SETTINGS),
+        "openspiel": (OpenSpielISMCTSBot, OPENSPIEL_SETTINGS),
     }
     if name not in kinds:
         raise SpecError(f"unknown bot '{name}' ({', '.join(BOT_KINDS)})")

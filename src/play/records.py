@@ -22,6 +22,8 @@ from xenophon import __version__
 from xenophon.kernel.errors import XenophonError
 from xenophon.kernel.files import JsonError, dumps_line, loads, read_text, write_atomic
 from xenophon.kernel.game import CHANCE, Game, State
+from xenophon.kernel.registry import make_game
+from xenophon.kernel.seal import SealError, seal, unseal
 from xenophon.play.seatview import hidden_text, is_hidden_text, normal, unnamed_reveals
 
 FORMAT = "xenophon-record"
@@ -221,7 +223,6 @@ def seal_game(full: Record, view: Record, secrets: dict[str, Any]) -> Record:
     """The record a game in progress is saved as: `view` (what its seat saw,
     in plain text, analysable as a redacted record) with everything else, the
     full lines and `secrets`, sealed (xenophon.kernel.seal)."""
-    from xenophon.kernel.seal import seal
     payload = {"lines": [{k: v for k, v in line.items() if k != "line"} for line in full.lines],
                "seed": full.seed, **secrets}
     saved = Record(view.game, view.options, None, view.card_digest, view.seats, view.view,
@@ -240,7 +241,6 @@ def _visible_bytes(record: Record) -> bytes:
 def open_sealed(record: Record) -> tuple[Record, dict[str, Any]]:
     """The full record and the secrets of a sealed game in progress
     (SealError when the seal cannot be opened here)."""
-    from xenophon.kernel.seal import SealError, unseal
     try:
         payload = loads(unseal(record.sealed or "", _visible_bytes(record)).decode("utf-8"))
     except (JsonError, UnicodeDecodeError):
@@ -262,7 +262,6 @@ def _not_a_line(number: int) -> dict[str, Any]:
 
 
 def make_game_for(record: Record, engine: str = "c", **overrides: Any) -> Game:
-    from xenophon.kernel.registry import make_game
     try:
         game = make_game(record.game, seed=record.seed, engine=engine,
                          **{**record.options, **overrides})

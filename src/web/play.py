@@ -90,7 +90,8 @@ def game_for_request(request: dict[str, Any]) -> Any:
         raise PageError(f"unknown game {name!r} ({' or '.join(game_names())})")
     texts = {key: request[key] for key in plugin.options
              if isinstance(request.get(key), str) and request[key]}
-    return game_with_options(name, game_options_from_text(name, texts), seed=_seed(request))
+    return game_with_options(plugin.name, game_options_from_text(plugin.name, texts),
+                             seed=_seed(request))
 
 
 _RESERVED: set[Path] = set()       # the autosave files of this server's games
