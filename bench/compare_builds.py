@@ -10,6 +10,7 @@ two did the same work.
     python bench/compare_builds.py --build before=/path/to/venv-a/bin/python \
         --build after=/path/to/venv-b/bin/python --rounds 5 --output FILE.json
 """
+
 from __future__ import annotations
 
 import argparse
@@ -42,15 +43,24 @@ print(json.dumps(out))
 
 
 def measure(python: str, actions: int, iterations: int) -> dict[str, float]:
-    result = subprocess.run([python, "-c", PROBE, str(actions), str(iterations)],
-                            capture_output=True, text=True, check=True)
+    result = subprocess.run(
+        [python, "-c", PROBE, str(actions), str(iterations)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return json.loads(result.stdout)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--build", action="append", required=True, metavar="NAME=PYTHON",
-                        help="a build to measure (give two or more)")
+    parser.add_argument(
+        "--build",
+        action="append",
+        required=True,
+        metavar="NAME=PYTHON",
+        help="a build to measure (give two or more)",
+    )
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--actions", type=int, default=1_000_000)
     parser.add_argument("--iterations", type=int, default=5_000)
@@ -61,8 +71,10 @@ def main(argv: list[str] | None = None) -> int:
     for _ in range(args.rounds):
         for name, python in builds.items():
             runs[name].append(measure(python, args.actions, args.iterations))
-    medians = {name: {key: statistics.median(run[key] for run in rows) for key in rows[0]}
-               for name, rows in runs.items()}
+    medians = {
+        name: {key: statistics.median(run[key] for run in rows) for key in rows[0]}
+        for name, rows in runs.items()
+    }
     names = list(builds)
     first = names[0]
     print(f"{'measure':52}" + "".join(f"{name:>14}" for name in names) + "     ratio")
@@ -72,9 +84,18 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{key:52}" + "".join(f"{value:14,.0f}" for value in values) + f"  {ratio:8.3f}")
     if args.output:
         with open(args.output, "w", encoding="utf-8") as handle:
-            json.dump({"command": " ".join(sys.argv), "rounds": args.rounds,
-                       "actions": args.actions, "iterations": args.iterations,
-                       "medians": medians, "runs": runs}, handle, indent=1)
+            json.dump(
+                {
+                    "command": " ".join(sys.argv),
+                    "rounds": args.rounds,
+                    "actions": args.actions,
+                    "iterations": args.iterations,
+                    "medians": medians,
+                    "runs": runs,
+                },
+                handle,
+                indent=1,
+            )
             handle.write("\n")
     return 0
 

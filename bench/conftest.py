@@ -1,6 +1,7 @@
 """Benchmark plumbing: each benchmark records a rate; the session prints the
 ratios measured in this one run (C core vs oracle, xenophon vs peers) and the
 match results."""
+
 import pytest
 
 RATES: dict[str, float] = {}
@@ -13,6 +14,7 @@ PAIRS = ((" core", " oracle"), (" xenophon", " openspiel-cc"), (" xenophon", " o
 def record_rate():
     def record(name: str, value: float) -> None:
         RATES[name] = value
+
     return record
 
 
@@ -25,10 +27,12 @@ def record_result():
 def measure(benchmark):
     """measure(run, amount): runs `run(amount)` under pytest-benchmark (best of
     3 rounds) and returns (units per second, the last run's return value)."""
+
     def run(function, amount, rounds=3):
         done = []
         benchmark.pedantic(lambda: done.append(function(amount)), rounds=rounds, iterations=1)
         return amount / benchmark.stats.stats.min, done[-1]
+
     return run
 
 

@@ -18,6 +18,7 @@ builds can be compared in one run; prints one JSON object (the search's
 entries also give the tree's node count, which shows that two builds searched
 the same tree).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -36,42 +37,67 @@ try:
 except ImportError:
     from xenophon.benchmarks import load_positions, position_state, xenophon_search
 """
-PROBE = IMPORT_BENCHMARKS + r"""
+PROBE = (
+    IMPORT_BENCHMARKS
+    + r"""
 import sys
 game, loop, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
 entry = next(e for e in load_positions() if e["game"] == game and e["stage"] == "opening")
 getattr(position_state(entry).backend, loop)(n, 1)
 """
+)
 
-SEARCH_PROBE = IMPORT_BENCHMARKS + r"""
+SEARCH_PROBE = (
+    IMPORT_BENCHMARKS
+    + r"""
 import json, sys
 game, stage, n, options = sys.argv[1], sys.argv[2], int(sys.argv[3]), json.loads(sys.argv[4])
 entry = next(e for e in load_positions() if e["game"] == game and e["stage"] == stage)
 print(xenophon_search(position_state(entry), n, 1, **options).nodes)
 """
+)
 # a wildcard: Cython numbers the methods, and the number changes when one is added
 SEARCH_RUN = "__pyx_pw_8xenophon_6search_6ismcts_6Worker_*run"
 STAGES = ("opening", "midgame", "endgame")
 # the searches with playouts, by the name their entries carry, from the midgames
-PLAYOUT_SEARCHES = {"policy playouts": {"cutoff_turns": 4},
-                    "uniform rollouts": {"uniform_playouts": True, "cutoff_turns": -1,
-                                         "max_playout_actions": 1_000_000}}
+PLAYOUT_SEARCHES = {
+    "policy playouts": {"cutoff_turns": 4},
+    "uniform rollouts": {
+        "uniform_playouts": True,
+        "cutoff_turns": -1,
+        "max_playout_actions": 1_000_000,
+    },
+}
 
-LOOPS = {("anabasis", "random_actions"): "ana_random_actions",
-         ("anabasis", "random_actions_unkeyed"): "ana_random_actions_unkeyed",
-         ("anabasis", "apply_undo_pairs"): "ana_apply_undo_pairs",
-         ("hero", "random_actions"): "hero_random_actions",
-         ("hero", "random_actions_unkeyed"): "hero_random_actions_unkeyed",
-         ("hero", "apply_undo_pairs"): "hero_apply_undo_pairs"}
+LOOPS = {
+    ("anabasis", "random_actions"): "ana_random_actions",
+    ("anabasis", "random_actions_unkeyed"): "ana_random_actions_unkeyed",
+    ("anabasis", "apply_undo_pairs"): "ana_apply_undo_pairs",
+    ("hero", "random_actions"): "hero_random_actions",
+    ("hero", "random_actions_unkeyed"): "hero_random_actions_unkeyed",
+    ("hero", "apply_undo_pairs"): "hero_apply_undo_pairs",
+}
 
 
 def callgrind(python: str, function: str, probe: str, *args: str) -> tuple[int, str]:
     """Instructions inside `function` while `probe` runs, and its output."""
     with tempfile.TemporaryDirectory() as work:
         out = Path(work, "callgrind.out")
-        run = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
-                              f"--toggle-collect={function}", python, "-c", probe, *args],
-                             check=True, capture_output=True, text=True)
+        run = subprocess.run(
+            [
+                "valgrind",
+                "--tool=callgrind",
+                f"--callgrind-out-file={out}",
+                f"--toggle-collect={function}",
+                python,
+                "-c",
+                probe,
+                *args,
+            ],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
         summary = re.search(r"^summary:\s+(\d+)", out.read_text(), re.M)
         return int(summary.group(1)), run.stdout
 
@@ -84,10 +110,12 @@ def instructions(python: str, game: str, loop: str, n: int) -> int | None:
         return None
 
 
-def search_instructions(python: str, game: str, stage: str, n: int,
-                        options: dict[str, object] | None = None) -> dict[str, float]:
-    count, nodes = callgrind(python, SEARCH_RUN, SEARCH_PROBE, game, stage, str(n),
-                             json.dumps(options or {}))
+def search_instructions(
+    python: str, game: str, stage: str, n: int, options: dict[str, object] | None = None
+) -> dict[str, float]:
+    count, nodes = callgrind(
+        python, SEARCH_RUN, SEARCH_PROBE, game, stage, str(n), json.dumps(options or {})
+    )
     return {"per iteration": count / n, "nodes": int(nodes)}
 
 
@@ -103,11 +131,13 @@ def main(argv: list[str] | None = None) -> int:
         result[f"{game} {loop}"] = None if count is None else count / args.actions
     for game in ("anabasis", "hero"):
         for stage in STAGES:
-            result[f"{game} {stage} search"] = search_instructions(args.python, game, stage,
-                                                                   args.iterations)
+            result[f"{game} {stage} search"] = search_instructions(
+                args.python, game, stage, args.iterations
+            )
         for name, options in PLAYOUT_SEARCHES.items():
             result[f"{game} midgame search, {name}"] = search_instructions(
-                args.python, game, "midgame", args.iterations, options)
+                args.python, game, "midgame", args.iterations, options
+            )
     print(json.dumps(result, indent=1))
     return 0
 

@@ -14,6 +14,7 @@ replaces the rows of the pairings it ran and keeps the others), and a
 table (pentanomial counts, score, Elo from the pairs) is printed. `--tally`
 plays nothing: it reports the deals the results files hold so far.
 """
+
 import argparse
 import json
 import shlex
@@ -26,8 +27,9 @@ from xenophon.lab.tournament import finished_match, play_match
 
 HERE = Path(__file__).resolve().parent
 #: OpenSpiel's setting: one uniformly random rollout to the end a leaf, c = 1
-EQUAL_ITERATIONS = ("ismcts:iterations=500,uniform_playouts=1,c_uct=1.0,cutoff_turns=-1,"
-                    "max_playout_actions=1000000")
+EQUAL_ITERATIONS = (
+    "ismcts:iterations=500,uniform_playouts=1,c_uct=1.0,cutoff_turns=-1,max_playout_actions=1000000"
+)
 OPENSPIEL = "openspiel:iterations=500"
 #: the same, drawing the move among root moves equal in visits and value
 EQUAL_ITERATIONS_TIES = EQUAL_ITERATIONS + ",ties=random"
@@ -38,17 +40,27 @@ PAIRINGS = {
     "ismcts-vs-openspiel-anabasis": ("anabasis", EQUAL_ITERATIONS, OPENSPIEL, 100),
     # the same deals, ours descending into a new leaf's node where one exists,
     # as OpenSpiel's does (the first difference of "Inference and the ladder")
-    "transpositions-vs-openspiel-anabasis": ("anabasis", EQUAL_ITERATIONS + ",transpositions=1",
-                                             OPENSPIEL, 100),
+    "transpositions-vs-openspiel-anabasis": (
+        "anabasis",
+        EQUAL_ITERATIONS + ",transpositions=1",
+        OPENSPIEL,
+        100,
+    ),
     # the same deals, ours drawing the move among root moves equal in visits
     # and value instead of taking the lowest code (`end`): the A/A stalls
     "ties-vs-openspiel-anabasis": ("anabasis", EQUAL_ITERATIONS_TIES, OPENSPIEL, 100),
     "aa-ismcts-ties-anabasis": ("anabasis", EQUAL_ITERATIONS_TIES, EQUAL_ITERATIONS_TIES),
     "ties-vs-openspiel-hero": ("hero", EQUAL_ITERATIONS_TIES, OPENSPIEL, 100),
-    "policy-vs-uniform-anabasis": ("anabasis", "ismcts:iterations=500,sampler=policy",
-                                   "ismcts:iterations=500"),
-    "policy-vs-uniform-hero": ("hero", "ismcts:iterations=500,sampler=policy",
-                               "ismcts:iterations=500"),
+    "policy-vs-uniform-anabasis": (
+        "anabasis",
+        "ismcts:iterations=500,sampler=policy",
+        "ismcts:iterations=500",
+    ),
+    "policy-vs-uniform-hero": (
+        "hero",
+        "ismcts:iterations=500,sampler=policy",
+        "ismcts:iterations=500",
+    ),
 }
 #: The scaling rungs of the search issue: the defaults at twice the time a move
 #: against the defaults at the time before, 0.1 s to 1.6 s, on deals 90001 on.
@@ -57,9 +69,16 @@ PAIRINGS = {
 #: 200 deals, about 40 minutes on 2 cores; all eight about 28 hours). They
 #: run only when named with --only.
 DOUBLING_TIMES = (0.1, 0.2, 0.4, 0.8)
-DOUBLING = {f"doubling-{game}-t{time:g}": (game, f"ismcts:time={2 * time:g}",
-                                           f"ismcts:time={time:g}", 90000)
-            for game in ("anabasis", "hero") for time in DOUBLING_TIMES}
+DOUBLING = {
+    f"doubling-{game}-t{time:g}": (
+        game,
+        f"ismcts:time={2 * time:g}",
+        f"ismcts:time={time:g}",
+        90000,
+    )
+    for game in ("anabasis", "hero")
+    for time in DOUBLING_TIMES
+}
 DEFAULT_RUN = list(PAIRINGS)
 PAIRINGS.update(DOUBLING)
 
@@ -71,12 +90,17 @@ def save_rows(path: Path, rows: list[dict], command: str) -> None:
     if path.exists():
         earlier = json.loads(path.read_text())
         ran = {row["name"] for row in rows}
-        kept = [{"command": earlier.get("command"), **row} if "command" not in row else row
-                for row in earlier.get("rows", []) if row["name"] not in ran]
+        kept = [
+            {"command": earlier.get("command"), **row} if "command" not in row else row
+            for row in earlier.get("rows", [])
+            if row["name"] not in ran
+        ]
     new_rows = [{"command": command, **row} for row in rows]
     order = list(PAIRINGS)
-    merged = sorted(kept + new_rows, key=lambda row: order.index(row["name"])
-                    if row["name"] in order else len(order))
+    merged = sorted(
+        kept + new_rows,
+        key=lambda row: order.index(row["name"]) if row["name"] in order else len(order),
+    )
     path.write_text(json.dumps({"rows": merged}, indent=1) + "\n")
 
 
@@ -86,8 +110,9 @@ def main() -> None:
     parser.add_argument("--only", choices=sorted(PAIRINGS), action="append")
     parser.add_argument("--processes", type=int, default=None)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--tally", action="store_true",
-                        help="play nothing: report what the results files hold")
+    parser.add_argument(
+        "--tally", action="store_true", help="play nothing: report what the results files hold"
+    )
     args = parser.parse_args()
     out = HERE / "ladder"
     out.mkdir(exist_ok=True)
@@ -102,8 +127,16 @@ def main() -> None:
                 continue
             report = finished_match(game, bot_a, bot_b, 2 * args.deals, seed, str(results))
         else:
-            report = play_match(game, bot_a, bot_b, games=2 * args.deals, seed=seed,
-                                processes=args.processes, results=str(results), resume=True)
+            report = play_match(
+                game,
+                bot_a,
+                bot_b,
+                games=2 * args.deals,
+                seed=seed,
+                processes=args.processes,
+                results=str(results),
+                resume=True,
+            )
         report.write_json(str(out / f"{name}.json"))
         rows.append({"name": name, **report.summary(), "seconds": round(time.time() - start)})
         print(report.text(), flush=True)
@@ -115,13 +148,15 @@ def main() -> None:
     for r in rows:
         low, high = r["paired_interval95"]
         elo_low, elo_high = r["pair_elo_interval95"]
-        print(f"| {r['name']} | {r['game']} | {sum(r['pentanomial'])} | {r['pentanomial']} "
-              f"| {r['score']:.1%} | {low:.1%} – {high:.1%} "
-              f"| {r['pair_elo']:+.0f} [{elo_low:+.0f}, {elo_high:+.0f}] |")
+        print(
+            f"| {r['name']} | {r['game']} | {sum(r['pentanomial'])} | {r['pentanomial']} "
+            f"| {r['score']:.1%} | {low:.1%} – {high:.1%} "
+            f"| {r['pair_elo']:+.0f} [{elo_low:+.0f}, {elo_high:+.0f}] |"
+        )
 
 
 if __name__ == "__main__":
     try:
         main()
-    except XenophonError as error:   # e.g. a results file of other options: one line
+    except XenophonError as error:  # e.g. a results file of other options: one line
         raise SystemExit(f"ladder: {error}") from None

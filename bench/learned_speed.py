@@ -8,6 +8,7 @@ network, xenophon tune --model mlp), its ratio to the shipped weights'.
 Run: python bench/learned_speed.py [--iterations 40000] [--rounds 3]
          [--network anabasis=FILE] [--network hero=FILE] [--json FILE]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -56,19 +57,24 @@ def main() -> None:
         for _ in range(args.rounds):
             for name, (evaluation, weights) in columns.items():
                 best[name] = max(best[name], rate(state, evaluation, weights, args.iterations))
-        row = {"position": f"{entry['game']} {entry['stage']}",
-               **{f"{name}_it_per_s": round(best[name]) for name in columns},
-               "ratio": round(best["learned"] / best["hand"], 3)}
+        row = {
+            "position": f"{entry['game']} {entry['stage']}",
+            **{f"{name}_it_per_s": round(best[name]) for name in columns},
+            "ratio": round(best["learned"] / best["hand"], 3),
+        }
         if "network" in columns:
             row["network_ratio"] = round(best["network"] / best["learned"], 3)
         rows.append(row)
-        print(f"{row['position']:<20} " + "   ".join(
-            f"{name} {row[name + '_it_per_s']:>9,} it/s" for name in columns)
+        print(
+            f"{row['position']:<20} "
+            + "   ".join(f"{name} {row[name + '_it_per_s']:>9,} it/s" for name in columns)
             + f"   learned/hand {row['ratio']:.3f}"
-            + (f"   network/learned {row['network_ratio']:.3f}" if "network" in columns else ""))
+            + (f"   network/learned {row['network_ratio']:.3f}" if "network" in columns else "")
+        )
     if args.json:
-        command = (f"python bench/learned_speed.py --iterations {args.iterations} "
-                   f"--rounds {args.rounds}")
+        command = (
+            f"python bench/learned_speed.py --iterations {args.iterations} --rounds {args.rounds}"
+        )
         command += "".join(f" --network {game}={path}" for game, path in networks.items())
         with open(args.json, "w", encoding="utf-8") as handle:
             json.dump({"command": command, "rows": rows}, handle, indent=1)

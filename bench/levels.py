@@ -10,6 +10,7 @@ writes bench/levels-results-GAME.json (every game) and src/data/levels.json (the
 ladder `xenophon play` names its levels by); --more adds games to a pairing. A score of all wins or
 all losses is counted as half a game short of it, so the ladder stays finite.
 """
+
 import argparse
 import json
 import time
@@ -18,12 +19,12 @@ from multiprocessing import Pool
 from pathlib import Path
 
 from xenophon.kernel.registry import game_from_spec
-from xenophon.play.levels import ANCHOR_ELO, LEVELS, MEASURED, LevelBot
 from xenophon.lab.tournament import GameRecord, MatchReport, paired_interval, play_out
+from xenophon.play.levels import ANCHOR_ELO, LEVELS, MEASURED, LevelBot
 
 GAMES = ("anabasis", "hero")
 ROOT = Path(__file__).resolve().parent.parent
-RESULTS = ROOT / "bench" / "levels-results.json"   # -GAME is added to the stem
+RESULTS = ROOT / "bench" / "levels-results.json"  # -GAME is added to the stem
 LADDER_FILE = ROOT / "src" / "data" / "levels.json"
 
 
@@ -42,21 +43,33 @@ def finite_elo(report: MatchReport) -> float:
     return MatchReport.elo(min(max(report.score, half), 1 - half))
 
 
-def ladder_of(game: str, games: list[dict], pairs: list[tuple[str, str]]
-              ) -> tuple[dict[str, int], list[dict]]:
+def ladder_of(
+    game: str, games: list[dict], pairs: list[tuple[str, str]]
+) -> tuple[dict[str, int], list[dict]]:
     """The game's Elo ladder and the summary of each pairing, from all its games."""
     elo = {MEASURED[0].name: float(ANCHOR_ELO)}
     summaries = []
     for stronger, weaker in pairs:
         report = MatchReport(game, stronger, weaker)
-        for row in sorted((r for r in games if r["stronger"] == stronger),
-                          key=lambda r: (r["seed"], r["first_seat_of_a"])):
-            report.add(GameRecord(row["seed"], row["first_seat_of_a"], row["returns"],
-                                  row["turns"], row["actions"]))
+        for row in sorted(
+            (r for r in games if r["stronger"] == stronger),
+            key=lambda r: (r["seed"], r["first_seat_of_a"]),
+        ):
+            report.add(
+                GameRecord(
+                    row["seed"],
+                    row["first_seat_of_a"],
+                    row["returns"],
+                    row["turns"],
+                    row["actions"],
+                )
+            )
         summary = report.summary()
         low, high = paired_interval(report.pair_scores())
-        summary["paired_elo_interval95"] = [round(MatchReport.elo(low), 1),
-                                            round(MatchReport.elo(high), 1)]
+        summary["paired_elo_interval95"] = [
+            round(MatchReport.elo(low), 1),
+            round(MatchReport.elo(high), 1),
+        ]
         summary["elo_step"] = round(finite_elo(report), 1)
         summaries.append(summary)
         elo[stronger] = elo[weaker] + summary["elo_step"]
@@ -70,36 +83,50 @@ def main() -> None:
     parser.add_argument("--game", choices=GAMES, action="append")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--processes", type=int, default=1)
-    parser.add_argument("--more", metavar="LEVEL", action="append",
-                        help="add games to the pairing of LEVEL and the level below it in "
-                             "the game's results file (new deals from --seed); the ladder is "
-                             "made from every game in the file")
+    parser.add_argument(
+        "--more",
+        metavar="LEVEL",
+        action="append",
+        help="add games to the pairing of LEVEL and the level below it in "
+        "the game's results file (new deals from --seed); the ladder is "
+        "made from every game in the file",
+    )
     args = parser.parse_args()
     pairs = [(MEASURED[i + 1].name, MEASURED[i].name) for i in range(len(MEASURED) - 1)]
     played = [pair for pair in pairs if not args.more or pair[0] in args.more]
     command = "python bench/levels.py " + " ".join(
         [f"--deals {args.deals}", f"--seed {args.seed}"]
-        + [f"--game {g}" for g in args.game or ()] + [f"--more {m}" for m in args.more or ()])
+        + [f"--game {g}" for g in args.game or ()]
+        + [f"--more {m}" for m in args.more or ()]
+    )
     for game in args.game or GAMES:
         results = RESULTS.with_name(f"levels-results-{game}.json")
         old = json.loads(results.read_text()) if args.more else {"commands": [], "games": []}
-        tasks = [(game, stronger, weaker, args.seed + deal, seat)
-                 for stronger, weaker in played for deal in range(args.deals)
-                 for seat in (0, 1)]
+        tasks = [
+            (game, stronger, weaker, args.seed + deal, seat)
+            for stronger, weaker in played
+            for deal in range(args.deals)
+            for seat in (0, 1)
+        ]
         taken = {(r["stronger"], r["seed"]) for r in old["games"]}
         if any((t[1], t[3]) in taken for t in tasks):
-            raise SystemExit(f"{results}: some of these deals are played already; "
-                             "give another --seed")
+            raise SystemExit(
+                f"{results}: some of these deals are played already; give another --seed"
+            )
         games, started = list(old["games"]), time.time()
         with Pool(args.processes) as pool:
             for number, row in enumerate(pool.imap_unordered(play_game, tasks), start=1):
                 games.append(row)
-                print(f"{game}: {number}/{len(tasks)} games, {time.time() - started:.0f} s",
-                      flush=True)
+                print(
+                    f"{game}: {number}/{len(tasks)} games, {time.time() - started:.0f} s",
+                    flush=True,
+                )
         ladder, summaries = ladder_of(game, games, pairs)
         commands = old["commands"] + [command]
-        results.write_text(json.dumps({"commands": commands, "summaries": summaries,
-                                       "games": games}, indent=1) + "\n")
+        results.write_text(
+            json.dumps({"commands": commands, "summaries": summaries, "games": games}, indent=1)
+            + "\n"
+        )
         # the ladder file keeps the other game's ladder
         data = json.loads(LADDER_FILE.read_text()) if LADDER_FILE.exists() else {}
         data.setdefault("commands", {})[game] = commands

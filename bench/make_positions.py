@@ -1,6 +1,7 @@
 """Writes src/data/bench_positions.json (installed as xenophon/data/): fixed opening, midgame and
 endgame positions of each game, taken from one seeded self-play game of ISMCTS (300 iterations a
 move) per game. Rerun only to change the bench: `python bench/make_positions.py`."""
+
 import json
 import random
 from pathlib import Path
@@ -8,8 +9,7 @@ from pathlib import Path
 from xenophon.kernel.registry import make_game
 from xenophon.search.bots import ISMCTSBot
 
-GAMES = {"anabasis": {"mode": "standard"},
-         "hero": {"decks": ["crimson_conqueror", "wild_grove"]}}
+GAMES = {"anabasis": {"mode": "standard"}, "hero": {"decks": ["crimson_conqueror", "wild_grove"]}}
 
 
 def self_play(name, options, seed):
@@ -38,8 +38,9 @@ def main():
         wanted = {"opening": 3, "midgame": max(4, last_turn // 2), "endgame": max(5, last_turn - 2)}
         for stage, turn in wanted.items():
             index = next(i for i, t in decisions if t >= turn)
-            positions.append({"game": name, "stage": stage, "options": options,
-                              "moves": moves[:index]})
+            positions.append(
+                {"game": name, "stage": stage, "options": options, "moves": moves[:index]}
+            )
     path = Path(__file__).resolve().parent.parent / "src" / "data" / "bench_positions.json"
     path.write_text(json.dumps(positions, indent=1) + "\n")
     print(f"wrote {len(positions)} positions to {path}")

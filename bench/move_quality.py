@@ -6,6 +6,7 @@ Load does not distort it (it counts choices, not seconds).
 
     python bench/move_quality.py [--game anabasis] [--positions 30] [--seeds 12] [--out FILE]
 """
+
 import argparse
 import json
 import random
@@ -14,8 +15,7 @@ import statistics
 from xenophon.kernel.registry import game_from_spec
 from xenophon.play.players import make_bot
 
-EQUAL = ("iterations={n},uniform_playouts=1,c_uct=1.0,cutoff_turns=-1,"
-         "max_playout_actions=1000000")
+EQUAL = "iterations={n},uniform_playouts=1,c_uct=1.0,cutoff_turns=-1,max_playout_actions=1000000"
 
 
 def positions_of(game_spec: str, count: int, seed: int) -> list:
@@ -44,8 +44,10 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=500)
     parser.add_argument("--out")
     args = parser.parse_args()
-    searchers = {"xenophon": f"ismcts:{EQUAL.format(n=args.iterations)}",
-                 "openspiel": f"openspiel:iterations={args.iterations}"}
+    searchers = {
+        "xenophon": f"ismcts:{EQUAL.format(n=args.iterations)}",
+        "openspiel": f"openspiel:iterations={args.iterations}",
+    }
     reference = f"ismcts:{EQUAL.format(n=40 * args.iterations)}"
     regrets = {name: [] for name in searchers}
     agree = {name: 0 for name in searchers}
@@ -59,13 +61,21 @@ def main() -> None:
                 regrets[name].append(value[best] - value.get(code, 0.0))
                 agree[name] += code == best
     n = args.positions * args.seeds
-    rows = {name: {"choices": n, "agree_with_reference": round(agree[name] / n, 3),
-                   "mean_regret": round(statistics.mean(regrets[name]), 4),
-                   "regret_se": round(statistics.stdev(regrets[name]) / n ** 0.5, 4)}
-            for name in searchers}
-    result = {"command": "python bench/move_quality.py " + " ".join(
-        f"--{k} {v}" for k, v in vars(args).items() if k != "out" and v is not None),
-        "reference": reference, "rows": rows}
+    rows = {
+        name: {
+            "choices": n,
+            "agree_with_reference": round(agree[name] / n, 3),
+            "mean_regret": round(statistics.mean(regrets[name]), 4),
+            "regret_se": round(statistics.stdev(regrets[name]) / n**0.5, 4),
+        }
+        for name in searchers
+    }
+    result = {
+        "command": "python bench/move_quality.py "
+        + " ".join(f"--{k} {v}" for k, v in vars(args).items() if k != "out" and v is not None),
+        "reference": reference,
+        "rows": rows,
+    }
     print(json.dumps(result, indent=1))
     if args.out:
         with open(args.out, "w", encoding="utf-8") as handle:

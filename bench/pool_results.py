@@ -8,13 +8,20 @@ them), for a match that was played to a fixed number of deals.
 
     python bench/pool_results.py A.jsonl B.jsonl ... [--llr 0 20]
 """
+
 import argparse
 import json
 import sys
 
 from xenophon.kernel.registry import SpecError
-from xenophon.lab.tournament import (GameRecord, MatchReport, check_sprt, game_fields,
-                                 pentanomial_llr, sprt_bounds)
+from xenophon.lab.tournament import (
+    GameRecord,
+    MatchReport,
+    check_sprt,
+    game_fields,
+    pentanomial_llr,
+    sprt_bounds,
+)
 
 
 def pooled_report(paths: list[str]) -> MatchReport:
@@ -57,8 +64,10 @@ def results_rows(path: str) -> list[dict]:
 def llr_line(report: MatchReport, elo0: float, elo1: float) -> str:
     low, high = sprt_bounds(0.05, 0.05)
     llr = pentanomial_llr(report.summary()["pentanomial"], elo0, elo1)
-    return (f"GSPRT LLR for Elo {elo0:g} against {elo1:g}: {llr:.2f} "
-            f"(an SPRT at alpha = beta = 0.05 decides below {low:.2f} or above {high:.2f})")
+    return (
+        f"GSPRT LLR for Elo {elo0:g} against {elo1:g}: {llr:.2f} "
+        f"(an SPRT at alpha = beta = 0.05 decides below {low:.2f} or above {high:.2f})"
+    )
 
 
 def main() -> None:

@@ -4,6 +4,7 @@ the cheating reference, for each game; seats alternated, 200 games a pairing.
 
     python bench/strength.py [--games 200] [--game anabasis] [--out results.json]
 """
+
 import argparse
 import json
 import time
@@ -40,8 +41,10 @@ def main() -> None:
     print("\n| game | pairing | games | score | 95% interval | Elo |")
     print("|---|---|---|---|---|---|")
     for r in rows:
-        print(f"| {r['game']} | {r['bot_a']} vs {r['bot_b']} | {r['games']} | {r['score']:.1%} "
-              f"| {r['interval95'][0]:.1%} – {r['interval95'][1]:.1%} | {r['elo']:+.0f} |")
+        print(
+            f"| {r['game']} | {r['bot_a']} vs {r['bot_b']} | {r['games']} | {r['score']:.1%} "
+            f"| {r['interval95'][0]:.1%} – {r['interval95'][1]:.1%} | {r['elo']:+.0f} |"
+        )
 
 
 if __name__ == "__main__":

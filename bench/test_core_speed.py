@@ -2,12 +2,13 @@
 oracle on the same seeded games, with their ratio (printed at the end).
 
 Run: pytest bench --benchmark-only  (add -k anabasis or -k hero)."""
+
 import pytest
 
 from xenophon._core import anabasis as anabasis_core
 from xenophon.anabasis.cards import load_card_set
-from xenophon.lab.benchmarks import oracle_apply_undo, oracle_random_actions
 from xenophon.anabasis.oracle import OracleGame
+from xenophon.lab.benchmarks import oracle_apply_undo, oracle_random_actions
 
 ANABASIS_CARDS = load_card_set()
 

@@ -9,34 +9,48 @@ Run: pytest bench/test_peers.py --benchmark-only
      runs the same measurements with 200 games and prints the tables).
 The OpenSpiel parts are skipped, with the reason, when OpenSpiel, g++ or the
 source checkout is missing."""
+
 import dataclasses
 import os
 
 import pytest
 
-from xenophon.lab import benchmarks
 from xenophon.kernel.registry import GAMES
+from xenophon.lab import benchmarks
 
 POSITIONS = benchmarks.load_positions()
 IDS = [f"{p['game']}-{p['stage']}" for p in POSITIONS]
-SETTINGS = dataclasses.replace(benchmarks.Settings(), search_iterations=20_000,
-                               match_games=int(os.environ.get("XENOPHON_BENCH_GAMES", "20")))
+SETTINGS = dataclasses.replace(
+    benchmarks.Settings(),
+    search_iterations=20_000,
+    match_games=int(os.environ.get("XENOPHON_BENCH_GAMES", "20")),
+)
 REASON = benchmarks.peer_reason()
 needs_openspiel = pytest.mark.skipif(REASON is not None, reason=str(REASON))
 SEARCHES = {
     "xenophon": lambda state, n: benchmarks.xenophon_search(
-        state, n, SETTINGS.seed, uniform_playouts=True, **benchmarks.TO_THE_END),
+        state, n, SETTINGS.seed, uniform_playouts=True, **benchmarks.TO_THE_END
+    ),
     "openspiel-cc": lambda state, n: benchmarks.openspiel_search(state, n, SETTINGS.seed),
-    "openspiel-py": lambda state, n: benchmarks.python_openspiel_search(state, n, SETTINGS.seed,
-                                                                        memory=False),
+    "openspiel-py": lambda state, n: benchmarks.python_openspiel_search(
+        state, n, SETTINGS.seed, memory=False
+    ),
 }
-BUDGETS = {"xenophon": SETTINGS.search_iterations, "openspiel-cc": SETTINGS.search_iterations,
-           "openspiel-py": SETTINGS.python_iterations}
+BUDGETS = {
+    "xenophon": SETTINGS.search_iterations,
+    "openspiel-cc": SETTINGS.search_iterations,
+    "openspiel-py": SETTINGS.python_iterations,
+}
 
 
-@pytest.mark.parametrize("searcher", [
-    "xenophon", pytest.param("openspiel-cc", marks=needs_openspiel),
-    pytest.param("openspiel-py", marks=needs_openspiel)])
+@pytest.mark.parametrize(
+    "searcher",
+    [
+        "xenophon",
+        pytest.param("openspiel-cc", marks=needs_openspiel),
+        pytest.param("openspiel-py", marks=needs_openspiel),
+    ],
+)
 @pytest.mark.parametrize("entry", POSITIONS, ids=IDS)
 def test_search_speed(measure, record_rate, benchmark, entry, searcher):
     state = benchmarks.position_state(entry)
@@ -45,8 +59,9 @@ def test_search_speed(measure, record_rate, benchmark, entry, searcher):
     record_rate(f"{entry['game']} {entry['stage']} iterations {searcher}", rate)
     if result.bytes_per_node is not None:
         benchmark.extra_info["bytes_per_node"] = round(result.bytes_per_node, 1)
-        record_rate(f"{entry['game']} {entry['stage']} bytes per node {searcher}",
-                    result.bytes_per_node)
+        record_rate(
+            f"{entry['game']} {entry['stage']} bytes per node {searcher}", result.bytes_per_node
+        )
 
 
 @needs_openspiel
@@ -54,6 +69,7 @@ def test_search_speed(measure, record_rate, benchmark, entry, searcher):
 @pytest.mark.parametrize("game", GAMES)
 def test_strength(benchmark, record_result, game, match):
     entry = next(e for e in POSITIONS if e["game"] == game)
-    row = benchmark.pedantic(benchmarks.strength_row, (entry, SETTINGS, match, None, False),
-                             rounds=1, iterations=1)
+    row = benchmark.pedantic(
+        benchmarks.strength_row, (entry, SETTINGS, match, None, False), rounds=1, iterations=1
+    )
     record_result(f"{game}, {match}: {row.xenophon} vs {row.peer}: {row.result}")

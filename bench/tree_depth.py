@@ -12,6 +12,7 @@ machine; the depths and nodes are not).
 
     python bench/tree_depth.py --out bench/results/tree-depth.json
 """
+
 from __future__ import annotations
 
 import argparse
@@ -20,7 +21,6 @@ import statistics
 import time
 
 from visit_shares import GAMES, POSITIONS, position
-
 from xenophon.search.bots import ISMCTSBot
 
 BUDGETS = (1000, 4000, 16000)
@@ -29,15 +29,16 @@ OPTIONS = ("own", "searcher", "fused")
 
 def measure(state, opponent_nodes: str, iterations: int, seed: int) -> dict[str, float]:
     bot = ISMCTSBot(iterations=iterations, seed=seed, opponent_nodes=opponent_nodes)
-    workers = bot._workers_for(state, state.to_bytes(), state.current_player, 1,
-                               bot.memory_bytes)
+    workers = bot._workers_for(state, state.to_bytes(), state.current_player, 1, bot.memory_bytes)
     start = time.perf_counter()
     bot._run(workers, iterations, 0.0)
     seconds = time.perf_counter() - start
     worker = workers[0]
-    return {"depth": worker.path_steps / worker.iterations,
-            "nodes_per_iteration": worker.nodes / worker.iterations,
-            "iterations_per_second": worker.iterations / seconds}
+    return {
+        "depth": worker.path_steps / worker.iterations,
+        "nodes_per_iteration": worker.nodes / worker.iterations,
+        "iterations_per_second": worker.iterations / seconds,
+    }
 
 
 def main() -> None:
@@ -51,17 +52,25 @@ def main() -> None:
         for option in OPTIONS:
             for budget in BUDGETS:
                 runs = [measure(state, option, budget, deal) for deal, state in states]
-                row = {"game": game, "opponent_nodes": option, "iterations": budget,
-                       "positions": len(runs)}
+                row = {
+                    "game": game,
+                    "opponent_nodes": option,
+                    "iterations": budget,
+                    "positions": len(runs),
+                }
                 for name in runs[0]:
                     row[name] = round(statistics.mean(r[name] for r in runs), 3)
                 rows.append(row)
-                print(f"{game:9} {option:9} {budget:6}: depth {row['depth']:.2f}, "
-                      f"nodes/iteration {row['nodes_per_iteration']:.3f}, "
-                      f"{row['iterations_per_second']:,.0f} iterations/s", flush=True)
+                print(
+                    f"{game:9} {option:9} {budget:6}: depth {row['depth']:.2f}, "
+                    f"nodes/iteration {row['nodes_per_iteration']:.3f}, "
+                    f"{row['iterations_per_second']:,.0f} iterations/s",
+                    flush=True,
+                )
     with open(args.out, "w") as out:
-        json.dump({"command": "python bench/tree_depth.py --out " + args.out, "rows": rows},
-                  out, indent=1)
+        json.dump(
+            {"command": "python bench/tree_depth.py --out " + args.out, "rows": rows}, out, indent=1
+        )
 
 
 if __name__ == "__main__":

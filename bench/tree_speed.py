@@ -3,8 +3,10 @@
 
     python bench/tree_speed.py
 """
+
 from xenophon.lab.benchmarks import load_positions, position_state
 from xenophon.search.bots import ISMCTSBot
+
 for e in load_positions():
     st = position_state(e)
     rates = {"v1": [], "transpositions": []}

@@ -5,6 +5,7 @@ PREFIX `tree-` unless given.
     python bench/tree_table.py
     python bench/tree_table.py root-
 """
+
 import json
 import sys
 from pathlib import Path
@@ -15,10 +16,12 @@ RESULTS = Path(__file__).resolve().parent / "results"
 def row(summary: dict) -> str:
     low, high = summary["paired_interval95"]
     elo_low, elo_high = summary["elo_interval95"]
-    return (f"| {summary['game']} | `{summary['bot_a']}` | `{summary['bot_b']}` | "
-            f"{summary['pairs']} | {summary['wins']}-{summary['draws']}-{summary['losses']} | "
-            f"{summary['score']:.1%} | {low:.1%} – {high:.1%} | {summary['elo']:+.0f} "
-            f"({elo_low:+.0f} to {elo_high:+.0f}) |")
+    return (
+        f"| {summary['game']} | `{summary['bot_a']}` | `{summary['bot_b']}` | "
+        f"{summary['pairs']} | {summary['wins']}-{summary['draws']}-{summary['losses']} | "
+        f"{summary['score']:.1%} | {low:.1%} – {high:.1%} | {summary['elo']:+.0f} "
+        f"({elo_low:+.0f} to {elo_high:+.0f}) |"
+    )
 
 
 def main() -> None:

@@ -14,6 +14,7 @@ locks in picks whichever move got ahead first).
         "ismcts:preset=v1" "ismcts:transpositions=1"
     python bench/visit_shares.py --table bench/results/visit-shares.json
 """
+
 import argparse
 import json
 import random
@@ -107,8 +108,9 @@ def print_table(path: str) -> None:
     for run in results["runs"]:
         for game_name, data in run["games"].items():
             s = data["summary"]
-            cells = ", ".join(f"{s[f'top_share_{n}']:.0%} / {s[f'effective_moves_{n}']:.1f}"
-                              for n in BUDGETS)
+            cells = ", ".join(
+                f"{s[f'top_share_{n}']:.0%} / {s[f'effective_moves_{n}']:.1f}" for n in BUDGETS
+            )
             print(f"| `{run['spec']}` | {game_name} | {cells} | {s['frozen_8000_32000']:.0%} |")
     print("\n| search | Hero opening (deal 1), chosen move in 20 seeds at 32,000 iterations |")
     print("|---|---|")
@@ -129,8 +131,11 @@ def main() -> None:
         return
     if not args.specs or not args.out:
         parser.error("give bot specs and --out (or --table FILE)")
-    results = {"command": "python bench/visit_shares.py " + " ".join(args.specs),
-               "budgets": BUDGETS, "runs": []}
+    results = {
+        "command": "python bench/visit_shares.py " + " ".join(args.specs),
+        "budgets": BUDGETS,
+        "runs": [],
+    }
     for spec in args.specs:
         start = time.time()
         run = {"spec": spec, "games": {}}

@@ -17,6 +17,7 @@ two-worker speed-up can be read against.
     python bench/worker_speedup.py bench/results/workers-idle-DATE.json \
         [ITERATIONS_A_WORKER [ROUNDS]]
 """
+
 import json
 import multiprocessing
 import os
@@ -41,8 +42,11 @@ def rate(state, workers: int, a_worker: int, parallel: str = "root") -> float:
 
 def spread(name: str, ratios: list[float]) -> dict:
     """The median of the rounds' ratios, with the lowest and the highest."""
-    return {name: round(statistics.median(ratios), 3), f"{name}_low": round(min(ratios), 3),
-            f"{name}_high": round(max(ratios), 3)}
+    return {
+        name: round(statistics.median(ratios), 3),
+        f"{name}_low": round(min(ratios), 3),
+        f"{name}_high": round(max(ratios), 3),
+    }
 
 
 def _timed_search(state, a_worker: int, start, seconds) -> None:
@@ -56,11 +60,13 @@ def two_process_rate(state, a_worker: int) -> float:
     """Iterations/s of two one-worker searches in two processes started at once."""
     context = multiprocessing.get_context("fork")
     start, seconds = context.Event(), context.Queue()
-    processes = [context.Process(target=_timed_search, args=(state, a_worker, start, seconds))
-                 for _ in range(2)]
+    processes = [
+        context.Process(target=_timed_search, args=(state, a_worker, start, seconds))
+        for _ in range(2)
+    ]
     for process in processes:
         process.start()
-    time.sleep(0.2)   # both forked and waiting
+    time.sleep(0.2)  # both forked and waiting
     start.set()
     slowest = max(seconds.get() for _ in processes)
     for process in processes:
@@ -76,13 +82,17 @@ def position_row(entry: dict, a_worker: int, rounds: int) -> dict:
         twos.append(rate(state, 2, a_worker))
         shareds.append(rate(state, 2, a_worker, "shared"))
         machines.append(two_process_rate(state, a_worker))
-    return {"game": entry["game"], "stage": entry["stage"],
-            "ips_1": round(statistics.median(ones)), "ips_2": round(statistics.median(twos)),
-            "ips_2_shared": round(statistics.median(shareds)),
-            **spread("speedup", [two / one for one, two in zip(ones, twos)]),
-            **spread("speedup_shared", [two / one for one, two in zip(ones, shareds)]),
-            **spread("machine", [both / one for one, both in zip(ones, machines)]),
-            "load_after": os.getloadavg()}
+    return {
+        "game": entry["game"],
+        "stage": entry["stage"],
+        "ips_1": round(statistics.median(ones)),
+        "ips_2": round(statistics.median(twos)),
+        "ips_2_shared": round(statistics.median(shareds)),
+        **spread("speedup", [two / one for one, two in zip(ones, twos)]),
+        **spread("speedup_shared", [two / one for one, two in zip(ones, shareds)]),
+        **spread("machine", [both / one for one, both in zip(ones, machines)]),
+        "load_after": os.getloadavg(),
+    }
 
 
 def main(out: str, a_worker: int = ITERATIONS_A_WORKER, rounds: int = ROUNDS) -> None:
@@ -92,9 +102,17 @@ def main(out: str, a_worker: int = ITERATIONS_A_WORKER, rounds: int = ROUNDS) ->
         rows.append(position_row(entry, a_worker, rounds))
         print(rows[-1], flush=True)
     with open(out, "w") as handle:
-        json.dump({"command": f"python bench/worker_speedup.py {out} {a_worker} {rounds}",
-                   "iterations_a_worker": a_worker, "rounds": rounds,
-                   "load_before": load_before, "rows": rows}, handle, indent=1)
+        json.dump(
+            {
+                "command": f"python bench/worker_speedup.py {out} {a_worker} {rounds}",
+                "iterations_a_worker": a_worker,
+                "rounds": rounds,
+                "load_before": load_before,
+                "rows": rows,
+            },
+            handle,
+            indent=1,
+        )
 
 
 if __name__ == "__main__":

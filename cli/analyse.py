@@ -1,5 +1,6 @@
 """`xenophon analyse`, `suggest` and `review`: the AI's view of a recorded game,
 always from one seat's information only."""
+
 from __future__ import annotations
 
 import argparse
@@ -9,80 +10,140 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from xenophon.cli.common import (UsageError, add_force_argument, add_workers_argument, percent,
-                                 real_number, whole_number)
-from xenophon.play.explain import DEFAULT_WORLDS, MAX_WORLDS, MIN_HURT, Explanation, explain_search
+from xenophon.cli.common import (
+    UsageError,
+    add_force_argument,
+    add_workers_argument,
+    percent,
+    real_number,
+    whole_number,
+)
 from xenophon.kernel.files import check_output, write_atomic
 from xenophon.kernel.game import State
+from xenophon.play.explain import DEFAULT_WORLDS, MAX_WORLDS, MIN_HURT, Explanation, explain_search
 from xenophon.play.records import Record, load_record, make_game_for, replay
-from xenophon.play.review import (PLOT_FORMATS, ReviewPoint, decisions_of, review_picture,
-                                  review_points)
+from xenophon.play.review import (
+    PLOT_FORMATS,
+    ReviewPoint,
+    decisions_of,
+    review_picture,
+    review_points,
+)
 from xenophon.search.belief import world_draw
+from xenophon.search.bots import (
+    MAX_ITERATIONS,
+    MAX_SECONDS,
+    MAX_TOP,
+    ISMCTSBot,
+    SearchResult,
+    result_dict,
+)
 from xenophon.search.world_sampling import SAMPLERS
-from xenophon.search.bots import (MAX_ITERATIONS, MAX_SECONDS, MAX_TOP, ISMCTSBot, SearchResult,
-                                  result_dict)
 
 SPARK = "▁▂▃▄▅▆▇█"
-COLUMNS = ("visits: the search's iterations through the move; win: its win probability "
-           "for the seat; low: the 95% lower bound of win (Wilson, from the visits: few "
-           "visits, a low bound); then: the line the search expects")
+COLUMNS = (
+    "visits: the search's iterations through the move; win: its win probability "
+    "for the seat; low: the 95% lower bound of win (Wilson, from the visits: few "
+    "visits, a low bound); then: the line the search expects"
+)
 
 
 def add_budget_arguments(parser: argparse.ArgumentParser, iterations: int) -> None:
     budget = parser.add_mutually_exclusive_group()
-    budget.add_argument("--time", type=real_number(0, MAX_SECONDS, above=True), metavar="S",
-                        help=f"seconds of search per position (above 0, at most {MAX_SECONDS:g})")
-    budget.add_argument("--iterations", type=whole_number(1, MAX_ITERATIONS), metavar="N",
-                        help=f"search iterations per position (1 to {MAX_ITERATIONS:,}; "
-                             f"default {iterations:,})")
+    budget.add_argument(
+        "--time",
+        type=real_number(0, MAX_SECONDS, above=True),
+        metavar="S",
+        help=f"seconds of search per position (above 0, at most {MAX_SECONDS:g})",
+    )
+    budget.add_argument(
+        "--iterations",
+        type=whole_number(1, MAX_ITERATIONS),
+        metavar="N",
+        help=f"search iterations per position (1 to {MAX_ITERATIONS:,}; default {iterations:,})",
+    )
     add_workers_argument(parser)
     parser.add_argument("--seed", type=int, default=0, help="search seed (default 0)")
 
 
 def add_parsers(commands: Any) -> None:
-    for name, helptext in (("analyse", "ranked moves for one position of a record"),
-                           ("suggest", "the best move for one position of a record")):
-        parser = commands.add_parser(name, help=helptext, description=helptext.capitalize()
-                                     + ", from one seat's information only.")
+    for name, helptext in (
+        ("analyse", "ranked moves for one position of a record"),
+        ("suggest", "the best move for one position of a record"),
+    ):
+        parser = commands.add_parser(
+            name,
+            help=helptext,
+            description=helptext.capitalize() + ", from one seat's information only.",
+        )
         parser.add_argument("record", help="a game record (.jsonl)")
         where = parser.add_mutually_exclusive_group()
-        where.add_argument("--turn", type=whole_number(1), metavar="N",
-                           help="the seat's first decision in turn N")
-        where.add_argument("--last", action="store_true",
-                           help="the seat's last decision (the default)")
-        parser.add_argument("--as", dest="seat", type=int, choices=(0, 1),
-                            help="the seat whose information is used (default: the player "
-                                 "to move at the end of the record)")
-        parser.add_argument("--top", type=whole_number(1, MAX_TOP),
-                            default=5 if name == "analyse" else 1, metavar="K",
-                            help=f"how many moves to show (1 to {MAX_TOP})")
+        where.add_argument(
+            "--turn", type=whole_number(1), metavar="N", help="the seat's first decision in turn N"
+        )
+        where.add_argument(
+            "--last", action="store_true", help="the seat's last decision (the default)"
+        )
+        parser.add_argument(
+            "--as",
+            dest="seat",
+            type=int,
+            choices=(0, 1),
+            help="the seat whose information is used (default: the player "
+            "to move at the end of the record)",
+        )
+        parser.add_argument(
+            "--top",
+            type=whole_number(1, MAX_TOP),
+            default=5 if name == "analyse" else 1,
+            metavar="K",
+            help=f"how many moves to show (1 to {MAX_TOP})",
+        )
         parser.add_argument("--json", action="store_true", help="JSON output")
-        parser.add_argument("--worlds", type=whole_number(0, MAX_WORLDS), default=DEFAULT_WORLDS,
-                            metavar="W",
-                            help="worlds drawn from the seat's information in which the top "
-                                 f"moves are searched again, to say why (0 to {MAX_WORLDS:,}; "
-                                 f"0: no explanation; default {DEFAULT_WORLDS})")
-        parser.add_argument("--sampler", choices=SAMPLERS, default="uniform",
-                            help="how the search and the explanation draw worlds from the "
-                                 "seat's information: uniform (the default) or policy (weighted "
-                                 "by what the opponent's recent decisions reveal; "
-                                 "docs/search.md)")
+        parser.add_argument(
+            "--worlds",
+            type=whole_number(0, MAX_WORLDS),
+            default=DEFAULT_WORLDS,
+            metavar="W",
+            help="worlds drawn from the seat's information in which the top "
+            f"moves are searched again, to say why (0 to {MAX_WORLDS:,}; "
+            f"0: no explanation; default {DEFAULT_WORLDS})",
+        )
+        parser.add_argument(
+            "--sampler",
+            choices=SAMPLERS,
+            default="uniform",
+            help="how the search and the explanation draw worlds from the "
+            "seat's information: uniform (the default) or policy (weighted "
+            "by what the opponent's recent decisions reveal; "
+            "docs/search.md)",
+        )
         add_budget_arguments(parser, 5000)
         parser.set_defaults(run=run_analyse, short=name == "suggest")
-    parser = commands.add_parser("review", help="evaluate every decision of one seat",
-                                 description="Evaluate every decision of one seat in a record, "
-                                             "mark mistakes and draw the win-probability curve.")
+    parser = commands.add_parser(
+        "review",
+        help="evaluate every decision of one seat",
+        description="Evaluate every decision of one seat in a record, "
+        "mark mistakes and draw the win-probability curve.",
+    )
     parser.add_argument("record", help="a game record (.jsonl)")
-    parser.add_argument("--as", dest="seat", type=int, choices=(0, 1), required=True,
-                        help="the seat to review")
-    parser.add_argument("--threshold", type=real_number(0, 1), default=0.10,
-                        help="a drop in win probability above this is a mistake (0 to 1; "
-                             "default 0.10)")
+    parser.add_argument(
+        "--as", dest="seat", type=int, choices=(0, 1), required=True, help="the seat to review"
+    )
+    parser.add_argument(
+        "--threshold",
+        type=real_number(0, 1),
+        default=0.10,
+        help="a drop in win probability above this is a mistake (0 to 1; default 0.10)",
+    )
     for image_format in PLOT_FORMATS:
-        parser.add_argument(f"--{image_format}", metavar="FILE",
-                            help=f"also write the review as a {image_format.upper()} picture: "
-                                 "the win-probability curve by turn with the mistakes marked, "
-                                 "and the table of mistakes (checked before the review starts)")
+        parser.add_argument(
+            f"--{image_format}",
+            metavar="FILE",
+            help=f"also write the review as a {image_format.upper()} picture: "
+            "the win-probability curve by turn with the mistakes marked, "
+            "and the table of mistakes (checked before the review starts)",
+        )
     add_force_argument(parser)
     parser.add_argument("--json", action="store_true", help="JSON output")
     add_budget_arguments(parser, 1000)
@@ -92,8 +153,13 @@ def add_parsers(commands: Any) -> None:
 def searcher(args: argparse.Namespace, default_iterations: int) -> ISMCTSBot:
     """The search of --time or --iterations (their ranges checked by the parser)."""
     iterations = None if args.time is not None else (args.iterations or default_iterations)
-    return ISMCTSBot(iterations=iterations, time_limit=args.time, workers=args.workers,
-                     seed=args.seed, sampler=getattr(args, "sampler", "uniform"))
+    return ISMCTSBot(
+        iterations=iterations,
+        time_limit=args.time,
+        workers=args.workers,
+        seed=args.seed,
+        sampler=getattr(args, "sampler", "uniform"),
+    )
 
 
 def choose_position(record: Record, args: argparse.Namespace) -> tuple[State, int, str]:
@@ -101,10 +167,15 @@ def choose_position(record: Record, args: argparse.Namespace) -> tuple[State, in
     game = make_game_for(record)
     final, before = replay(record, game)
     if record.view is not None and args.seat not in (None, record.view):
-        raise UsageError(f"this record was redacted for seat {record.view}; it can only be "
-                         f"analysed as seat {record.view}")
-    seat = args.seat if args.seat is not None else (
-        record.view if record.view is not None else final.current_player)
+        raise UsageError(
+            f"this record was redacted for seat {record.view}; it can only be "
+            f"analysed as seat {record.view}"
+        )
+    seat = (
+        args.seat
+        if args.seat is not None
+        else (record.view if record.view is not None else final.current_player)
+    )
     if seat not in (0, 1):
         raise UsageError("the game is over: say which seat to analyse with --as")
     if args.turn is None and not final.is_terminal() and final.current_player == seat:
@@ -126,27 +197,37 @@ def result_table(result: SearchResult, top: int) -> str:
     lines = [f"{'move':<{width}} {'visits':>7} {'win':>5} {'low':>5}  then"]
     for stat in shown:
         line = ", ".join(stat.principal_variation[1:5])
-        lines.append(f"{stat.move.text:<{width}} {stat.visits:>7} "
-                     f"{percent(stat.win_probability):>5} {percent(stat.lower_bound):>5}  {line}")
-    lines.append(f"{result.iterations} iterations, {result.worlds} worlds sampled, "
-                 f"{result.nodes} nodes, {result.seconds:.2f} s")
+        lines.append(
+            f"{stat.move.text:<{width}} {stat.visits:>7} "
+            f"{percent(stat.win_probability):>5} {percent(stat.lower_bound):>5}  {line}"
+        )
+    lines.append(
+        f"{result.iterations} iterations, {result.worlds} worlds sampled, "
+        f"{result.nodes} nodes, {result.seconds:.2f} s"
+    )
     return "\n".join(lines + result.notes)
 
 
 def explanation_lines(explanation: Explanation) -> list[str]:
-    lines = textwrap.wrap(f"why: each move searched again in {explanation.worlds} worlds drawn "
-                          f"from seat {explanation.seat}'s information "
-                          f"({explanation.iterations_per_world} iterations each, every card in "
-                          "the open)", width=80)
+    lines = textwrap.wrap(
+        f"why: each move searched again in {explanation.worlds} worlds drawn "
+        f"from seat {explanation.seat}'s information "
+        f"({explanation.iterations_per_world} iterations each, every card in "
+        "the open)",
+        width=80,
+    )
     width = max(len(reason.move) for reason in explanation.moves) + 1
     for reason in explanation.moves:
         parts = [f"best in {percent(reason.best_share)} of worlds"]
         parts += [hurt.text() for hurt in reason.hurts] or [
-            f"no hidden card moves it by {percent(MIN_HURT)} or more"]
+            f"no hidden card moves it by {percent(MIN_HURT)} or more"
+        ]
         lines.append(f"  {reason.move:<{width}} " + "; ".join(parts))
     if explanation.hidden_cards:
-        lines.append(f"opponent's hidden cards ({explanation.card_worlds} worlds drawn from "
-                     f"seat {explanation.seat}'s information):")
+        lines.append(
+            f"opponent's hidden cards ({explanation.card_worlds} worlds drawn from "
+            f"seat {explanation.seat}'s information):"
+        )
         for place, cards in explanation.hidden_cards.items():
             shown = ", ".join(f"{card} {percent(p)}" for card, p in cards.items())
             lines.append(f"  {place}: {shown}")
@@ -157,22 +238,40 @@ def run_analyse(args: argparse.Namespace) -> int:
     record = load_record(args.record)
     state, seat, where = choose_position(record, args)
     result = searcher(args, 5000).analyse(state)
-    explanation = explain_search(state, seat, result, args.worlds, args.seed, args.top,
-                                 draw_world=world_draw(args.sampler, args.seed))
+    explanation = explain_search(
+        state,
+        seat,
+        result,
+        args.worlds,
+        args.seed,
+        args.top,
+        draw_world=world_draw(args.sampler, args.seed),
+    )
     if args.json:
         extra = {"explanation": explanation.as_dict()} if explanation else {}
-        print(json.dumps({"position": where, "seat": seat, **result_dict(result, args.top),
-                          **extra}))
+        print(
+            json.dumps({"position": where, "seat": seat, **result_dict(result, args.top), **extra})
+        )
         return 0
     if args.short:
         best = result.best
-        print(f"{best.move.text}   (win {percent(best.win_probability)}, "
-              f"{result.iterations} iterations)")
+        print(
+            f"{best.move.text}   (win {percent(best.win_probability)}, "
+            f"{result.iterations} iterations)"
+        )
         if explanation:
             reason = explanation.moves[0]
-            print("  " + "; ".join([f"best in {percent(reason.best_share)} of "
-                                    f"{explanation.worlds} worlds drawn from seat {seat}'s "
-                                    "information"] + [hurt.text() for hurt in reason.hurts]))
+            print(
+                "  "
+                + "; ".join(
+                    [
+                        f"best in {percent(reason.best_share)} of "
+                        f"{explanation.worlds} worlds drawn from seat {seat}'s "
+                        "information"
+                    ]
+                    + [hurt.text() for hurt in reason.hurts]
+                )
+            )
         return 0
     print(f"{Path(args.record).name}: {where}, seat {seat} to move")
     print(state.render(seat))
@@ -186,8 +285,9 @@ def run_analyse(args: argparse.Namespace) -> int:
 def sparkline(values: list[float], width: int = 60) -> str:
     """The values as block characters, averaged into at most `width` columns."""
     if len(values) > width:
-        buckets = [values[i * len(values) // width:(i + 1) * len(values) // width]
-                   for i in range(width)]
+        buckets = [
+            values[i * len(values) // width : (i + 1) * len(values) // width] for i in range(width)
+        ]
         values = [sum(b) / len(b) for b in buckets]
     return "".join(SPARK[min(len(SPARK) - 1, int(v * len(SPARK)))] for v in values)
 
@@ -208,6 +308,7 @@ def run_review(args: argparse.Namespace) -> int:
     progress = None
     if sys.stderr.isatty() and not args.json:
         from tqdm import tqdm
+
         progress = tqdm(total=len(indexes), desc="review", unit="move")
     curve: list[float] = []
     mistakes: list[dict[str, Any]] = []
@@ -216,27 +317,47 @@ def run_review(args: argparse.Namespace) -> int:
         points.append(point)
         curve.append(point.win)
         if point.mistake:
-            mistakes.append({"line": point.index + 2, "turn": point.turn, "played": point.played,
-                             "played_win": round(point.played_win, 3),  # type: ignore[arg-type]
-                             "better": point.better,
-                             "better_win": round(point.win, 3)})
+            mistakes.append(
+                {
+                    "line": point.index + 2,
+                    "turn": point.turn,
+                    "played": point.played,
+                    "played_win": round(point.played_win, 3),  # type: ignore[arg-type]
+                    "better": point.better,
+                    "better_win": round(point.win, 3),
+                }
+            )
         if progress:
             progress.update(1)
     if progress:
         progress.close()
-    title = (f"{game.name}: seat {args.seat}'s decisions in {Path(args.record).name} "
-             f"({len(indexes)} decisions, {len(mistakes)} mistakes)")
+    title = (
+        f"{game.name}: seat {args.seat}'s decisions in {Path(args.record).name} "
+        f"({len(indexes)} decisions, {len(mistakes)} mistakes)"
+    )
     for image_format, path in pictures.items():
         write_atomic(path, review_picture(points, title, image_format))
     if args.json:
-        print(json.dumps({"seat": args.seat, "decisions": len(indexes), "mistakes": mistakes,
-                          "curve": [round(v, 3) for v in curve]}))
+        print(
+            json.dumps(
+                {
+                    "seat": args.seat,
+                    "decisions": len(indexes),
+                    "mistakes": mistakes,
+                    "curve": [round(v, 3) for v in curve],
+                }
+            )
+        )
         return 0
-    print(f"seat {args.seat}: {len(indexes)} decisions with a choice, {len(mistakes)} mistakes "
-          f"(win probability drop above {percent(args.threshold)})")
+    print(
+        f"seat {args.seat}: {len(indexes)} decisions with a choice, {len(mistakes)} mistakes "
+        f"(win probability drop above {percent(args.threshold)})"
+    )
     for m in mistakes:
-        print(f"  line {m['line']} (turn {m['turn']}): {m['played']} ({percent(m['played_win'])})"
-              f", better {m['better']} ({percent(m['better_win'])})")
+        print(
+            f"  line {m['line']} (turn {m['turn']}): {m['played']} ({percent(m['played_win'])})"
+            f", better {m['better']} ({percent(m['better_win'])})"
+        )
     print("win probability: " + sparkline(curve))
     for path in pictures.values():
         print(f"review picture written to {path}")

@@ -1,4 +1,5 @@
 """Pieces every command shares: game options, AI levels, output helpers."""
+
 from __future__ import annotations
 
 import argparse
@@ -7,13 +8,12 @@ import sys
 from typing import Any
 
 from xenophon.kernel.errors import XenophonError
-from xenophon.kernel.registry import GAME_OPTIONS, GAMES, game_from_texts
 from xenophon.kernel.game import Game
 from xenophon.kernel.plugin import CliFlag, plugins
-from xenophon.search.bots import MAX_WORKERS
-from xenophon.lab.tournament import MAX_PROCESSES, check_sprt
+from xenophon.kernel.registry import GAME_OPTIONS, GAMES, game_from_texts
 from xenophon.lab.jobs import LOCAL, make_backend
-
+from xenophon.lab.tournament import MAX_PROCESSES, check_sprt
+from xenophon.search.bots import MAX_WORKERS
 
 
 class UsageError(XenophonError):
@@ -23,6 +23,7 @@ class UsageError(XenophonError):
 def whole_number(least: int, most: int | None = None):
     """An argparse type: a whole number from `least` to `most` (one clear line
     from the parser otherwise)."""
+
     def parse(text: str) -> int:
         try:
             value = int(text)
@@ -32,24 +33,31 @@ def whole_number(least: int, most: int | None = None):
             span = f"from {least:,} to {most:,}" if most is not None else f"at least {least:,}"
             raise argparse.ArgumentTypeError(f"{value:,} is out of range (must be {span})")
         return value
+
     return parse
 
 
 def real_number(least: float, most: float | None = None, *, above: bool = False):
     """An argparse type: a finite number at least (or, with `above`, above)
     `least` and at most `most`."""
+
     def parse(text: str) -> float:
         try:
             value = float(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
         low_ok = value > least if above else value >= least
-        if value != value or not low_ok or (most is not None and value > most) \
-                or value in (float("inf"), float("-inf")):
+        if (
+            value != value
+            or not low_ok
+            or (most is not None and value > most)
+            or value in (float("inf"), float("-inf"))
+        ):
             low = f"above {least:g}" if above else f"at least {least:g}"
             span = f"{low} and at most {most:g}" if most is not None else low
             raise argparse.ArgumentTypeError(f"{text} is out of range (must be {span})")
         return value
+
     return parse
 
 
@@ -70,8 +78,9 @@ def add_game_arguments(parser: argparse.ArgumentParser, game_positional: bool = 
     if game_positional:
         parser.add_argument("game", choices=GAMES, help="which game")
     for flag in game_flags():
-        parser.add_argument(f"--{flag.option}", choices=flag.choices, metavar=flag.metavar,
-                            help=flag.help)
+        parser.add_argument(
+            f"--{flag.option}", choices=flag.choices, metavar=flag.metavar, help=flag.help
+        )
     parser.add_argument("--seed", type=int, help="seed of the game's chance (default: random)")
 
 
@@ -79,8 +88,11 @@ def game_from_arguments(args: argparse.Namespace, seed: int | None) -> Game:
     """The game the command line names, with the flags of its options (each
     refused for a game that has no such option)."""
     flags = game_flags()
-    given = {flag.option: getattr(args, flag.option) for flag in flags
-             if getattr(args, flag.option) is not None}
+    given = {
+        flag.option: getattr(args, flag.option)
+        for flag in flags
+        if getattr(args, flag.option) is not None
+    }
     for option in given:
         if option not in GAME_OPTIONS[args.game]:
             owner = next(name for name in GAMES if option in GAME_OPTIONS[name])
@@ -103,13 +115,20 @@ def game_spec_help(default: str | None = None) -> str:
         return text
     examples = [plugin.spec_example for plugin in plugins() if plugin.spec_example]
     notes = [plugin.spec_example_note for plugin in plugins() if plugin.spec_example_note]
-    return (text + (": " + ", ".join(examples) if examples else "")
-            + f" ({'; '.join([*notes, f'default {default}'])})")
+    return (
+        text
+        + (": " + ", ".join(examples) if examples else "")
+        + f" ({'; '.join([*notes, f'default {default}'])})"
+    )
 
 
 def add_workers_argument(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--workers", type=whole_number(1, MAX_WORKERS), default=1,
-                        help=f"search threads (1 to {MAX_WORKERS}; default 1)")
+    parser.add_argument(
+        "--workers",
+        type=whole_number(1, MAX_WORKERS),
+        default=1,
+        help=f"search threads (1 to {MAX_WORKERS}; default 1)",
+    )
 
 
 def parse_sprt(text: str) -> tuple[float, float]:
@@ -128,23 +147,36 @@ def parse_sprt(text: str) -> tuple[float, float]:
 
 def add_cluster_arguments(parser: argparse.ArgumentParser) -> None:
     """Where a bulk command plays its games (`xenophon.lab.jobs`)."""
-    parser.add_argument("--cluster", metavar="WHERE", default="local",
-                        help="local (a process pool on this machine, the default), ray (the "
-                             "Ray cluster this machine is part of, or a new local one), or a "
-                             "Ray address such as 10.0.0.5:6379; Ray needs "
-                             "pip install 'xenophon[cluster]'")
-    parser.add_argument("--processes", type=whole_number(1, MAX_PROCESSES), metavar="N",
-                        help=f"local processes playing games (1 to {MAX_PROCESSES}; default: "
-                             "all cores)")
+    parser.add_argument(
+        "--cluster",
+        metavar="WHERE",
+        default="local",
+        help="local (a process pool on this machine, the default), ray (the "
+        "Ray cluster this machine is part of, or a new local one), or a "
+        "Ray address such as 10.0.0.5:6379; Ray needs "
+        "pip install 'xenophon[cluster]'",
+    )
+    parser.add_argument(
+        "--processes",
+        type=whole_number(1, MAX_PROCESSES),
+        metavar="N",
+        help=f"local processes playing games (1 to {MAX_PROCESSES}; default: all cores)",
+    )
 
 
 def add_results_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--results", metavar="FILE",
-                        help="append every finished game to this JSON Lines file as it "
-                             "arrives (rewritten in order at the end)")
-    parser.add_argument("--resume", action="store_true",
-                        help="continue the run of --results FILE: play only the games it "
-                             "lacks (the same command and options as the run that made it)")
+    parser.add_argument(
+        "--results",
+        metavar="FILE",
+        help="append every finished game to this JSON Lines file as it "
+        "arrives (rewritten in order at the end)",
+    )
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the run of --results FILE: play only the games it "
+        "lacks (the same command and options as the run that made it)",
+    )
 
 
 def backend_from(args: argparse.Namespace) -> Any:
@@ -160,9 +192,12 @@ def check_resume(args: argparse.Namespace) -> None:
 
 
 def add_force_argument(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--force", action="store_true",
-                        help="replace an output file that exists already (the command's "
-                             "own input is never replaced)")
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="replace an output file that exists already (the command's "
+        "own input is never replaced)",
+    )
 
 
 def use_color(stream: Any = None) -> bool:

@@ -1,5 +1,6 @@
 """`xenophon engine`: the JSON analysis protocol (xenophon.protocol.engine)
 on stdin and stdout."""
+
 from __future__ import annotations
 
 import argparse
@@ -12,12 +13,14 @@ from xenophon.protocol.engine import MAX_LINE_BYTES, serve
 
 def add_parser(commands: Any) -> None:
     parser = commands.add_parser(
-        "engine", help="JSON analysis protocol on stdin/stdout",
+        "engine",
+        help="JSON analysis protocol on stdin/stdout",
         description="Answer analysis queries, one JSON object per line "
-                    f"(docs/engine-protocol.md). A line holds at most "
-                    f"{MAX_LINE_BYTES // (1024 * 1024)} MiB of UTF-8 JSON nested at most "
-                    f"{MAX_JSON_DEPTH} levels deep; any line that cannot be answered gets an "
-                    "error answer and the engine goes on.")
+        f"(docs/engine-protocol.md). A line holds at most "
+        f"{MAX_LINE_BYTES // (1024 * 1024)} MiB of UTF-8 JSON nested at most "
+        f"{MAX_JSON_DEPTH} levels deep; any line that cannot be answered gets an "
+        "error answer and the engine goes on.",
+    )
     parser.set_defaults(run=run)
 
 

@@ -2,6 +2,7 @@
 of the legal moves, through readline where the platform has it; and input
 cleaned of the escape sequences a terminal sends for keys the reader did not
 handle, so that no error ever echoes one."""
+
 from __future__ import annotations
 
 import re
@@ -30,10 +31,10 @@ class LineReader:
         if self.interactive:
             try:
                 import readline
-            except ImportError:             # no readline on this platform: plain input()
+            except ImportError:  # no readline on this platform: plain input()
                 readline = None  # type: ignore[assignment]
             if readline is not None:
-                readline.set_completer_delims("")     # a move is completed as a whole line
+                readline.set_completer_delims("")  # a move is completed as a whole line
                 readline.set_completer(self.complete)
                 readline.parse_and_bind("tab: complete")
                 self.readline = readline

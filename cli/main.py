@@ -1,4 +1,5 @@
 """Entry point of the `xenophon` command."""
+
 from __future__ import annotations
 
 import argparse
@@ -31,8 +32,7 @@ class OneLineParser(argparse.ArgumentParser):
 def build_parser() -> OneLineParser:
     parser = OneLineParser(
         prog="xenophon",
-        description="AI opponent, move adviser and benchmark tool for "
-                    f"{game_titles('and')}.",
+        description=f"AI opponent, move adviser and benchmark tool for {game_titles('and')}.",
     )
     parser.add_argument("--version", action="version", version=f"xenophon {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")

@@ -1,39 +1,63 @@
 """`xenophon match`: a tournament between two bots."""
+
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
-from xenophon.cli.common import (game_spec_help, add_cluster_arguments, add_force_argument, add_results_arguments,
-                                 backend_from, check_resume, parse_sprt, whole_number)
+from xenophon.cli.common import (
+    add_cluster_arguments,
+    add_force_argument,
+    add_results_arguments,
+    backend_from,
+    check_resume,
+    game_spec_help,
+    parse_sprt,
+    whole_number,
+)
 from xenophon.kernel.files import check_output
 from xenophon.kernel.registry import GAMES, spec_files
 from xenophon.lab.tournament import MAX_GAMES, play_match
 
-BOT_HELP = ("a bot spec: random, greedy, ismcts:iterations=2000, ismcts:time=0.5 (a time alone: "
-            "that time only), pimc:worlds=8,iterations=2000, cheat:iterations=2000; settings "
-            "and their ranges in docs/search.md")
+BOT_HELP = (
+    "a bot spec: random, greedy, ismcts:iterations=2000, ismcts:time=0.5 (a time alone: "
+    "that time only), pimc:worlds=8,iterations=2000, cheat:iterations=2000; settings "
+    "and their ranges in docs/search.md"
+)
 
 
 def add_parser(commands: Any) -> None:
     parser = commands.add_parser(
-        "match", help="play two bots against each other",
+        "match",
+        help="play two bots against each other",
         description="Play N games between two bots, each deal from both seats, on all "
-                    "cores or a Ray cluster; report score, Wilson and paired-deal 95% "
-                    "intervals and Elo difference.")
+        "cores or a Ray cluster; report score, Wilson and paired-deal 95% "
+        "intervals and Elo difference.",
+    )
     parser.add_argument("bot_a", help=BOT_HELP)
     parser.add_argument("bot_b", help="the other bot's spec")
     parser.add_argument("--game", default=GAMES[0], help=game_spec_help(default=GAMES[0]))
-    parser.add_argument("--games", type=whole_number(1, MAX_GAMES), default=200,
-                        help=f"games to play (1 to {MAX_GAMES:,}; default 200)")
+    parser.add_argument(
+        "--games",
+        type=whole_number(1, MAX_GAMES),
+        default=200,
+        help=f"games to play (1 to {MAX_GAMES:,}; default 200)",
+    )
     parser.add_argument("--seed", type=int, default=1, help="seed of the first deal (default 1)")
     add_cluster_arguments(parser)
-    parser.add_argument("--sprt", metavar="ELO0,ELO1", type=parse_sprt,
-                        help="stop early on a decision of the generalized SPRT on the "
-                             "pentanomial counts (Fishtest's, logistic Elo) between two Elo "
-                             "differences, ELO0 below ELO1 (alpha = beta = 0.05)")
-    parser.add_argument("--json", metavar="FILE", help="write the games and summary as JSON "
-                        "(checked before the first game)")
+    parser.add_argument(
+        "--sprt",
+        metavar="ELO0,ELO1",
+        type=parse_sprt,
+        help="stop early on a decision of the generalized SPRT on the "
+        "pentanomial counts (Fishtest's, logistic Elo) between two Elo "
+        "differences, ELO0 below ELO1 (alpha = beta = 0.05)",
+    )
+    parser.add_argument(
+        "--json",
+        metavar="FILE",
+        help="write the games and summary as JSON (checked before the first game)",
+    )
     add_results_arguments(parser)
     add_force_argument(parser)
     parser.set_defaults(run=run)
@@ -42,12 +66,26 @@ def add_parser(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     check_resume(args)
     if args.json:
-        check_output(args.json, force=args.force, inputs=[*spec_files(args.game),
-                     *([args.results] if args.results else [])], what="match report")
+        check_output(
+            args.json,
+            force=args.force,
+            inputs=[*spec_files(args.game), *([args.results] if args.results else [])],
+            what="match report",
+        )
     sprt = (*args.sprt, 0.05, 0.05) if args.sprt else None
-    report = play_match(args.game, args.bot_a, args.bot_b, games=args.games, seed=args.seed,
-                        processes=args.processes, sprt=sprt, backend=backend_from(args),
-                        results=args.results, resume=args.resume, force=args.force)
+    report = play_match(
+        args.game,
+        args.bot_a,
+        args.bot_b,
+        games=args.games,
+        seed=args.seed,
+        processes=args.processes,
+        sprt=sprt,
+        backend=backend_from(args),
+        results=args.results,
+        resume=args.resume,
+        force=args.force,
+    )
     print(report.text())
     if args.json:
         report.write_json(args.json)

@@ -1,25 +1,32 @@
 """`xenophon play`: a game against the AI in the terminal."""
+
 from __future__ import annotations
 
 import argparse
-import textwrap
 import sys
+import textwrap
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
-from collections.abc import Callable
 
-from xenophon.kernel.chance import ChanceStream
-from xenophon.cli.common import (UsageError, add_game_arguments, add_workers_argument,
-                                 game_from_arguments, percent, use_color, whole_number)
-from xenophon.play.levels import LEVELS, bot_for_level, level_description, level_from_elo
+from xenophon.cli.common import (
+    UsageError,
+    add_game_arguments,
+    add_workers_argument,
+    game_from_arguments,
+    percent,
+    use_color,
+    whole_number,
+)
 from xenophon.cli.lineedit import LineReader
+from xenophon.kernel.chance import ChanceStream
 from xenophon.kernel.errors import XenophonError
 from xenophon.kernel.game import CHANCE, State
 from xenophon.kernel.plugin import game_titles
 from xenophon.kernel.registry import GAMES
+from xenophon.play.levels import LEVELS, bot_for_level, level_description, level_from_elo
 from xenophon.play.records import Record, load_record
-from xenophon.play.session import Session
-from xenophon.play.session import HINT_LEVEL, Start, default_save_path, resumed_game
+from xenophon.play.session import HINT_LEVEL, Session, Start, default_save_path, resumed_game
 from xenophon.play.session import new_game as start_game
 
 HELP = """Type a move in the game's notation (Tab completes it, the arrows recall
@@ -37,19 +44,28 @@ earlier lines), or one of:
 
 
 def add_parser(commands: Any) -> None:
-    parser = commands.add_parser("play", help="play a game against the AI",
-                                 description=f"Play {game_titles('or')} against "
-                                             "the AI in the terminal.")
+    parser = commands.add_parser(
+        "play",
+        help="play a game against the AI",
+        description=f"Play {game_titles('or')} against the AI in the terminal.",
+    )
     parser.add_argument("game", nargs="?", choices=GAMES, help="which game")
     add_game_arguments(parser, game_positional=False)
-    parser.add_argument("--seat", type=int, choices=(0, 1),
-                        help="your seat (0 moves first; default random)")
-    parser.add_argument("--level",
-                        help=f"AI strength: {', '.join(LEVELS)} (weakest first; their Elo "
-                             "in docs/play.md), a time per move like 2s, or an iteration "
-                             "count like 5000 (default normal; with --resume, the saved level)")
-    parser.add_argument("--elo", type=whole_number(0, 5000), metavar="N",
-                        help="the level whose measured Elo is nearest to N")
+    parser.add_argument(
+        "--seat", type=int, choices=(0, 1), help="your seat (0 moves first; default random)"
+    )
+    parser.add_argument(
+        "--level",
+        help=f"AI strength: {', '.join(LEVELS)} (weakest first; their Elo "
+        "in docs/play.md), a time per move like 2s, or an iteration "
+        "count like 5000 (default normal; with --resume, the saved level)",
+    )
+    parser.add_argument(
+        "--elo",
+        type=whole_number(0, 5000),
+        metavar="N",
+        help="the level whose measured Elo is nearest to N",
+    )
     add_workers_argument(parser)
     parser.add_argument("--resume", metavar="RECORD", help="continue a saved game")
     parser.set_defaults(run=run)
@@ -63,16 +79,27 @@ class TerminalSession(Session):
     """One game between the human at the terminal and the AI: the shared
     session (xenophon.play.session) with a prompt and printed lines."""
 
-    def __init__(self, state: State, record: Record, view_lines: list[dict[str, Any]],
-                 human: int, bot: Any, hint_bot: Any, chance: ChanceStream, out: TextIO,
-                 color: bool, autosave: Path | None, live: bool = False):
+    def __init__(
+        self,
+        state: State,
+        record: Record,
+        view_lines: list[dict[str, Any]],
+        human: int,
+        bot: Any,
+        hint_bot: Any,
+        chance: ChanceStream,
+        out: TextIO,
+        color: bool,
+        autosave: Path | None,
+        live: bool = False,
+    ):
         super().__init__(state, record, view_lines, human, chance, autosave)
         self.bot = bot
         self.hint_bot = hint_bot
         self.out = out
         self.color = color
-        self.live = live                 # a terminal: the search shows a live line
-        self.last_question = ""          # the last question the prompt put
+        self.live = live  # a terminal: the search shows a live line
+        self.last_question = ""  # the last question the prompt put
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
@@ -88,8 +115,7 @@ class TerminalSession(Session):
 
     def candidates(self) -> list[str]:
         """What Tab completes: the legal moves (when it is the human's turn) and the commands."""
-        moves = [m.text for m in self.state.legal_moves()] \
-            if self.to_move() == "human" else []
+        moves = [m.text for m in self.state.legal_moves()] if self.to_move() == "human" else []
         return moves + list(COMMANDS)
 
     # -- the loop -----------------------------------------------------------
@@ -141,8 +167,10 @@ class TerminalSession(Session):
             thinking.clear()
         played = self.ai_play(self.bot, result)
         shown = self.narrator.as_seen(played.shown, played.seat)
-        self.say(f"AI: {shown}" + (f"   (AI's win chance {percent(played.win)})"
-                                          if played.win is not None else ""))
+        self.say(
+            f"AI: {shown}"
+            + (f"   (AI's win chance {percent(played.win)})" if played.win is not None else "")
+        )
         if not self.state.is_terminal():
             self.show_board()
 
@@ -177,8 +205,9 @@ class TerminalSession(Session):
         try:
             self.human_play(line)
         except XenophonError as error:
-            self.say(folded(str(error)) + "\n(type 'moves' for the legal moves, 'help' for "
-                     "commands)")
+            self.say(
+                folded(str(error)) + "\n(type 'moves' for the legal moves, 'help' for commands)"
+            )
             return True
         self.show_board()
         return True
@@ -188,8 +217,7 @@ class TerminalSession(Session):
             self.say("card needs a card's name, or a square or slot with a card on it")
             return
         try:
-            self.say("\n".join(folded(line) for line in self.narrator.card_lines(self.state,
-                                                                                 word)))
+            self.say("\n".join(folded(line) for line in self.narrator.card_lines(self.state, word)))
         except KeyError as error:
             self.say(str(error.args[0]))
 
@@ -205,8 +233,10 @@ class TerminalSession(Session):
         top = result.moves[:3]
         width = max(len(stat.move.text) for stat in top) + 2
         for stat in top:
-            self.say(f"  {stat.move.text:<{width}} win {percent(stat.win_probability):>4}  "
-                     f"({stat.visits} visits)")
+            self.say(
+                f"  {stat.move.text:<{width}} win {percent(stat.win_probability):>4}  "
+                f"({stat.visits} visits)"
+            )
 
     def take_back(self) -> bool:
         if not self.undo():
@@ -259,8 +289,10 @@ class ThinkingLine:
         if not result.moves:
             return
         best = result.best
-        text = (f"  thinking {result.seconds:4.1f} s, {result.iterations:,} iterations, "
-                f"best {self.shown(best.move.text)} ({percent(best.win_probability)})")
+        text = (
+            f"  thinking {result.seconds:4.1f} s, {result.iterations:,} iterations, "
+            f"best {self.shown(best.move.text)} ({percent(best.win_probability)})"
+        )
         self.out.write("\r\x1b[K" + text[:79])
         self.out.flush()
 
@@ -283,7 +315,7 @@ def columns(texts: list[str], width: int = 80) -> str:
     """The texts in as many columns as fit in `width` characters."""
     cell = max(map(len, texts)) + 2
     per_line = max(1, width // cell)
-    rows = [texts[i:i + per_line] for i in range(0, len(texts), per_line)]
+    rows = [texts[i : i + per_line] for i in range(0, len(texts), per_line)]
     return "\n".join("".join(t.ljust(cell) for t in row).rstrip() for row in rows)
 
 
@@ -308,8 +340,9 @@ def chosen_level(args: argparse.Namespace) -> str | None:
 
 def run(args: argparse.Namespace) -> int:
     if args.resume and (args.game or args.seed is not None or args.seat is not None):
-        raise UsageError("--resume continues a saved game as it was: give no game, --seed "
-                         "or --seat with it")
+        raise UsageError(
+            "--resume continues a saved game as it was: give no game, --seed or --seat with it"
+        )
     level = chosen_level(args)
     start = resumed_game(args.resume, level) if args.resume else new_game(args, level)
     if start.note:
@@ -317,16 +350,30 @@ def run(args: argparse.Namespace) -> int:
     state, human, level = start.state, start.human, start.level
     bot = bot_for_level(level, 0, args.workers)
     hint_bot = bot_for_level(HINT_LEVEL, 0, args.workers)
-    session = TerminalSession(state, start.record, start.view_lines, human, bot, hint_bot,
-                      start.chance, sys.stdout, use_color(), default_save_path(state.game.name),
-                      live=sys.stdout.isatty())
+    session = TerminalSession(
+        state,
+        start.record,
+        start.view_lines,
+        human,
+        bot,
+        hint_bot,
+        start.chance,
+        sys.stdout,
+        use_color(),
+        default_save_path(state.game.name),
+        live=sys.stdout.isatty(),
+    )
     session.snapshots = start.snapshots
     if args.resume:
-        session.written.append(Path(args.resume))       # this game's own file
-    session.say(folded(f"{state.game.name}: you are seat {human} ("
-                       f"{'first' if human == 0 else 'second'} to move), the AI plays at level "
-                       f"{level_description(level, state.game.name)}. Type 'help' for "
-                       "commands."))
+        session.written.append(Path(args.resume))  # this game's own file
+    session.say(
+        folded(
+            f"{state.game.name}: you are seat {human} ("
+            f"{'first' if human == 0 else 'second'} to move), the AI plays at level "
+            f"{level_description(level, state.game.name)}. Type 'help' for "
+            "commands."
+        )
+    )
     try:
         return session.run(LineReader(session.candidates))
     except KeyboardInterrupt:

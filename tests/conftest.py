@@ -1,4 +1,5 @@
 """Fixtures shared by several test files."""
+
 import os
 import secrets
 import shutil
@@ -38,10 +39,22 @@ def ray_cluster(tmp_path_factory):
     temp_dir = tempfile.mkdtemp(prefix="xenophon-ray-")
     with open(log, "w") as handle:
         head = subprocess.Popen(
-            [ray_command, "start", "--head", "--block", "--node-ip-address=127.0.0.1",
-             f"--port={port}", "--num-cpus=2", "--include-dashboard=false",
-             "--disable-usage-stats", f"--temp-dir={temp_dir}"],
-            stdout=handle, stderr=subprocess.STDOUT, start_new_session=True)
+            [
+                ray_command,
+                "start",
+                "--head",
+                "--block",
+                "--node-ip-address=127.0.0.1",
+                f"--port={port}",
+                "--num-cpus=2",
+                "--include-dashboard=false",
+                "--disable-usage-stats",
+                f"--temp-dir={temp_dir}",
+            ],
+            stdout=handle,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     try:
         deadline = time.time() + 120
         while "Ray runtime started" not in Path(log).read_text():
@@ -50,6 +63,6 @@ def ray_cluster(tmp_path_factory):
             time.sleep(0.5)
         yield address
     finally:
-        os.killpg(head.pid, signal.SIGKILL)    # draining on SIGTERM takes 30 s
+        os.killpg(head.pid, signal.SIGKILL)  # draining on SIGTERM takes 30 s
         head.wait()
         shutil.rmtree(temp_dir, ignore_errors=True)

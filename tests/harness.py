@@ -1,14 +1,15 @@
 """Game-independent test machinery: differential runs of the C core against
 the oracle, undo walks, information-set checks. Each game's tests supply two
 factories returning fresh initial backends (C core, oracle)."""
+
 from __future__ import annotations
 
 import contextlib
 import itertools
 import os
 import random
-from typing import Any
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 
@@ -23,8 +24,10 @@ def differential_batches(games: int, batch: int) -> range:
     setting = os.environ.get("XENOPHON_DIFFERENTIAL_GAMES")
     if setting is not None:
         if not (setting.isdigit() and int(setting) > 0 and int(setting) % batch == 0):
-            pytest.exit(f"XENOPHON_DIFFERENTIAL_GAMES={setting!r}: "
-                        f"give a positive multiple of {batch}", returncode=4)
+            pytest.exit(
+                f"XENOPHON_DIFFERENTIAL_GAMES={setting!r}: give a positive multiple of {batch}",
+                returncode=4,
+            )
         games = int(setting)
     return range(games // batch)
 
@@ -56,8 +59,9 @@ def assert_same_observations(core: Any, oracle: Any, where: str) -> None:
     one_per_kind = {code >> 12: code for code in codes}.values()
     for code in one_per_kind:
         for seat in (0, 1):
-            assert core.observed_by(code, seat) == oracle.observed_by(code, seat), \
+            assert core.observed_by(code, seat) == oracle.observed_by(code, seat), (
                 f"{where}: code {code}, seat {seat}"
+            )
 
 
 def dict_difference(a: Any, b: Any, path: str = "") -> str:
@@ -65,8 +69,9 @@ def dict_difference(a: Any, b: Any, path: str = "") -> str:
     if isinstance(a, dict) and isinstance(b, dict):
         for key in sorted(set(a) | set(b), key=str):
             if a.get(key, "<missing>") != b.get(key, "<missing>"):
-                return dict_difference(a.get(key, "<missing>"), b.get(key, "<missing>"),
-                                       f"{path}.{key}")
+                return dict_difference(
+                    a.get(key, "<missing>"), b.get(key, "<missing>"), f"{path}.{key}"
+                )
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
         for index, (x, y) in enumerate(zip(a, b)):
             if x != y:
@@ -74,9 +79,13 @@ def dict_difference(a: Any, b: Any, path: str = "") -> str:
     return f"{path or 'state'}: core {a!r} != oracle {b!r}"
 
 
-def differential_game(core_factory: Factory, oracle_factory: Factory, seed: int,
-                      max_actions: int, describe: Callable[[Any, int], str] = lambda s, c: str(c),
-                      ) -> int:
+def differential_game(
+    core_factory: Factory,
+    oracle_factory: Factory,
+    seed: int,
+    max_actions: int,
+    describe: Callable[[Any, int], str] = lambda s, c: str(c),
+) -> int:
     """Plays one seeded random game on both backends, comparing every node.
 
     Returns the number of actions played."""
@@ -118,7 +127,8 @@ def information_pairs(core: Any, oracle: Any, rng: random.Random, pairs: int) ->
             assert same_key == same_view, (
                 f"player {player}, actions {first} and {second}: oracle says "
                 f"{'indistinguishable' if same_view else 'distinguishable'}, C keys "
-                f"{'equal' if same_key else 'differ'}")
+                f"{'equal' if same_key else 'differ'}"
+            )
         checked += 1
     return checked
 
@@ -135,7 +145,9 @@ def undo_walk(factory: Factory, seed: int, steps: int) -> None:
         state.apply(code)
         assert state.hash() == state.hash_from_scratch()
         for player in (0, 1):
-            assert state.information_set_key(player) == state.information_set_key_from_scratch(player)
+            assert state.information_set_key(player) == state.information_set_key_from_scratch(
+                player
+            )
         state.undo()
         assert state.to_bytes() == before and state.hash() == before_hash
         state.apply(code)

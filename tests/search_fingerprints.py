@@ -24,6 +24,7 @@ tests/test_search_fingerprints.py recomputes them on the installed build and
 compares. The script runs on the package as it was laid out before the
 renovation too (it made the recorded file there).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -34,7 +35,7 @@ from typing import Any
 
 try:
     from xenophon.lab.benchmarks import load_positions, position_state
-except ImportError:           # the layout before the renovation
+except ImportError:  # the layout before the renovation
     from xenophon.benchmarks import load_positions, position_state  # type: ignore
 from xenophon.search.bots import CheatingUCTBot, ISMCTSBot, PIMCBot
 
@@ -54,27 +55,41 @@ CASES: dict[str, tuple[type, dict[str, Any]]] = {
     "root_policy forced": (ISMCTSBot, {"root_policy": "forced"}),
     "opponent_nodes searcher": (ISMCTSBot, {"opponent_nodes": "searcher"}),
     "opponent_nodes fused": (ISMCTSBot, {"opponent_nodes": "fused"}),
-    "all options": (ISMCTSBot, {"value_scaling": "spread", "transpositions": True,
-                                "prior_weight": 1.0, "root_policy": "forced",
-                                "opponent_nodes": "searcher"}),
-    "halving transpositions fused": (ISMCTSBot, {"root_policy": "halving",
-                                                 "transpositions": True,
-                                                 "opponent_nodes": "fused"}),
+    "all options": (
+        ISMCTSBot,
+        {
+            "value_scaling": "spread",
+            "transpositions": True,
+            "prior_weight": 1.0,
+            "root_policy": "forced",
+            "opponent_nodes": "searcher",
+        },
+    ),
+    "halving transpositions fused": (
+        ISMCTSBot,
+        {"root_policy": "halving", "transpositions": True, "opponent_nodes": "fused"},
+    ),
     "ties first": (ISMCTSBot, {"ties": "first"}),
     "temperature": (ISMCTSBot, {"temperature": 1.0}),
     "cutoff 0": (ISMCTSBot, {"cutoff_turns": 0}),
     "cutoff 4": (ISMCTSBot, {"cutoff_turns": 4}),
-    "uniform rollouts": (ISMCTSBot, {"uniform_playouts": True, "cutoff_turns": -1,
-                                     "max_playout_actions": 1_000_000}),
+    "uniform rollouts": (
+        ISMCTSBot,
+        {"uniform_playouts": True, "cutoff_turns": -1, "max_playout_actions": 1_000_000},
+    ),
     "short playouts": (ISMCTSBot, {"cutoff_turns": -1, "max_playout_actions": 20}),
     "evaluation hand": (ISMCTSBot, {"evaluation": "hand"}),
     "evaluation learned": (ISMCTSBot, {"evaluation": "learned"}),
     "sampler policy greedy": (ISMCTSBot, {"sampler": "policy", "particles": 16}),
-    "sampler policy uniform": (ISMCTSBot, {"sampler": "policy", "likelihood": "uniform",
-                                           "particles": 16}),
+    "sampler policy uniform": (
+        ISMCTSBot,
+        {"sampler": "policy", "likelihood": "uniform", "particles": 16},
+    ),
     "tree full": (ISMCTSBot, {"memory_mb": 0.02}),
-    "tree full transpositions": (ISMCTSBot, {"memory_mb": 0.02, "transpositions": True,
-                                             "opponent_nodes": "fused"}),
+    "tree full transpositions": (
+        ISMCTSBot,
+        {"memory_mb": 0.02, "transpositions": True, "opponent_nodes": "fused"},
+    ),
     "root parallel": (ISMCTSBot, {"workers": 2}),
     "root parallel halving": (ISMCTSBot, {"workers": 3, "root_policy": "halving"}),
     "pimc": (PIMCBot, {"worlds": 4}),
@@ -83,19 +98,35 @@ CASES: dict[str, tuple[type, dict[str, Any]]] = {
 #: the shared tree's cases: its workers run one after the other (repeatable)
 SHARED_CASES: dict[str, dict[str, Any]] = {
     "shared tree": {},
-    "shared tree all options": {"value_scaling": "spread", "transpositions": True,
-                                "prior_weight": 1.0, "root_policy": "forced",
-                                "opponent_nodes": "searcher"},
+    "shared tree all options": {
+        "value_scaling": "spread",
+        "transpositions": True,
+        "prior_weight": 1.0,
+        "root_policy": "forced",
+        "opponent_nodes": "searcher",
+    },
 }
 
 
 def describe(result: Any) -> dict[str, Any]:
     """A search result as exact JSON data."""
-    return {"moves": [[m.move.text, m.visits, float(m.win_probability).hex(),
-                       float(m.lower_bound).hex(), list(m.principal_variation)]
-                      for m in result.moves],
-            "iterations": result.iterations, "worlds": result.worlds, "nodes": result.nodes,
-            "tree_bytes": result.tree_bytes, "notes": list(result.notes)}
+    return {
+        "moves": [
+            [
+                m.move.text,
+                m.visits,
+                float(m.win_probability).hex(),
+                float(m.lower_bound).hex(),
+                list(m.principal_variation),
+            ]
+            for m in result.moves
+        ],
+        "iterations": result.iterations,
+        "worlds": result.worlds,
+        "nodes": result.nodes,
+        "tree_bytes": result.tree_bytes,
+        "notes": list(result.notes),
+    }
 
 
 def bot_case(state: Any, kind: type, options: dict[str, Any]) -> dict[str, Any]:
@@ -103,8 +134,7 @@ def bot_case(state: Any, kind: type, options: dict[str, Any]) -> dict[str, Any]:
     first = describe(bot.analyse(state))
     # a second search of the same bot (its seeds move on), then its choice
     result = bot.analyse(state)
-    return {"first": first, "second": describe(result),
-            "played": bot.choose_from(result).text}
+    return {"first": first, "second": describe(result), "played": bot.choose_from(result).text}
 
 
 def restricted_case(state: Any) -> dict[str, Any]:
@@ -143,8 +173,10 @@ def as_text(prints: dict[str, dict[str, Any]]) -> str:
     """The fingerprints as JSON, one line per case (a diff names the case)."""
     lines = []
     for position, cases in sorted(prints.items()):
-        body = ",\n".join(f"  {json.dumps(name)}: {json.dumps(value, sort_keys=True)}"
-                          for name, value in sorted(cases.items()))
+        body = ",\n".join(
+            f"  {json.dumps(name)}: {json.dumps(value, sort_keys=True)}"
+            for name, value in sorted(cases.items())
+        )
         lines.append(f" {json.dumps(position)}: {{\n{body}\n }}")
     return "{\n" + ",\n".join(lines) + "\n}\n"
 

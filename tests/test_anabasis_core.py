@@ -5,6 +5,7 @@ perft, and rule scenarios where a slip is easy (spec docs/anabasis-engine.md).
 
 The differential tests against the oracle are in test_anabasis_differential.py.
 """
+
 from __future__ import annotations
 
 import copy
@@ -12,9 +13,9 @@ import random
 
 import pytest
 
-from xenophon.kernel.oracle import perft as walk_perft   # the tree walked in Python
 from xenophon._core import anabasis as core
 from xenophon.anabasis.cards import load_card_set
+from xenophon.kernel.oracle import perft as walk_perft  # the tree walked in Python
 
 CARDS = load_card_set()
 TABLES = {mode: core.Tables(CARDS.core_data(), mode) for mode in ("standard", "expert")}
@@ -54,6 +55,7 @@ def walk(mode: str, seed: int, steps: int):
 
 # ----------------------------------------------------------------- undo, hash
 
+
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("seed", range(8))
 def test_apply_undo_restores_every_byte_and_the_hash(mode, seed):
@@ -64,7 +66,9 @@ def test_apply_undo_restores_every_byte_and_the_hash(mode, seed):
             state.apply(c)
             assert state.hash() == state.hash_from_scratch()
             for player in (0, 1):
-                assert state.information_set_key(player) == state.information_set_key_from_scratch(player)
+                assert state.information_set_key(player) == state.information_set_key_from_scratch(
+                    player
+                )
             assert state.check() is None, state.check()
             assert state.cards_conserved()
             state.undo()
@@ -115,6 +119,7 @@ def test_c_loops_run_and_count():
 
 # ----------------------------------------------------------------- copies, bytes
 
+
 def test_clone_and_bytes_round_trip():
     for state, rng in walk("expert", 3, 600):
         twin = state.clone()
@@ -137,11 +142,11 @@ def test_from_bytes_rejects_bad_data():
     with pytest.raises(ValueError):
         core.CoreState.from_bytes(TABLES["standard"], data[:-1])
     corrupt = bytearray(data)
-    corrupt[100] ^= 1          # a deck count: totals and hash no longer match
+    corrupt[100] ^= 1  # a deck count: totals and hash no longer match
     with pytest.raises(ValueError):
         core.CoreState.from_bytes(TABLES["standard"], bytes(corrupt))
     corrupt = bytearray(data)
-    corrupt[-16] ^= 1          # seat 0's hidden sum (the last 16 bytes)
+    corrupt[-16] ^= 1  # seat 0's hidden sum (the last 16 bytes)
     with pytest.raises(ValueError, match="hidden sum"):
         core.CoreState.from_bytes(TABLES["standard"], bytes(corrupt))
 
@@ -152,6 +157,7 @@ def test_tables_reject_bad_mode():
 
 
 # ----------------------------------------------------------------- actions, chance
+
 
 @pytest.mark.parametrize("mode", MODES)
 def test_actions_ascending_and_chance_sums_to_one(mode):
@@ -177,13 +183,14 @@ def test_setup_deals_then_reveals():
     events = [cid("Flood Disaster"), cid("Emergency Evasion"), cid("Nullify")]
     assert state.to_dict()["phase"] == "chance"
     assert state.legal_actions() == [code(core.DEAL, c) for c in sorted(events)]
-    assert state.perft(6) == 36          # 3! orders for each seat
+    assert state.perft(6) == 36  # 3! orders for each seat
     for _ in range(6):
         state.apply(state.legal_actions()[0])
     assert all(k >> 12 == core.REVEAL for k in state.legal_actions())
 
 
 # ----------------------------------------------------------------- information
+
 
 @pytest.mark.parametrize("mode", MODES)
 def test_resample_keeps_what_the_player_knows(mode):
@@ -206,12 +213,16 @@ def test_resample_keeps_what_the_player_knows(mode):
                     assert a["face_up"] == b["face_up"]
                     if a["face_up"]:
                         assert a == b
-            assert sum(mine[1 - player]["hand"].values()) == sum(theirs[1 - player]["hand"].values())
+            assert sum(mine[1 - player]["hand"].values()) == sum(
+                theirs[1 - player]["hand"].values()
+            )
             if state.current_player() == player:
                 assert other.legal_actions() == state.legal_actions()
             if other.to_bytes() != state.to_bytes():
                 changed += 1
-                assert other.information_set_key(1 - player) != state.information_set_key(1 - player)
+                assert other.information_set_key(1 - player) != state.information_set_key(
+                    1 - player
+                )
             checked += 1
     assert checked > 500 and changed > 100
 
@@ -257,6 +268,7 @@ def test_resample_is_uniform_over_the_hidden_split():
 
 # ----------------------------------------------------------------- perft
 
+
 def test_perft_agrees_with_a_python_count():
     state = core.CoreState.initial(TABLES["expert"])
     rng = random.Random(4)
@@ -272,21 +284,46 @@ def test_perft_agrees_with_a_python_count():
 
 # ----------------------------------------------------------------- scenarios
 
+
 def blank(phase="field", active=0, turn=5, mode="standard", field=None):
     hp = 10 if mode == "standard" else 15
-    players = [{"castle_hp": hp, "ap": 3, "funds": 0, "hand": {}, "deck": {}, "flow": {},
-                "cemetery": {}, "slots": [None, None, None]} for _ in range(2)]
-    return {"turn": turn, "active": active, "current": active, "phase": phase, "result": None,
-            "players": players, "grid": {},
-            "market": {"tops": [None, None, None], "piles": [{}, {}, {}], "row": {},
-                       "row_pile": {}},
-            "field": field}
+    players = [
+        {
+            "castle_hp": hp,
+            "ap": 3,
+            "funds": 0,
+            "hand": {},
+            "deck": {},
+            "flow": {},
+            "cemetery": {},
+            "slots": [None, None, None],
+        }
+        for _ in range(2)
+    ]
+    return {
+        "turn": turn,
+        "active": active,
+        "current": active,
+        "phase": phase,
+        "result": None,
+        "players": players,
+        "grid": {},
+        "market": {"tops": [None, None, None], "piles": [{}, {}, {}], "row": {}, "row_pile": {}},
+        "field": field,
+    }
 
 
 def put(d, where, name, owner, **changes):
     is_character = CARDS.by_name(name).kind == "character"
-    piece = {"card": name, "owner": owner, "damage": 0, "ready": is_character, "moved": False,
-             "face_down": False, "atk_bonus": 0}
+    piece = {
+        "card": name,
+        "owner": owner,
+        "damage": 0,
+        "ready": is_character,
+        "moved": False,
+        "face_down": False,
+        "atk_bonus": 0,
+    }
     piece.update(changes)
     d["grid"][where] = piece
 
@@ -330,18 +367,18 @@ def test_plain_strike_and_counter_strike():
 def test_command_and_out_of_range_bonus():
     d = blank()
     put(d, "c2", "Archer", 0)
-    put(d, "c4", "Militia", 1)          # FRONT3 of seat 1 reaches b3, c3, d3: not c2
+    put(d, "c4", "Militia", 1)  # FRONT3 of seat 1 reaches b3, c3, d3: not c2
     state = build(d)
     attack(state, "c2", "c4")
     assert strike_weights(state) == {"miss": 1000, "hit": 90 * 80, "crit": 90 * 20}
 
-    put(d, "b1", "General", 0)          # around c2: +10 HIT, once
+    put(d, "b1", "General", 0)  # around c2: +10 HIT, once
     put(d, "b2", "General", 0)
     state = build(d)
     attack(state, "c2", "c4")
-    assert strike_weights(state) == {"hit": 100 * 80, "crit": 100 * 20}   # miss weight 0: not listed
+    assert strike_weights(state) == {"hit": 100 * 80, "crit": 100 * 20}  # miss weight 0: not listed
 
-    d = blank()                          # in range: no bonus; COMMAND of the enemy does not help
+    d = blank()  # in range: no bonus; COMMAND of the enemy does not help
     put(d, "c3", "Militia", 0)
     put(d, "c4", "Militia", 1)
     put(d, "b4", "General", 1)
@@ -349,20 +386,24 @@ def test_command_and_out_of_range_bonus():
     attack(state, "c3", "c4")
     assert strike_weights(state) == {"miss": 2500, "hit": 75 * 95, "crit": 75 * 5}
     strike(state, "miss")
-    assert strike_weights(state) == {"miss": 1500, "hit": 85 * 95, "crit": 85 * 5}  # counter + COMMAND
+    assert strike_weights(state) == {
+        "miss": 1500,
+        "hit": 85 * 95,
+        "crit": 85 * 5,
+    }  # counter + COMMAND
 
 
 def test_siege_crit_is_times_three():
     for outcome, hp in (("hit", 10 - 6), ("crit", 10 - 9), ("miss", 10)):
         d = blank()
-        put(d, "d3", "Catapult", 0)      # LOB reaches d6 from d3
+        put(d, "d3", "Catapult", 0)  # LOB reaches d6 from d3
         state = build(d)
         attack(state, "d3", "d6")
         strike(state, outcome)
         assert state.to_dict()["players"][1]["castle_hp"] == hp
-    d = blank()                          # SIEGE does not double against a character
+    d = blank()  # SIEGE does not double against a character
     put(d, "d3", "Catapult", 0)
-    put(d, "d5", "Knight", 1)            # 7 HP
+    put(d, "d5", "Knight", 1)  # 7 HP
     state = build(d)
     attack(state, "d3", "d5")
     strike(state, "crit")
@@ -370,8 +411,12 @@ def test_siege_crit_is_times_three():
 
 
 def test_armored_takes_one_less_but_at_least_one():
-    for attacker, outcome, damage in (("Militia", "hit", 1), ("Militia", "crit", 1),
-                                      ("Swordsman", "hit", 2), ("Swordsman", "crit", 5)):
+    for attacker, outcome, damage in (
+        ("Militia", "hit", 1),
+        ("Militia", "crit", 1),
+        ("Swordsman", "hit", 2),
+        ("Swordsman", "crit", 5),
+    ):
         d = blank()
         put(d, "c3", attacker, 0)
         put(d, "c4", "Shieldbearer", 1)
@@ -387,11 +432,11 @@ def test_charge_only_on_the_main_strike_of_a_moved_attacker():
     put(d, "c4", "Swordsman", 1)
     state = build(d)
     state.apply(code(core.MOVE, sq("c2"), sq("c3")))
-    attack(state, "c3", "c4")            # free: moved
+    attack(state, "c3", "c4")  # free: moved
     assert state.to_dict()["players"][0]["ap"] == 2
     strike(state, "hit")
-    assert state.to_dict()["grid"]["c4"]["damage"] == 4       # 3 + CHARGE
-    strike(state, "hit")                                       # Swordsman counters: 3, no CHARGE
+    assert state.to_dict()["grid"]["c4"]["damage"] == 4  # 3 + CHARGE
+    strike(state, "hit")  # Swordsman counters: 3, no CHARGE
     assert state.to_dict()["grid"]["c3"]["damage"] == 3
 
 
@@ -401,7 +446,7 @@ def test_bounty_and_game_end_by_castle():
     put(d, "c4", "Village", 1)
     state = build(d)
     attack(state, "c3", "c4")
-    strike(state, "crit")                # 6 >= 3: destroyed, bounty floor(2 / 2)
+    strike(state, "crit")  # 6 >= 3: destroyed, bounty floor(2 / 2)
     after = state.to_dict()
     assert "c4" not in after["grid"] and after["players"][0]["funds"] == 1
     assert after["players"][1]["cemetery"] == {"Village": 1}
@@ -421,11 +466,11 @@ def test_windows_open_with_any_face_down_event():
     d = blank()
     put(d, "c3", "Militia", 0)
     put(d, "c4", "Militia", 1)
-    d["players"][1]["slots"][0] = {"card": "Fortify", "face_up": False}   # no match on a character
+    d["players"][1]["slots"][0] = {"card": "Fortify", "face_up": False}  # no match on a character
     state = build(d)
     attack(state, "c3", "c4")
     assert state.to_dict()["phase"] == "response" and state.current_player() == 1
-    assert state.legal_actions() == [code(core.PASS)]                    # E-3
+    assert state.legal_actions() == [code(core.PASS)]  # E-3
 
 
 def test_evasion_nullified_and_evasion_move():
@@ -440,10 +485,10 @@ def test_evasion_nullified_and_evasion_move():
     assert state.to_dict()["phase"] == "nullify" and state.current_player() == 0
     assert state.legal_actions() == [code(core.PASS), code(core.EVENT, 2)]
     saved = state.clone()
-    state.apply(code(core.EVENT, 2))     # nullified: the battle goes on
+    state.apply(code(core.EVENT, 2))  # nullified: the battle goes on
     assert state.is_chance()
     state = saved
-    state.apply(code(core.PASS))         # evasion: no strike, the target may move
+    state.apply(code(core.PASS))  # evasion: no strike, the target may move
     assert state.to_dict()["phase"] == "evade" and state.current_player() == 1
     assert not state.to_dict()["grid"]["c3"]["ready"]
     state.apply(code(core.EVADE, sq("c5")))
@@ -458,9 +503,9 @@ def test_ambush_strikes_first_then_no_counter():
     d["players"][1]["slots"][0] = {"card": "Ambush", "face_up": False}
     state = build(d)
     attack(state, "c3", "c4")
-    state.apply(code(core.EVENT, 0))     # seat 0 has no face-down event: no Nullify window
-    assert strike_weights(state) == {"miss": 2000, "hit": 80 * 90, "crit": 80 * 10}   # no bonus
-    strike(state, "hit")                 # 3 damage on a 3-HP Militia: destroyed, battle over
+    state.apply(code(core.EVENT, 0))  # seat 0 has no face-down event: no Nullify window
+    assert strike_weights(state) == {"miss": 2000, "hit": 80 * 90, "crit": 80 * 10}  # no bonus
+    strike(state, "hit")  # 3 damage on a 3-HP Militia: destroyed, battle over
     assert "c3" not in state.to_dict()["grid"] and state.to_dict()["phase"] == "field"
 
 

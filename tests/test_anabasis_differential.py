@@ -3,11 +3,12 @@
 Every node of every game is compared: current player, legal actions (or chance
 outcomes with their probabilities), returns, and the canonical state dict.
 """
+
 import random
 
 import pytest
 
-from harness import differential_batches, differential_game, information_pairs, choose
+from harness import choose, differential_batches, differential_game, information_pairs
 from xenophon._core import anabasis as core
 from xenophon.anabasis import notation
 from xenophon.anabasis.cards import load_card_set
@@ -34,8 +35,10 @@ def describe(backend, code):
 def test_core_agrees_with_oracle(mode, batch):
     core_factory, oracle_factory = factories(mode)
     offset = 0 if mode == "standard" else 1_000_000
-    played = [differential_game(core_factory, oracle_factory, offset + game, MAX_ACTIONS, describe)
-              for game in range(batch * GAMES_PER_BATCH, (batch + 1) * GAMES_PER_BATCH)]
+    played = [
+        differential_game(core_factory, oracle_factory, offset + game, MAX_ACTIONS, describe)
+        for game in range(batch * GAMES_PER_BATCH, (batch + 1) * GAMES_PER_BATCH)
+    ]
     # every game was played to its end, and games are long enough to mean something
     assert max(played) < MAX_ACTIONS and sum(played) > 100 * GAMES_PER_BATCH
 

@@ -1,6 +1,7 @@
 """Analysing games through the command line: seat-view records (export, replay,
 analyse, suggest, review), the engine protocol's observations, new games,
 state, legal moves and cancel, and match with two named Hero decks."""
+
 import json
 import subprocess
 import sys
@@ -22,8 +23,9 @@ def random_games(tmp_path_factory):
     records = {}
     for game in GAMES:
         for seed in SEEDS:
-            made = xenophon("selfplay", game, "--bots", "random;random", "--seed", seed,
-                            "--out", folder)
+            made = xenophon(
+                "selfplay", game, "--bots", "random;random", "--seed", seed, "--out", folder
+            )
             assert made.returncode == 0, made.stderr
             records[game, seed] = folder / f"{game}-selfplay-{seed}.jsonl"
     return records
@@ -54,12 +56,15 @@ def without_timing(text):
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("seat", (0, 1))
-def test_a_seat_view_export_analyses_as_the_keyed_record_does(random_games, tmp_path, game,
-                                                              seed, seat):
+def test_a_seat_view_export_analyses_as_the_keyed_record_does(
+    random_games, tmp_path, game, seed, seat
+):
     keyed, view = keyed_and_seat_view(random_games[game, seed], seat, tmp_path)
     for where in ((), ("--turn", 3 + seat)):
-        answers = [xenophon("analyse", path, *where, "--iterations", "300", "--json")
-                   for path in (keyed, view)]
+        answers = [
+            xenophon("analyse", path, *where, "--iterations", "300", "--json")
+            for path in (keyed, view)
+        ]
         assert all(a.returncode == 0 for a in answers), answers[1].stderr
         assert without_timing(answers[0].stdout) == without_timing(answers[1].stdout)
     suggested = [xenophon("suggest", path, "--iterations", "200") for path in (keyed, view)]
@@ -69,15 +74,16 @@ def test_a_seat_view_export_analyses_as_the_keyed_record_does(random_games, tmp_
 @pytest.mark.parametrize("game", GAMES)
 def test_a_seat_view_review_matches_the_keyed_one(random_games, tmp_path, game):
     keyed, view = keyed_and_seat_view(random_games[game, SEEDS[0]], 1, tmp_path)
-    reviews = [xenophon("review", path, "--as", "1", "--iterations", "20", "--json")
-               for path in (keyed, view)]
+    reviews = [
+        xenophon("review", path, "--as", "1", "--iterations", "20", "--json")
+        for path in (keyed, view)
+    ]
     assert reviews[0].returncode == 0, reviews[0].stderr
     assert json.loads(reviews[0].stdout) == json.loads(reviews[1].stdout)
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_a_seat_view_record_holds_no_key_no_seed_and_no_hidden_card(random_games, tmp_path,
-                                                                     game):
+def test_a_seat_view_record_holds_no_key_no_seed_and_no_hidden_card(random_games, tmp_path, game):
     full = random_games[game, SEEDS[0]]
     _, view = keyed_and_seat_view(full, 0, tmp_path)
     head, *lines = rows_of(view)
@@ -88,7 +94,7 @@ def test_a_seat_view_record_holds_no_key_no_seed_and_no_hidden_card(random_games
     assert hidden and all(line["seat"] != 0 for line, _ in hidden)
     for line, true in hidden:
         assert line["hidden"].startswith("opponent ")
-        assert " ".join(true["move"].split()[1:]) not in line["hidden"]    # no card named
+        assert " ".join(true["move"].split()[1:]) not in line["hidden"]  # no card named
     assert any(line["hidden"] == "opponent draws a card" for line, _ in hidden)
     if game == "anabasis":
         deals = [line["hidden"] for line, _ in hidden if "dealt" in line["hidden"]]
@@ -98,15 +104,22 @@ def test_a_seat_view_record_holds_no_key_no_seed_and_no_hidden_card(random_games
     assert "opponent draws a card" in shown.stdout and "(hidden)" not in shown.stdout
 
 
-@pytest.mark.parametrize("game, options", [
-    ("anabasis", {}), ("anabasis", {"mode": "expert"}),
-    ("hero", {}), ("hero", {"decks": ("wild_grove", "crimson_conqueror")})])
+@pytest.mark.parametrize(
+    "game, options",
+    [
+        ("anabasis", {}),
+        ("anabasis", {"mode": "expert"}),
+        ("hero", {}),
+        ("hero", {"decks": ("wild_grove", "crimson_conqueror")}),
+    ],
+)
 def test_seat_view_and_keyed_records_rebuild_the_same_worlds(game, options):
     """Line by line, the world rebuilt from the seat-view notation is the one
     rebuilt from the keys (so every analysis of them agrees)."""
     from xenophon.kernel.registry import make_game
-    from xenophon.play.records import parse_record, replay, seat_view
     from xenophon.lab.selfplay import selfplay_game
+    from xenophon.play.records import parse_record, replay, seat_view
+
     for seed in (40, 41, 42):
         played = make_game(game, seed=seed, **options)
         record = selfplay_game(played, ["random", "greedy"], seed)
@@ -115,8 +128,9 @@ def test_seat_view_and_keyed_records_rebuild_the_same_worlds(game, options):
             view = parse_record(seat_view(record, played, seat).text(), "seat view")
             final, before = replay(keyed, played)
             final_seen, before_seen = replay(view, played)
-            assert [s.hash() for s in before + [final]] == \
-                [s.hash() for s in before_seen + [final_seen]], (seed, seat)
+            assert [s.hash() for s in before + [final]] == [
+                s.hash() for s in before_seen + [final_seen]
+            ], (seed, seat)
 
 
 def test_a_hand_written_seat_view_game_is_analysed(random_games, tmp_path):
@@ -125,22 +139,34 @@ def test_a_hand_written_seat_view_game_is_analysed(random_games, tmp_path):
     head, *lines = rows_of(view)
     decision = next(i for i, line in enumerate(lines) if line["seat"] == 0)
     noted = tmp_path / "noted.jsonl"
-    typed = {"format": "xenophon-record", "format_version": 2, "game": "hero",
-             "options": head["options"], "view": 0}
-    rows = [typed] + [{**line, "hidden": "Opponent  draws a card"} if "hidden" in line
-                      else line for line in lines[:decision]]
+    typed = {
+        "format": "xenophon-record",
+        "format_version": 2,
+        "game": "hero",
+        "options": head["options"],
+        "view": 0,
+    }
+    rows = [typed] + [
+        {**line, "hidden": "Opponent  draws a card"} if "hidden" in line else line
+        for line in lines[:decision]
+    ]
     noted.write_text("".join(json.dumps(row) + "\n" for row in rows))
     analysed = xenophon("analyse", noted, "--iterations", "100", "--json")
     assert analysed.returncode == 0, analysed.stderr
     assert json.loads(analysed.stdout)["seat"] == 0
 
 
-@pytest.mark.parametrize("change, message", [
-    (lambda line: line.update(hidden="a card was drawn"), "words starting with \"opponent\""),
-    (lambda line: line.update(hidden="opponent sets an event face down in slot 2"),
-     "no world consistent"),
-    (lambda line: line.update(reveals="Ambush"), "'reveals' is a list"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda line: line.update(hidden="a card was drawn"), 'words starting with "opponent"'),
+        (
+            lambda line: line.update(hidden="opponent sets an event face down in slot 2"),
+            "no world consistent",
+        ),
+        (lambda line: line.update(reveals="Ambush"), "'reveals' is a list"),
+    ],
+)
 def test_a_broken_seat_view_line_is_one_clear_error(random_games, tmp_path, change, message):
     _, view = keyed_and_seat_view(random_games["anabasis", SEEDS[0]], 0, tmp_path)
     rows = rows_of(view)
@@ -152,27 +178,33 @@ def test_a_broken_seat_view_line_is_one_clear_error(random_games, tmp_path, chan
 # -- the review picture -------------------------------------------------------------
 def svg_texts(path):
     import xml.etree.ElementTree as ElementTree
+
     root = ElementTree.parse(path).getroot()
-    return ["".join(element.itertext()) for element in root.iter()
-            if element.tag.endswith("}text")]
+    return ["".join(element.itertext()) for element in root.iter() if element.tag.endswith("}text")]
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_review_draws_a_picture_with_axes_turns_and_the_mistakes(random_games, tmp_path, game):
     _, view = keyed_and_seat_view(random_games[game, SEEDS[0]], 0, tmp_path)
     svg, png = tmp_path / "review.svg", tmp_path / "review.png"
-    reviewed = xenophon("review", view, "--as", "0", "--iterations", "30", "--json",
-                        "--svg", svg, "--png", png)
+    reviewed = xenophon(
+        "review", view, "--as", "0", "--iterations", "30", "--json", "--svg", svg, "--png", png
+    )
     assert reviewed.returncode == 0, reviewed.stderr
     data = json.loads(reviewed.stdout)
     texts = svg_texts(svg)
-    for label in ("win probability (%)", "turn", "50%", "mistakes",
-                  "win probability before the decision"):
+    for label in (
+        "win probability (%)",
+        "turn",
+        "50%",
+        "mistakes",
+        "win probability before the decision",
+    ):
         assert label in texts, label
-    assert "1" in texts                                  # the first turn's tick
+    assert "1" in texts  # the first turn's tick
     assert data["mistakes"], "random play makes mistakes"
     numbers = [str(n) for n in range(1, min(17, len(data["mistakes"])) + 1)]
-    assert all(texts.count(number) >= 2 for number in numbers)   # mark and table row
+    assert all(texts.count(number) >= 2 for number in numbers)  # mark and table row
     for mistake in data["mistakes"][:17]:
         assert mistake["played"][:29] in " ".join(texts)
     header = png.read_bytes()[:24]
@@ -188,8 +220,9 @@ def test_review_pictures_are_checked_before_the_review(random_games, tmp_path):
     assert_clean_error(xenophon("review", view, "--as", "0", "--png", kept), "exists")
     assert kept.read_bytes() == b"mine"
     same = tmp_path / "same"
-    assert_clean_error(xenophon("review", view, "--as", "0", "--png", same, "--svg", same),
-                       "same file")
+    assert_clean_error(
+        xenophon("review", view, "--as", "0", "--png", same, "--svg", same), "same file"
+    )
 
 
 # -- explained suggestions -------------------------------------------------------
@@ -199,29 +232,44 @@ def test_analyse_shows_the_position_its_columns_and_why(random_games, game):
     table = xenophon("analyse", full, "--as", "1", "--turn", "6", "--iterations", "1000")
     assert table.returncode == 0, table.stderr
     text = table.stdout
-    assert "Turn 6" in text or "turn 6" in text            # the board of the position
+    assert "Turn 6" in text or "turn 6" in text  # the board of the position
     assert "low: the 95% lower bound of win" in " ".join(text.split())
     assert "why: each move searched again in 24 worlds" in " ".join(text.split())
     assert "best in " in text and "opponent's hidden cards" in text
     suggested = xenophon("suggest", full, "--as", "1", "--turn", "6", "--iterations", "500")
     assert suggested.returncode == 0 and "best in " in suggested.stdout
-    plain = xenophon("analyse", full, "--as", "1", "--turn", "6", "--iterations", "500",
-                     "--worlds", "0")
+    plain = xenophon(
+        "analyse", full, "--as", "1", "--turn", "6", "--iterations", "500", "--worlds", "0"
+    )
     assert "why:" not in plain.stdout and "best in" not in plain.stdout
 
 
 @pytest.mark.parametrize("sampler", ["uniform", "policy"])
 @pytest.mark.parametrize("game", GAMES)
-def test_explanations_come_from_the_seat_information_only(random_games, tmp_path, game,
-                                                           sampler):
+def test_explanations_come_from_the_seat_information_only(random_games, tmp_path, game, sampler):
     """The full record (hidden cards in it) and the seat's own view of it give
     the same analysis and explanation, with either sampler: the hidden cards
     are never read."""
     full = random_games[game, SEEDS[1]]
     _, view = keyed_and_seat_view(full, 0, tmp_path)
-    answers = [xenophon("analyse", path, "--as", "0", "--turn", "7", "--iterations", "800",
-                        "--worlds", "16", "--sampler", sampler, "--json")
-               for path in (full, view)]
+    answers = [
+        xenophon(
+            "analyse",
+            path,
+            "--as",
+            "0",
+            "--turn",
+            "7",
+            "--iterations",
+            "800",
+            "--worlds",
+            "16",
+            "--sampler",
+            sampler,
+            "--json",
+        )
+        for path in (full, view)
+    ]
     assert answers[0].returncode == 0, answers[0].stderr
     data = [without_timing(answer.stdout) for answer in answers]
     assert data[0] == data[1]
@@ -233,15 +281,20 @@ def test_explanations_come_from_the_seat_information_only(random_games, tmp_path
     places = explanation["hidden_cards"]
     assert all(0 < p <= 1 for cards in places.values() for p in cards.values())
     for place, cards in places.items():
-        if place.startswith("slot"):          # one card a slot: the chances add up to 1
+        if place.startswith("slot"):  # one card a slot: the chances add up to 1
             assert sum(cards.values()) == pytest.approx(1, abs=1e-3)
 
 
 # -- the engine protocol ---------------------------------------------------------
 def engine(*queries, timeout=300):
     text = "".join(json.dumps(query) + "\n" for query in queries)
-    result = subprocess.run([sys.executable, "-m", "xenophon.cli.main", "engine"], input=text,
-                            capture_output=True, text=True, timeout=timeout)
+    result = subprocess.run(
+        [sys.executable, "-m", "xenophon.cli.main", "engine"],
+        input=text,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
     assert result.returncode == 0, result.stderr
     return [json.loads(line) for line in result.stdout.splitlines()]
 
@@ -252,22 +305,40 @@ def test_engine_analyses_observations_as_the_seat_view_record(random_games, tmp_
     _, view = keyed_and_seat_view(full, 1, tmp_path)
     head, *lines = rows_of(view)
     lines = [line for line in lines if "result" not in line]
-    upto = max(i for i, line in enumerate(lines) if line["seat"] == 1)   # its last decision
-    observations = [line.get("move", line.get("hidden")) if "reveals" not in line
-                    else {"move": line["move"], "reveals": line["reveals"]}
-                    for line in lines[:upto]]
+    upto = max(i for i, line in enumerate(lines) if line["seat"] == 1)  # its last decision
+    observations = [
+        line.get("move", line.get("hidden"))
+        if "reveals" not in line
+        else {"move": line["move"], "reveals": line["reveals"]}
+        for line in lines[:upto]
+    ]
     truncated = tmp_path / "upto.jsonl"
     truncated.write_text("".join(json.dumps(row) + "\n" for row in [head] + lines[:upto]))
     by_record, by_observations, other_seat, wrong_seat = engine(
         {"id": "r", "record": str(truncated), "iterations": 200, "top": 5, "explain": 8},
-        {"id": "o", "game": game, "options": head["options"], "seat": 1,
-         "observations": observations, "iterations": 200, "top": 5, "explain": 8},
+        {
+            "id": "o",
+            "game": game,
+            "options": head["options"],
+            "seat": 1,
+            "observations": observations,
+            "iterations": 200,
+            "top": 5,
+            "explain": 8,
+        },
         {"id": "s", "command": "state", "record": str(truncated), "seat": 0},
-        {"id": "w", "game": game, "options": head["options"], "seat": 0,
-         "observations": observations, "iterations": 10})
+        {
+            "id": "w",
+            "game": game,
+            "options": head["options"],
+            "seat": 0,
+            "observations": observations,
+            "iterations": 10,
+        },
+    )
     assert "error" not in by_observations, by_observations
     assert "shown to seat 1 only" in other_seat["error"]
-    assert "observations: observation" in wrong_seat["error"]     # seat 1's, not seat 0's
+    assert "observations: observation" in wrong_seat["error"]  # seat 1's, not seat 0's
     for answer in (by_record, by_observations):
         answer.pop("id"), answer.pop("seconds")
     assert by_record == by_observations
@@ -278,23 +349,39 @@ def test_engine_analyses_observations_as_the_seat_view_record(random_games, tmp_
 
 @pytest.mark.parametrize("game", GAMES)
 def test_engine_new_game_state_and_legal_moves_show_only_the_seat_view(game):
-    opened, = engine({"id": 1, "command": "new_game", "game": game, "seed": 8, "seat": 0})
+    (opened,) = engine({"id": 1, "command": "new_game", "game": game, "seed": 8, "seat": 0})
     assert opened["to_move"] == 0 and opened["legal_moves"]
     assert any(text == "opponent draws a card" for text in opened["observations"])
     opponent = opened["state"]["players"][1]
     assert opponent["hand"] is None and opponent["deck"] is None
-    again, = engine({"id": 2, "command": "new_game", "game": game, "seed": 8, "seat": 0})
-    assert again["observations"] == opened["observations"]       # the seed fixes the chance
+    (again,) = engine({"id": 2, "command": "new_game", "game": game, "seed": 8, "seat": 0})
+    assert again["observations"] == opened["observations"]  # the seed fixes the chance
     move = opened["legal_moves"][0]
     after, moves, state, analysed = engine(
         {"id": 3, "command": "new_game", "game": game, "seed": 8, "seat": 0, "moves": [move]},
-        {"id": 4, "command": "legal_moves", "game": game, "seat": 0,
-         "observations": opened["observations"]},
-        {"id": 5, "command": "state", "game": game, "seat": 0,
-         "observations": opened["observations"]},
-        {"id": 6, "game": game, "seat": 0, "observations": opened["observations"],
-         "iterations": 100})
-    assert after["observations"][:len(opened["observations"])] == opened["observations"]
+        {
+            "id": 4,
+            "command": "legal_moves",
+            "game": game,
+            "seat": 0,
+            "observations": opened["observations"],
+        },
+        {
+            "id": 5,
+            "command": "state",
+            "game": game,
+            "seat": 0,
+            "observations": opened["observations"],
+        },
+        {
+            "id": 6,
+            "game": game,
+            "seat": 0,
+            "observations": opened["observations"],
+            "iterations": 100,
+        },
+    )
+    assert after["observations"][: len(opened["observations"])] == opened["observations"]
     assert after["observations"][len(opened["observations"])] == move
     assert moves["legal_moves"] == opened["legal_moves"]
     assert state["state"] == opened["state"] and state["board"] == opened["board"]
@@ -302,30 +389,48 @@ def test_engine_new_game_state_and_legal_moves_show_only_the_seat_view(game):
 
 
 def test_engine_refuses_the_opponents_legal_moves_and_unknown_commands():
-    opened, = engine({"command": "new_game", "game": "anabasis", "seed": 3, "seat": 1})
+    (opened,) = engine({"command": "new_game", "game": "anabasis", "seed": 3, "seat": 1})
     assert opened["to_move"] == 0 and "legal_moves" not in opened
     refused, unknown, no_seed = engine(
-        {"id": 1, "command": "legal_moves", "game": "anabasis", "seat": 1,
-         "observations": opened["observations"]},
+        {
+            "id": 1,
+            "command": "legal_moves",
+            "game": "anabasis",
+            "seat": 1,
+            "observations": opened["observations"],
+        },
         {"id": 2, "command": "undo"},
-        {"id": 3, "command": "new_game", "game": "anabasis", "seat": 0})
+        {"id": 3, "command": "new_game", "game": "anabasis", "seat": 0},
+    )
     assert "its own legal moves only" in refused["error"]
     assert "'command' must be one of" in unknown["error"]
     assert "needs its 'seed'" in no_seed["error"]
 
 
 def test_engine_cancel_stops_a_running_search():
-    process = subprocess.Popen([sys.executable, "-m", "xenophon.cli.main", "engine"],
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "xenophon.cli.main", "engine"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
 
     def send(query):
         process.stdin.write(json.dumps(query) + "\n")
         process.stdin.flush()
+
     try:
         send({"id": 0, "command": "new_game", "game": "hero", "seed": 1, "seat": 0})
         opened = json.loads(process.stdout.readline())
-        send({"id": "long", "game": "hero", "seat": 0, "observations": opened["observations"],
-              "iterations": 50_000_000})
+        send(
+            {
+                "id": "long",
+                "game": "hero",
+                "seat": 0,
+                "observations": opened["observations"],
+                "iterations": 50_000_000,
+            }
+        )
         time.sleep(0.5)
         started = time.perf_counter()
         send({"id": "stop", "command": "cancel"})
@@ -345,12 +450,30 @@ def test_engine_cancel_stops_a_running_search():
 
 # -- match -------------------------------------------------------------------------
 def test_match_takes_both_hero_decks_joined_by_a_comma():
-    swapped = xenophon("match", "random", "random", "--game",
-                       "hero:decks=wild_grove,crimson_conqueror", "--games", "2")
+    swapped = xenophon(
+        "match",
+        "random",
+        "random",
+        "--game",
+        "hero:decks=wild_grove,crimson_conqueror",
+        "--games",
+        "2",
+    )
     assert swapped.returncode == 0, swapped.stderr
     assert "hero:decks=wild_grove,crimson_conqueror" in swapped.stdout
-    assert_clean_error(xenophon("match", "random", "random", "--game",
-                                "hero:decks=wild_grove,crimson_conqueror,wild_grove",
-                                "--games", "2"), "takes two decks")
-    assert_clean_error(xenophon("match", "random", "random", "--game",
-                                "hero:cards=,wild_grove", "--games", "2"), "key=value")
+    assert_clean_error(
+        xenophon(
+            "match",
+            "random",
+            "random",
+            "--game",
+            "hero:decks=wild_grove,crimson_conqueror,wild_grove",
+            "--games",
+            "2",
+        ),
+        "takes two decks",
+    )
+    assert_clean_error(
+        xenophon("match", "random", "random", "--game", "hero:cards=,wild_grove", "--games", "2"),
+        "key=value",
+    )

@@ -1,12 +1,13 @@
 """`xenophon bench --quick`: every part of the benchmark runs (not how fast),
 with OpenSpiel or without it (then the peer parts say why they are skipped)."""
+
 import json
 import random
 
 from test_cli import assert_clean_error, xenophon
-from xenophon.lab.benchmarks import PARTS, TO_THE_END, Measure, median_runs
-from xenophon.kernel.registry import make_game
 from xenophon.interop.native import unavailable_reason
+from xenophon.kernel.registry import make_game
+from xenophon.lab.benchmarks import PARTS, TO_THE_END, Measure, median_runs
 from xenophon.search.bots import ISMCTSBot
 
 
@@ -44,10 +45,15 @@ def test_bench_bad_input_is_one_line():
     assert_clean_error(xenophon("bench", "--frobnicate"), "unrecognized arguments")
     assert_clean_error(xenophon("bench", "--games", "1"), "argument --games: 1 is out of range")
     assert_clean_error(xenophon("bench", "--rounds", "0"), "argument --rounds: 0 is out of range")
-    assert_clean_error(xenophon("bench", "--move-time", "0"), "argument --move-time: 0 is out of range")
-    assert_clean_error(xenophon("bench", "--sprt", "abc"), "argument --sprt: 'abc': give two Elo values")
-    assert_clean_error(xenophon("bench", "--positions", "/nonexistent.json"),
-                       "cannot read the benchmark positions")
+    assert_clean_error(
+        xenophon("bench", "--move-time", "0"), "argument --move-time: 0 is out of range"
+    )
+    assert_clean_error(
+        xenophon("bench", "--sprt", "abc"), "argument --sprt: 'abc': give two Elo values"
+    )
+    assert_clean_error(
+        xenophon("bench", "--positions", "/nonexistent.json"), "cannot read the benchmark positions"
+    )
 
 
 def test_rounds_take_turns_and_keep_each_searchs_median_run():
@@ -59,6 +65,7 @@ def test_rounds_take_turns_and_keep_each_searchs_median_run():
         def run():
             calls.append(name)
             return Measure(100, next(runs))
+
         return run
 
     ours, peer = median_runs([search("ours", [1.0, 4.0, 2.0]), search("peer", [5.0, 3.0, 9.0])], 3)
@@ -83,5 +90,12 @@ def test_uniform_playouts_search_is_reproducible_and_differs_from_the_policy():
 def test_table_figures_carry_their_unit():
     # a value is printed in the unit its suffix names (34,645 is 34.6k, not 3.46k)
     from xenophon.lab.benchmarks import _figure
-    assert [_figure(v) for v in (34_645, 9_999, 88.5, 8_870_000, 2.1e9, None)] == \
-        ["34.6k", "9999", "88.5", "8.87M", "2.1G", "n/a"]
+
+    assert [_figure(v) for v in (34_645, 9_999, 88.5, 8_870_000, 2.1e9, None)] == [
+        "34.6k",
+        "9999",
+        "88.5",
+        "8.87M",
+        "2.1G",
+        "n/a",
+    ]

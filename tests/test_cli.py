@@ -1,5 +1,6 @@
 """The `xenophon` command driven as a user would: subprocesses with scripted
 input, for both games, including every error path."""
+
 import json
 import os
 import signal
@@ -17,9 +18,14 @@ def xenophon(*args, input_text=None, env_home=None, timeout=600):
     if env_home is not None:
         env["XDG_DATA_HOME"] = str(env_home)
     env.pop("NO_COLOR", None)
-    return subprocess.run([sys.executable, "-m", "xenophon.cli.main", *map(str, args)],
-                          input=input_text, capture_output=True, text=True, timeout=timeout,
-                          env=env)
+    return subprocess.run(
+        [sys.executable, "-m", "xenophon.cli.main", *map(str, args)],
+        input=input_text,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
+    )
 
 
 def ctrl_c_as_on_a_terminal() -> None:
@@ -52,11 +58,24 @@ def finished_games(tmp_path_factory):
     records = {}
     for game in GAMES:
         home = tmp_path_factory.mktemp(game)
-        result = xenophon("play", game, "--level", "easy", "--seed", "3", "--seat", "1",
-                          input_text=PASSIVE, env_home=home)
+        result = xenophon(
+            "play",
+            game,
+            "--level",
+            "easy",
+            "--seed",
+            "3",
+            "--seat",
+            "1",
+            input_text=PASSIVE,
+            env_home=home,
+        )
         assert result.returncode == 0, result.stderr
-        assert "The AI wins." in result.stdout or "You win." in result.stdout \
+        assert (
+            "The AI wins." in result.stdout
+            or "You win." in result.stdout
             or "Draw." in result.stdout
+        )
         records[game] = saved_records(home)[-1]
     return records
 
@@ -64,8 +83,17 @@ def finished_games(tmp_path_factory):
 def test_help_and_version():
     result = xenophon("--help")
     assert result.returncode == 0
-    for command in ("play", "analyse", "suggest", "review", "selfplay", "replay", "export",
-                    "match", "engine"):
+    for command in (
+        "play",
+        "analyse",
+        "suggest",
+        "review",
+        "selfplay",
+        "replay",
+        "export",
+        "match",
+        "engine",
+    ):
         assert command in result.stdout
     assert xenophon("--version").stdout.startswith("xenophon ")
 
@@ -83,9 +111,20 @@ def test_whole_game_through_play(finished_games, game):
 @pytest.mark.parametrize("game", GAMES)
 def test_hint_undo_save_and_resume(tmp_path, game):
     script = "moves\nhint\nhelp\nnot-a-move\nend\nundo\nsave {}\nquit\n".format(
-        tmp_path / "mine.jsonl")
-    result = xenophon("play", game, "--seat", "0", "--seed", "5", "--level", "easy",
-                      input_text=script, env_home=tmp_path)
+        tmp_path / "mine.jsonl"
+    )
+    result = xenophon(
+        "play",
+        game,
+        "--seat",
+        "0",
+        "--seed",
+        "5",
+        "--level",
+        "easy",
+        input_text=script,
+        env_home=tmp_path,
+    )
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "AI's view for you" in out and "win" in out
@@ -100,18 +139,29 @@ def test_hint_undo_save_and_resume(tmp_path, game):
 
 
 def test_play_saves_on_end_of_input(tmp_path):
-    result = xenophon("play", "anabasis", "--seat", "0", "--seed", "1", "--level", "easy",
-                      input_text="", env_home=tmp_path)
+    result = xenophon(
+        "play",
+        "anabasis",
+        "--seat",
+        "0",
+        "--seed",
+        "1",
+        "--level",
+        "easy",
+        input_text="",
+        env_home=tmp_path,
+    )
     assert result.returncode == 0
     assert saved_records(tmp_path)
 
 
 def test_ai_hidden_moves_are_not_shown(finished_games):
     """The AI's draws and deals never reach the human's screen or board."""
-    result = xenophon("play", "anabasis", "--level", "easy", "--seed", "3", "--seat", "1",
-                      input_text="quit\n")
+    result = xenophon(
+        "play", "anabasis", "--level", "easy", "--seed", "3", "--seat", "1", input_text="quit\n"
+    )
     assert "(hidden from you)" in result.stdout
-    assert "your event slots are" in result.stdout   # the human's own deals are shown
+    assert "your event slots are" in result.stdout  # the human's own deals are shown
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -142,7 +192,7 @@ def test_redacted_record_hides_and_still_analyses(finished_games, tmp_path, game
     assert lines[0]["view"] == 1
     hidden = [line for line in lines[1:] if line.get("hidden")]
     assert hidden and all("move" not in line for line in hidden)
-    assert all(line.get("seat") != 1 for line in hidden)   # a seat sees its own moves
+    assert all(line.get("seat") != 1 for line in hidden)  # a seat sees its own moves
     analysed = xenophon("analyse", redacted, "--iterations", "200", "--json")
     assert analysed.returncode == 0, analysed.stderr
     assert json.loads(analysed.stdout)["seat"] == 1
@@ -151,13 +201,34 @@ def test_redacted_record_hides_and_still_analyses(finished_games, tmp_path, game
 
 
 def test_selfplay_and_match(tmp_path):
-    result = xenophon("selfplay", "hero", "--bots", "random;greedy", "--games", "2",
-                      "--seed", "4", "--out", tmp_path)
+    result = xenophon(
+        "selfplay",
+        "hero",
+        "--bots",
+        "random;greedy",
+        "--games",
+        "2",
+        "--seed",
+        "4",
+        "--out",
+        tmp_path,
+    )
     assert result.returncode == 0, result.stderr
     assert len(list(tmp_path.glob("hero-selfplay-*.jsonl"))) == 2
     report = tmp_path / "match.json"
-    match = xenophon("match", "greedy", "random", "--game", "anabasis", "--games", "4",
-                     "--processes", "2", "--json", report)
+    match = xenophon(
+        "match",
+        "greedy",
+        "random",
+        "--game",
+        "anabasis",
+        "--games",
+        "4",
+        "--processes",
+        "2",
+        "--json",
+        report,
+    )
     assert match.returncode == 0, match.stderr
     assert "score" in match.stdout and json.loads(report.read_text())["summary"]["games"] == 4
 
@@ -169,15 +240,22 @@ def test_engine_protocol(finished_games):
         "this is not json",
         {"id": 4, "game": "chess", "moves": []},
         {"id": 5, "game": "hero", "moves": ["draw Fireball", "jump"]},
-        {"id": 6, "game": "hero", "options": {"decks": ["wild_grove", "crimson_conqueror"]},
-         "moves": [], "iterations": 0},
+        {
+            "id": 6,
+            "game": "hero",
+            "options": {"decks": ["wild_grove", "crimson_conqueror"]},
+            "moves": [],
+            "iterations": 0,
+        },
     ]
     # a position of each game where a player decides: replay a short prefix
-    record_lines = [json.loads(line) for line in
-                    finished_games["hero"].read_text().splitlines()[1:40]]
+    record_lines = [
+        json.loads(line) for line in finished_games["hero"].read_text().splitlines()[1:40]
+    ]
     hero_moves = [line["move"] for line in record_lines if "move" in line]
-    queries.append({"id": 7, "game": "hero", "moves": hero_moves, "iterations": 300,
-                    "stream": 0.01, "top": 3})
+    queries.append(
+        {"id": 7, "game": "hero", "moves": hero_moves, "iterations": 300, "stream": 0.01, "top": 3}
+    )
     text = "\n".join(q if isinstance(q, str) else json.dumps(q) for q in queries) + "\n"
     result = xenophon("engine", input_text=text)
     assert result.returncode == 0, result.stderr
@@ -212,7 +290,7 @@ def test_error_paths(tmp_path):
     broken.write_text('{"format": "xenophon-record", "game": "anabasis"')
     assert_clean_error(xenophon("replay", broken), "not valid JSON")
     cards = tmp_path / "cards.toml"
-    cards.write_text("[[character]]\nname = \"Blob\"\n")
+    cards.write_text('[[character]]\nname = "Blob"\n')
     assert_clean_error(xenophon("play", "anabasis", "--cards", cards), "Blob")
     bad_deck = xenophon("play", "hero", "--decks", "wild_grove,nonsense")
     assert_clean_error(bad_deck, "nonsense")
@@ -229,7 +307,7 @@ def test_illegal_move_in_a_record_and_truncated_record(finished_games, tmp_path)
     tampered.write_text("\n".join(json.dumps(line) for line in moved) + "\n")
     before = tampered.read_text()
     assert_clean_error(xenophon("analyse", tampered, "--iterations", "10"), "line")
-    assert tampered.read_text() == before            # nothing the user saved is touched
+    assert tampered.read_text() == before  # nothing the user saved is touched
     truncated = tmp_path / "truncated.jsonl"
     truncated.write_text("\n".join(lines[:30]) + "\n" + lines[30][:10])
     assert_clean_error(xenophon("replay", truncated), "truncated")

@@ -3,6 +3,7 @@
 XenophonError (the fuzz targets of tests/fuzz/core_targets.py, on a few
 hundred generated inputs each), and one regression test per input that once
 crashed or was wrongly accepted (docs/sanitizers.md lists them)."""
+
 from __future__ import annotations
 
 import copy
@@ -16,11 +17,16 @@ from hypothesis import strategies as st
 
 from fuzz import core_targets, sample
 from xenophon.anabasis import Game as AnabasisGame
-from xenophon.kernel.errors import XenophonError
 from xenophon.hero import Game as HeroGame
+from xenophon.kernel.errors import XenophonError
 
-FAST = settings(max_examples=300, deadline=None, database=None, derandomize=True,
-                suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(
+    max_examples=300,
+    deadline=None,
+    database=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 
 
 def seeds(name: str) -> list[bytes]:
@@ -28,6 +34,7 @@ def seeds(name: str) -> list[bytes]:
 
 
 # ----------------------------------------------------------------- generated inputs
+
 
 @st.composite
 def mutated_state(draw, name: str) -> bytes:
@@ -45,18 +52,45 @@ def mutated_state(draw, name: str) -> bytes:
 
 
 JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.integers(-2**70, 2**70) |
-    st.floats(allow_nan=True, allow_infinity=True) | st.text(max_size=12) |
-    st.sampled_from(["\ud800", "standby1", "field", "chance", "a1", "d1", "F1", "Militia",
-                     "Goblin Raider", "Retainer", "draw", "target"]),
-    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner, max_size=5),
-    max_leaves=8)
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.integers(-(2**70), 2**70)
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | st.text(max_size=12)
+    | st.sampled_from(
+        [
+            "\ud800",
+            "standby1",
+            "field",
+            "chance",
+            "a1",
+            "d1",
+            "F1",
+            "Militia",
+            "Goblin Raider",
+            "Retainer",
+            "draw",
+            "target",
+        ]
+    ),
+    lambda inner: (
+        st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner, max_size=5)
+    ),
+    max_leaves=8,
+)
 
 
 def paths(value, prefix=()):
     """Every (path, value) inside a JSON value, the root first."""
     yield prefix, value
-    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    items = (
+        value.items()
+        if isinstance(value, dict)
+        else enumerate(value)
+        if isinstance(value, list)
+        else ()
+    )
     for key, child in items:
         yield from paths(child, prefix + (key,))
 
@@ -121,6 +155,7 @@ def test_every_seed_is_read_and_played_on(name):
 
 # ----------------------------------------------------------------- regressions: from_dict
 
+
 def resting_position(game) -> dict:
     """The dict of the first decision of a seeded game (Anabasis: standby1 of turn 1)."""
     state = game.new_initial_state()
@@ -138,26 +173,61 @@ def resting_position(game) -> dict:
 #: active field card missing from the revealed ones was read as the first.
 ANABASIS_DICTS = {
     "turn 257 wrapped to 1": (lambda d: d.update(turn=257), "turn: 257 is outside"),
-    "funds 300 wrapped to 44": (lambda d: d["players"][0].update(funds=300), "funds: 300 is outside"),
-    "castle_hp 65546 wrapped to 10": (lambda d: d["players"][1].update(castle_hp=65546), "castle_hp"),
-    "a string for the turn (RuntimeError)": (lambda d: d.update(turn="5"), "turn: an integer is needed"),
+    "funds 300 wrapped to 44": (
+        lambda d: d["players"][0].update(funds=300),
+        "funds: 300 is outside",
+    ),
+    "castle_hp 65546 wrapped to 10": (
+        lambda d: d["players"][1].update(castle_hp=65546),
+        "castle_hp",
+    ),
+    "a string for the turn (RuntimeError)": (
+        lambda d: d.update(turn="5"),
+        "turn: an integer is needed",
+    ),
     "2**64 AP (RuntimeError)": (lambda d: d["players"][0].update(ap=2**64), "ap: .* is outside"),
     "one player (IndexError)": (lambda d: d.update(players=d["players"][:1]), "players: 2 items"),
-    "two slots (IndexError)": (lambda d: d["players"][0].update(slots=[None, None]), "slots: 3 items"),
+    "two slots (IndexError)": (
+        lambda d: d["players"][0].update(slots=[None, None]),
+        "slots: 3 items",
+    ),
     "two tops (IndexError)": (lambda d: d["market"].update(tops=[None, None]), "tops: 3 items"),
-    "a number for face_up": (lambda d: d["players"][0]["slots"].__setitem__(
-        0, {"card": "Rally", "face_up": 1}), "face_up: True or False"),
-    "owner 3 read as 1": (lambda d: d["grid"].update(
-        {"a3": {"card": "Militia", "owner": 3, "damage": 0, "ready": True, "moved": False,
-                "face_down": False, "atk_bonus": 0}}), "owner: 3 is outside"),
-    "a card under another pile": (lambda d: d["market"]["piles"][0].update(d["market"]["piles"][1]),
-                                  "is not a card of this pile"),
-    "17 revealed field cards (out of bounds)": (lambda d: d.update(field={
-        "active": "Fog", "remaining": 1, "revealed": ["Fog"] * 17}), "field.revealed: at most 16"),
-    "an active field card not revealed": (lambda d: d.update(field={
-        "active": "Fog", "remaining": 1, "revealed": ["Clear Skies"]}), "field.active"),
-    "a lone surrogate in a name": (lambda d: d["players"][0]["hand"].update({"\ud800": 1}),
-                                   "not valid text"),
+    "a number for face_up": (
+        lambda d: d["players"][0]["slots"].__setitem__(0, {"card": "Rally", "face_up": 1}),
+        "face_up: True or False",
+    ),
+    "owner 3 read as 1": (
+        lambda d: d["grid"].update(
+            {
+                "a3": {
+                    "card": "Militia",
+                    "owner": 3,
+                    "damage": 0,
+                    "ready": True,
+                    "moved": False,
+                    "face_down": False,
+                    "atk_bonus": 0,
+                }
+            }
+        ),
+        "owner: 3 is outside",
+    ),
+    "a card under another pile": (
+        lambda d: d["market"]["piles"][0].update(d["market"]["piles"][1]),
+        "is not a card of this pile",
+    ),
+    "17 revealed field cards (out of bounds)": (
+        lambda d: d.update(field={"active": "Fog", "remaining": 1, "revealed": ["Fog"] * 17}),
+        "field.revealed: at most 16",
+    ),
+    "an active field card not revealed": (
+        lambda d: d.update(field={"active": "Fog", "remaining": 1, "revealed": ["Clear Skies"]}),
+        "field.active",
+    ),
+    "a lone surrogate in a name": (
+        lambda d: d["players"][0]["hand"].update({"\ud800": 1}),
+        "not valid text",
+    ),
 }
 
 
@@ -165,7 +235,7 @@ ANABASIS_DICTS = {
 def test_anabasis_from_dict_refuses(name):
     game = AnabasisGame(mode="expert", seed=1)
     d = resting_position(game)
-    game.state_from_dict(d)   # valid before the change
+    game.state_from_dict(d)  # valid before the change
     change, message = ANABASIS_DICTS[name]
     change(d)
     with pytest.raises(XenophonError, match=message):
@@ -189,6 +259,7 @@ def test_hero_from_dict_refuses_a_lone_surrogate():
 # hash, and expects from_bytes to refuse the result. Before the fix the
 # state check accepted every one of them, and playing on it went wrong as
 # the docstring says.
+
 
 def first_state(game, accept, seed: int = 1):
     """The first state of a seeded random game of `game` that `accept` takes."""
@@ -235,18 +306,32 @@ def test_anabasis_from_bytes_refuses_a_deal_to_full_slots():
     255, so the deal had outcomes, and applying one wrote slot[-1] (UBSan:
     index -1 out of bounds for type 'uint8_t [3]'), which is funds."""
     game = anabasis_game()
-    state = game.new_initial_state()   # the first deal
+    state = game.new_initial_state()  # the first deal
     others = [c.id for c in game.cards.cards if c.kind == "event" and not c.start_copies]
-    refused(state, *[("B", 56 + 203 + k, others[k]) for k in range(3)],
-            match="a deal to a seat without an empty slot")
+    refused(
+        state,
+        *[("B", 56 + 203 + k, others[k]) for k in range(3)],
+        match="a deal to a seat without an empty slot",
+    )
 
 
 def test_anabasis_from_bytes_refuses_a_reveal_into_a_full_row():
     """Refilling the row while it is full wrote row[5], which is field_rev[0]."""
-    state = first_state(anabasis_game("expert"), lambda d: d["phase"] == "standby1" and
-                        sum(d["market"]["row"].values()) == 5 and d["market"]["row_pile"])
-    refused(state, ("B", ANA_STAGE, REFILL), ("B", ANA_STAGE + 1, 3), ("B", ANA_STAGE + 2, STANDBY1),
-            match="a reveal into a full row")
+    state = first_state(
+        anabasis_game("expert"),
+        lambda d: (
+            d["phase"] == "standby1"
+            and sum(d["market"]["row"].values()) == 5
+            and d["market"]["row_pile"]
+        ),
+    )
+    refused(
+        state,
+        ("B", ANA_STAGE, REFILL),
+        ("B", ANA_STAGE + 1, 3),
+        ("B", ANA_STAGE + 2, STANDBY1),
+        match="a reveal into a full row",
+    )
 
 
 def test_anabasis_from_bytes_refuses_a_setup_stage_in_the_middle_of_the_game():
@@ -255,11 +340,19 @@ def test_anabasis_from_bytes_refuses_a_setup_stage_in_the_middle_of_the_game():
     sample_chance and the C playouts took an uninitialised outcome code (seen:
     field cards 20 and 40, UBSan: index 20 out of bounds for type
     'AnaFieldCard [16]')."""
-    state = first_state(anabasis_game("expert"), lambda d: d["phase"] == "field" and
-                        d["field"] and len(d["field"]["revealed"]) == 6)
+    state = first_state(
+        anabasis_game("expert"),
+        lambda d: d["phase"] == "field" and d["field"] and len(d["field"]["revealed"]) == 6,
+    )
     no_slots = [("B", 56 + 208 * p + 203 + k, 0xFF) for p in (0, 1) for k in range(3)]
-    refused(state, ("B", ANA_STAGE, 0), *no_slots, ("B", 56 + 206, 0), ("B", 56 + 208 + 206, 0),
-            match="a setup stage after the start of turn 1")
+    refused(
+        state,
+        ("B", ANA_STAGE, 0),
+        *no_slots,
+        ("B", 56 + 206, 0),
+        ("B", 56 + 208 + 206, 0),
+        match="a setup stage after the start of turn 1",
+    )
 
 
 def test_anabasis_from_bytes_refuses_more_than_255_copies():
@@ -270,28 +363,50 @@ def test_anabasis_from_bytes_refuses_more_than_255_copies():
     hand_n = sum(state.to_dict()["players"][p]["hand"].values())
     c = 0
     held = state.to_dict()["players"][p]["hand"].get(state.game.tables.card_names[c], 0)
-    refused(state, ("B", 56 + 208 * p + 48 + c, 255), ("H", 56 + 208 * p + 194, hand_n - held + 255),
-            match="more than 255 copies")
+    refused(
+        state,
+        ("B", 56 + 208 * p + 48 + c, 255),
+        ("H", 56 + 208 * p + 194, hand_n - held + 255),
+        match="more than 255 copies",
+    )
 
 
 def test_anabasis_from_bytes_refuses_an_event_argument_off_the_board():
     """A Rally on square 66 in the event window: event_effect wrote
     sq_bonus[66] (UBSan: index 66 out of bounds for type 'uint16_t [42]'),
     which is the market's pile_n."""
-    state = first_state(anabasis_game(), lambda d: d["phase"] == "field" and d["players"][d["active"]]["slots"][0] is None)
+    state = first_state(
+        anabasis_game(),
+        lambda d: d["phase"] == "field" and d["players"][d["active"]]["slots"][0] is None,
+    )
     p = state.to_dict()["active"]
     rally = state.game.cards.by_name("Rally").id
-    refused(state, ("B", ANA_STAGE, EVENT_WINDOW), ("B", 56 + 208 * p + 203, rally),
-            ("B", 56 + 208 * p + 206, 1), ("B", ANA_EV_SLOT, 0), ("B", ANA_EV_ARG, 66),
-            match="argument is not one it takes")
+    refused(
+        state,
+        ("B", ANA_STAGE, EVENT_WINDOW),
+        ("B", 56 + 208 * p + 203, rally),
+        ("B", 56 + 208 * p + 206, 1),
+        ("B", ANA_EV_SLOT, 0),
+        ("B", ANA_EV_ARG, 66),
+        match="argument is not one it takes",
+    )
 
 
 def test_anabasis_from_bytes_refuses_a_strike_from_an_empty_square():
     """A main strike whose striker square is empty: the strike weights read
     card[255] (UBSan: index 255 out of bounds for type 'AnaCard [48]')."""
-    state = first_state(anabasis_game(), lambda d: d["phase"] == "field" and d["active"] == 0 and "a3" not in d["grid"])
-    refused(state, ("B", ANA_STAGE, STRIKE), ("B", ANA_B_STEP, 1), ("B", ANA_B_ATT, 14),
-            ("B", ANA_B_TGT, 38), match="the attacker is not a character")
+    state = first_state(
+        anabasis_game(),
+        lambda d: d["phase"] == "field" and d["active"] == 0 and "a3" not in d["grid"],
+    )
+    refused(
+        state,
+        ("B", ANA_STAGE, STRIKE),
+        ("B", ANA_B_STEP, 1),
+        ("B", ANA_B_ATT, 14),
+        ("B", ANA_B_TGT, 38),
+        match="the attacker is not a character",
+    )
 
 
 # HeroState: hp 8, turn 20, pump_attack 184, deck_n 310, phase 316, pend_kind 319,
@@ -308,8 +423,8 @@ def test_hero_from_bytes_refuses_a_draw_from_an_empty_deck():
     took the last card id from an empty deck, whose counts wrapped to 255."""
     state = first_state(hero_game(), lambda d: d["phase"] == "draw")
     p = state.to_dict()["active"]
-    deck = state.to_bytes()[456 + 64 * p: 456 + 64 * (p + 1)]
-    grave = state.to_bytes()[584 + 64 * p: 584 + 64 * (p + 1)]
+    deck = state.to_bytes()[456 + 64 * p : 456 + 64 * (p + 1)]
+    grave = state.to_bytes()[584 + 64 * p : 584 + 64 * (p + 1)]
     fields = [("B", 456 + 64 * p + c, 0) for c in range(64)]
     fields += [("B", 584 + 64 * p + c, deck[c] + grave[c]) for c in range(64)]
     refused(state, *fields, ("B", HERO_DECK_N + p, 0), match="an empty deck in a game that goes on")
@@ -318,7 +433,9 @@ def test_hero_from_bytes_refuses_a_draw_from_an_empty_deck():
 def test_hero_from_bytes_refuses_a_pump_that_overflows():
     """pump_attack 2^31 - 1: the unit's attack (printed + pump) overflowed int32
     (UBSan: signed integer overflow) as soon as to_dict or an attack read it."""
-    state = first_state(hero_game(), lambda d: d["phase"] == "action" and d["players"][d["active"]]["front"])
+    state = first_state(
+        hero_game(), lambda d: d["phase"] == "action" and d["players"][d["active"]]["front"]
+    )
     slot = 10 * state.to_dict()["active"]
     refused(state, ("i", HERO_PUMP_ATTACK + 4 * slot, 2**31 - 1), match="a pump beyond")
 
@@ -339,8 +456,20 @@ def test_hero_from_bytes_refuses_a_pending_target_without_targets():
     """Shadow Assassin's on_deploy target pending while the other seat has no
     unit: a decision without a legal action, from which the playouts and the
     search picked an uninitialised code."""
-    state = first_state(hero_game(), lambda d: d["phase"] == "action" and d["active"] == 0 and
-                        not d["players"][1]["front"] and not d["players"][1]["back"])
+    state = first_state(
+        hero_game(),
+        lambda d: (
+            d["phase"] == "action"
+            and d["active"] == 0
+            and not d["players"][1]["front"]
+            and not d["players"][1]["back"]
+        ),
+    )
     assassin = state.game.cards.by_name("Shadow Assassin").id
-    refused(state, ("B", HERO_PEND, 1), ("B", HERO_PEND + 1, assassin), ("B", HERO_PEND + 3, 0),
-            match="without a legal action")
+    refused(
+        state,
+        ("B", HERO_PEND, 1),
+        ("B", HERO_PEND + 1, assassin),
+        ("B", HERO_PEND + 3, 0),
+        match="without a legal action",
+    )

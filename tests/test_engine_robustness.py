@@ -2,6 +2,7 @@
 over-long lines, bytes that are not UTF-8, deep nesting, lone surrogates,
 fields of the wrong type or range, records that are not regular files; and
 an unexpected fault is answered, not fatal."""
+
 import io
 import json
 import os
@@ -32,6 +33,7 @@ def query(**fields) -> bytes:
 def first_decision(game: str = "hero") -> list[str]:
     """The moves up to the first decision of seed 1 (its chance outcomes)."""
     from xenophon.kernel.registry import make_game
+
     made = make_game(game, seed=1)
     state = made.new_initial_state()
     moves = []
@@ -42,7 +44,7 @@ def first_decision(game: str = "hero") -> list[str]:
     return moves
 
 
-FOLLOW_UP = query(id="next", game="anabasis", moves=[])   # answered: a chance node
+FOLLOW_UP = query(id="next", game="anabasis", moves=[])  # answered: a chance node
 
 
 def assert_error_then_next_answered(answers, fragment, query_id=None):
@@ -91,44 +93,47 @@ def test_a_huge_line_gets_an_error_answer():
     assert_error_then_next_answered(serve(long_line, FOLLOW_UP), "longer than")
 
 
-@pytest.mark.parametrize("fields, fragment", [
-    ({"bogus": 1}, "unknown field 'bogus'"),
-    ({"command": "stop"}, "'command'"),
-    ({"seed": "x"}, "seed"),
-    ({"seed": 1.5}, "seed"),
-    ({"options": []}, "'options'"),
-    ({"options": {"mode": 5}}, "'mode'"),
-    ({"options": {"seed": 5}}, "no option 'seed'"),
-    ({"options": {"engine": "oracle"}}, "no option 'engine'"),
-    ({"options": {"cards": "/dev/zero"}}, "not a regular file"),
-    ({"options": {"cards": "\udfff"}}, "not a file name"),
-    ({"options": {"cards": "x" * 5000}}, "too long"),
-    ({"search_seed": "1"}, "'search_seed'"),
-    ({"search_seed": 2.5}, "'search_seed'"),
-    ({"stream": -1}, "'stream'"),
-    ({"stream": 0}, "'stream'"),
-    ({"stream": "fast"}, "'stream'"),
-    ({"restrict": "end"}, "'restrict'"),
-    ({"restrict": []}, "'restrict'"),
-    ({"restrict": [1]}, "'restrict'"),
-    ({"seat": 2}, "'seat'"),
-    ({"seat": True}, "'seat'"),
-    ({"seat": "0"}, "'seat'"),
-    ({"top": 0}, "'top'"),
-    ({"top": 10**9}, "'top'"),
-    ({"top": 2.0}, "'top'"),
-    ({"iterations": 0}, "'iterations'"),
-    ({"iterations": True}, "'iterations'"),
-    ({"iterations": 10**12}, "'iterations'"),
-    ({"time": 0}, "'time'"),
-    ({"time": -2}, "'time'"),
-    ({"time": 10**9}, "'time'"),
-    ({"workers": 0}, "'workers'"),
-    ({"workers": 10**6}, "'workers'"),
-    ({"moves": "end"}, "'moves'"),
-    ({"moves": [1, 2]}, "'moves'"),
-    ({"record": "x.jsonl"}, "either 'record' or 'game'"),
-])
+@pytest.mark.parametrize(
+    "fields, fragment",
+    [
+        ({"bogus": 1}, "unknown field 'bogus'"),
+        ({"command": "stop"}, "'command'"),
+        ({"seed": "x"}, "seed"),
+        ({"seed": 1.5}, "seed"),
+        ({"options": []}, "'options'"),
+        ({"options": {"mode": 5}}, "'mode'"),
+        ({"options": {"seed": 5}}, "no option 'seed'"),
+        ({"options": {"engine": "oracle"}}, "no option 'engine'"),
+        ({"options": {"cards": "/dev/zero"}}, "not a regular file"),
+        ({"options": {"cards": "\udfff"}}, "not a file name"),
+        ({"options": {"cards": "x" * 5000}}, "too long"),
+        ({"search_seed": "1"}, "'search_seed'"),
+        ({"search_seed": 2.5}, "'search_seed'"),
+        ({"stream": -1}, "'stream'"),
+        ({"stream": 0}, "'stream'"),
+        ({"stream": "fast"}, "'stream'"),
+        ({"restrict": "end"}, "'restrict'"),
+        ({"restrict": []}, "'restrict'"),
+        ({"restrict": [1]}, "'restrict'"),
+        ({"seat": 2}, "'seat'"),
+        ({"seat": True}, "'seat'"),
+        ({"seat": "0"}, "'seat'"),
+        ({"top": 0}, "'top'"),
+        ({"top": 10**9}, "'top'"),
+        ({"top": 2.0}, "'top'"),
+        ({"iterations": 0}, "'iterations'"),
+        ({"iterations": True}, "'iterations'"),
+        ({"iterations": 10**12}, "'iterations'"),
+        ({"time": 0}, "'time'"),
+        ({"time": -2}, "'time'"),
+        ({"time": 10**9}, "'time'"),
+        ({"workers": 0}, "'workers'"),
+        ({"workers": 10**6}, "'workers'"),
+        ({"moves": "end"}, "'moves'"),
+        ({"moves": [1, 2]}, "'moves'"),
+        ({"record": "x.jsonl"}, "either 'record' or 'game'"),
+    ],
+)
 def test_every_field_is_checked(fields, fragment):
     """Each bad field gets its own error, before the position is built (the
     position here is a chance node, which would be the error otherwise)."""
@@ -145,9 +150,12 @@ def test_record_must_be_a_path(record):
 def test_records_that_are_not_regular_files_get_error_answers(tmp_path):
     huge = tmp_path / "huge.jsonl"
     with open(huge, "wb") as handle:
-        handle.truncate(200 * 1024 * 1024)          # sparse: no disk used
-    for path, fragment in (("/dev/zero", "not a regular file"), (tmp_path, "folder"),
-                           (huge, "too large")):
+        handle.truncate(200 * 1024 * 1024)  # sparse: no disk used
+    for path, fragment in (
+        ("/dev/zero", "not a regular file"),
+        (tmp_path, "folder"),
+        (huge, "too large"),
+    ):
         answers = serve(query(id=1, record=str(path)), FOLLOW_UP)
         assert_error_then_next_answered(answers, fragment, query_id=1)
 
@@ -156,8 +164,12 @@ def test_a_fifo_record_gets_an_error_answer(tmp_path):
     fifo = tmp_path / "pipe.jsonl"
     os.mkfifo(fifo)
     lines = query(id=1, record=str(fifo)) + b"\n" + FOLLOW_UP + b"\n"
-    result = subprocess.run([sys.executable, "-m", "xenophon.cli.main", "engine"], input=lines,
-                            capture_output=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "xenophon.cli.main", "engine"],
+        input=lines,
+        capture_output=True,
+        timeout=60,
+    )
     answers = [json.loads(line) for line in result.stdout.decode("utf-8").splitlines()]
     assert_error_then_next_answered(answers, "not a regular file", query_id=1)
 
@@ -182,8 +194,11 @@ def test_an_unexpected_fault_is_answered_and_the_engine_goes_on(monkeypatch):
 
 def test_answers_are_flushed_one_by_one_as_bytes():
     """A front end reads each answer before it sends the next query."""
-    process = subprocess.Popen([sys.executable, "-m", "xenophon.cli.main", "engine"],
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "xenophon.cli.main", "engine"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+    )
     try:
         process.stdin.write(b'{"id": "\xc3\xa9t\xc3\xa9", "game": "chess"}\n')
         process.stdin.flush()
@@ -199,14 +214,20 @@ def test_answers_are_flushed_one_by_one_as_bytes():
 def test_the_command_survives_every_bad_line():
     """The reproductions through `xenophon engine` itself: each line below
     used to end the engine or give an answer that is not UTF-8."""
-    lines = [b'{"id": "\xff\xfe", "game": "anabasis"}',
-             b'{"id": 1, "x": ' + b"[" * 1000 + b"]" * 1000 + b"}",
-             b'{"id": "u\\ud800", "game": "chess"}',
-             b'{"id": 4, "game": "anabasis", "options": {"seed": 1}}',
-             b'{"id": 5, "game": "anabasis", "seat": "x"}',
-             FOLLOW_UP]
-    result = subprocess.run([sys.executable, "-m", "xenophon.cli.main", "engine"],
-                            input=b"\n".join(lines) + b"\n", capture_output=True, timeout=60)
+    lines = [
+        b'{"id": "\xff\xfe", "game": "anabasis"}',
+        b'{"id": 1, "x": ' + b"[" * 1000 + b"]" * 1000 + b"}",
+        b'{"id": "u\\ud800", "game": "chess"}',
+        b'{"id": 4, "game": "anabasis", "options": {"seed": 1}}',
+        b'{"id": 5, "game": "anabasis", "seat": "x"}',
+        FOLLOW_UP,
+    ]
+    result = subprocess.run(
+        [sys.executable, "-m", "xenophon.cli.main", "engine"],
+        input=b"\n".join(lines) + b"\n",
+        capture_output=True,
+        timeout=60,
+    )
     assert result.returncode == 0 and not result.stderr, result.stderr
     answers = [json.loads(line.decode("utf-8")) for line in result.stdout.splitlines()]
     assert len(answers) == len(lines) and all("error" in answer for answer in answers)

@@ -2,6 +2,7 @@
 files (round trip, broken and mismatched ones refused in one line), the
 evaluation's value, the search with it (hidden cards never read), and
 `xenophon tune` end to end at a tiny budget."""
+
 import json
 import math
 import random
@@ -12,10 +13,16 @@ import pytest
 from test_search import GAMES, random_positions, twin_positions, visits
 from xenophon.anabasis import Game as AnabasisGame
 from xenophon.cli.main import main
-from xenophon.kernel.evaluation import (Weights, WeightsError, read_weights, shipped_weights_file,
-                                 tables_for, write_weights)
-from xenophon.kernel.files import FileError
 from xenophon.hero import Game as HeroGame
+from xenophon.kernel.evaluation import (
+    Weights,
+    WeightsError,
+    read_weights,
+    shipped_weights_file,
+    tables_for,
+    write_weights,
+)
+from xenophon.kernel.files import FileError
 from xenophon.kernel.oracle import reference_features
 from xenophon.lab import tune
 from xenophon.search.bots import ISMCTSBot
@@ -56,8 +63,14 @@ def test_c_features_agree_with_the_reference(name):
 def random_weights(game, seed, scale=0.3):
     rng = random.Random(seed)
     names = tuple(game.tables.feature_names)
-    return Weights(game.name, names, tuple(rng.uniform(-scale, scale) for _ in names),
-                   tuple(rng.uniform(-scale, scale) for _ in names), 20, {"note": "test"})
+    return Weights(
+        game.name,
+        names,
+        tuple(rng.uniform(-scale, scale) for _ in names),
+        tuple(rng.uniform(-scale, scale) for _ in names),
+        20,
+        {"note": "test"},
+    )
 
 
 @pytest.mark.parametrize("name", ["anabasis", "hero"])
@@ -84,8 +97,9 @@ def test_learned_value_is_the_tapered_logistic_of_the_features(tmp_path):
             twin = type(backend).from_bytes(tables, backend.to_bytes())
             x = twin.features(0)
             ph = min(state.to_dict()["turn"], 20) / 20
-            z = sum(((1 - ph) * a + ph * b) * v
-                    for a, b, v in zip(weights.opening, weights.ending, x))
+            z = sum(
+                ((1 - ph) * a + ph * b) * v for a, b, v in zip(weights.opening, weights.ending, x)
+            )
             assert twin.evaluate_learned(0) == pytest.approx(math.tanh(z / 2), abs=1e-9)
             assert twin.evaluate_learned(1) == pytest.approx(-twin.evaluate_learned(0), abs=1e-9)
         assert tables_for(game, "hand") is game.tables
@@ -97,16 +111,19 @@ def one_line(error):
     return text
 
 
-@pytest.mark.parametrize("change, message", [
-    (lambda d: "not json{", "not a weights file"),
-    (lambda d: {**d, "format": "other"}, "not a weights file"),
-    (lambda d: {**d, "version": 99}, "version 99"),
-    (lambda d: {**d, "game": "hero"}, "weights for 'hero'"),
-    (lambda d: {**d, "opening": d["opening"][:-1]}, "one per feature"),
-    (lambda d: {**d, "ending": d["ending"][:-1] + ["x"]}, "not a finite number"),
-    (lambda d: {**d, "taper_turns": 0}, "taper_turns"),
-    (lambda d: {**d, "features": d["features"][:2] * 2}, "distinct"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda d: "not json{", "not a weights file"),
+        (lambda d: {**d, "format": "other"}, "not a weights file"),
+        (lambda d: {**d, "version": 99}, "version 99"),
+        (lambda d: {**d, "game": "hero"}, "weights for 'hero'"),
+        (lambda d: {**d, "opening": d["opening"][:-1]}, "one per feature"),
+        (lambda d: {**d, "ending": d["ending"][:-1] + ["x"]}, "not a finite number"),
+        (lambda d: {**d, "taper_turns": 0}, "taper_turns"),
+        (lambda d: {**d, "features": d["features"][:2] * 2}, "distinct"),
+    ],
+)
 def test_broken_weights_files_are_refused_in_one_line(tmp_path, change, message):
     game = AnabasisGame(seed=1)
     data = change(random_weights(game, 3).to_json())
@@ -120,8 +137,9 @@ def test_broken_weights_files_are_refused_in_one_line(tmp_path, change, message)
 def test_weights_for_other_features_are_refused_in_one_line(tmp_path):
     game = HeroGame(seed=1)
     weights = random_weights(game, 4)
-    renamed = Weights("hero", ("hp_new",) + weights.features[1:], weights.opening,
-                      weights.ending, 20)
+    renamed = Weights(
+        "hero", ("hp_new",) + weights.features[1:], weights.opening, weights.ending, 20
+    )
     path = write_weights(tmp_path / "other.json", renamed)
     with pytest.raises(WeightsError) as error:
         tables_for(game, "learned", str(path))
@@ -135,25 +153,43 @@ def test_weights_of_an_earlier_feature_set_evaluate_as_fitted(tmp_path):
     game = HeroGame(seed=1)
     names = game.tables.feature_names
     full = random_weights(game, 5)
-    kept = [i for i, name in enumerate(names) if ":" not in name]     # the scalars alone
-    earlier = Weights("hero", tuple(names[i] for i in kept),
-                      tuple(full.opening[i] for i in kept), tuple(full.ending[i] for i in kept), 20)
+    kept = [i for i, name in enumerate(names) if ":" not in name]  # the scalars alone
+    earlier = Weights(
+        "hero",
+        tuple(names[i] for i in kept),
+        tuple(full.opening[i] for i in kept),
+        tuple(full.ending[i] for i in kept),
+        20,
+    )
     tables = tables_for(game, "learned", str(write_weights(tmp_path / "earlier.json", earlier)))
     assert len(kept) < len(names)
     for state in random_positions(GAMES["hero"], 5, seed=6):
         twin = type(state.backend).from_bytes(tables, state.backend.to_bytes())
         x = twin.features(0)
         ph = min(state.to_dict()["turn"], 20) / 20
-        z = sum(((1 - ph) * earlier.opening[k] + ph * earlier.ending[k]) * x[i]
-                for k, i in enumerate(kept))
+        z = sum(
+            ((1 - ph) * earlier.opening[k] + ph * earlier.ending[k]) * x[i]
+            for k, i in enumerate(kept)
+        )
         assert twin.evaluate_learned(0) == pytest.approx(math.tanh(z / 2), abs=1e-9)
 
 
 def test_a_bot_with_a_broken_weights_file_is_one_line_on_the_command_line(tmp_path, capsys):
     path = tmp_path / "bad.json"
     path.write_text('{"format": "xenophon-weights"}')
-    code = main(["match", f"ismcts:iterations=20,eval=learned,weights={path}", "random",
-                 "--game", "hero", "--games", "2", "--processes", "1"])
+    code = main(
+        [
+            "match",
+            f"ismcts:iterations=20,eval=learned,weights={path}",
+            "random",
+            "--game",
+            "hero",
+            "--games",
+            "2",
+            "--processes",
+            "1",
+        ]
+    )
     err = capsys.readouterr().err.strip()
     assert code != 0 and len(err.splitlines()) == 1 and "bad.json" in err
 
@@ -165,8 +201,9 @@ def test_hidden_cards_are_never_read_by_the_learned_evaluation(name, tmp_path):
     path = str(write_weights(tmp_path / "w.json", random_weights(MAKERS[name](seed=1), 5)))
     pairs = twin_positions(GAMES[name], 20, seed=1)
     for state, twin in pairs:
-        bots = [ISMCTSBot(iterations=200, seed=5, evaluation="learned", weights=path)
-                for _ in range(2)]
+        bots = [
+            ISMCTSBot(iterations=200, seed=5, evaluation="learned", weights=path) for _ in range(2)
+        ]
         assert visits(bots[0].analyse(state)) == visits(bots[1].analyse(twin))
     assert len(pairs) >= 5
 
@@ -182,8 +219,22 @@ def test_learned_and_hand_searches_differ(tmp_path):
 
 def test_tune_end_to_end_at_a_tiny_budget(tmp_path, capsys):
     out, report = tmp_path / "w.json", tmp_path / "r.json"
-    args = ["tune", "hero", "--games", "6", "--bot", "ismcts:iterations=8", "--positions", "4",
-            "--processes", "1", "--out", str(out), "--report", str(report)]
+    args = [
+        "tune",
+        "hero",
+        "--games",
+        "6",
+        "--bot",
+        "ismcts:iterations=8",
+        "--positions",
+        "4",
+        "--processes",
+        "1",
+        "--out",
+        str(out),
+        "--report",
+        str(report),
+    ]
     assert main(args) == 0
     printed = capsys.readouterr().out
     assert "learned evaluation" in printed and "hand-set, best scale" in printed
@@ -193,9 +244,9 @@ def test_tune_end_to_end_at_a_tiny_budget(tmp_path, capsys):
     assert set(summary["held_out"]) == {"learned", "hand", "constant"}
     assert summary["positions"]["train"] + summary["positions"]["held_out"] <= 24
     first = out.read_bytes()
-    assert main(args) == 2                                   # the file exists: no --force
+    assert main(args) == 2  # the file exists: no --force
     assert "exists already" in capsys.readouterr().err
-    assert main(args + ["--force"]) == 0                     # same command and seed, same file
+    assert main(args + ["--force"]) == 0  # same command and seed, same file
     assert out.read_bytes() == first
 
 
@@ -212,32 +263,109 @@ def test_shipped_weights_fit_the_reference_games():
 def test_tune_fits_on_an_earlier_generations_games_too(tmp_path, capsys):
     first, second = tmp_path / "gen0.jsonl", tmp_path / "gen1.jsonl"
     tiny = ["--bot", "ismcts:iterations=8", "--positions", "4", "--processes", "1"]
-    assert main(["tune", "hero", "--games", "4", *tiny, "--results", str(first),
-                 "--out", str(tmp_path / "w0.json")]) == 0
+    assert (
+        main(
+            [
+                "tune",
+                "hero",
+                "--games",
+                "4",
+                *tiny,
+                "--results",
+                str(first),
+                "--out",
+                str(tmp_path / "w0.json"),
+            ]
+        )
+        == 0
+    )
     out = tmp_path / "w1.json"
-    assert main(["tune", "hero", "--games", "4", "--seed", "101", *tiny, "--results",
-                 str(second), "--add-games", str(first), "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "tune",
+                "hero",
+                "--games",
+                "4",
+                "--seed",
+                "101",
+                *tiny,
+                "--results",
+                str(second),
+                "--add-games",
+                str(first),
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     assert "8 games (4 played now" in capsys.readouterr().out
     made = read_weights(out, "hero").made
     assert made["added_games"] == {str(first): 4} and "--add-games" in made["command"]
     positions = made["report"]["positions"]
-    assert positions["train"] + positions["held_out"] > 16     # more than 4 games' worth
+    assert positions["train"] + positions["held_out"] > 16  # more than 4 games' worth
 
 
 def test_tune_refuses_another_games_file_with_one_line(tmp_path, capsys):
     ana = tmp_path / "ana.jsonl"
     tiny = ["--bot", "ismcts:iterations=8", "--positions", "2", "--processes", "1"]
-    assert main(["tune", "anabasis", "--games", "5", *tiny, "--results", str(ana),
-                 "--out", str(tmp_path / "a.json")]) == 0
+    assert (
+        main(
+            [
+                "tune",
+                "anabasis",
+                "--games",
+                "5",
+                *tiny,
+                "--results",
+                str(ana),
+                "--out",
+                str(tmp_path / "a.json"),
+            ]
+        )
+        == 0
+    )
     capsys.readouterr()
     for added in (ana, tmp_path / "missing.jsonl", tmp_path / "a.json"):
-        assert main(["tune", "hero", "--games", "2", *tiny, "--add-games", str(added),
-                     "--out", str(tmp_path / "h.json")]) == 2
+        assert (
+            main(
+                [
+                    "tune",
+                    "hero",
+                    "--games",
+                    "2",
+                    *tiny,
+                    "--add-games",
+                    str(added),
+                    "--out",
+                    str(tmp_path / "h.json"),
+                ]
+            )
+            == 2
+        )
         error = capsys.readouterr().err.strip()
         assert error.count("\n") == 0 and str(added) in error, error
     assert not (tmp_path / "h.json").exists()
-    assert main(["tune", "anabasis", "--games", "5", *tiny, "--results", str(ana),
-                 "--add-games", str(ana), "--resume", "--out", str(tmp_path / "a2.json")]) == 2
+    assert (
+        main(
+            [
+                "tune",
+                "anabasis",
+                "--games",
+                "5",
+                *tiny,
+                "--results",
+                str(ana),
+                "--add-games",
+                str(ana),
+                "--resume",
+                "--out",
+                str(tmp_path / "a2.json"),
+            ]
+        )
+        == 2
+    )
     assert "earlier runs" in capsys.readouterr().err
 
 
@@ -247,7 +375,7 @@ def test_feature_scaling_keeps_a_phase_rare_feature_from_a_large_weight():
     turn = rng.integers(0, 40, n).astype(float)
     common = rng.normal(size=n)
     late = np.where(turn > 30, rng.normal(size=n), 0.0)
-    late[turn < 4] = rng.normal(scale=0.02, size=(turn < 4).sum())   # barely varies early
+    late[turn < 4] = rng.normal(scale=0.02, size=(turn < 4).sum())  # barely varies early
     x = np.column_stack([common, late])
     y = (rng.random(n) < tune.sigmoid(common - late)).astype(float)
     a = tune.tapered(x, turn, 40)
@@ -255,8 +383,8 @@ def test_feature_scaling_keeps_a_phase_rare_feature_from_a_large_weight():
     assert scales[1] == scales[3] and scales[0] == scales[2]
     by_feature = tune._scaled_fit(a, y, 0.05, "feature")
     by_column = tune._scaled_fit(a, y, 0.05, "column")
-    assert abs(by_feature[1]) < abs(by_column[1])        # the rare opening weight is held down
-    assert by_feature[3] < 0 and by_feature[0] > 0       # the signs the data have
+    assert abs(by_feature[1]) < abs(by_column[1])  # the rare opening weight is held down
+    assert by_feature[3] < 0 and by_feature[0] > 0  # the signs the data have
 
 
 def test_the_cutoff_follows_the_game_and_its_evaluation_unless_given():

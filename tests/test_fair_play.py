@@ -1,5 +1,6 @@
 """Fair play: nothing a seat did not see is readable from what it is given,
 and no seed or undo lets a player steer chance (docs/records.md)."""
+
 import io
 import json
 import random
@@ -9,9 +10,9 @@ import sys
 import pytest
 
 from xenophon.anabasis import Game as AnabasisGame
-from xenophon.kernel.chance import ChanceStream
 from xenophon.cli.play import TerminalSession
 from xenophon.hero import Game as HeroGame
+from xenophon.kernel.chance import ChanceStream
 from xenophon.play.records import load_record, open_sealed
 from xenophon.search.bots import ISMCTSBot
 
@@ -22,25 +23,42 @@ def xenophon(*args, input_text=None, home=None, timeout=600):
     env = {"PATH": "/usr/bin:/bin", "HOME": str(home or "/nonexistent")}
     if home is not None:
         env["XDG_DATA_HOME"] = str(home)
-    return subprocess.run([sys.executable, "-m", "xenophon.cli.main", *map(str, args)],
-                          input=input_text, capture_output=True, text=True, timeout=timeout,
-                          env=env)
+    return subprocess.run(
+        [sys.executable, "-m", "xenophon.cli.main", *map(str, args)],
+        input=input_text,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
+    )
 
 
 def saved_games(home):
     """The saved games, oldest first (by time written: two saves in the same
     second are named -2, -3, which does not sort by name)."""
-    return sorted((home / "xenophon" / "games").glob("*.jsonl"),
-                  key=lambda path: path.stat().st_mtime_ns)
+    return sorted(
+        (home / "xenophon" / "games").glob("*.jsonl"), key=lambda path: path.stat().st_mtime_ns
+    )
 
 
 def session_for(name, seed, human=0):
     game = GAMES[name](seed=None)
     from xenophon.play.records import new_record
+
     record = new_record(game, ["human", "ismcts:20"] if human == 0 else ["ismcts:20", "human"])
     bot = ISMCTSBot(iterations=20)
-    return TerminalSession(game.new_initial_state(), record, [], human, bot, ISMCTSBot(iterations=20),
-                   ChanceStream.from_seed(seed), io.StringIO(), False, None)
+    return TerminalSession(
+        game.new_initial_state(),
+        record,
+        [],
+        human,
+        bot,
+        ISMCTSBot(iterations=20),
+        ChanceStream.from_seed(seed),
+        io.StringIO(),
+        False,
+        None,
+    )
 
 
 class Script:
@@ -89,7 +107,7 @@ def test_undo_and_replay_meet_the_same_chance(name):
     for first, second in script.tries:
         assert first == second
         chance_after += any(line["seat"] == "chance" for line in first[-3:])
-    assert chance_after >= 3          # some of the tried moves were followed by chance
+    assert chance_after >= 3  # some of the tried moves were followed by chance
 
 
 def test_chance_stream_is_fixed_per_kind():
@@ -106,8 +124,9 @@ def test_saved_game_in_progress_hides_what_the_human_did_not_see(name, tmp_path)
     """The save holds no seed, and nothing hidden from the human in plain
     text; the sealed part resumes the very same game."""
     script = "end\npass\n" * 6 + "quit\n"
-    played = xenophon("play", name, "--seat", "1", "--level", "20", input_text=script,
-                      home=tmp_path)
+    played = xenophon(
+        "play", name, "--seat", "1", "--level", "20", input_text=script, home=tmp_path
+    )
     assert played.returncode == 0, played.stderr
     path = saved_games(tmp_path)[-1]
     text = path.read_text()
@@ -117,13 +136,15 @@ def test_saved_game_in_progress_hides_what_the_human_did_not_see(name, tmp_path)
     hidden = [line for line in saved.lines if line.get("hidden")]
     assert hidden and all("move" not in line for line in hidden)
     import os
+
     os.environ["XDG_DATA_HOME"] = str(tmp_path)
     try:
         full, secrets = open_sealed(saved)
     finally:
         del os.environ["XDG_DATA_HOME"]
-    secret_moves = [full.lines[i]["move"] for i, line in enumerate(saved.lines)
-                    if line.get("hidden")]
+    secret_moves = [
+        full.lines[i]["move"] for i, line in enumerate(saved.lines) if line.get("hidden")
+    ]
     plain_part = text.split('"sealed"')[0] + "\n".join(text.splitlines()[1:])
     for move in secret_moves:
         assert json.dumps({"seat": 0, "move": move})[1:-1] not in plain_part
@@ -137,18 +158,41 @@ def test_resume_goes_on_with_the_same_chance(name, tmp_path):
     moves = "end\npass\n" * 4
     straight = tmp_path / "straight"
     interrupted = tmp_path / "interrupted"
-    first = xenophon("play", name, "--seat", "0", "--level", "20", "--seed", "9",
-                     input_text=moves + moves + "quit\n", home=straight)
+    first = xenophon(
+        "play",
+        name,
+        "--seat",
+        "0",
+        "--level",
+        "20",
+        "--seed",
+        "9",
+        input_text=moves + moves + "quit\n",
+        home=straight,
+    )
     assert first.returncode == 0, first.stderr
-    second = xenophon("play", name, "--seat", "0", "--level", "20", "--seed", "9",
-                      input_text=moves + "quit\n", home=interrupted)
+    second = xenophon(
+        "play",
+        name,
+        "--seat",
+        "0",
+        "--level",
+        "20",
+        "--seed",
+        "9",
+        input_text=moves + "quit\n",
+        home=interrupted,
+    )
     path = saved_games(interrupted)[-1]
     resumed = xenophon("play", "--resume", path, input_text=moves + "quit\n", home=interrupted)
     assert second.returncode == 0 and resumed.returncode == 0, resumed.stderr
     import os
+
     results = []
-    for home, record_path in ((straight, saved_games(straight)[-1]),
-                              (interrupted, saved_games(interrupted)[-1])):
+    for home, record_path in (
+        (straight, saved_games(straight)[-1]),
+        (interrupted, saved_games(interrupted)[-1]),
+    ):
         os.environ["XDG_DATA_HOME"] = str(home)
         try:
             results.append(open_sealed(load_record(record_path))[0].lines)
@@ -158,8 +202,9 @@ def test_resume_goes_on_with_the_same_chance(name, tmp_path):
 
 
 def test_a_changed_seal_is_refused(tmp_path):
-    played = xenophon("play", "hero", "--seat", "0", "--level", "20", input_text="quit\n",
-                      home=tmp_path)
+    played = xenophon(
+        "play", "hero", "--seat", "0", "--level", "20", input_text="quit\n", home=tmp_path
+    )
     assert played.returncode == 0
     path = saved_games(tmp_path)[-1]
     lines = path.read_text().splitlines()
@@ -179,8 +224,9 @@ def test_live_games_draw_chance_from_a_secret(tmp_path):
     starts = []
     for number in range(2):
         home = tmp_path / str(number)
-        result = xenophon("play", "anabasis", "--seat", "0", "--level", "20",
-                          input_text="quit\n", home=home)
+        result = xenophon(
+            "play", "anabasis", "--seat", "0", "--level", "20", input_text="quit\n", home=home
+        )
         assert result.returncode == 0
         saved = load_record(saved_games(home)[-1])
         assert saved.seed is None
@@ -190,11 +236,10 @@ def test_live_games_draw_chance_from_a_secret(tmp_path):
 
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_exports_and_seat_replays_carry_no_seed_nor_hidden_lines(name, tmp_path):
-    made = xenophon("selfplay", name, "--bots", "random;random", "--seed", "12",
-                    "--out", tmp_path)
+    made = xenophon("selfplay", name, "--bots", "random;random", "--seed", "12", "--out", tmp_path)
     assert made.returncode == 0, made.stderr
     full = next(tmp_path.glob("*-selfplay-12.jsonl"))
-    assert json.loads(full.read_text().splitlines()[0])["seed"] == 12    # selfplay keeps it
+    assert json.loads(full.read_text().splitlines()[0])["seed"] == 12  # selfplay keeps it
     exported = tmp_path / "seat1.jsonl"
     assert xenophon("export", full, "--as", "1", "--out", exported).returncode == 0
     assert "seed" not in json.loads(exported.read_text().splitlines()[0])
@@ -207,12 +252,13 @@ def test_exports_and_seat_replays_carry_no_seed_nor_hidden_lines(name, tmp_path)
     for line, row, true in zip(printed, redacted, full_lines):
         if row.get("hidden"):
             assert row["hidden"].startswith("opponent ") and line.endswith(row["hidden"]), line
-            assert " ".join(true["move"].split()[1:]) not in row["hidden"]   # no card named
+            assert " ".join(true["move"].split()[1:]) not in row["hidden"]  # no card named
         else:
-            shown = row["move"] + (f"  (reveals {', '.join(row['reveals'])})"
-                                   if "reveals" in row else "")
+            shown = row["move"] + (
+                f"  (reveals {', '.join(row['reveals'])})" if "reveals" in row else ""
+            )
             assert line.endswith(shown), line
-    if name == "anabasis":   # seat 0's starting events stay hidden from seat 1
+    if name == "anabasis":  # seat 0's starting events stay hidden from seat 1
         assert sum(" deal " in line for line in printed) == 3
 
 
@@ -237,7 +283,7 @@ def played_positions(name, count, seed):
         if state.is_terminal() or state.is_chance() or len(state.legal_actions()) == 1:
             continue
         if state.resample(state.current_player, rng).to_bytes() != state.to_bytes():
-            positions.append(state)       # the opponent holds something hidden
+            positions.append(state)  # the opponent holds something hidden
     return positions
 
 
@@ -247,6 +293,7 @@ def twin_of(state, searcher, rng):
     and, where it was shown none, any code that leaves its view as it was.
     None when no such line differing from the true one was found."""
     from xenophon.search.world_sampling import observation_window
+
     window = observation_window(state, searcher)
     start = state.game.state_from_bytes(window.start)
     for _ in range(300):
@@ -277,6 +324,7 @@ def test_policy_sampler_reads_only_what_the_searcher_saw(name):
     after every step) give the same worlds, search and belief."""
     from xenophon.search.belief import opponent_belief
     from xenophon.search.world_sampling import observation_window, policy_worlds
+
     rng = random.Random(3)
     compared = weighed = 0
     for state in played_positions(name, 10, seed=11):
@@ -291,14 +339,21 @@ def test_policy_sampler_reads_only_what_the_searcher_saw(name):
         worlds = [policy_worlds(s, searcher, 64, seed=9) for s in (state, twin)]
         assert worlds[0].states == worlds[1].states and worlds[0].weights == worlds[1].weights
         weighed += len(set(worlds[0].weights)) > 1
-        for options in ({"root_policy": "uct"}, {"root_policy": "halving"},
-                        {"opponent_nodes": "fused"}):
-            bots = [ISMCTSBot(iterations=200, seed=5, sampler="policy", particles=64,
-                              **options) for _ in range(2)]
+        for options in (
+            {"root_policy": "uct"},
+            {"root_policy": "halving"},
+            {"opponent_nodes": "fused"},
+        ):
+            bots = [
+                ISMCTSBot(iterations=200, seed=5, sampler="policy", particles=64, **options)
+                for _ in range(2)
+            ]
             first, second = bots[0].analyse(state), bots[1].analyse(twin)
-            assert [(m.move.code, m.visits) for m in first.moves] == \
-                [(m.move.code, m.visits) for m in second.moves]
-        assert opponent_belief(state, sampler="policy", worlds=64) == \
-            opponent_belief(twin, sampler="policy", worlds=64)
+            assert [(m.move.code, m.visits) for m in first.moves] == [
+                (m.move.code, m.visits) for m in second.moves
+            ]
+        assert opponent_belief(state, sampler="policy", worlds=64) == opponent_belief(
+            twin, sampler="policy", worlds=64
+        )
     assert compared >= 5, "the test needs positions with a different line to them"
     assert weighed >= 3, "the inference weighed the worlds in too few positions"

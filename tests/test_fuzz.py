@@ -2,6 +2,7 @@
 driver's own checks (it finds a planted failure, hang and crash, it is
 reproducible, Ctrl-C loses nothing), and regression tests for what the
 fuzzers found."""
+
 from __future__ import annotations
 
 import os
@@ -22,27 +23,35 @@ from fuzz.targets import SEEDS, TARGETS
 from test_cli import ctrl_c_as_on_a_terminal
 from xenophon.anabasis.cards import load_card_set as load_anabasis_cards
 from xenophon.anabasis.notation import parse_action as parse_anabasis
-from xenophon.kernel.errors import CardFileError, NotationError
 from xenophon.hero.cards import load_card_set as load_hero_cards
 from xenophon.hero.cards import load_deck
+from xenophon.kernel.errors import CardFileError, NotationError
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "src" / "data"
 SUMMARY = re.compile(r"^(\S+): (\d+) inputs, (\d+) failures, (\d+) hangs, [\d.]+ s")
 
 #: inputs of the CI-sized run: a few seconds per target on one core
-CI_INPUTS = {"anabasis_notation": 20000, "hero_notation": 20000, "record_file": 500,
-             "anabasis_cards": 600, "hero_cards": 600, "hero_deck": 1500, "engine_query": 1000}
-CI_DEFAULT_INPUTS = 600          # core_targets' targets
-CI_SECONDS = 6.0                  # the cap per target, for a slow machine
+CI_INPUTS = {
+    "anabasis_notation": 20000,
+    "hero_notation": 20000,
+    "record_file": 500,
+    "anabasis_cards": 600,
+    "hero_cards": 600,
+    "hero_deck": 1500,
+    "engine_query": 1000,
+}
+CI_DEFAULT_INPUTS = 600  # core_targets' targets
+CI_SECONDS = 6.0  # the cap per target, for a slow machine
 
 
 # -- the CI-sized run -----------------------------------------------------------
 @pytest.mark.parametrize("target", sorted(TARGETS))
 def test_short_fuzz_run_finds_nothing(target, tmp_path):
     inputs = CI_INPUTS.get(target, CI_DEFAULT_INPUTS)
-    stats = run_target(target, Settings(inputs=inputs, seconds=CI_SECONDS, timeout=5.0,
-                                        findings=tmp_path))
+    stats = run_target(
+        target, Settings(inputs=inputs, seconds=CI_SECONDS, timeout=5.0, findings=tmp_path)
+    )
     assert stats.inputs >= min(100, inputs), stats.summary()
     assert stats.found == 0, first_finding(stats.summary(), tmp_path)
 
@@ -108,15 +117,23 @@ def test_driver_splits_inputs_between_jobs(tmp_path):
 def test_inputs_depend_only_on_the_seed_and_their_number():
     seeds = SEEDS["hero_deck"]()
     one, again, other = Mutator(seeds, 7), Mutator(seeds, 7), Mutator(seeds, 8)
-    assert [one.input(i) for i in range(50, 80)] == [again.input(i) for i in range(79, 49, -1)][::-1]
+    assert [one.input(i) for i in range(50, 80)] == [again.input(i) for i in range(79, 49, -1)][
+        ::-1
+    ]
     assert [one.input(i) for i in range(50, 80)] != [other.input(i) for i in range(50, 80)]
     assert [one.input(i) for i in range(len(seeds))] == seeds
 
 
 def driver(*args: str, **popen) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "tests.fuzz.run", *args], cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=ctrl_c_as_on_a_terminal, **popen)
+    return subprocess.Popen(
+        [sys.executable, "-m", "tests.fuzz.run", *args],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=ctrl_c_as_on_a_terminal,
+        **popen,
+    )
 
 
 def test_command_prints_one_summary_line_and_fails_on_a_finding(tmp_path):
@@ -125,12 +142,13 @@ def test_command_prints_one_summary_line_and_fails_on_a_finding(tmp_path):
     assert process.returncode == 1, err
     match = SUMMARY.match(out.splitlines()[0])
     assert match and match.group(2) == "10" and int(match.group(3)) >= 1, out
-    assert err == ""                      # piped: no progress bar
+    assert err == ""  # piped: no progress bar
 
 
 def test_command_passes_when_nothing_is_found(tmp_path):
-    process = driver("tests.fuzz.planted:fails", "--inputs", "1", "--start", "1",
-                     "--findings", str(tmp_path))
+    process = driver(
+        "tests.fuzz.planted:fails", "--inputs", "1", "--start", "1", "--findings", str(tmp_path)
+    )
     out, err = process.communicate(timeout=60)
     assert process.returncode == 0, err
     assert out.startswith("tests.fuzz.planted:fails: 0 inputs, 0 failures, 0 hangs")
@@ -147,9 +165,17 @@ def test_ctrl_c_prints_the_summary_and_where_to_resume(tmp_path):
 
 
 # -- regression tests for what the fuzzers found ----------------------------------
-@pytest.mark.parametrize("text", ["event \u00b2", "event 1 rank \u00b2", "event " + "9" * 5000,
-                                  "event 1 rank " + "9" * 5000, "event \u0663",
-                                  "event \uff11"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "event \u00b2",
+        "event 1 rank \u00b2",
+        "event " + "9" * 5000,
+        "event 1 rank " + "9" * 5000,
+        "event \u0663",
+        "event \uff11",
+    ],
+)
 def test_event_slot_and_rank_are_plain_digits(text):
     """int() takes superscripts (and fails), other scripts' digits and 5000-digit
     numbers (and fails): found by anabasis_notation."""
@@ -176,12 +202,13 @@ def refused_quickly(load, path: Path) -> str:
     def attempt() -> None:
         try:
             load(path)
-        except BaseException as error:          # noqa: BLE001 - the test inspects it
+        except BaseException as error:  # noqa: BLE001 - the test inspects it
             outcome.append(error)
+
     thread = threading.Thread(target=attempt, daemon=True)
     thread.start()
     thread.join(5)
-    if thread.is_alive():                       # blocked on a FIFO: let it go, then fail
+    if thread.is_alive():  # blocked on a FIFO: let it go, then fail
         with open(path, "wb"):
             pass
         pytest.fail(f"reading {path} did not return")
@@ -199,11 +226,14 @@ def test_card_and_deck_files_must_be_regular_files(what, tmp_path):
 
 
 @pytest.mark.parametrize("what", sorted(LOADERS))
-@pytest.mark.parametrize("text, message", [
-    ("a = " + "9" * 5000 + "\n", "number"),
-    ("a = " + "[" * 5000 + "]" * 5000 + "\n", "nested"),
-    ("a = 1\n" + "#" * (2 << 20), "too large"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("a = " + "9" * 5000 + "\n", "number"),
+        ("a = " + "[" * 5000 + "]" * 5000 + "\n", "nested"),
+        ("a = 1\n" + "#" * (2 << 20), "too large"),
+    ],
+)
 def test_card_and_deck_files_that_break_the_toml_reader(what, text, message, tmp_path):
     """tomllib raises ValueError on a number of over 4300 digits and
     RecursionError on deep nesting: found by hero_cards and hero_deck."""
@@ -220,13 +250,16 @@ def hero_cards_with(tmp_path: Path, old: str, new: str) -> Path:
     return path
 
 
-@pytest.mark.parametrize("old, new, message", [
-    ('"damage_unit(2000)"', '"damage_unit(' + "9" * 5000 + ')"', "above 100000"),
-    ('"damage_unit(2000)"', '"damage_unit(\u0662000)"', "must be written damage_unit(x)"),
-    ('condition = "(R)"', 'condition = "(99999999999999999999)"', "bad condition"),
-    ('condition = "(R)"', 'condition = "(\u0663)"', "bad condition"),
-    ('condition = "(R)"', 'condition = "' + "(R)" * 300 + '"', "bad condition"),
-])
+@pytest.mark.parametrize(
+    "old, new, message",
+    [
+        ('"damage_unit(2000)"', '"damage_unit(' + "9" * 5000 + ')"', "above 100000"),
+        ('"damage_unit(2000)"', '"damage_unit(\u0662000)"', "must be written damage_unit(x)"),
+        ('condition = "(R)"', 'condition = "(99999999999999999999)"', "bad condition"),
+        ('condition = "(R)"', 'condition = "(\u0663)"', "bad condition"),
+        ('condition = "(R)"', 'condition = "' + "(R)" * 300 + '"', "bad condition"),
+    ],
+)
 def test_hero_numbers_in_effects_and_conditions(old, new, message, tmp_path):
     """Effect arguments and conditions take plain digits within the C core's
     ranges (a 20-digit condition reached the C tables as a RuntimeError)."""

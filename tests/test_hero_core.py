@@ -2,6 +2,7 @@
 round trips, ordering and probabilities, information sets and resampling,
 evaluation, perft, and the worked examples of docs/hero-engine.md played
 move by move (every draw is a chance node, so a test picks the cards drawn)."""
+
 from __future__ import annotations
 
 import ctypes
@@ -10,11 +11,11 @@ import random
 
 import pytest
 
+from hero_decks import CARDS, DECKS, NIGHT_QUEEN, PAIRINGS, SKY_SAGE, hand_written
 from xenophon._core import hero as core
 from xenophon.hero.cards import build_deck, load_card_set
-from xenophon.kernel.oracle import perft as walk_perft   # the tree walked in Python
+from xenophon.kernel.oracle import perft as walk_perft  # the tree walked in Python
 
-from hero_decks import CARDS, DECKS, NIGHT_QUEEN, PAIRINGS, SKY_SAGE, hand_written
 TABLES = {name: core.Tables(CARDS, d0, d1) for name, (d0, d1) in PAIRINGS.items()}
 
 
@@ -47,6 +48,7 @@ def view(state, player: int) -> str:
 
 # --------------------------------------------------------------------------- tables
 
+
 def test_tables_and_interface_objects():
     tables = TABLES["crimson-wild"]
     assert tables.card_names[0] == "Goblin Raider" and len(tables.card_names) == 30
@@ -60,12 +62,28 @@ def test_tables_and_interface_objects():
 
 def write_card_file(path, n_cards: int):
     letters = "abcdefghijklmnopqrstuvwxyz"
-    lines = ['[[avatar]]', 'name = "Test Lord"', 'faction = "R"', 'hp = 20', 'hand = 5',
-             'charisma = 5', 'race = "Human"']
+    lines = [
+        "[[avatar]]",
+        'name = "Test Lord"',
+        'faction = "R"',
+        "hp = 20",
+        "hand = 5",
+        "charisma = 5",
+        'race = "Human"',
+    ]
     for i in range(n_cards):
-        lines += ['[[card]]', f'name = "Unit {letters[i // 26].upper()}{letters[i % 26]}"',
-                  'type = "unit"', 'faction = "R"', 'cost = 1', 'condition = ""', 'race = "Human"',
-                  'power = 1000', 'attack = 1', 'keywords = ["HORDE"]']
+        lines += [
+            "[[card]]",
+            f'name = "Unit {letters[i // 26].upper()}{letters[i % 26]}"',
+            'type = "unit"',
+            'faction = "R"',
+            "cost = 1",
+            'condition = ""',
+            'race = "Human"',
+            "power = 1000",
+            "attack = 1",
+            'keywords = ["HORDE"]',
+        ]
     path.write_text("\n".join(lines) + "\n")
     return path
 
@@ -205,21 +223,30 @@ def exotic_tables(tmp_path, avatar0, avatar1):
     path = tmp_path / "exotic.toml"
     path.write_text(EXOTIC_CARDS)
     cards = load_card_set(path)
-    counts = {"Pup": 12, "Warden": 4, "Harrier": 10, "Riposte": 8, "Recall": 4, "Quorum": 3,
-              "Zero Draw": 4}
-    return core.Tables(cards, build_deck(cards, avatar0, counts),
-                       build_deck(cards, avatar1, counts))
+    counts = {
+        "Pup": 12,
+        "Warden": 4,
+        "Harrier": 10,
+        "Riposte": 8,
+        "Recall": 4,
+        "Quorum": 3,
+        "Zero Draw": 4,
+    }
+    return core.Tables(
+        cards, build_deck(cards, avatar0, counts), build_deck(cards, avatar1, counts)
+    )
 
 
-@pytest.mark.parametrize("avatars", [("Seer", "Reaper"), ("Reaper", "Packlord"),
-                                     ("Packlord", "Seer")])
+@pytest.mark.parametrize(
+    "avatars", [("Seer", "Reaper"), ("Reaper", "Packlord"), ("Packlord", "Seer")]
+)
 def test_exotic_card_set_walks(tmp_path, avatars):
     """Paths the reference set never takes: ability draws, fast operations
     suspended at a draw with a live target ref, damage_avatar triggers,
     win_if_units, race bonus attack, a starting hand of 0, draw(0)."""
     tables = exotic_tables(tmp_path, *avatars)
     rng = random.Random(1)
-    wanted = {("card draw", True, "defend")}   # Riposte in the defender's window
+    wanted = {("card draw", True, "defend")}  # Riposte in the defender's window
     if "Seer" in avatars:
         wanted.add(("ability draw", True, "action"))
     seen = set()
@@ -232,8 +259,13 @@ def test_exotic_card_set_walks(tmp_path, avatars):
             assert state.check() is None
             if state.is_chance() and state.to_dict()["pending"]:
                 pending = state.to_dict()["pending"]
-                seen.add(("ability draw" if pending["ability"] else "card draw",
-                          pending["target"] is not None, state.to_dict()["phase"]))
+                seen.add(
+                    (
+                        "ability draw" if pending["ability"] else "card draw",
+                        pending["target"] is not None,
+                        state.to_dict()["phase"],
+                    )
+                )
             state.undo()
             assert state.to_bytes() == before
             state.apply(code)
@@ -271,11 +303,13 @@ def test_random_walk_apply_undo_hash_round_trips(pairing, seed):
             assert state.returns() == [0.0, 0.0]
         assert -1.0 <= state.evaluate(0) <= 1.0 and -1.0 <= state.evaluate(1) <= 1.0
         before, before_hash = state.to_bytes(), state.hash()
-        for code in rng.sample(codes, min(3, len(codes))):   # several children, each undone
+        for code in rng.sample(codes, min(3, len(codes))):  # several children, each undone
             state.apply(code)
             assert state.hash() == state.hash_from_scratch()
             for player in (0, 1):
-                assert state.information_set_key(player) == state.information_set_key_from_scratch(player)
+                assert state.information_set_key(player) == state.information_set_key_from_scratch(
+                    player
+                )
             assert state.check() is None
             state.undo()
             assert state.to_bytes() == before and state.hash() == before_hash
@@ -285,7 +319,7 @@ def test_random_walk_apply_undo_hash_round_trips(pairing, seed):
         assert restored.to_bytes() == before and restored.legal_actions() == codes
         state.apply(choose(state, rng))
         steps += 1
-    while state.history_size():   # the whole history unwinds to the initial state
+    while state.history_size():  # the whole history unwinds to the initial state
         state.undo()
     assert state.to_bytes() == core.CoreState.initial(tables).to_bytes()
     with pytest.raises(IndexError):
@@ -308,11 +342,11 @@ def test_from_bytes_refuses_wrong_sizes_and_broken_states():
     with pytest.raises(ValueError, match="856"):
         core.CoreState.from_bytes(tables, data[:-1])
     broken = bytearray(data)
-    broken[0] ^= 1   # the stored hash
+    broken[0] ^= 1  # the stored hash
     with pytest.raises(ValueError, match="hash"):
         core.CoreState.from_bytes(tables, bytes(broken))
     broken = bytearray(data)
-    broken[-8] ^= 1   # seat 1's hidden sum (the last 16 bytes)
+    broken[-8] ^= 1  # seat 1's hidden sum (the last 16 bytes)
     with pytest.raises(ValueError, match="hidden sum"):
         core.CoreState.from_bytes(tables, bytes(broken))
 
@@ -334,6 +368,7 @@ def test_speed_loops_are_reproducible():
 
 # --------------------------------------------------------------------------- information
 
+
 @pytest.mark.parametrize("pairing", ["crimson-wild", "queen-sage"])
 def test_resample_keeps_the_players_view(pairing):
     tables = TABLES[pairing]
@@ -350,7 +385,7 @@ def test_resample_keeps_the_players_view(pairing):
             assert theirs[player]["hand"] == mine[player]["hand"]
             assert theirs[other]["hand_size"] == mine[other]["hand_size"]
             assert theirs[other]["deck_size"] == mine[other]["deck_size"]
-            for name, n in mine[other]["known"].items():   # known cards stay in the hand
+            for name, n in mine[other]["known"].items():  # known cards stay in the hand
                 assert theirs[other]["hand"].get(name, 0) >= n
             if state.current_player() == player:
                 assert sample.legal_actions() == state.legal_actions()
@@ -365,7 +400,7 @@ def test_resample_depends_only_on_the_view(pairing):
         if i % 11:
             continue
         for player in (0, 1):
-            twin = state.resample(player, seed=1000 + i)   # same view, other hidden cards
+            twin = state.resample(player, seed=1000 + i)  # same view, other hidden cards
             assert twin.information_set_key(player) == state.information_set_key(player)
             assert twin.resample(player, 77).to_bytes() == state.resample(player, 77).to_bytes()
 
@@ -374,13 +409,15 @@ def test_resample_of_states_differing_only_in_the_opponents_hand():
     tables = TABLES["crimson-wild"]
     ids = {name: i for i, name in enumerate(tables.card_names)}
     states = []
-    for opening in (["Wolf Pack", "Great Bear", "Insight", "Sky Scout", "Mercenary"],
-                    ["Forest Guardian", "Forest Guardian", "Tidal Return", "Wolf Pack", "Insight"]):
+    for opening in (
+        ["Wolf Pack", "Great Bear", "Insight", "Sky Scout", "Mercenary"],
+        ["Forest Guardian", "Forest Guardian", "Tidal Return", "Wolf Pack", "Insight"],
+    ):
         state = core.CoreState.initial(tables)
         for name in ["Goblin Raider", "Fireball", "Berserker", "Mercenary", "War Cry"] + opening:
             state.apply(draw(ids, name))
-        state.apply(draw(ids, "Flame Lancer"))   # turn 1, seat 0
-        state.apply(core.END << 12)              # action -> window (seat 1)
+        state.apply(draw(ids, "Flame Lancer"))  # turn 1, seat 0
+        state.apply(core.END << 12)  # action -> window (seat 1)
         states.append(state)
     a, b = states
     assert a.to_dict()["players"][1]["hand"] != b.to_dict()["players"][1]["hand"]
@@ -408,12 +445,13 @@ def test_information_set_keys_match_the_views():
 
 # --------------------------------------------------------------------------- evaluation, perft
 
+
 def test_evaluate_is_bounded_symmetric_in_sign_and_exact_at_the_end():
     tables = TABLES["wild-crimson"]
     for state in random_states(tables, seed=2, games=3):
         e0, e1 = state.evaluate(0), state.evaluate(1)
         assert -1.0 <= e0 <= 1.0 and -1.0 <= e1 <= 1.0
-        assert abs(e0 + e1) < 1e-12   # only differences enter the formula
+        assert abs(e0 + e1) < 1e-12  # only differences enter the formula
         if state.is_terminal():
             assert [e0, e1] == state.returns()
 
@@ -422,7 +460,7 @@ def test_perft_matches_a_python_walk_of_the_tree():
     tables = TABLES["crimson-wild"]
     initial = core.CoreState.initial(tables)
     assert initial.perft(0) == 1
-    assert initial.perft(1) == len(initial.legal_actions()) == 12   # distinct cards of the deck
+    assert initial.perft(1) == len(initial.legal_actions()) == 12  # distinct cards of the deck
     assert initial.perft(3) == walk_perft(initial, 3)
     for i, state in enumerate(random_states(tables, seed=9, games=1)):
         if i % 25 == 0 and not state.is_terminal():
@@ -518,9 +556,11 @@ def test_example_turn_one():
     assert g.dict["players"][0]["front"][0]["used"] is True
     g.end()
     assert (g.dict["turn"], g.dict["active"], g.dict["phase"]) == (2, 1, "draw")
-    deck1 = g.dict["players"][1]["deck"]                                  # seat 1 draws
-    assert g.state.chance_outcomes() == [(draw(g.ids, name), n / 35) for name, n in
-                                         sorted(deck1.items(), key=lambda item: g.ids[item[0]])]
+    deck1 = g.dict["players"][1]["deck"]  # seat 1 draws
+    assert g.state.chance_outcomes() == [
+        (draw(g.ids, name), n / 35)
+        for name, n in sorted(deck1.items(), key=lambda item: g.ids[item[0]])
+    ]
 
 
 def first_strike_game(guard_with):
@@ -530,9 +570,9 @@ def first_strike_game(guard_with):
     g = Script(DECKS["crimson_conqueror"], DECKS["wild_grove"])
     g.draw("Flame Lancer", "Goblin Raider", "Mercenary", "Mercenary", "Fireball")
     g.draw("Wolf Pack", "Great Bear", "Insight", "Insight", "Sky Scout")
-    g.draw("War Cry").deploy("Flame Lancer", "back").end().pass_().end()          # turn 1
-    g.draw("Forest Guardian").deploy("Wolf Pack", "back")                         # turn 2
-    g.deploy("Great Bear", "back").end().pass_().end()      # (G)(1): avatar + Wolf Pack
+    g.draw("War Cry").deploy("Flame Lancer", "back").end().pass_().end()  # turn 1
+    g.draw("Forest Guardian").deploy("Wolf Pack", "back")  # turn 2
+    g.deploy("Great Bear", "back").end().pass_().end()  # (G)(1): avatar + Wolf Pack
     g.draw("Berserker").move("B1").deploy("Goblin Raider", "front").end().pass_()  # turn 3
     assert [u["card"] for u in g.dict["players"][0]["front"]] == ["Flame Lancer", "Goblin Raider"]
     guard = {"Wolf Pack": "B1", "Great Bear": "B2"}[guard_with]
@@ -565,42 +605,43 @@ def test_example_refs_follow_removals():
     g.draw("Goblin Raider", "Goblin Raider", "Berserker", "Mercenary", "Mercenary")
     g.draw("Wolf Pack", "Sky Scout", "Cloud Archer", "Tidal Return", "Insight")
     g.draw("Fireball").deploy("Goblin Raider", "front").deploy("Goblin Raider", "front")
-    g.deploy("Berserker", "front").end().pass_().end()                               # turn 1
+    g.deploy("Berserker", "front").end().pass_().end()  # turn 1
     g.draw("Mercenary").deploy("Wolf Pack", "back").deploy("Sky Scout", "back")
-    g.deploy("Cloud Archer", "back").end().pass_().end()                             # turn 2
-    g.draw("War Cry").end().pass_().attack("F1", "avatar").guard("B3")               # turn 3
+    g.deploy("Cloud Archer", "back").end().pass_().end()  # turn 2
+    g.draw("War Cry").end().pass_().attack("F1", "avatar").guard("B3")  # turn 3
     archer = g.dict["players"][1]["back"][2]
     assert (archer["card"], archer["used"], archer["damage"]) == ("Cloud Archer", True, 1000)
     g.attack("F2", "op.B3")
     assert g.dict["attack"] == {"attacker": "F2", "target": "B3"}
-    g.play("Tidal Return", "B1")                                     # seat 1 bounces its Wolf Pack
+    g.play("Tidal Return", "B1")  # seat 1 bounces its Wolf Pack
     assert g.dict["attack"] == {"attacker": "F2", "target": "B2"}
     seat1 = g.dict["players"][1]
     assert seat1["known"] == {"Wolf Pack": 1} and seat1["hand"]["Wolf Pack"] == 1
     g.retainer("Insight")
     back = [u["card"] for u in g.dict["players"][1]["back"]]
     assert back == ["Sky Scout", "Cloud Archer", "Retainer"]
-    assert g.dict["players"][1]["back"][2]["power"] == 1000         # a Beast with Beast King
+    assert g.dict["players"][1]["back"][2]["power"] == 1000  # a Beast with Beast King
     g.guard("B3")
     assert [u["card"] for u in g.dict["players"][1]["back"]] == ["Sky Scout", "Cloud Archer"]
     berserker = g.dict["players"][0]["front"][1]
     assert (berserker["card"], berserker["damage"], berserker["used"]) == ("Berserker", 1000, True)
     assert g.dict["attack"] is None and g.dict["phase"] == "battle"
-    g.end().draw("Great Bear").deploy("Wolf Pack", "back")   # turn 4: using it forgets it
+    g.end().draw("Great Bear").deploy("Wolf Pack", "back")  # turn 4: using it forgets it
     assert g.dict["players"][1]["known"] == {} and "Wolf Pack" not in g.dict["players"][1]["hand"]
 
 
 def test_example_night_queen_heals_once_per_enemy_token():
     g = Script(DECKS["crimson_conqueror"], NIGHT_QUEEN)
     g.draw("Goblin Raider", "Fireball", "Mercenary", "Flame Lancer", "War Cry")
-    g.draw("Skeleton Soldier", "Dark Pact", "Mercenary", "Grave Knight", "Death Curse",
-           "Vampire Lord")
+    g.draw(
+        "Skeleton Soldier", "Dark Pact", "Mercenary", "Grave Knight", "Death Curse", "Vampire Lord"
+    )
     g.draw("Berserker").deploy("Goblin Raider", "front")
     g.retainer("Fireball").retainer("Mercenary").end()
-    g.retainer("Mercenary").pass_()                                       # seat 1's token
+    g.retainer("Mercenary").pass_()  # seat 1's token
     g.attack("F1", "avatar").pass_()
     assert g.dict["players"][1]["hp"] == 17
-    g.end()                                                              # three tokens destroyed
+    g.end()  # three tokens destroyed
     assert g.dict["players"][1]["hp"] == 18
     assert all(not p["back"] for p in g.dict["players"])
 
@@ -613,7 +654,7 @@ def test_example_condition_counts_tokens_and_neutral_cards():
     g.quiet_turn("Insight")
     g.draw("Berserker").retainer("Mercenary")
     codes = g.state.legal_actions()
-    assert core.DEPLOY << 12 | g.ids["Fire Drake"] << 6 | 1 in codes          # (R)(R)(1)
+    assert core.DEPLOY << 12 | g.ids["Fire Drake"] << 6 | 1 in codes  # (R)(R)(1)
     assert not [c for c in codes if c >> 12 == core.PLAY and (c >> 6) & 63 == g.ids["Death Curse"]]
 
 
@@ -622,7 +663,7 @@ def test_example_deck_out_in_the_middle_of_an_effect():
     rest = [name for name, n in NIGHT_QUEEN.cards(CARDS).items() for _ in range(n)]
     rest.remove("Dark Pact")
     rest.remove("Mercenary")
-    order0 = ["Dark Pact"] + rest + ["Mercenary"]   # seat 0 draws Mercenary last
+    order0 = ["Dark Pact"] + rest + ["Mercenary"]  # seat 0 draws Mercenary last
     order1 = [name for name, n in DECKS["wild_grove"].cards(CARDS).items() for _ in range(n)]
     g.draw(*order0[:6]).draw(*order1[:5])
     i0, i1 = 6, 5
@@ -639,34 +680,51 @@ def test_example_deck_out_in_the_middle_of_an_effect():
     g.play("Dark Pact")
     d = g.dict
     assert d["players"][0]["graveyard"]["Dark Pact"] == 1
-    assert d["pending"] == {"kind": "draw", "source": "Dark Pact", "ability": False, "player": 0,
-                            "effect": 0, "draws_left": 2, "target": None}
+    assert d["pending"] == {
+        "kind": "draw",
+        "source": "Dark Pact",
+        "ability": False,
+        "player": 0,
+        "effect": 0,
+        "draws_left": 2,
+        "target": None,
+    }
     assert g.state.chance_outcomes() == [(draw(g.ids, "Mercenary"), 1.0)]
     g.draw("Mercenary")
     d = g.dict
     assert d["phase"] == "over" and d["result"] == [-1, 1] and d["current"] is None
-    assert d["pending"] is None and d["players"][0]["hp"] == hp       # lose_hp(2) never happened
+    assert d["pending"] is None and d["players"][0]["hp"] == hp  # lose_hp(2) never happened
 
 
 def test_on_deploy_target_and_draw_nodes():
     g = Script(NIGHT_QUEEN, SKY_SAGE)
-    g.draw("Skeleton Soldier", "Shadow Assassin", "Mercenary", "Mercenary", "Dark Pact",
-           "Grave Knight")
+    g.draw(
+        "Skeleton Soldier", "Shadow Assassin", "Mercenary", "Mercenary", "Dark Pact", "Grave Knight"
+    )
     g.draw("Sky Scout", "Storm Mage", "Insight", "Cloud Archer", "Wind Ward")
-    g.draw("Vampire Lord").deploy("Skeleton Soldier", "back").end().pass_().end()   # turn 1
+    g.draw("Vampire Lord").deploy("Skeleton Soldier", "back").end().pass_().end()  # turn 1
     g.draw("Mercenary").deploy("Sky Scout", "back").deploy("Storm Mage", "back")  # turn 2
     d = g.dict
-    assert d["pending"] == {"kind": "draw", "source": "Storm Mage", "ability": False, "player": 1,
-                            "effect": 0, "draws_left": 1, "target": None}
+    assert d["pending"] == {
+        "kind": "draw",
+        "source": "Storm Mage",
+        "ability": False,
+        "player": 1,
+        "effect": 0,
+        "draws_left": 1,
+        "target": None,
+    }
     g.draw("Leviathan")
     assert g.dict["pending"] is None and g.dict["current"] == 1
     assert g.dict["players"][1]["hand"]["Leviathan"] == 1
     g.end().pass_().end()
-    g.draw("Night Ambush").deploy("Shadow Assassin", "back")                          # turn 3
+    g.draw("Night Ambush").deploy("Shadow Assassin", "back")  # turn 3
     assert g.dict["pending"] == {"kind": "target", "source": "Shadow Assassin", "player": 0}
-    assert g.state.legal_actions() == [core.TARGET << 12 | slot("op.B1"),
-                                       core.TARGET << 12 | slot("op.B2")]
-    g.do(core.TARGET, 0, slot("op.B1"))                      # 1000 damage kills Sky Scout
+    assert g.state.legal_actions() == [
+        core.TARGET << 12 | slot("op.B1"),
+        core.TARGET << 12 | slot("op.B2"),
+    ]
+    g.do(core.TARGET, 0, slot("op.B1"))  # 1000 damage kills Sky Scout
     assert [u["card"] for u in g.dict["players"][1]["back"]] == ["Storm Mage"]
     assert g.dict["players"][1]["graveyard"] == {"Sky Scout": 1}
 
@@ -705,7 +763,7 @@ def check_round_trip(tables, state, rng):
     assert_same_node(rebuilt, state)
     assert all(rebuilt.information_set_key(p) == state.information_set_key(p) for p in (0, 1))
     original = state.clone()
-    for _ in range(3):   # and both go on alike
+    for _ in range(3):  # and both go on alike
         if original.is_terminal():
             break
         code = choose(original, rng)
@@ -733,8 +791,15 @@ def test_from_dict_round_trips_random_games(pairing):
         kinds.add(node_kind(check_round_trip(tables, state, rng)))
     phases = {k[0] for k in kinds}
     assert phases == {"setup", "draw", "action", "window", "battle", "defend", "over"}
-    if pairing.startswith("queen") or pairing.endswith("queen"):   # Storm Mage, Dark Pact, Shadow Assassin
-        assert ("action", "draw", False, False) in kinds and ("action", "target", None, False) in kinds
+    if pairing.startswith("queen") or pairing.endswith(
+        "queen"
+    ):  # Storm Mage, Dark Pact, Shadow Assassin
+        assert ("action", "draw", False, False) in kinds and (
+            "action",
+            "target",
+            None,
+            False,
+        ) in kinds
 
 
 @pytest.mark.parametrize("avatars", [("Seer", "Reaper"), ("Packlord", "Seer")])
@@ -743,8 +808,12 @@ def test_from_dict_round_trips_exotic_pending_draws(tmp_path, avatars):
     fast operation's draw in the window, battle and defend phases, with a live
     target ref (also the attack's refs) kept by the dict."""
     tables = exotic_tables(tmp_path, *avatars)
-    wanted = {("defend", "draw", False, True), ("window", "draw", False, True),
-              ("battle", "draw", False, True), ("over", None)}
+    wanted = {
+        ("defend", "draw", False, True),
+        ("window", "draw", False, True),
+        ("battle", "draw", False, True),
+        ("over", None),
+    }
     if avatars[0] == "Seer":
         wanted.add(("action", "draw", True, True))
     kinds = set()
@@ -758,11 +827,19 @@ def test_from_dict_round_trips_exotic_pending_draws(tmp_path, avatars):
 
 # Hand-written positions, built on the oracle and on the C core alike.
 
+
 def hw_unit(name: str, **changes) -> dict:
     """A unit as the oracle tests write it: standby, undamaged, on the field since
     the turn began (`power`/`attack` left out: they are derived)."""
-    u = {"card": name, "token": name == "Retainer", "damage": 0, "used": False,
-         "can_move": True, "pump_power": 0, "pump_attack": 0}
+    u = {
+        "card": name,
+        "token": name == "Retainer",
+        "damage": 0,
+        "used": False,
+        "can_move": True,
+        "pump_power": 0,
+        "pump_attack": 0,
+    }
     u.update(changes)
     return u
 
@@ -796,15 +873,28 @@ QUEEN_SAGE = (NIGHT_QUEEN, SKY_SAGE)
 def crimson_wild(**kw) -> dict:
     """Seat 0 Flame Warlord, seat 1 Beast King, with units in all four rows."""
     seats = (
-        {"hp": 16, "charisma_used": 1, "hand": {"Fireball": 1, "War Cry": 1, "Fire Drake": 1,
-                                                "Skeleton Soldier": 1, "Death Curse": 1},
-         "known": {"Fireball": 1}, "graveyard": {"Goblin Raider": 2, "Scorching Strike": 1},
-         "front": [hw_unit("Berserker"), hw_unit("Goblin Raider", damage=500, pump_power=500)],
-         "back": [hw_unit("Retainer", can_move=False), hw_unit("Flame Lancer", used=True)]},
-        {"hp": 14, "hand": {"Giant Growth": 1, "Tidal Return": 1, "Wolf Pack": 1},
-         "graveyard": {"Insight": 1},
-         "front": [hw_unit("Wolf Pack", used=True), hw_unit("Great Bear")],
-         "back": [hw_unit("Elven Ranger", used=True), hw_unit("Sky Scout")]},
+        {
+            "hp": 16,
+            "charisma_used": 1,
+            "hand": {
+                "Fireball": 1,
+                "War Cry": 1,
+                "Fire Drake": 1,
+                "Skeleton Soldier": 1,
+                "Death Curse": 1,
+            },
+            "known": {"Fireball": 1},
+            "graveyard": {"Goblin Raider": 2, "Scorching Strike": 1},
+            "front": [hw_unit("Berserker"), hw_unit("Goblin Raider", damage=500, pump_power=500)],
+            "back": [hw_unit("Retainer", can_move=False), hw_unit("Flame Lancer", used=True)],
+        },
+        {
+            "hp": 14,
+            "hand": {"Giant Growth": 1, "Tidal Return": 1, "Wolf Pack": 1},
+            "graveyard": {"Insight": 1},
+            "front": [hw_unit("Wolf Pack", used=True), hw_unit("Great Bear")],
+            "back": [hw_unit("Elven Ranger", used=True), hw_unit("Sky Scout")],
+        },
     )
     return hand_written(CRIMSON_WILD, CARDS, seats, **kw)
 
@@ -815,38 +905,91 @@ HAND_WRITTEN = {
     "battle": lambda: crimson_wild(phase="battle"),
     "battle, seat 1 active": lambda: crimson_wild(phase="battle", active=1, turn=4),
     "defend, attack on a used unit": lambda: crimson_wild(
-        phase="defend", attack={"attacker": "F1", "target": "F1"}),
+        phase="defend", attack={"attacker": "F1", "target": "F1"}
+    ),
     "defend, attack on the avatar": lambda: crimson_wild(
-        phase="defend", attack={"attacker": "F2", "target": "avatar"}),
+        phase="defend", attack={"attacker": "F2", "target": "avatar"}
+    ),
     "defend, attacker gone": lambda: crimson_wild(
-        phase="defend", attack={"attacker": None, "target": "avatar"}),
+        phase="defend", attack={"attacker": None, "target": "avatar"}
+    ),
     "defend, target gone": lambda: crimson_wild(
-        phase="defend", attack={"attacker": "F1", "target": None}),
+        phase="defend", attack={"attacker": "F1", "target": None}
+    ),
     "draw phase": lambda: crimson_wild(phase="draw", active=1, turn=6),
-    "setup": lambda: hand_written(CRIMSON_WILD, CARDS, (
-        {"hand": {"Berserker": 1, "Fireball": 2}}, {}), phase="setup", turn=0),
-    "setup, seat 1 draws": lambda: hand_written(CRIMSON_WILD, CARDS, (
-        {"hand": {"Mercenary": 2, "Goblin Raider": 3}}, {"hand": {"Sky Scout": 1}}),
-        phase="setup", turn=0),
-    "on_deploy target": lambda: hand_written(QUEEN_SAGE, CARDS, (
-        {"charisma_used": 3, "hand": {"Dark Pact": 1, "Death Curse": 1},
-         "back": [hw_unit("Skeleton Soldier"), hw_unit("Shadow Assassin", can_move=False)]},
-        {"back": [hw_unit("Sky Scout", used=True), hw_unit("Storm Mage")],
-         "front": [hw_unit("Leviathan")], "hand": {"Wind Ward": 1}}),
-        pending={"kind": "target", "source": "Shadow Assassin", "player": 0}),
-    "pending draw, Dark Pact": lambda: hand_written(QUEEN_SAGE, CARDS, (
-        {"hp": 5, "charisma_used": 1, "graveyard": {"Dark Pact": 1},
-         "hand": {"Vampire Lord": 1, "Mercenary": 1}, "front": [hw_unit("Grave Knight")]},
-        {"hand": {"Tidal Return": 1}, "back": [hw_unit("Cloud Archer")]}),
-        pending={"kind": "draw", "source": "Dark Pact", "ability": False, "player": 0,
-                 "effect": 0, "draws_left": 1, "target": None}),
-    "pending draw, Storm Mage": lambda: hand_written(QUEEN_SAGE, CARDS, (
-        {"hand": {"Night Ambush": 1}, "front": [hw_unit("Vampire Lord", used=True)]},
-        {"charisma_used": 3, "hand": {"Insight": 1, "Wind Ward": 1},
-         "back": [hw_unit("Storm Mage", can_move=False)]}),
-        active=1, turn=6,
-        pending={"kind": "draw", "source": "Storm Mage", "ability": False, "player": 1,
-                 "effect": 0, "draws_left": 1, "target": None}),
+    "setup": lambda: hand_written(
+        CRIMSON_WILD, CARDS, ({"hand": {"Berserker": 1, "Fireball": 2}}, {}), phase="setup", turn=0
+    ),
+    "setup, seat 1 draws": lambda: hand_written(
+        CRIMSON_WILD,
+        CARDS,
+        ({"hand": {"Mercenary": 2, "Goblin Raider": 3}}, {"hand": {"Sky Scout": 1}}),
+        phase="setup",
+        turn=0,
+    ),
+    "on_deploy target": lambda: hand_written(
+        QUEEN_SAGE,
+        CARDS,
+        (
+            {
+                "charisma_used": 3,
+                "hand": {"Dark Pact": 1, "Death Curse": 1},
+                "back": [hw_unit("Skeleton Soldier"), hw_unit("Shadow Assassin", can_move=False)],
+            },
+            {
+                "back": [hw_unit("Sky Scout", used=True), hw_unit("Storm Mage")],
+                "front": [hw_unit("Leviathan")],
+                "hand": {"Wind Ward": 1},
+            },
+        ),
+        pending={"kind": "target", "source": "Shadow Assassin", "player": 0},
+    ),
+    "pending draw, Dark Pact": lambda: hand_written(
+        QUEEN_SAGE,
+        CARDS,
+        (
+            {
+                "hp": 5,
+                "charisma_used": 1,
+                "graveyard": {"Dark Pact": 1},
+                "hand": {"Vampire Lord": 1, "Mercenary": 1},
+                "front": [hw_unit("Grave Knight")],
+            },
+            {"hand": {"Tidal Return": 1}, "back": [hw_unit("Cloud Archer")]},
+        ),
+        pending={
+            "kind": "draw",
+            "source": "Dark Pact",
+            "ability": False,
+            "player": 0,
+            "effect": 0,
+            "draws_left": 1,
+            "target": None,
+        },
+    ),
+    "pending draw, Storm Mage": lambda: hand_written(
+        QUEEN_SAGE,
+        CARDS,
+        (
+            {"hand": {"Night Ambush": 1}, "front": [hw_unit("Vampire Lord", used=True)]},
+            {
+                "charisma_used": 3,
+                "hand": {"Insight": 1, "Wind Ward": 1},
+                "back": [hw_unit("Storm Mage", can_move=False)],
+            },
+        ),
+        active=1,
+        turn=6,
+        pending={
+            "kind": "draw",
+            "source": "Storm Mage",
+            "ability": False,
+            "player": 1,
+            "effect": 0,
+            "draws_left": 1,
+            "target": None,
+        },
+    ),
 }
 
 
@@ -867,23 +1010,63 @@ def test_from_dict_hand_written_exotic_positions_agree_with_the_oracle(tmp_path)
     path = tmp_path / "exotic.toml"
     path.write_text(EXOTIC_CARDS)
     cards = load_card_set(path)
-    counts = {"Pup": 12, "Warden": 4, "Harrier": 10, "Riposte": 8, "Recall": 4, "Quorum": 3,
-              "Zero Draw": 4}
+    counts = {
+        "Pup": 12,
+        "Warden": 4,
+        "Harrier": 10,
+        "Riposte": 8,
+        "Recall": 4,
+        "Quorum": 3,
+        "Zero Draw": 4,
+    }
     decks = (build_deck(cards, "Seer", counts), build_deck(cards, "Reaper", counts))
     tables, oracle = core.Tables(cards, *decks), OracleGame(cards, *decks)
-    ability_draw = hand_written(decks, cards, (
-        {"ability_used": True, "hand": {"Quorum": 1, "Riposte": 1},
-         "front": [hw_unit("Harrier")], "back": [hw_unit("Pup")]},
-        {"front": [hw_unit("Warden"), hw_unit("Pup", used=True)]}),
-        pending={"kind": "draw", "source": "Seer", "ability": True, "player": 0, "effect": 0,
-                 "draws_left": 1, "target": {"seat": 1, "slot": "F2"}})
-    riposte = hand_written(decks, cards, (
-        {"front": [hw_unit("Harrier", used=True), hw_unit("Pup")]},
-        {"charisma_used": 1, "graveyard": {"Riposte": 1}, "hand": {"Recall": 1, "Zero Draw": 1},
-         "back": [hw_unit("Pup"), hw_unit("Warden")]}),
-        phase="defend", attack={"attacker": "F1", "target": "avatar"},
-        pending={"kind": "draw", "source": "Riposte", "ability": False, "player": 1,
-                 "effect": 1, "draws_left": 2, "target": {"seat": 0, "slot": "F1"}})
+    ability_draw = hand_written(
+        decks,
+        cards,
+        (
+            {
+                "ability_used": True,
+                "hand": {"Quorum": 1, "Riposte": 1},
+                "front": [hw_unit("Harrier")],
+                "back": [hw_unit("Pup")],
+            },
+            {"front": [hw_unit("Warden"), hw_unit("Pup", used=True)]},
+        ),
+        pending={
+            "kind": "draw",
+            "source": "Seer",
+            "ability": True,
+            "player": 0,
+            "effect": 0,
+            "draws_left": 1,
+            "target": {"seat": 1, "slot": "F2"},
+        },
+    )
+    riposte = hand_written(
+        decks,
+        cards,
+        (
+            {"front": [hw_unit("Harrier", used=True), hw_unit("Pup")]},
+            {
+                "charisma_used": 1,
+                "graveyard": {"Riposte": 1},
+                "hand": {"Recall": 1, "Zero Draw": 1},
+                "back": [hw_unit("Pup"), hw_unit("Warden")],
+            },
+        ),
+        phase="defend",
+        attack={"attacker": "F1", "target": "avatar"},
+        pending={
+            "kind": "draw",
+            "source": "Riposte",
+            "ability": False,
+            "player": 1,
+            "effect": 1,
+            "draws_left": 2,
+            "target": {"seat": 0, "slot": "F1"},
+        },
+    )
     for d in (ability_draw, riposte):
         check_against_oracle(tables, oracle, d, seeds=range(6))
     # Riposte: two draws, then the bounce of its target, the attacker: the attack goes on GONE.
@@ -904,12 +1087,18 @@ def test_from_dict_takes_the_oracles_defaults():
     for p in sparse["players"]:
         for key in ("hp", "charisma_used", "known", "exile"):
             p.pop(key, None)
-    sparse["players"][1]["graveyard"] = None   # None: empty, as in the oracle
+    sparse["players"][1]["graveyard"] = None  # None: empty, as in the oracle
     sparse["players"][1]["deck"]["Insight"] += 1
-    sparse["players"][0]["front"] = [{"card": " berserker "},
-                                     {"card": "GOBLIN RAIDER", "damage": 500, "pump_power": 500}]
-    sparse["players"][1]["hand"] = {"giant growth": 1, "Tidal Return": 1, "Wolf Pack": 1,
-                                    "Fireball": 0}
+    sparse["players"][0]["front"] = [
+        {"card": " berserker "},
+        {"card": "GOBLIN RAIDER", "damage": 500, "pump_power": 500},
+    ]
+    sparse["players"][1]["hand"] = {
+        "giant growth": 1,
+        "Tidal Return": 1,
+        "Wolf Pack": 1,
+        "Fireball": 0,
+    }
     del sparse["result"], sparse["pending"], sparse["attack"]
     tables = core.Tables(CARDS, *CRIMSON_WILD)
     oracle = OracleGame(CARDS, *CRIMSON_WILD)
@@ -945,31 +1134,53 @@ def complete_both_hands(d):
 
 
 BROKEN = {
-    "unknown card in a hand": (lambda d: d["players"][0]["hand"].update({"Excalibur": 1}),
-                               "players\\[0\\].hand.*unknown card 'Excalibur'"),
-    "unknown card on the field": (lambda d: d["players"][1]["back"][0].update(card="Dragon"),
-                                  "unknown card 'Dragon'"),
-    "six units in a row": (lambda d: d["players"][0]["back"].extend(
-        [dict(d["players"][0]["back"][0])] * 4), "6 units, a row holds at most 5"),
-    "an operation on the field": (lambda d: d["players"][0]["front"][0].update(card="Fireball"),
-                                  "'Fireball' is not a unit"),
-    "a card too many": (lambda d: d["players"][0]["hand"].update({"Fire Drake": 2}),
-                        "'Fire Drake': hand 2 .* has 2"),
+    "unknown card in a hand": (
+        lambda d: d["players"][0]["hand"].update({"Excalibur": 1}),
+        "players\\[0\\].hand.*unknown card 'Excalibur'",
+    ),
+    "unknown card on the field": (
+        lambda d: d["players"][1]["back"][0].update(card="Dragon"),
+        "unknown card 'Dragon'",
+    ),
+    "six units in a row": (
+        lambda d: d["players"][0]["back"].extend([dict(d["players"][0]["back"][0])] * 4),
+        "6 units, a row holds at most 5",
+    ),
+    "an operation on the field": (
+        lambda d: d["players"][0]["front"][0].update(card="Fireball"),
+        "'Fireball' is not a unit",
+    ),
+    "a card too many": (
+        lambda d: d["players"][0]["hand"].update({"Fire Drake": 2}),
+        "'Fire Drake': hand 2 .* has 2",
+    ),
     "a card missing": (lambda d: d["players"][1]["deck"].pop("Wolf Pack"), "'Wolf Pack'"),
     "a non-empty exile": (lambda d: d["players"][1]["exile"].update({"Insight": 1}), "exile"),
-    "another avatar": (lambda d: d["players"][0].update(avatar="Night Queen"),
-                       "the tables give seat 0 the avatar 'Flame Warlord'"),
-    "known beyond the hand": (lambda d: d["players"][0]["known"].update({"War Cry": 2}),
-                              "'War Cry' known 2 times"),
-    "a negative count": (lambda d: d["players"][0]["hand"].update({"War Cry": -1}), "outside 0..255"),
+    "another avatar": (
+        lambda d: d["players"][0].update(avatar="Night Queen"),
+        "the tables give seat 0 the avatar 'Flame Warlord'",
+    ),
+    "known beyond the hand": (
+        lambda d: d["players"][0]["known"].update({"War Cry": 2}),
+        "'War Cry' known 2 times",
+    ),
+    "a negative count": (
+        lambda d: d["players"][0]["hand"].update({"War Cry": -1}),
+        "outside 0..255",
+    ),
     "unknown phase": (lambda d: d.update(phase="upkeep"), "unknown phase 'upkeep'"),
-    "unknown key": (lambda d: d["players"][0]["front"][0].update(moved=True), "unknown key 'moved'"),
+    "unknown key": (
+        lambda d: d["players"][0]["front"][0].update(moved=True),
+        "unknown key 'moved'",
+    ),
     "missing key": (lambda d: d.pop("turn"), "missing key 'turn'"),
     "a string for a number": (lambda d: d["players"][1].update(hp="14"), "an integer is needed"),
     "HP above the avatar's": (lambda d: d["players"][1].update(hp=99), "hp: 99 is outside"),
     "overspent charisma": (lambda d: d["players"][0].update(charisma_used=7), "charisma_used"),
-    "a dead unit": (lambda d: d["players"][0]["front"][1].update(damage=1500),
-                    "damage 1500 >= power 1500"),
+    "a dead unit": (
+        lambda d: d["players"][0]["front"][1].update(damage=1500),
+        "damage 1500 >= power 1500",
+    ),
     "a game over left going": (lambda d: d["players"][1].update(hp=0), "would be over"),
     "stale hand size": (lambda d: d["players"][0].update(hand_size=4), "hand_size"),
     "stale power": (lambda d: d["players"][0]["front"][1].update(pump_power=0), "power"),
@@ -977,43 +1188,116 @@ BROKEN = {
     "wrong current": (lambda d: d.update(current=1), "current: 1, but .* give 0"),
     "a result in a game going on": (lambda d: d.update(result=[1, -1]), "result"),
     "active in the wrong turn": (lambda d: d.update(turn=4), "odd turns"),
-    "an attack outside defend": (lambda d: d.update(attack={"attacker": "F1", "target": "avatar"}),
-                                 "only in the defend phase"),
-    "defend without an attack": (lambda d: d.update(phase="defend", current=1),
-                                 "needs the declared attack"),
+    "an attack outside defend": (
+        lambda d: d.update(attack={"attacker": "F1", "target": "avatar"}),
+        "only in the defend phase",
+    ),
+    "defend without an attack": (
+        lambda d: d.update(phase="defend", current=1),
+        "needs the declared attack",
+    ),
     "an attack ref to an empty slot": (
         lambda d: d.update(phase="defend", current=1, attack={"attacker": "F1", "target": "B3"}),
-        "slot B3 of seat 1 holds no unit"),
+        "slot B3 of seat 1 holds no unit",
+    ),
     "a bad slot name": (
-        lambda d: d.update(phase="defend", current=1, attack={"attacker": "F6", "target": "avatar"}),
-        "F1..F5 or B1..B5"),
+        lambda d: d.update(
+            phase="defend", current=1, attack={"attacker": "F6", "target": "avatar"}
+        ),
+        "F1..F5 or B1..B5",
+    ),
     "a pending target outside the action phase": (
-        lambda d: d.update(phase="battle", pending={"kind": "target", "source": "Berserker", "player": 0}),
-        "on_deploy target"),
+        lambda d: d.update(
+            phase="battle", pending={"kind": "target", "source": "Berserker", "player": 0}
+        ),
+        "on_deploy target",
+    ),
     "a pending target without targets": (
         lambda d: d.update(pending={"kind": "target", "source": "Berserker", "player": 0}),
-        "no on_deploy effect"),
+        "no on_deploy effect",
+    ),
     "a pending draw of a card without draw": (
-        lambda d: d.update(current="chance", pending={
-            "kind": "draw", "source": "Fireball", "ability": False, "player": 0, "effect": 0,
-            "draws_left": 1, "target": None}), "not a draw"),
+        lambda d: d.update(
+            current="chance",
+            pending={
+                "kind": "draw",
+                "source": "Fireball",
+                "ability": False,
+                "player": 0,
+                "effect": 0,
+                "draws_left": 1,
+                "target": None,
+            },
+        ),
+        "not a draw",
+    ),
     "a pending draw by the wrong player": (
-        lambda d: d.update(current="chance", pending={
-            "kind": "draw", "source": "Insight", "ability": False, "player": 1, "effect": 0,
-            "draws_left": 1, "target": None}), "pending.player"),
+        lambda d: d.update(
+            current="chance",
+            pending={
+                "kind": "draw",
+                "source": "Insight",
+                "ability": False,
+                "player": 1,
+                "effect": 0,
+                "draws_left": 1,
+                "target": None,
+            },
+        ),
+        "pending.player",
+    ),
     "too many draws left": (
-        lambda d: d.update(current="chance", phase="window", pending={
-            "kind": "draw", "source": "Insight", "ability": False, "player": 1, "effect": 0,
-            "draws_left": 3, "target": None}), "draws_left: 3 is outside 1..2"),
+        lambda d: d.update(
+            current="chance",
+            phase="window",
+            pending={
+                "kind": "draw",
+                "source": "Insight",
+                "ability": False,
+                "player": 1,
+                "effect": 0,
+                "draws_left": 3,
+                "target": None,
+            },
+        ),
+        "draws_left: 3 is outside 1..2",
+    ),
     "an ability draw of an ability that does not draw": (
-        lambda d: d.update(current="chance", pending={
-            "kind": "draw", "source": "Flame Warlord", "ability": True, "player": 0, "effect": 0,
-            "draws_left": 1, "target": None}), "effect 0 of 'Flame Warlord' is not a draw"),
+        lambda d: d.update(
+            current="chance",
+            pending={
+                "kind": "draw",
+                "source": "Flame Warlord",
+                "ability": True,
+                "player": 0,
+                "effect": 0,
+                "draws_left": 1,
+                "target": None,
+            },
+        ),
+        "effect 0 of 'Flame Warlord' is not a draw",
+    ),
     "an ability draw without an activated ability": (
-        lambda d: d.update(current="chance", turn=4, active=1, pending={
-            "kind": "draw", "source": "Beast King", "ability": True, "player": 1, "effect": 0,
-            "draws_left": 1, "target": None}), "activated ability"),
-    "a setup after turn 0": (lambda d: d.update(phase="setup", current="chance"), "setup is turn 0"),
+        lambda d: d.update(
+            current="chance",
+            turn=4,
+            active=1,
+            pending={
+                "kind": "draw",
+                "source": "Beast King",
+                "ability": True,
+                "player": 1,
+                "effect": 0,
+                "draws_left": 1,
+                "target": None,
+            },
+        ),
+        "activated ability",
+    ),
+    "a setup after turn 0": (
+        lambda d: d.update(phase="setup", current="chance"),
+        "setup is turn 0",
+    ),
     "a setup with both hands complete": (complete_both_hands, "the setup is over"),
     "a game over without result": (lambda d: d.update(phase="over", current=None), "result"),
 }
@@ -1023,7 +1307,7 @@ BROKEN = {
 def test_from_dict_refuses_what_the_c_state_cannot_hold(name):
     tables = core.Tables(CARDS, *CRIMSON_WILD)
     d = valid_action_dict()
-    core.CoreState.from_dict(tables, d)   # valid before the change
+    core.CoreState.from_dict(tables, d)  # valid before the change
     change, message = BROKEN[name]
     change(d)
     with pytest.raises(ValueError, match=message):
@@ -1031,8 +1315,9 @@ def test_from_dict_refuses_what_the_c_state_cannot_hold(name):
 
 
 def test_from_dict_game_over_and_the_game_interface():
-    from xenophon.kernel.errors import XenophonError
     from xenophon.hero import Game
+    from xenophon.kernel.errors import XenophonError
+
     d = valid_action_dict()
     d["players"][1]["hp"] = -2
     d.update(phase="over", current=None, result=[1, -1])
@@ -1045,5 +1330,6 @@ def test_from_dict_game_over_and_the_game_interface():
         assert game.state_from_dict(d).to_dict() == d
         assert game.state_from_dict(valid_action_dict()).to_dict() == valid_action_dict()
     with pytest.raises(XenophonError, match="unknown card"):
-        Game(engine="c").state_from_dict({**d, "players": [
-            {**d["players"][0], "hand": {"Excalibur": 1}}, d["players"][1]]})
+        Game(engine="c").state_from_dict(
+            {**d, "players": [{**d["players"][0], "hand": {"Excalibur": 1}}, d["players"][1]]}
+        )

@@ -1,11 +1,12 @@
 """The Hero C core against the pure-Python oracle on seeded random games over
 several deck pairings: every node compared (current player, legal actions or
 chance outcomes with probabilities, returns, canonical state dict)."""
+
 import random
 
 import pytest
 
-from harness import differential_batches, choose, differential_game, information_pairs
+from harness import choose, differential_batches, differential_game, information_pairs
 from hero_decks import CARDS, PAIRINGS
 from xenophon._core import hero as core
 from xenophon.hero import notation
@@ -32,8 +33,10 @@ def describe(backend, code):
 def test_core_agrees_with_oracle(pairing, batch):
     core_factory, oracle_factory = factories(pairing)
     offset = sorted(PAIRINGS).index(pairing) * 1_000_000
-    played = [differential_game(core_factory, oracle_factory, offset + game, MAX_ACTIONS, describe)
-              for game in range(batch * GAMES_PER_BATCH, (batch + 1) * GAMES_PER_BATCH)]
+    played = [
+        differential_game(core_factory, oracle_factory, offset + game, MAX_ACTIONS, describe)
+        for game in range(batch * GAMES_PER_BATCH, (batch + 1) * GAMES_PER_BATCH)
+    ]
     # every game was played to its end, and games are long enough to mean something
     assert max(played) < MAX_ACTIONS and sum(played) > 100 * GAMES_PER_BATCH
 

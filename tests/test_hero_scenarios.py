@@ -14,6 +14,7 @@ seat's decklist is in exactly one zone. A position names what is in hand, in
 the graveyard and on the field; its deck is the rest of the decklist (see
 `build`). Every draw is a chance node, so a test picks the card drawn.
 """
+
 from __future__ import annotations
 
 import random
@@ -24,13 +25,30 @@ import pytest
 
 from harness import CoreBacked, SwitchedBackend
 from xenophon._core import hero as core
-from xenophon.kernel.errors import NotationError
 from xenophon.hero.cards import build_deck, load_card_set, prebuilt_decks
 from xenophon.hero.notation import (
-    ABILITY, ATTACK, AVATAR, DEPLOY, DRAW, END, GUARD, MOVE, NONE, PASS, PLAY, RETAINER,
-    TARGET, decode, encode, format_action, parse_action, parse_slot, slot_name,
+    ABILITY,
+    ATTACK,
+    AVATAR,
+    DEPLOY,
+    DRAW,
+    END,
+    GUARD,
+    MOVE,
+    NONE,
+    PASS,
+    PLAY,
+    RETAINER,
+    TARGET,
+    decode,
+    encode,
+    format_action,
+    parse_action,
+    parse_slot,
+    slot_name,
 )
 from xenophon.hero.oracle import CHANCE, TERMINAL, OracleGame, perft
+from xenophon.kernel.errors import NotationError
 
 CARDS = load_card_set()
 DECKS = prebuilt_decks(CARDS)
@@ -55,8 +73,9 @@ class Backend(SwitchedBackend):
     """A Hero game (a card set and two decks) whose states come from the backend under test."""
 
     def __init__(self, cards, deck0, deck1):
-        super().__init__(OracleGame(cards, deck0, deck1), core.CoreState,
-                         core.Tables(cards, deck0, deck1))
+        super().__init__(
+            OracleGame(cards, deck0, deck1), core.CoreState, core.Tables(cards, deck0, deck1)
+        )
         self.cards = cards
         self.decks = (deck0, deck1)
 
@@ -97,6 +116,7 @@ GAME = Backend(CARDS, DECKS["crimson_conqueror"], DECKS["wild_grove"])
 # ---------------------------------------------------------------------------
 # Position builder and move helpers
 
+
 def cid(name: str) -> int:
     return CARDS.by_name(name).id
 
@@ -116,8 +136,9 @@ def scenario_game(avatar0: str, avatar1: str, cards=CARDS) -> Backend:
     """The game of positions with these avatars: a scenario deck for each seat."""
     key = (str(cards.digest), avatar0, avatar1)
     if key not in _SCENARIO_GAMES:
-        _SCENARIO_GAMES[key] = Backend(cards, scenario_deck(cards, avatar0),
-                                       scenario_deck(cards, avatar1))
+        _SCENARIO_GAMES[key] = Backend(
+            cards, scenario_deck(cards, avatar0), scenario_deck(cards, avatar1)
+        )
     return _SCENARIO_GAMES[key]
 
 
@@ -125,25 +146,50 @@ def unit(name: str, **changes) -> dict:
     """A unit dict of the canonical form; by default standby, undamaged, no pumps, and
     on the field since the start of the turn (can_move). `power`/`attack` are derived
     by the state and not needed here."""
-    u = {"card": name, "token": name == "Retainer", "damage": 0, "used": False,
-         "can_move": True, "pump_power": 0, "pump_attack": 0}
+    u = {
+        "card": name,
+        "token": name == "Retainer",
+        "damage": 0,
+        "used": False,
+        "can_move": True,
+        "pump_power": 0,
+        "pump_attack": 0,
+    }
     u.update(changes)
     return u
 
 
-def blank(avatars=("Flame Warlord", "Beast King"), phase="action", active=0, turn=None,
-          cards=CARDS) -> dict:
+def blank(
+    avatars=("Flame Warlord", "Beast King"), phase="action", active=0, turn=None, cards=CARDS
+) -> dict:
     """A canonical dict with two avatars at full HP, empty hands and fields; `build`
     gives each seat the rest of its decklist as its deck."""
     players = []
     for name in avatars:
-        players.append({"avatar": name, "hp": cards.avatar_by_name(name).hp,
-                        "charisma_used": 0, "ability_used": False, "hand": {}, "known": {},
-                        "deck": None, "graveyard": {}, "exile": {},
-                        "front": [], "back": []})
-    return {"turn": turn if turn is not None else 3 + active, "active": active,
-            "phase": phase, "result": None, "pending": None, "attack": None,
-            "players": players}
+        players.append(
+            {
+                "avatar": name,
+                "hp": cards.avatar_by_name(name).hp,
+                "charisma_used": 0,
+                "ability_used": False,
+                "hand": {},
+                "known": {},
+                "deck": None,
+                "graveyard": {},
+                "exile": {},
+                "front": [],
+                "back": [],
+            }
+        )
+    return {
+        "turn": turn if turn is not None else 3 + active,
+        "active": active,
+        "phase": phase,
+        "result": None,
+        "pending": None,
+        "attack": None,
+        "players": players,
+    }
 
 
 def conserved(d: dict, game: Backend) -> dict:
@@ -214,7 +260,7 @@ def starting_with(state, word: str) -> list[str]:
 # ---------------------------------------------------------------------------
 # A small card set of our own, for rules no reference card reaches
 
-CUSTOM_TOML = textwrap.dedent('''
+CUSTOM_TOML = textwrap.dedent("""
     [[avatar]]
     name = "Blood Witch"
     faction = "K"
@@ -343,7 +389,7 @@ CUSTOM_TOML = textwrap.dedent('''
     condition = ""
     timing = "normal"
     effects = ["win_if_units(2)"]
-''')
+""")
 
 
 @pytest.fixture(scope="module")
@@ -362,19 +408,45 @@ def custom(tmp_path_factory):
 # ---------------------------------------------------------------------------
 # Creation and setup (spec §4.1, §9)
 
+
 def test_creation_setup_draws_and_first_turn():
     s = GAME.new_initial_state()
     d = s.to_dict()
-    assert set(d) == {"turn", "active", "current", "phase", "result", "pending", "attack",
-                      "players"}
-    assert (d["turn"], d["active"], d["current"], d["phase"], d["result"], d["pending"],
-            d["attack"]) == (0, 0, "chance", "setup", None, None, None)
+    assert set(d) == {
+        "turn",
+        "active",
+        "current",
+        "phase",
+        "result",
+        "pending",
+        "attack",
+        "players",
+    }
+    assert (
+        d["turn"],
+        d["active"],
+        d["current"],
+        d["phase"],
+        d["result"],
+        d["pending"],
+        d["attack"],
+    ) == (0, 0, "chance", "setup", None, None, None)
     assert s.current_player() == CHANCE and s.is_chance() and not s.is_terminal()
     assert d["players"][0] == {
-        "avatar": "Flame Warlord", "hp": 20, "charisma_used": 0, "ability_used": False,
-        "hand": {}, "hand_size": 0, "known": {},
-        "deck": DECKS["crimson_conqueror"].cards(CARDS), "deck_size": 40,
-        "graveyard": {}, "exile": {}, "front": [], "back": []}
+        "avatar": "Flame Warlord",
+        "hp": 20,
+        "charisma_used": 0,
+        "ability_used": False,
+        "hand": {},
+        "hand_size": 0,
+        "known": {},
+        "deck": DECKS["crimson_conqueror"].cards(CARDS),
+        "deck_size": 40,
+        "graveyard": {},
+        "exile": {},
+        "front": [],
+        "back": [],
+    }
     assert d["players"][1]["avatar"] == "Beast King" and d["players"][1]["hp"] == 22
     # Every draw is a chance node over the drawer's deck multiset, ascending.
     outcomes = s.chance_outcomes()
@@ -407,14 +479,18 @@ def test_both_hand_sizes_zero_start_the_first_turn_at_once(custom):
 
 def test_first_turn_example_of_spec_section_4():
     s = GAME.new_initial_state()
-    act(s, *["draw Goblin Raider"] * 4, "draw Berserker", *["draw Wolf Pack"] * 5,
-        "draw Goblin Raider")
+    act(
+        s,
+        *["draw Goblin Raider"] * 4,
+        "draw Berserker",
+        *["draw Wolf Pack"] * 5,
+        "draw Goblin Raider",
+    )
     # Berserker (R)(1) needs two cards on the field: only the avatar is there.
     assert "deploy Berserker back" not in legal(s)
-    assert starting_with(s, "deploy") == ["deploy Goblin Raider front",
-                                          "deploy Goblin Raider back"]
+    assert starting_with(s, "deploy") == ["deploy Goblin Raider front", "deploy Goblin Raider back"]
     act(s, "deploy Goblin Raider front")
-    assert "deploy Berserker front" in legal(s)          # now two R cards: condition met
+    assert "deploy Berserker front" in legal(s)  # now two R cards: condition met
     act(s, "end")
     assert s.to_dict()["phase"] == "window" and s.current_player() == 1
     assert legal(s) == ["pass", "retainer discard Wolf Pack"]
@@ -434,11 +510,13 @@ def test_first_turn_example_of_spec_section_4():
 # ---------------------------------------------------------------------------
 # The turn: draw, standby, end (spec §4.2-§4.4, E-10, E-11)
 
+
 def test_turn_start_standby_resets_and_draw():
     d = blank(phase="battle")
     p0, p1 = d["players"]
-    p0["front"] = [unit("Goblin Raider", used=True, can_move=False, damage=500,
-                        pump_power=1000, pump_attack=1)]
+    p0["front"] = [
+        unit("Goblin Raider", used=True, can_move=False, damage=500, pump_power=1000, pump_attack=1)
+    ]
     p0["charisma_used"], p0["ability_used"] = 4, True
     p1["front"] = [unit("Wolf Pack", used=True)]
     p1["back"] = [unit("Sky Scout", used=True, can_move=False)]
@@ -450,9 +528,17 @@ def test_turn_start_standby_resets_and_draw():
     p0, p1 = d["players"]
     assert (p0["charisma_used"], p0["ability_used"], p1["charisma_used"]) == (0, False, 0)
     # damage and pumps cleared; the new active player's units are standby, the other's not
-    assert p0["front"][0] == {"card": "Goblin Raider", "token": False, "power": 1000,
-                                   "attack": 1, "damage": 0, "used": True, "can_move": True,
-                                   "pump_power": 0, "pump_attack": 0}
+    assert p0["front"][0] == {
+        "card": "Goblin Raider",
+        "token": False,
+        "power": 1000,
+        "attack": 1,
+        "damage": 0,
+        "used": True,
+        "can_move": True,
+        "pump_power": 0,
+        "pump_attack": 0,
+    }
     assert [u["used"] for u in p1["front"] + p1["back"]] == [False, False]
     assert all(u["can_move"] for u in p1["front"] + p1["back"])
     # the draw is a chance node over seat 1's deck
@@ -467,18 +553,19 @@ def test_turn_start_standby_resets_and_draw():
 def test_both_windows_are_decision_nodes_even_with_only_pass():
     s = build(blank())
     act(s, "end")
-    assert legal(s) == ["pass"] and s.current_player() == 1        # window (b), E-3
+    assert legal(s) == ["pass"] and s.current_player() == 1  # window (b), E-3
     act(s, "pass")
-    assert legal(s) == ["end"]                                       # nothing to attack with
+    assert legal(s) == ["end"]  # nothing to attack with
     d = blank(phase="battle")
     d["players"][0]["front"] = [unit("Goblin Raider")]
     s = build(d)
     act(s, "attack F1 > avatar")
-    assert legal(s) == ["pass"] and s.current_player() == 1        # window (a)
+    assert legal(s) == ["pass"] and s.current_player() == 1  # window (a)
 
 
 # ---------------------------------------------------------------------------
 # Row moves (spec §5.4, D-26, E-1, E-27)
+
 
 def test_row_moves_once_per_turn_keep_state_and_shift_rows():
     d = blank()
@@ -494,9 +581,14 @@ def test_row_moves_once_per_turn_keep_state_and_shift_rows():
     assert seat(s, 0)["back"][1]["can_move"] is False
     act(s, "move B1")
     lancer = seat(s, 0)["front"][1]
-    assert (lancer["card"], lancer["damage"], lancer["used"], lancer["pump_power"],
-            lancer["power"], lancer["can_move"]) == ("Flame Lancer", 500, True, 500, 2500,
-                                                     False)
+    assert (
+        lancer["card"],
+        lancer["damage"],
+        lancer["used"],
+        lancer["pump_power"],
+        lancer["power"],
+        lancer["can_move"],
+    ) == ("Flame Lancer", 500, True, 500, 2500, False)
     # once per turn: only Berserker may still move
     assert starting_with(s, "move") == ["move F1"]
 
@@ -525,6 +617,7 @@ def test_deployed_units_do_not_move_and_full_rows_block_moves():
 # ---------------------------------------------------------------------------
 # Deployment: conditions and charisma (spec §5.1, §5.4, D-25)
 
+
 def test_condition_counts_avatar_units_and_tokens():
     # The spec's example: Flame Warlord (R), Skeleton Soldier (K), a Retainer (R).
     d = blank()
@@ -534,8 +627,8 @@ def test_condition_counts_avatar_units_and_tokens():
     p0["hand"] = {"Fire Drake": 1, "Death Curse": 1}
     d["players"][1]["front"] = [unit("Wolf Pack")]
     s = build(d)
-    assert "deploy Fire Drake back" in legal(s)            # R count 2, total 3
-    assert starting_with(s, "play Death Curse") == []     # K count 1 < 2
+    assert "deploy Fire Drake back" in legal(s)  # R count 2, total 3
+    assert starting_with(s, "play Death Curse") == []  # K count 1 < 2
     # With only the avatar and one Retainer the total is 2 < 3.
     d["players"][0]["front"] = []
     assert "deploy Fire Drake back" not in legal(build(d))
@@ -550,12 +643,12 @@ def test_neutral_cards_count_only_towards_the_number():
     p0["hand"] = {"Fire Drake": 1, "Hero's Crown": 1}
     p0["back"] = [unit("Mercenary"), unit("Mercenary")]
     s = build(d)
-    assert "deploy Fire Drake back" not in legal(s)        # (R)(R)(1): R count 1
-    assert "play Hero's Crown" in legal(s)                 # (3): total 3
+    assert "deploy Fire Drake back" not in legal(s)  # (R)(R)(1): R count 1
+    assert "play Hero's Crown" in legal(s)  # (3): total 3
     p0["back"] = [unit("Mercenary"), unit("Goblin Raider")]
-    assert "deploy Fire Drake back" in legal(build(d))     # R 2, total 3
+    assert "deploy Fire Drake back" in legal(build(d))  # R 2, total 3
     p0["back"] = [unit("Mercenary")]
-    assert "play Hero's Crown" not in legal(build(d))      # total 2
+    assert "play Hero's Crown" not in legal(build(d))  # total 2
 
 
 def test_charisma_exactly_equal_is_allowed_and_retainer_is_free():
@@ -566,9 +659,9 @@ def test_charisma_exactly_equal_is_allowed_and_retainer_is_free():
     s = build(d)
     act(s, "deploy Berserker front")
     assert seat(s, 0)["charisma_used"] == 3
-    act(s, "deploy Flame Lancer back")                     # 3 + 2 = 5 = charisma
+    act(s, "deploy Flame Lancer back")  # 3 + 2 = 5 = charisma
     assert seat(s, 0)["charisma_used"] == 5
-    assert starting_with(s, "deploy") == []                # 5 + 1 > 5
+    assert starting_with(s, "deploy") == []  # 5 + 1 > 5
     assert "retainer discard Goblin Raider" in legal(s)
     act(s, "retainer discard Goblin Raider")
     assert seat(s, 0)["charisma_used"] == 5
@@ -584,7 +677,7 @@ def test_charisma_is_per_player_and_resets_every_turn():
     act(s, "end", "play Giant Growth on op.F1", "play Giant Growth on op.F1")
     assert seat(s, 1)["charisma_used"] == 5 and seat(s, 0)["charisma_used"] == 0
     assert seat(s, 0)["front"][0]["power"] == 5000
-    assert starting_with(s, "play") == []                  # 5 + 1 > 5
+    assert starting_with(s, "play") == []  # 5 + 1 > 5
     assert legal(s) == ["pass", "retainer discard Giant Growth"]
     # ... and has it back at the start of the next turn
     d = blank(phase="battle")
@@ -614,7 +707,7 @@ def card_is_usable(card, front: list[dict], charisma_used: int) -> bool:
     d = blank(avatars=("Sky Sage", "Beast King"))
     p0 = d["players"][0]
     p0["hand"], p0["front"], p0["charisma_used"] = {card.name: 1}, front, charisma_used
-    d["players"][1]["front"] = [unit("Wolf Pack")]        # a target for every target kind
+    d["players"][1]["front"] = [unit("Wolf Pack")]  # a target for every target kind
     kind = DEPLOY if card.is_unit else PLAY
     return any(decode(c)[:2] == (kind, card.id) for c in build(d).legal_actions())
 
@@ -624,7 +717,7 @@ def test_every_card_needs_its_exact_condition_and_cost(name):
     card = CARDS.by_name(name)
     front = condition_field(card)
     if card.target == "own_unit" and not front:
-        front = [unit("Mercenary")]                       # something to target
+        front = [unit("Mercenary")]  # something to target
     exact = len(front) + 1 == max(card.condition.total, 1)
     # Sky Sage has charisma 6: cost exactly up to it is allowed, one more is not.
     assert card_is_usable(card, front, 6 - card.cost)
@@ -632,7 +725,7 @@ def test_every_card_needs_its_exact_condition_and_cost(name):
     # One coloured unit fewer (replaced by a neutral one): the condition fails.
     for index, u in enumerate(front):
         if u["card"] != "Mercenary":
-            changed = front[:index] + [unit("Mercenary")] + front[index + 1:]
+            changed = front[:index] + [unit("Mercenary")] + front[index + 1 :]
             assert not card_is_usable(card, changed, 0)
     # One card fewer in all: the condition fails.
     if exact and front:
@@ -645,25 +738,31 @@ def test_blitz_front_row_and_full_rows():
     p0["front"] = [unit("Goblin Raider")]
     p0["hand"] = {"Goblin Raider": 1, "Flame Lancer": 1, "Berserker": 1}
     assert starting_with(build(d), "deploy") == [
-        "deploy Goblin Raider front", "deploy Goblin Raider back", "deploy Flame Lancer back",
-        "deploy Berserker front", "deploy Berserker back"]
+        "deploy Goblin Raider front",
+        "deploy Goblin Raider back",
+        "deploy Flame Lancer back",
+        "deploy Berserker front",
+        "deploy Berserker back",
+    ]
     p0["front"] = [unit("Goblin Raider")] * 5
     assert starting_with(build(d), "deploy") == [
-        "deploy Goblin Raider back", "deploy Flame Lancer back", "deploy Berserker back"]
+        "deploy Goblin Raider back",
+        "deploy Flame Lancer back",
+        "deploy Berserker back",
+    ]
     p0["front"] = [unit("Goblin Raider")]
     p0["back"] = [unit("Skeleton Soldier")] * 5
     s = build(d)
-    assert starting_with(s, "deploy") == ["deploy Goblin Raider front",
-                                          "deploy Berserker front"]
-    assert starting_with(s, "retainer") == []             # B3: no token into a full row
+    assert starting_with(s, "deploy") == ["deploy Goblin Raider front", "deploy Berserker front"]
+    assert starting_with(s, "retainer") == []  # B3: no token into a full row
     act(s, "deploy Berserker front")
     d2 = s.to_dict()["players"][0]["front"][1]
-    assert (d2["card"], d2["used"], d2["can_move"], d2["damage"]) == ("Berserker", False,
-                                                                       False, 0)
+    assert (d2["card"], d2["used"], d2["can_move"], d2["damage"]) == ("Berserker", False, False, 0)
 
 
 # ---------------------------------------------------------------------------
 # Fast and normal operations in every window (spec §3.1, D-28)
+
 
 def windows_position():
     d = blank()
@@ -680,28 +779,32 @@ def test_operations_by_window():
     kinds = {m.split()[0] for m in legal(s)}
     assert kinds == {"end", "move", "deploy", "play", "retainer", "ability"}
     plays = starting_with(s, "play")
-    assert "play Scorching Strike" in plays                            # normal: action only
+    assert "play Scorching Strike" in plays  # normal: action only
     assert "play Fireball on op.F1" in plays and "play War Cry on F1" in plays
-    act(s, "end")                                                      # window (b): N, fast
+    act(s, "end")  # window (b): N, fast
     assert s.current_player() == 1
     assert {m.split()[0] for m in legal(s)} == {"pass", "play", "retainer"}
     assert starting_with(s, "play Nature") == []
     assert "play Giant Growth on F1" in legal(s) and "play Giant Growth on op.F2" in legal(s)
-    act(s, "pass")                                                     # battle: A, fast
+    act(s, "pass")  # battle: A, fast
     assert s.current_player() == 0
     assert {m.split()[0] for m in legal(s)} == {"end", "play", "retainer", "attack"}
     assert starting_with(s, "play Scorching") == []
     assert "play Fireball on op.F1" in legal(s) and "play War Cry on F2" in legal(s)
-    act(s, "attack F1 > avatar")                                       # window (a): N, fast
+    act(s, "attack F1 > avatar")  # window (a): N, fast
     assert s.current_player() == 1
     assert {m.split()[0] for m in legal(s)} == {"pass", "play", "retainer", "guard"}
     assert starting_with(s, "play Nature") == []
-    act(s, "play Giant Growth on F1", "retainer discard Nature's Blessing",
-        "retainer discard Wolf Pack")                                  # any order and number
+    act(
+        s,
+        "play Giant Growth on F1",
+        "retainer discard Nature's Blessing",
+        "retainer discard Wolf Pack",
+    )  # any order and number
     assert row(s, 1, "back") == ["Retainer", "Retainer"]
-    act(s, "guard F1")                   # Wolf Pack 1500 + 2000 vs Goblin Raider 1000
+    act(s, "guard F1")  # Wolf Pack 1500 + 2000 vs Goblin Raider 1000
     assert seat(s, 1)["front"][0]["power"] == 3500 and seat(s, 1)["front"][0]["damage"] == 1000
-    assert row(s, 0, "front") == ["Flame Lancer"]                      # the raider died
+    assert row(s, 0, "front") == ["Flame Lancer"]  # the raider died
 
 
 def test_ability_only_in_own_action_phase():
@@ -710,12 +813,13 @@ def test_ability_only_in_own_action_phase():
     d["players"][1]["hand"] = {"War Cry": 1}
     s = build(d)
     act(s, "end")
-    assert starting_with(s, "ability") == []           # seat 1's Warlord in the window
+    assert starting_with(s, "ability") == []  # seat 1's Warlord in the window
     assert starting_with(s, "play") == ["play War Cry on F1"]
 
 
 # ---------------------------------------------------------------------------
 # Retainer (spec §5.5, D-27)
+
 
 def test_retainer_discard_token_and_known_copy():
     d = blank(avatars=("Beast King", "Flame Warlord"))
@@ -724,16 +828,32 @@ def test_retainer_discard_token_and_known_copy():
     p0["known"] = {"Great Bear": 1}
     p0["charisma_used"] = 5
     s = build(d)
-    assert starting_with(s, "retainer") == ["retainer discard Wolf Pack",
-                                            "retainer discard Great Bear"]
+    assert starting_with(s, "retainer") == [
+        "retainer discard Wolf Pack",
+        "retainer discard Great Bear",
+    ]
     act(s, "retainer discard Great Bear")
     p = seat(s, 0)
     assert (p["hand"], p["known"], p["graveyard"], p["charisma_used"]) == (
-        {"Wolf Pack": 1, "Great Bear": 1}, {}, {"Great Bear": 1}, 5)
+        {"Wolf Pack": 1, "Great Bear": 1},
+        {},
+        {"Great Bear": 1},
+        5,
+    )
     # Beast King's Retainer is a green Beast: 500 + 500
-    assert p["back"] == [{"card": "Retainer", "token": True, "power": 1000, "attack": 0,
-                          "damage": 0, "used": False, "can_move": False, "pump_power": 0,
-                          "pump_attack": 0}]
+    assert p["back"] == [
+        {
+            "card": "Retainer",
+            "token": True,
+            "power": 1000,
+            "attack": 0,
+            "damage": 0,
+            "used": False,
+            "can_move": False,
+            "pump_power": 0,
+            "pump_attack": 0,
+        }
+    ]
 
 
 def test_tokens_are_destroyed_at_end_of_turn_on_both_fields():
@@ -744,7 +864,7 @@ def test_tokens_are_destroyed_at_end_of_turn_on_both_fields():
     s = build(d)
     act(s, "end")
     assert row(s, 0, "back") == ["Flame Lancer"] and row(s, 1, "back") == []
-    assert seat(s, 1)["front"][0]["damage"] == 0               # cleared first, not destroyed
+    assert seat(s, 1)["front"][0]["damage"] == 0  # cleared first, not destroyed
     assert seat(s, 0)["graveyard"] == {} and seat(s, 1)["graveyard"] == {}
 
 
@@ -762,6 +882,7 @@ def test_retainer_in_every_window_and_tokens_can_attack_and_guard():
 # ---------------------------------------------------------------------------
 # Attack declaration and legal targets (spec §6 step 1)
 
+
 def test_attack_targets_front_back_ranged_and_used_only():
     d = blank(phase="battle")
     p0, p1 = d["players"]
@@ -771,8 +892,12 @@ def test_attack_targets_front_back_ranged_and_used_only():
     p1["back"] = [unit("Sky Scout", used=True), unit("Grave Knight", used=True)]
     s = build(d)
     assert starting_with(s, "attack") == [
-        "attack F1 > op.F1", "attack F1 > op.B1", "attack F1 > op.B2", "attack F1 > avatar",
-        "attack B1 > op.F1"]
+        "attack F1 > op.F1",
+        "attack F1 > op.B1",
+        "attack F1 > op.B2",
+        "attack F1 > avatar",
+        "attack B1 > op.F1",
+    ]
     act(s, "attack F1 > op.B1")
     d = s.to_dict()
     assert d["attack"] == {"attacker": "F1", "target": "B1"} and d["phase"] == "defend"
@@ -782,7 +907,7 @@ def test_attack_targets_front_back_ranged_and_used_only():
 def test_a_unit_deployed_this_turn_may_attack():
     d = blank()
     d["players"][0]["hand"] = {"Goblin Raider": 1, "Cloud Archer": 1}
-    d["players"][0]["back"] = [unit("Sky Scout")]         # a blue card for the archer's (U)
+    d["players"][0]["back"] = [unit("Sky Scout")]  # a blue card for the archer's (U)
     d["players"][1]["front"] = [unit("Wolf Pack", used=True)]
     s = build(d)
     act(s, "deploy Goblin Raider front", "end", "pass")
@@ -795,8 +920,13 @@ def test_a_unit_deployed_this_turn_may_attack():
 # ---------------------------------------------------------------------------
 # Guards (spec §6 step 2)
 
-def guard_position(attacker: str, attacker_row: str, target: tuple[str, str] | None,
-                   defenders: dict[str, list[dict]]):
+
+def guard_position(
+    attacker: str,
+    attacker_row: str,
+    target: tuple[str, str] | None,
+    defenders: dict[str, list[dict]],
+):
     """Seat 0 (Flame Warlord) attacks with its only unit; seat 1 (Beast King) has
     `defenders`; target (row, name) is put first in that row, used."""
     d = blank(phase="battle")
@@ -809,38 +939,66 @@ def guard_position(attacker: str, attacker_row: str, target: tuple[str, str] | N
 
 
 def test_guard_back_row_cannot_cover_a_front_row_target():
-    s = guard_position("Goblin Raider", "front", ("front", "Wolf Pack"),
-                       {"front": [unit("Forest Guardian")], "back": [unit("Great Bear")]})
+    s = guard_position(
+        "Goblin Raider",
+        "front",
+        ("front", "Wolf Pack"),
+        {"front": [unit("Forest Guardian")], "back": [unit("Great Bear")]},
+    )
     act(s, "attack F1 > op.F1")
     assert starting_with(s, "guard") == ["guard F2"]
     # an attack on a back-row unit: both rows may guard
-    s = guard_position("Goblin Raider", "front", ("back", "Wolf Pack"),
-                       {"front": [unit("Forest Guardian")], "back": [unit("Great Bear")]})
+    s = guard_position(
+        "Goblin Raider",
+        "front",
+        ("back", "Wolf Pack"),
+        {"front": [unit("Forest Guardian")], "back": [unit("Great Bear")]},
+    )
     act(s, "attack F1 > op.B1")
     assert starting_with(s, "guard") == ["guard F1", "guard B2"]
 
 
 def test_guard_against_flying_needs_flying_or_ranged():
-    s = guard_position("Fire Drake", "front", None,
-                       {"front": [unit("Forest Guardian")],
-                        "back": [unit("Sky Scout"), unit("Cloud Archer"), unit("Wolf Pack")]})
+    s = guard_position(
+        "Fire Drake",
+        "front",
+        None,
+        {
+            "front": [unit("Forest Guardian")],
+            "back": [unit("Sky Scout"), unit("Cloud Archer"), unit("Wolf Pack")],
+        },
+    )
     act(s, "attack F1 > avatar")
     assert starting_with(s, "guard") == ["guard B1", "guard B2"]
-    s = guard_position("Goblin Raider", "front", None,
-                       {"front": [unit("Forest Guardian")],
-                        "back": [unit("Sky Scout"), unit("Cloud Archer", used=True)]})
+    s = guard_position(
+        "Goblin Raider",
+        "front",
+        None,
+        {
+            "front": [unit("Forest Guardian")],
+            "back": [unit("Sky Scout"), unit("Cloud Archer", used=True)],
+        },
+    )
     act(s, "attack F1 > avatar")
-    assert starting_with(s, "guard") == ["guard F1", "guard B1"]   # used units cannot guard
+    assert starting_with(s, "guard") == ["guard F1", "guard B1"]  # used units cannot guard
 
 
 def test_guard_against_ranged_from_the_front_on_a_back_unit():
-    s = guard_position("Cloud Archer", "front", ("back", "Sky Scout"),
-                       {"front": [unit("Forest Guardian")], "back": [unit("Wolf Pack")]})
+    s = guard_position(
+        "Cloud Archer",
+        "front",
+        ("back", "Sky Scout"),
+        {"front": [unit("Forest Guardian")], "back": [unit("Wolf Pack")]},
+    )
     act(s, "attack F1 > op.B1")
     assert starting_with(s, "guard") == ["guard B2"]
     # a RANGED attacker in the back row on a front unit: only the front row guards
-    s = guard_position("Elven Ranger", "back", ("front", "Sky Scout"),
-                       {"front": [unit("Forest Guardian")], "back": [unit("Wolf Pack")]})
+    s = guard_position(
+        "Elven Ranger",
+        "back",
+        ("front", "Sky Scout"),
+        {"front": [unit("Forest Guardian")], "back": [unit("Wolf Pack")]},
+    )
     act(s, "attack B1 > op.F1")
     assert starting_with(s, "guard") == ["guard F2"]
 
@@ -851,12 +1009,12 @@ def test_guard_is_not_the_target_and_becomes_used():
     d["players"][1]["front"] = [unit("Cloud Archer", used=True), unit("Leviathan")]
     d["players"][1]["hand"] = {"Wind Ward": 1}
     s = build(d)
-    act(s, "attack F1 > op.F1", "play Wind Ward on F1")   # the target is standby again
+    act(s, "attack F1 > op.F1", "play Wind Ward on F1")  # the target is standby again
     assert seat(s, 1)["front"][0]["used"] is False
     assert starting_with(s, "guard") == ["guard F2"]
     act(s, "guard F2")
     assert seat(s, 1)["front"][1]["used"] is True and seat(s, 1)["front"][1]["damage"] == 1000
-    assert row(s, 0, "front") == []                       # Leviathan 6000 destroyed it
+    assert row(s, 0, "front") == []  # Leviathan 6000 destroyed it
 
 
 def test_attack_ends_without_battle_when_the_attacker_leaves():
@@ -888,7 +1046,9 @@ def test_attack_ends_without_battle_when_the_target_leaves():
     assert row(s, 1, "back") == ["Cloud Archer", "Sky Scout"]
     assert s.to_dict()["attack"] == {"attacker": "F1", "target": "B2"}
     assert seat(s, 1)["known"] == {"Wolf Pack": 1} and seat(s, 1)["hand"] == {
-        "Insight": 1, "Wolf Pack": 1}
+        "Insight": 1,
+        "Wolf Pack": 1,
+    }
     act(s, "retainer discard Insight")
     assert row(s, 1, "back") == ["Cloud Archer", "Sky Scout", "Retainer"]
     act(s, "guard B3")
@@ -911,7 +1071,7 @@ def test_tap_untap_and_pumps_do_not_cancel_an_attack():
     d["players"][1]["front"] = [unit("Skeleton Soldier"), unit("Skeleton Soldier")]
     d["players"][1]["hand"] = {"Night Ambush": 1}
     s = build(d)
-    act(s, "attack F1 > avatar", "play Night Ambush on op.F1")   # tap the used attacker
+    act(s, "attack F1 > avatar", "play Night Ambush on op.F1")  # tap the used attacker
     act(s, "pass")
     assert seat(s, 1)["hp"] == 17
 
@@ -919,8 +1079,10 @@ def test_tap_untap_and_pumps_do_not_cancel_an_attack():
 # ---------------------------------------------------------------------------
 # Battle (spec §6 step 3)
 
-def battle(attacker: str, target: str, avatars=("Flame Warlord", "Beast King"),
-           guard: str | None = None):
+
+def battle(
+    attacker: str, target: str, avatars=("Flame Warlord", "Beast King"), guard: str | None = None
+):
     d = blank(phase="battle", avatars=avatars)
     d["players"][0]["front"] = [unit(attacker)]
     d["players"][1]["front"] = [unit(target, used=True)]
@@ -941,15 +1103,19 @@ def test_simultaneous_battle():
 
 
 def test_first_strike_examples():
-    s = battle("Flame Lancer", "Wolf Pack")               # 2000 first: the pack dies, no reply
+    s = battle("Flame Lancer", "Wolf Pack")  # 2000 first: the pack dies, no reply
     assert row(s, 1, "front") == [] and seat(s, 0)["front"][0]["damage"] == 0
-    s = battle("Flame Lancer", "Great Bear")              # bear survives 2000, replies 3500
+    s = battle("Flame Lancer", "Great Bear")  # bear survives 2000, replies 3500
     assert row(s, 0, "front") == [] and seat(s, 1)["front"][0]["damage"] == 2000
-    s = battle("Flame Lancer", "Ancient Wyrm")            # both have it: together
+    s = battle("Flame Lancer", "Ancient Wyrm")  # both have it: together
     assert row(s, 0, "front") == [] and seat(s, 1)["front"][0]["damage"] == 2000
     # a FIRST_STRIKE guard strikes first too
-    s = battle("Wolf Pack", "Skeleton Soldier", avatars=("Beast King", "Flame Warlord"),
-               guard="Flame Lancer")
+    s = battle(
+        "Wolf Pack",
+        "Skeleton Soldier",
+        avatars=("Beast King", "Flame Warlord"),
+        guard="Flame Lancer",
+    )
     assert row(s, 0, "front") == [] and seat(s, 1)["front"][1]["damage"] == 0
 
 
@@ -958,11 +1124,11 @@ def test_damage_accumulates_within_a_turn_then_clears():
     d["players"][0]["front"] = [unit("Berserker"), unit("Goblin Raider")]
     d["players"][1]["front"] = [unit("Great Bear"), unit("Forest Guardian", used=True)]
     s = build(d)
-    act(s, "attack F1 > avatar", "guard F1")              # bear 3500 takes 3000, now used
+    act(s, "attack F1 > avatar", "guard F1")  # bear 3500 takes 3000, now used
     assert row(s, 0, "front") == ["Goblin Raider"]
     bear = seat(s, 1)["front"][0]
     assert (bear["damage"], bear["used"]) == (3000, True)
-    act(s, "attack F1 > op.F2", "pass")                   # guardian 2500 takes 1000
+    act(s, "attack F1 > op.F2", "pass")  # guardian 2500 takes 1000
     act(s, "end")
     assert [u["damage"] for u in seat(s, 1)["front"]] == [0, 0]
     d = blank(phase="battle")
@@ -970,14 +1136,14 @@ def test_damage_accumulates_within_a_turn_then_clears():
     d["players"][1]["front"] = [unit("Great Bear")]
     s = build(d)
     act(s, "attack F1 > avatar", "guard F1", "attack F1 > op.F1", "pass")
-    assert row(s, 1, "front") == [] and row(s, 0, "front") == []   # 3000 + 1000 >= 3500
+    assert row(s, 1, "front") == [] and row(s, 0, "front") == []  # 3000 + 1000 >= 3500
 
 
 def test_attack_on_the_avatar_and_zero_attack():
     d = blank(phase="battle", avatars=("Beast King", "Flame Warlord"))
     d["players"][0]["front"] = [unit("Forest Guardian"), unit("Great Bear")]
     s = build(d)
-    act(s, "attack F1 > avatar", "pass")                  # E-15: 0 damage, but a window
+    act(s, "attack F1 > avatar", "pass")  # E-15: 0 damage, but a window
     assert seat(s, 1)["hp"] == 20
     act(s, "attack F2 > avatar", "pass")
     assert seat(s, 1)["hp"] == 18
@@ -991,13 +1157,18 @@ def test_hp_is_not_clamped_and_zero_hp_loses():
     act(s, "attack F1 > avatar", "pass")
     d = s.to_dict()
     assert (d["phase"], d["current"], d["result"], d["players"][1]["hp"]) == (
-        "over", None, [1, -1], -2)
+        "over",
+        None,
+        [1, -1],
+        -2,
+    )
     assert s.is_terminal() and s.current_player() == TERMINAL
     assert s.returns() == [1.0, -1.0] and s.legal_actions() == [] and s.chance_outcomes() == []
 
 
 # ---------------------------------------------------------------------------
 # Effects (spec §7.1) and PROTECTION (spec §5.2)
+
 
 def effects_position(hand: dict, avatars=("Flame Warlord", "Beast King"), **mine) -> dict:
     d = blank(avatars=avatars)
@@ -1014,25 +1185,37 @@ def test_damage_unit_fireball_and_protection():
     s = build(effects_position({"Fireball": 2}))
     # neither Grave Knight (PROTECTION) is a legal target, whoever owns it
     assert starting_with(s, "play") == [
-        "play Fireball on F1", "play Fireball on B1", "play Fireball on B2",
-        "play Fireball on op.F1", "play Fireball on op.F2", "play Fireball on op.B1"]
-    act(s, "play Fireball on op.F1")                      # Wolf Pack 1500: destroyed
+        "play Fireball on F1",
+        "play Fireball on B1",
+        "play Fireball on B2",
+        "play Fireball on op.F1",
+        "play Fireball on op.F2",
+        "play Fireball on op.B1",
+    ]
+    act(s, "play Fireball on op.F1")  # Wolf Pack 1500: destroyed
     assert row(s, 1, "front") == ["Great Bear", "Grave Knight"]
     assert seat(s, 1)["graveyard"] == {"Wolf Pack": 1}
     assert seat(s, 0)["graveyard"] == {"Fireball": 1} and seat(s, 0)["charisma_used"] == 2
-    act(s, "play Fireball on op.F1")                      # Great Bear 3500 survives 2000
+    act(s, "play Fireball on op.F1")  # Great Bear 3500 survives 2000
     assert seat(s, 1)["front"][0]["damage"] == 2000
 
 
 def test_destroy_unit_reads_current_power():
-    d = effects_position({"Death Curse": 1}, avatars=("Night Queen", "Beast King"),
-                         front=[unit("Vampire Lord"), unit("Shadow Assassin")])
+    d = effects_position(
+        {"Death Curse": 1},
+        avatars=("Night Queen", "Beast King"),
+        front=[unit("Vampire Lord"), unit("Shadow Assassin")],
+    )
     s = build(d)
     # power <= 3000: not the Bear (3500 with Beast King), not Vampire Lord (4000),
     # not a Grave Knight; the Assassin, Skeletons, Wolf Pack (1500), Guardian (2500) are
     assert starting_with(s, "play") == [
-        "play Death Curse on F2", "play Death Curse on B1", "play Death Curse on B2",
-        "play Death Curse on op.F1", "play Death Curse on op.B1"]
+        "play Death Curse on F2",
+        "play Death Curse on B1",
+        "play Death Curse on B2",
+        "play Death Curse on op.F1",
+        "play Death Curse on op.B1",
+    ]
     act(s, "play Death Curse on op.B1")
     assert row(s, 1, "back") == [] and seat(s, 1)["graveyard"] == {"Forest Guardian": 1}
 
@@ -1044,11 +1227,11 @@ def test_destroy_unit_rechecks_power_when_it_resolves(custom):
     d["players"][0]["hand"] = {"Reckless Curse": 1}
     d["players"][1]["front"] = [unit("Squire")]
     s = build(d, g)
-    act(s, "play Reckless Curse on op.F1")                # pumped to 3000 first: still <= 3000
+    act(s, "play Reckless Curse on op.F1")  # pumped to 3000 first: still <= 3000
     assert row(s, 1, "front") == []
     d["players"][1]["front"] = [unit("Squire", pump_power=500)]
     s = build(d, g)
-    act(s, "play Reckless Curse on op.F1")                # 1500 + 2000 > 3000: survives
+    act(s, "play Reckless Curse on op.F1")  # 1500 + 2000 > 3000: survives
     assert seat(s, 1)["front"][0]["power"] == 3500
 
 
@@ -1059,13 +1242,20 @@ def test_targeted_effects_skip_a_gone_target(custom):
     d["players"][0]["hand"] = {"Blast": 1, "Recall": 1}
     d["players"][1]["front"] = [unit("Squire"), unit("Squire")]
     s = build(d, g)
-    act(s, "play Blast on op.F1")                         # 5000 damage; the pump is skipped
+    act(s, "play Blast on op.F1")  # 5000 damage; the pump is skipped
     assert row(s, 1, "front") == ["Squire"] and seat(s, 1)["front"][0]["pump_power"] == 0
-    assert seat(s, 0)["hp"] == 10 and seat(s, 1)["hp"] == 9   # the Blood Witch's trigger
-    act(s, "play Recall on op.F1")                        # bounce, then draw(1) with t GONE
+    assert seat(s, 0)["hp"] == 10 and seat(s, 1)["hp"] == 9  # the Blood Witch's trigger
+    act(s, "play Recall on op.F1")  # bounce, then draw(1) with t GONE
     d2 = s.to_dict()
-    assert d2["pending"] == {"kind": "draw", "source": "Recall", "ability": False,
-                             "player": 0, "effect": 1, "draws_left": 1, "target": None}
+    assert d2["pending"] == {
+        "kind": "draw",
+        "source": "Recall",
+        "ability": False,
+        "player": 0,
+        "effect": 1,
+        "draws_left": 1,
+        "target": None,
+    }
     assert row(s, 1, "front") == [] and seat(s, 1)["known"] == {"Squire": 1}
 
 
@@ -1078,8 +1268,15 @@ def test_a_suspended_effect_list_keeps_its_target(custom):
     s = build(d, g)
     act(s, "play Study on F2")
     d = s.to_dict()
-    assert d["pending"] == {"kind": "draw", "source": "Study", "ability": False, "player": 0,
-                            "effect": 1, "draws_left": 1, "target": {"seat": 0, "slot": "F2"}}
+    assert d["pending"] == {
+        "kind": "draw",
+        "source": "Study",
+        "ability": False,
+        "player": 0,
+        "effect": 1,
+        "draws_left": 1,
+        "target": {"seat": 0, "slot": "F2"},
+    }
     assert (d["phase"], d["current"]) == ("battle", "chance")
     assert g.state_from_dict(d).to_dict() == d
     act(s, "draw Squire")
@@ -1113,7 +1310,7 @@ def test_lose_hp_and_heal_in_an_on_enemy_destroyed_ability(custom):
     d["players"][1]["front"] = [unit("Squire")]
     s = build(d, game("Penitent", "Seer"))
     act(s, "play Blast on op.F1")
-    assert seat(s, 0)["hp"] == 7                          # 5 - 1 + 3
+    assert seat(s, 0)["hp"] == 7  # 5 - 1 + 3
 
 
 def test_damage_avatar_heal_and_lose_hp():
@@ -1127,14 +1324,20 @@ def test_damage_avatar_heal_and_lose_hp():
     d["players"][0]["hand"] = {"Nature's Blessing": 2}
     s = build(d)
     act(s, "play Nature's Blessing")
-    assert seat(s, 0)["hp"] == 22                         # capped at the starting HP
+    assert seat(s, 0)["hp"] == 22  # capped at the starting HP
     d = blank(avatars=("Night Queen", "Beast King"))
     d["players"][0]["hand"] = {"Dark Pact": 1}
     s = build(d)
     act(s, "play Dark Pact")
-    assert s.to_dict()["pending"] == {"kind": "draw", "source": "Dark Pact", "ability": False,
-                                      "player": 0, "effect": 0, "draws_left": 2,
-                                      "target": None}
+    assert s.to_dict()["pending"] == {
+        "kind": "draw",
+        "source": "Dark Pact",
+        "ability": False,
+        "player": 0,
+        "effect": 0,
+        "draws_left": 2,
+        "target": None,
+    }
     assert s.to_dict()["phase"] == "action" and s.to_dict()["current"] == "chance"
     act(s, "draw Mercenary")
     assert s.to_dict()["pending"]["draws_left"] == 1
@@ -1150,8 +1353,10 @@ def test_insight_draws_two_as_separate_chance_nodes():
     d["players"][0]["deck"] = {"Sky Scout": 1, "Cloud Archer": 3}
     s = build(d)
     act(s, "play Insight")
-    assert s.chance_outcomes() == [(encode(DRAW, cid("Sky Scout")), 0.25),
-                                   (encode(DRAW, cid("Cloud Archer")), 0.75)]
+    assert s.chance_outcomes() == [
+        (encode(DRAW, cid("Sky Scout")), 0.25),
+        (encode(DRAW, cid("Cloud Archer")), 0.75),
+    ]
     act(s, "draw Sky Scout")
     assert s.chance_outcomes() == [(encode(DRAW, cid("Cloud Archer")), 1.0)]
     act(s, "draw Cloud Archer")
@@ -1181,9 +1386,13 @@ def test_pump_war_cry_giant_growth_until_end_of_turn():
     act(s, "play War Cry on F1")
     raider = seat(s, 0)["front"][0]
     assert (raider["power"], raider["attack"], raider["pump_power"], raider["pump_attack"]) == (
-        2000, 2, 1000, 1)
-    act(s, "attack F1 > avatar", "play Giant Growth on op.F1", "pass")   # any unit
-    assert seat(s, 1)["hp"] == 20                                         # attack 2
+        2000,
+        2,
+        1000,
+        1,
+    )
+    act(s, "attack F1 > avatar", "play Giant Growth on op.F1", "pass")  # any unit
+    assert seat(s, 1)["hp"] == 20  # attack 2
     assert seat(s, 0)["front"][0]["power"] == 4000
     act(s, "end")
     assert seat(s, 0)["front"][0]["power"] == 1000 and seat(s, 0)["front"][0]["attack"] == 1
@@ -1199,9 +1408,11 @@ def test_tap_untap_and_repeat_attacks():
     d["players"][1]["back"] = [unit("Skeleton Soldier")]
     s = build(d)
     act(s, "attack F1 > avatar")
-    assert starting_with(s, "play Night") == ["play Night Ambush on op.F1",
-                                              "play Night Ambush on op.B1"]   # enemy_unit
-    act(s, "play Night Ambush on op.B1", "pass")          # tapping the standby archer
+    assert starting_with(s, "play Night") == [
+        "play Night Ambush on op.F1",
+        "play Night Ambush on op.B1",
+    ]  # enemy_unit
+    act(s, "play Night Ambush on op.B1", "pass")  # tapping the standby archer
     assert seat(s, 0)["back"][0]["used"] is True and seat(s, 1)["hp"] == 17
     # Wind Ward: untap and +500; legal on an already standby unit too (E-25)
     assert starting_with(s, "play") == ["play Wind Ward on F1", "play Wind Ward on B1"]
@@ -1223,11 +1434,11 @@ def test_bounce_known_in_hand_and_tokens_cease():
     p1 = seat(s, 1)
     assert p1["hand"] == {"Berserker": 2, "Fireball": 1} and p1["known"] == {"Berserker": 1}
     assert row(s, 1, "front") == ["Retainer"] and p1["graveyard"] == {}
-    if on_oracle():                 # the view as a dict is the oracle's API (C: a key)
+    if on_oracle():  # the view as a dict is the oracle's API (C: a key)
         view = s.information_view(0)
         assert view["players"][1]["hand"] is None
         assert view["players"][1]["known"] == {"Berserker": 1}
-    act(s, "play Tidal Return on op.F1")                  # a token ceases to exist
+    act(s, "play Tidal Return on op.F1")  # a token ceases to exist
     assert row(s, 1, "front") == [] and seat(s, 1)["hand_size"] == 3
     # using a known card forgets one copy (spec §11.1)
     act(s, "end", "pass", "end", "draw Mercenary", "deploy Berserker back")
@@ -1242,7 +1453,7 @@ def test_hero_s_crown_counts_eight_non_token_units():
     p0["front"] = [unit("Wolf Pack")] * 5
     p0["back"] = [unit("Wolf Pack")] * 2 + [unit("Retainer")]
     s = build(d)
-    act(s, "play Hero's Crown")                           # 7 units and a token: no effect
+    act(s, "play Hero's Crown")  # 7 units and a token: no effect
     assert not s.is_terminal() and seat(s, 0)["graveyard"] == {"Hero's Crown": 1}
     assert seat(s, 0)["charisma_used"] == 4
     p0["back"] = [unit("Wolf Pack")] * 3
@@ -1266,8 +1477,7 @@ def test_small_crown_and_race_bonus_attack(custom):
     d["players"][0]["front"] = [unit("Wolf"), unit("Squire")]
     s = build(d, g)
     wolf, squire = seat(s, 0)["front"]
-    assert (wolf["power"], wolf["attack"], squire["power"], squire["attack"]) == (2000, 3,
-                                                                              1000, 1)
+    assert (wolf["power"], wolf["attack"], squire["power"], squire["attack"]) == (2000, 3, 1000, 1)
     act(s, "attack F1 > avatar", "pass")
     assert seat(s, 1)["hp"] == 7
     d = blank(avatars=("Beastmaster", "Seer"), cards=cards)
@@ -1275,9 +1485,9 @@ def test_small_crown_and_race_bonus_attack(custom):
     d["players"][0]["back"] = [unit("Retainer")]
     d["players"][0]["hand"] = {"Small Crown": 1}
     s = build(d, g)
-    assert seat(s, 0)["back"][0]["power"] == 500          # the Beastmaster is Human
+    assert seat(s, 0)["back"][0]["power"] == 500  # the Beastmaster is Human
     act(s, "play Small Crown")
-    assert not s.is_terminal()                            # one unit and a token
+    assert not s.is_terminal()  # one unit and a token
     d["players"][0]["back"] = [unit("Squire")]
     s = build(d, g)
     act(s, "play Small Crown")
@@ -1286,6 +1496,7 @@ def test_small_crown_and_race_bonus_attack(custom):
 
 # ---------------------------------------------------------------------------
 # on_deploy (spec §5.6, E-6)
+
 
 def test_shadow_assassin_chooses_its_target():
     d = blank(avatars=("Night Queen", "Beast King"))
@@ -1298,10 +1509,10 @@ def test_shadow_assassin_chooses_its_target():
     d2 = s.to_dict()
     assert d2["pending"] == {"kind": "target", "source": "Shadow Assassin", "player": 0}
     assert d2["current"] == 0 and d2["phase"] == "action"
-    assert legal(s) == ["target op.F2", "target op.B1"]   # enemy units without PROTECTION
+    assert legal(s) == ["target op.F2", "target op.B1"]  # enemy units without PROTECTION
     act(s, "target op.F2")
     assert s.to_dict()["pending"] is None and seat(s, 1)["front"][1]["damage"] == 1000
-    assert seat(s, 0)["hp"] == 18                         # the pack survived (1500)
+    assert seat(s, 0)["hp"] == 18  # the pack survived (1500)
     d["players"][1]["front"] = [unit("Grave Knight"), unit("Sky Scout")]
     s = build(d)
     act(s, "deploy Shadow Assassin back", "target op.F2")
@@ -1325,9 +1536,15 @@ def test_storm_mage_draws_on_deploy():
     d["players"][0]["hand"] = {"Storm Mage": 1}
     s = build(d)
     act(s, "deploy Storm Mage back")
-    assert s.to_dict()["pending"] == {"kind": "draw", "source": "Storm Mage", "ability": False,
-                                      "player": 0, "effect": 0, "draws_left": 1,
-                                      "target": None}
+    assert s.to_dict()["pending"] == {
+        "kind": "draw",
+        "source": "Storm Mage",
+        "ability": False,
+        "player": 0,
+        "effect": 0,
+        "draws_left": 1,
+        "target": None,
+    }
     act(s, "draw Mercenary")
     assert s.current_player() == 0 and seat(s, 0)["hand"] == {"Mercenary": 1}
 
@@ -1350,9 +1567,15 @@ def test_activated_ability_with_a_draw(custom):
     s = build(d, game("Seer", "Seer"))
     assert starting_with(s, "ability") == ["ability"]
     act(s, "ability")
-    assert s.to_dict()["pending"] == {"kind": "draw", "source": "Seer", "ability": True,
-                                      "player": 0, "effect": 0, "draws_left": 1,
-                                      "target": None}
+    assert s.to_dict()["pending"] == {
+        "kind": "draw",
+        "source": "Seer",
+        "ability": True,
+        "player": 0,
+        "effect": 0,
+        "draws_left": 1,
+        "target": None,
+    }
     act(s, "draw Squire")
     assert seat(s, 0)["hp"] == 7 and seat(s, 0)["ability_used"] is True
     assert starting_with(s, "ability") == []
@@ -1360,6 +1583,7 @@ def test_activated_ability_with_a_draw(custom):
 
 # ---------------------------------------------------------------------------
 # Avatars (spec §1.3)
+
 
 def test_flame_warlord_ability():
     d = blank()
@@ -1374,7 +1598,7 @@ def test_flame_warlord_ability():
     assert seat(s, 0)["ability_used"] and seat(s, 0)["charisma_used"] == 0
     assert starting_with(s, "ability") == []
     act(s, "end", "pass")
-    assert starting_with(s, "ability") == []                # not in the Battle phase
+    assert starting_with(s, "ability") == []  # not in the Battle phase
     act(s, "end")
     assert seat(s, 0)["front"][0]["power"] == 1000 and not seat(s, 0)["ability_used"]
     act(s, "draw Mercenary", "end", "pass", "end", "draw Mercenary")
@@ -1397,9 +1621,9 @@ def test_night_queen_heals_per_destroyed_enemy_unit_capped():
     d["players"][1]["front"] = [unit("Skeleton Soldier"), unit("Vampire Lord")]
     d["players"][1]["hp"] = 10
     s = build(d)
-    act(s, "attack F1 > avatar", "guard F1")              # both die: +1 for the raider
+    act(s, "attack F1 > avatar", "guard F1")  # both die: +1 for the raider
     assert seat(s, 1)["hp"] == 10 - 0 + 1
-    act(s, "attack F1 > avatar", "guard F1")              # the lord kills the raider
+    act(s, "attack F1 > avatar", "guard F1")  # the lord kills the raider
     assert seat(s, 1)["hp"] == 12
     d = blank(avatars=("Sky Sage", "Night Queen"))
     d["players"][0]["front"] = [unit("Sky Scout"), unit("Cloud Archer")]
@@ -1414,16 +1638,17 @@ def test_beast_king_race_bonus():
     d = blank(avatars=("Beast King", "Flame Warlord"))
     d["players"][0]["front"] = [unit("Wolf Pack"), unit("Great Bear"), unit("Forest Guardian")]
     d["players"][0]["back"] = [unit("Elven Ranger"), unit("Retainer"), unit("Sky Scout")]
-    d["players"][1]["front"] = [unit("Wolf Pack")]            # not the Beast King's
+    d["players"][1]["front"] = [unit("Wolf Pack")]  # not the Beast King's
     s = build(d)
     powers = [u["power"] for u in seat(s, 0)["front"] + seat(s, 0)["back"]]
     assert powers == [1500, 3500, 2500, 2500, 1000, 1000]
     assert seat(s, 1)["front"][0]["power"] == 1000
-    assert seat(s, 0)["front"][0]["attack"] == 1              # power only
+    assert seat(s, 0)["front"][0]["attack"] == 1  # power only
 
 
 # ---------------------------------------------------------------------------
 # End of the game (spec §7.3, D-29, E-16)
+
 
 def test_deck_out_in_the_middle_of_an_effect():
     d = blank(avatars=("Night Queen", "Beast King"))
@@ -1434,9 +1659,8 @@ def test_deck_out_in_the_middle_of_an_effect():
     assert s.chance_outcomes() == [(encode(DRAW, cid("Mercenary")), 1.0)]
     act(s, "draw Mercenary")
     d = s.to_dict()
-    assert (d["phase"], d["result"], d["pending"], d["current"]) == ("over", [-1, 1], None,
-                                                                    None)
-    assert d["players"][0]["hp"] == 18                     # lose_hp(2) never happened
+    assert (d["phase"], d["result"], d["pending"], d["current"]) == ("over", [-1, 1], None, None)
+    assert d["players"][0]["hp"] == 18  # lose_hp(2) never happened
 
 
 def test_deck_out_at_the_draw_phase():
@@ -1449,8 +1673,7 @@ def test_deck_out_at_the_draw_phase():
 
 def test_simultaneous_loss_is_a_draw(custom):
     cards, game = custom
-    d = blank(avatars=("Blood Witch", "Blood Witch"), cards=cards,
-              phase="battle")
+    d = blank(avatars=("Blood Witch", "Blood Witch"), cards=cards, phase="battle")
     d["players"][0]["hp"] = d["players"][1]["hp"] = 1
     d["players"][0]["front"] = [unit("Squire")]
     d["players"][1]["front"] = [unit("Squire", used=True)]
@@ -1463,6 +1686,7 @@ def test_simultaneous_loss_is_a_draw(custom):
 
 # ---------------------------------------------------------------------------
 # Protocol: apply, undo, clone, from_dict, perft
+
 
 def random_states(seeds: range, every: int = 1, game: Backend = GAME):
     """Yields (state, rng) at every `every`-th node of seeded random games."""
@@ -1505,7 +1729,7 @@ def test_undo_clone_and_from_dict_over_random_games():
         copy = s.clone()
         code = rng.choice(s.legal_actions())
         s.apply(code)
-        assert copy.to_dict() == d                         # the clone is independent
+        assert copy.to_dict() == d  # the clone is independent
         s.undo()
         assert s.to_dict() == d and s.legal_actions() == copy.legal_actions()
         nodes += 1
@@ -1531,7 +1755,7 @@ def test_invariants_over_random_games():
 
 def test_perft():
     s = GAME.new_initial_state()
-    assert perft(s, 1) == 12                               # distinct cards in the deck
+    assert perft(s, 1) == 12  # distinct cards in the deck
     assert perft(s, 2) == 144
     d = blank()
     d["players"][0]["front"] = [unit("Goblin Raider")]
@@ -1547,6 +1771,7 @@ def test_perft():
 
 # ---------------------------------------------------------------------------
 # Information (spec §11)
+
 
 def information_position() -> dict:
     d = blank()
@@ -1567,16 +1792,21 @@ def test_information_view_hides_only_the_other_hand_and_deck():
     assert other.information_view(0) == view
     assert other.information_view(1) != s.information_view(1)
     # what seat 0 does see: the other hand's size and known cards, and its own hand
-    for seat_, part, changed in ((1, "hand", {"Wolf Pack": 2, "Insight": 1}),
-                                 (1, "known", {}), (0, "hand", {"War Cry": 1})):
+    for seat_, part, changed in (
+        (1, "hand", {"Wolf Pack": 2, "Insight": 1}),
+        (1, "known", {}),
+        (0, "hand", {"War Cry": 1}),
+    ):
         e = information_position()
         e["players"][seat_][part] = changed
         assert build(e).information_view(0) != view, (seat_, part)
 
 
 def test_oracle_information_view_is_the_dict_without_the_hidden_zones():
-    oracle_only("the view as a dict is the oracle's API; the C core gives a key, checked "
-                "above and against these views in test_hero_differential.py")
+    oracle_only(
+        "the view as a dict is the oracle's API; the C core gives a key, checked "
+        "above and against these views in test_hero_differential.py"
+    )
     s = build(information_position())
     view = s.information_view(0)
     assert view["players"][1]["hand"] is None and view["players"][1]["deck"] is None
@@ -1601,37 +1831,66 @@ def test_resample_keeps_the_view_and_the_known_cards():
     d = blank()
     d["players"][1]["hand"] = {"Wolf Pack": 2, "Insight": 1}
     d["players"][1]["known"] = {"Insight": 1}
-    d["players"][1]["deck"] = {"Great Bear": 4}             # the rest in the graveyard
+    d["players"][1]["deck"] = {"Great Bear": 4}  # the rest in the graveyard
     s = build(d)
     hands = set()
-    for seed in range(200):                                # 2 Wolf Packs: 1 in 15
+    for seed in range(200):  # 2 Wolf Packs: 1 in 15
         hand = s.resample(0, random.Random(seed)).to_dict()["players"][1]["hand"]
         assert hand.get("Insight") == 1 and sum(hand.values()) == 3
         hands.add(tuple(sorted(hand.items())))
-    assert len(hands) == 3                                 # 0, 1 or 2 Wolf Packs
+    assert len(hands) == 3  # 0, 1 or 2 Wolf Packs
     assert checked > 50
 
 
 # ---------------------------------------------------------------------------
 # Notation (spec §8)
 
+
 @NO_BACKEND
 def test_notation_examples_of_the_spec_table():
     examples = {
-        "end": 0, "pass": 4096, "move F1": 8192, "deploy Berserker front": 12416,
-        "deploy Berserker back": 12417, "play Fireball on op.F2": 16651,
-        "play Insight": 17663, "retainer discard Mercenary": 22272, "ability on F1": 24576,
-        "ability": 24639, "target op.F2": 28683, "attack F2 > avatar": 32852,
-        "attack B1 > op.F3": 33100, "guard B1": 36869, "draw Fire Drake": 61632,
+        "end": 0,
+        "pass": 4096,
+        "move F1": 8192,
+        "deploy Berserker front": 12416,
+        "deploy Berserker back": 12417,
+        "play Fireball on op.F2": 16651,
+        "play Insight": 17663,
+        "retainer discard Mercenary": 22272,
+        "ability on F1": 24576,
+        "ability": 24639,
+        "target op.F2": 28683,
+        "attack F2 > avatar": 32852,
+        "attack B1 > op.F3": 33100,
+        "guard B1": 36869,
+        "draw Fire Drake": 61632,
     }
     for text, code in examples.items():
         assert parse_action(text, CARDS) == code, text
         assert format_action(code, CARDS) == text
     assert (END, PASS, MOVE, DEPLOY, PLAY, RETAINER, ABILITY, TARGET, ATTACK, GUARD, DRAW) == (
-        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 15)
+        0,
+        1,
+        2,
+        3,
+        4,
+        5,
+        6,
+        7,
+        8,
+        9,
+        15,
+    )
     assert (AVATAR, NONE) == (20, 63)
     assert [slot_name(i) for i in (0, 4, 5, 9, 10, 19, 20)] == [
-        "F1", "F5", "B1", "B5", "op.F1", "op.B5", "avatar"]
+        "F1",
+        "F5",
+        "B1",
+        "B5",
+        "op.F1",
+        "op.B5",
+        "avatar",
+    ]
 
 
 @NO_BACKEND
@@ -1640,22 +1899,55 @@ def test_notation_is_case_insensitive_and_spaces_are_loose():
     assert parse_action("attack f2>AVATAR", CARDS) == 32852
     assert parse_action("attack b1 >op.f3", CARDS) == 33100
     assert parse_action("Retainer Discard hero's crown", CARDS) == encode(
-        RETAINER, cid("Hero's Crown"))
+        RETAINER, cid("Hero's Crown")
+    )
     assert parse_action("deploy GOBLIN RAIDER Front", CARDS) == encode(
-        DEPLOY, cid("Goblin Raider"), 0)
+        DEPLOY, cid("Goblin Raider"), 0
+    )
     assert parse_slot("op.b5") == 19
 
 
 @NO_BACKEND
-@pytest.mark.parametrize("text", [
-    "", "fly", "end now", "pass pass", "move", "move op.F1", "move F6", "move F0", "guard op.B1",
-    "deploy Berserker", "deploy Berserker middle", "deploy front", "deploy Nobody back",
-    "play", "play Fireball op.F2", "play Fireball on", "play Fireball on avatar",
-    "play Fireball on op.F9", "retainer Mercenary", "retainer discard", "ability F1",
-    "ability on", "ability on avatar", "target", "target avatar", "target F1 F2",
-    "attack F1", "attack F1 > F2", "attack op.F1 > avatar", "attack F1 > op.F1 > avatar",
-    "attack > avatar", "guard", "draw", "draw Retainer", "draw Firebal",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "fly",
+        "end now",
+        "pass pass",
+        "move",
+        "move op.F1",
+        "move F6",
+        "move F0",
+        "guard op.B1",
+        "deploy Berserker",
+        "deploy Berserker middle",
+        "deploy front",
+        "deploy Nobody back",
+        "play",
+        "play Fireball op.F2",
+        "play Fireball on",
+        "play Fireball on avatar",
+        "play Fireball on op.F9",
+        "retainer Mercenary",
+        "retainer discard",
+        "ability F1",
+        "ability on",
+        "ability on avatar",
+        "target",
+        "target avatar",
+        "target F1 F2",
+        "attack F1",
+        "attack F1 > F2",
+        "attack op.F1 > avatar",
+        "attack F1 > op.F1 > avatar",
+        "attack > avatar",
+        "guard",
+        "draw",
+        "draw Retainer",
+        "draw Firebal",
+    ],
+)
 def test_malformed_notation_raises_notation_error(text):
     with pytest.raises(NotationError):
         parse_action(text, CARDS)
@@ -1667,17 +1959,25 @@ def test_notation_messages_help_the_player():
         parse_action("play Firebal on op.F1", CARDS)
     with pytest.raises(NotationError, match="opponent's slot"):
         parse_action("move op.F1", CARDS)
-    for bad in (encode(10), encode(MOVE, 0, 10), encode(ATTACK, 0, 5), encode(DRAW, 63),
-                encode(TARGET, 0, NONE), encode(END, 1, 0)):
+    for bad in (
+        encode(10),
+        encode(MOVE, 0, 10),
+        encode(ATTACK, 0, 5),
+        encode(DRAW, 63),
+        encode(TARGET, 0, NONE),
+        encode(END, 1, 0),
+    ):
         with pytest.raises(NotationError):
             format_action(bad, CARDS)
 
 
 def test_notation_round_trip_for_every_legal_move_of_random_games(custom):
     cards, game = custom
-    games = [(GAME, range(30)),
-             (Backend(CARDS, DECKS["wild_grove"], DECKS["crimson_conqueror"]), range(10)),
-             (game("Seer", "Beastmaster"), range(5))]
+    games = [
+        (GAME, range(30)),
+        (Backend(CARDS, DECKS["wild_grove"], DECKS["crimson_conqueror"]), range(10)),
+        (game("Seer", "Beastmaster"), range(5)),
+    ]
     seen = set()
     for g, seeds in games:
         for s, _ in random_states(seeds, game=g):
@@ -1685,5 +1985,4 @@ def test_notation_round_trip_for_every_legal_move_of_random_games(custom):
                 text = format_action(code, g.cards)
                 assert parse_action(text, g.cards) == code, text
                 seen.add(decode(code)[0])
-    assert seen == {END, PASS, MOVE, DEPLOY, PLAY, RETAINER, ABILITY, TARGET, ATTACK, GUARD,
-                    DRAW}
+    assert seen == {END, PASS, MOVE, DEPLOY, PLAY, RETAINER, ABILITY, TARGET, ATTACK, GUARD, DRAW}

@@ -1,17 +1,17 @@
 """Opponent-move inference (xenophon.search.world_sampling, inference.pyx) and the
 belief it gives (xenophon.search.belief)."""
+
 import random
 
 import pytest
 
+from test_fair_play import GAMES, played_positions
 from xenophon.kernel.errors import XenophonError
 from xenophon.play.players import make_bot
 from xenophon.search.belief import InferredWorldDraw, opponent_belief
 from xenophon.search.bots import SettingError
 from xenophon.search.inference import infer_worlds
 from xenophon.search.world_sampling import observation_window, policy_worlds
-
-from test_fair_play import GAMES, played_positions
 
 
 @pytest.fixture(scope="module", params=sorted(GAMES))
@@ -25,8 +25,9 @@ def test_the_window_leaves_the_position_as_it_was(positions):
         before, history = state.to_bytes(), state.backend.history_size()
         window = observation_window(state, state.current_player)
         assert state.to_bytes() == before and state.backend.history_size() == history
-        assert window.steps and window.steps[-1][1] == \
-            state.information_set_key(state.current_player)
+        assert window.steps and window.steps[-1][1] == state.information_set_key(
+            state.current_player
+        )
 
 
 def test_a_position_without_history_has_an_empty_window(positions):
@@ -55,8 +56,10 @@ def test_a_contradicted_window_gives_no_world(positions):
     window = observation_window(state, searcher)
     api, tables = state.game.search_interface()
     steps = [(0xFFFF, key) for _, key in window.steps[:1]] + window.steps[1:]
-    assert infer_worlds(api, tables, window.start, steps, searcher, 16, "uniform", 1.0, 1) \
-        == ([], [])
+    assert infer_worlds(api, tables, window.start, steps, searcher, 16, "uniform", 1.0, 1) == (
+        [],
+        [],
+    )
     with pytest.raises(ValueError, match="likelihood model"):
         infer_worlds(api, tables, window.start, steps, searcher, 16, "psychic", 1.0, 1)
 
@@ -66,8 +69,11 @@ def test_belief_is_a_distribution_over_the_hidden_cards(positions):
     for state in states:
         player = state.current_player
         opponent = state.to_dict()["players"][1 - player]
-        face_down = {f"slot {i + 1}" for i, slot in enumerate(opponent.get("slots", []))
-                     if slot and not slot["face_up"]}
+        face_down = {
+            f"slot {i + 1}"
+            for i, slot in enumerate(opponent.get("slots", []))
+            if slot and not slot["face_up"]
+        }
         for sampler in ("uniform", "policy"):
             belief = opponent_belief(state, sampler=sampler, worlds=200, seed=4)
             assert set(belief) - {"hand"} == face_down
@@ -83,8 +89,7 @@ def test_uniform_belief_counts_the_uniform_worlds(positions):
     player = state.current_player
     belief = opponent_belief(state, sampler="uniform", worlds=50, seed=8)
     rng = random.Random(8)
-    held = [state.resample(player, rng).to_dict()["players"][1 - player]["hand"]
-            for _ in range(50)]
+    held = [state.resample(player, rng).to_dict()["players"][1 - player]["hand"] for _ in range(50)]
     for card, probability in belief.get("hand", {}).items():
         assert probability == pytest.approx(sum(card in h for h in held) / 50)
 
@@ -109,8 +114,11 @@ def test_inference_moves_the_belief_somewhere():
         for state in played_positions(name, 4, seed=31):
             uniform = opponent_belief(state, sampler="uniform", worlds=400, seed=1)
             policy = opponent_belief(state, sampler="policy", worlds=400, seed=1)
-            moved += any(abs(policy[place].get(card, 0) - p) > 0.15
-                         for place in uniform for card, p in uniform[place].items())
+            moved += any(
+                abs(policy[place].get(card, 0) - p) > 0.15
+                for place in uniform
+                for card, p in uniform[place].items()
+            )
     assert moved >= 2
 
 

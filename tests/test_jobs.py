@@ -3,6 +3,7 @@ the same games locally and on a real Ray cluster (a local one on the loopback
 address, `ray_cluster` in conftest.py), no game lost when a worker dies or
 the run is interrupted, resumed runs giving the same file, and bad input in
 one line."""
+
 import json
 import os
 import shutil
@@ -29,9 +30,13 @@ def game_lines(path):
 
 def start(*args, results):
     """The command in the background, its stderr captured."""
-    return subprocess.Popen([sys.executable, "-m", "xenophon.cli.main", *map(str, args),
-                             "--results", str(results)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, preexec_fn=ctrl_c_as_on_a_terminal)
+    return subprocess.Popen(
+        [sys.executable, "-m", "xenophon.cli.main", *map(str, args), "--results", str(results)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=ctrl_c_as_on_a_terminal,
+    )
 
 
 def wait_for_games(path, count, process, timeout=120):
@@ -92,8 +97,9 @@ def test_the_same_games_locally_in_one_process_and_on_ray(reference, ray_cluster
     assert result.returncode == 0, result.stderr
     assert one.read_bytes() == reference["fast"].read_bytes() == on_ray.read_bytes()
     lines = game_lines(on_ray)
-    assert [(g["seed"], g["first_seat_of_a"]) for g in lines] == \
-        [(1 + k // 2, k % 2) for k in range(8)]
+    assert [(g["seed"], g["first_seat_of_a"]) for g in lines] == [
+        (1 + k // 2, k % 2) for k in range(8)
+    ]
     assert "8 games" in result.stdout and "4 deals" in result.stdout
 
 
@@ -138,7 +144,7 @@ def test_interrupted_then_resumed_on_ray_gives_the_same_file(reference, ray_clus
 def test_a_torn_last_line_is_played_again(reference, tmp_path):
     results = tmp_path / "torn.jsonl"
     text = reference["fast"].read_text()
-    results.write_text(text[:len(text) * 2 // 3])       # killed while writing a line
+    results.write_text(text[: len(text) * 2 // 3])  # killed while writing a line
     result = xenophon(*FAST, "--results", results, "--resume")
     assert result.returncode == 0, result.stderr
     assert results.read_bytes() == reference["fast"].read_bytes()
@@ -148,15 +154,31 @@ def test_a_finished_run_resumed_plays_nothing(reference, tmp_path):
     results = tmp_path / "done.jsonl"
     shutil.copy(reference["fast"], results)
     jobs = match_jobs("hero", "ismcts:iterations=20", "greedy", 8, 1)
-    run = run_jobs(jobs, results, command="match", progress=False, resume=True,
-                   config=json.loads(results.read_text().splitlines()[0])["config"],
-                   backend=LocalBackend(1))
+    run = run_jobs(
+        jobs,
+        results,
+        command="match",
+        progress=False,
+        resume=True,
+        config=json.loads(results.read_text().splitlines()[0])["config"],
+        backend=LocalBackend(1),
+    )
     assert run.played == 0 and len(run.results) == 4
 
 
 def test_an_sprt_stop_does_not_depend_on_the_schedule():
-    reports = [play_match("anabasis", "greedy", "random", games=400, processes=processes,
-                          progress=False, sprt=(-400, 400, 0.2, 0.2)) for processes in (1, 2)]
+    reports = [
+        play_match(
+            "anabasis",
+            "greedy",
+            "random",
+            games=400,
+            processes=processes,
+            progress=False,
+            sprt=(-400, 400, 0.2, 0.2),
+        )
+        for processes in (1, 2)
+    ]
     assert reports[0].sprt and reports[0].games < 400
     assert [r.sprt for r in reports] == [reports[0].sprt] * 2
     assert [asdict_list(r) for r in reports] == [asdict_list(reports[0])] * 2
@@ -174,24 +196,47 @@ def test_selfplay_is_the_same_on_ray_and_resumes(ray_cluster, tmp_path):
     shutil.copy(tmp_path / "a" / "hero-selfplay-4.jsonl", tmp_path / "b")
     partial = [line for line in (tmp_path / "a.jsonl").read_text().splitlines()[:2]]
     (tmp_path / "b.jsonl").write_text("\n".join(partial) + "\n")
-    on_ray = xenophon(*args, "--out", tmp_path / "b", "--results", tmp_path / "b.jsonl",
-                      "--resume", "--cluster", ray_cluster)
+    on_ray = xenophon(
+        *args,
+        "--out",
+        tmp_path / "b",
+        "--results",
+        tmp_path / "b.jsonl",
+        "--resume",
+        "--cluster",
+        ray_cluster,
+    )
     assert on_ray.returncode == 0, on_ray.stderr
-    assert on_ray.stdout.count("hero-selfplay-") == 2          # only the missing games
+    assert on_ray.stdout.count("hero-selfplay-") == 2  # only the missing games
     assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
     for name in ("hero-selfplay-4.jsonl", "hero-selfplay-5.jsonl", "hero-selfplay-6.jsonl"):
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
-    assert json.loads((tmp_path / "a" / "hero-selfplay-6.jsonl").read_text()
-                      .splitlines()[0])["seed"] == 6
+    assert (
+        json.loads((tmp_path / "a" / "hero-selfplay-6.jsonl").read_text().splitlines()[0])["seed"]
+        == 6
+    )
 
 
 def test_balance_at_a_tiny_budget_writes_its_matrix_and_pictures(ray_cluster, tmp_path):
     from xenophon.hero.cards import default_deck_dir
+
     deck = tmp_path / "my_deck.toml"
     shutil.copy(default_deck_dir() / "wild_grove.toml", deck)
     prefix = tmp_path / "hero"
-    result = xenophon("balance", "hero", "--bot", "greedy", "--deals", "2", "--decks", deck,
-                      "--out", prefix, "--cluster", ray_cluster)
+    result = xenophon(
+        "balance",
+        "hero",
+        "--bot",
+        "greedy",
+        "--deals",
+        "2",
+        "--decks",
+        deck,
+        "--out",
+        prefix,
+        "--cluster",
+        ray_cluster,
+    )
     assert result.returncode == 0, result.stderr
     matrix = json.loads(Path(f"{prefix}.json").read_text())
     assert matrix["rows"] == matrix["columns"] == ["crimson_conqueror", "wild_grove", "my_deck"]
@@ -208,8 +253,19 @@ def test_balance_at_a_tiny_budget_writes_its_matrix_and_pictures(ray_cluster, tm
     assert Path(f"{prefix}.svg").read_text().startswith("<svg")
     assert "my_deck" in Path(f"{prefix}.svg").read_text()
     assert Path(f"{prefix}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    again = xenophon("balance", "hero", "--bot", "greedy", "--deals", "2", "--decks", deck,
-                     "--out", prefix, "--resume")
+    again = xenophon(
+        "balance",
+        "hero",
+        "--bot",
+        "greedy",
+        "--deals",
+        "2",
+        "--decks",
+        deck,
+        "--out",
+        prefix,
+        "--resume",
+    )
     assert again.returncode == 0, again.stderr
     assert json.loads(Path(f"{prefix}.json").read_text()) == matrix
 
@@ -228,32 +284,39 @@ def test_bad_runs_are_one_line(reference, tmp_path):
     results = tmp_path / "r.jsonl"
     shutil.copy(reference["fast"], results)
     assert_clean_error(xenophon(*FAST, "--results", results), "exists already")
-    assert_clean_error(xenophon(*FAST[:-1], "6", "--results", results, "--resume"),
-                       "results of another run (it differs in games)")
-    assert_clean_error(xenophon("selfplay", "hero", "--seed", "1", "--results", results,
-                                "--resume", "--out", tmp_path),
-                       "results of 'match', not of 'selfplay'")
+    assert_clean_error(
+        xenophon(*FAST[:-1], "6", "--results", results, "--resume"),
+        "results of another run (it differs in games)",
+    )
+    assert_clean_error(
+        xenophon(
+            "selfplay", "hero", "--seed", "1", "--results", results, "--resume", "--out", tmp_path
+        ),
+        "results of 'match', not of 'selfplay'",
+    )
     assert_clean_error(xenophon(*FAST, "--resume"), "--resume continues a --results FILE")
-    assert_clean_error(xenophon(*FAST, "--cluster", "ray", "--processes", "2"),
-                       "--processes is for --cluster local")
-    for broken, message in (("not json\n{}\n", "not a results file"),
-                            ('{"format": "other"}\n', "not a xenophon results file")):
+    assert_clean_error(
+        xenophon(*FAST, "--cluster", "ray", "--processes", "2"),
+        "--processes is for --cluster local",
+    )
+    for broken, message in (
+        ("not json\n{}\n", "not a results file"),
+        ('{"format": "other"}\n', "not a xenophon results file"),
+    ):
         results.write_text(broken)
         assert_clean_error(xenophon(*FAST, "--results", results, "--resume"), message)
     results.write_text(reference["fast"].read_text().replace('"job": "3"', '"job": "99"'))
-    assert_clean_error(xenophon(*FAST, "--results", results, "--resume"),
-                       "job 99 is not one of this run's")
+    assert_clean_error(
+        xenophon(*FAST, "--results", results, "--resume"), "job 99 is not one of this run's"
+    )
     assert_clean_error(xenophon(*FAST, "--results", tmp_path, "--resume"), "is a folder")
-    assert_clean_error(xenophon("balance", "anabasis", "--decks", "x.toml"),
-                       "--decks is for hero")
-    assert_clean_error(xenophon("balance", "hero", "--decks", tmp_path / "none.toml"),
-                       "not found")
+    assert_clean_error(xenophon("balance", "anabasis", "--decks", "x.toml"), "--decks is for hero")
+    assert_clean_error(xenophon("balance", "hero", "--decks", tmp_path / "none.toml"), "not found")
     assert_clean_error(xenophon("balance", "hero", "--bot", "nobot"), "unknown bot 'nobot'")
     assert_clean_error(xenophon("balance", "hero", "--deals", "0"), "out of range")
 
 
 def test_jobs_with_the_same_key_are_refused():
-    job = Job("1", "match_pair", {"plays": [["hero", 0]], "bots": ["random", "random"],
-                                  "seed": 1})
+    job = Job("1", "match_pair", {"plays": [["hero", 0]], "bots": ["random", "random"], "seed": 1})
     with pytest.raises(RunError, match="same key"):
         run_jobs([job, job], None, command="test", config={}, progress=False)

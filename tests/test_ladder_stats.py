@@ -1,19 +1,31 @@
 """The match statistics: pentanomial counts, Fishtest's GSPRT on them, Elo
 from the pairs (known answers worked out by hand)."""
+
 import math
 
 import pytest
 
-from xenophon.lab.tournament import (GameRecord, MatchReport, logistic_elo, logistic_score,
-                                 pair_elo, pentanomial, pentanomial_llr, sprt_bounds, sprt_rule)
+from xenophon.lab.tournament import (
+    GameRecord,
+    MatchReport,
+    logistic_elo,
+    logistic_score,
+    pair_elo,
+    pentanomial,
+    pentanomial_llr,
+    sprt_bounds,
+    sprt_rule,
+)
 
 
 def two_point_llr(low_count, high_count, low, high, s0, s1):
     """The LLR when only two pair outcomes occur (values `low` < `high`): the
     most likely distribution of mean s on them is p(high) = (s - low) / (high - low)."""
+
     def likelihood(s):
         p_high = (s - low) / (high - low)
         return low_count * math.log(1 - p_high) + high_count * math.log(p_high)
+
     return likelihood(s1) - likelihood(s0)
 
 
@@ -29,8 +41,9 @@ def test_pentanomial_counts_each_deal_by_its_points():
     assert pentanomial([]) == [0, 0, 0, 0, 0]
 
 
-@pytest.mark.parametrize("counts, low, high", [([30, 0, 0, 0, 70], 0.0, 1.0),
-                                               ([0, 45, 0, 55, 0], 0.25, 0.75)])
+@pytest.mark.parametrize(
+    "counts, low, high", [([30, 0, 0, 0, 70], 0.0, 1.0), ([0, 45, 0, 55, 0], 0.25, 0.75)]
+)
 def test_llr_matches_the_hand_computed_two_point_case(counts, low, high):
     s0, s1 = logistic_score(0), logistic_score(20)
     low_count, high_count = (c for c in counts if c)
@@ -61,15 +74,22 @@ def test_sprt_bounds_are_walds():
 def games_of_deal(seed, points):
     """The two game lines of one deal on which bot A scored `points` (0, 1 or 2 wins)."""
     wins = [points >= 1, points >= 2]
-    return [{"seed": seed, "first_seat_of_a": seat, "turns": 1, "actions": 1,
-             "returns": [1.0, -1.0] if wins[seat] == (seat == 0) else [-1.0, 1.0]}
-            for seat in (0, 1)]
+    return [
+        {
+            "seed": seed,
+            "first_seat_of_a": seat,
+            "turns": 1,
+            "actions": 1,
+            "returns": [1.0, -1.0] if wins[seat] == (seat == 0) else [-1.0, 1.0],
+        }
+        for seat in (0, 1)
+    ]
 
 
 def test_sprt_rule_decides_on_pairs_and_says_so():
     decided = []
     stop = sprt_rule((0, 100, 0.05, 0.05), decided)
-    assert not stop(games_of_deal(1, 2)[:1])         # one game of a deal is no pair
+    assert not stop(games_of_deal(1, 2)[:1])  # one game of a deal is no pair
     fed = 0
     while not stop(games_of_deal(fed, 2 if fed % 3 else 1)):
         fed += 1
@@ -83,7 +103,7 @@ def test_report_gives_pentanomial_and_pair_elo():
     for seed, points in enumerate([2, 1, 1, 0, 2, 2, 1]):
         for line in games_of_deal(seed, points):
             report.add(GameRecord(**line))
-    report.add(GameRecord(**games_of_deal(99, 2)[0]))    # a deal from one seat only
+    report.add(GameRecord(**games_of_deal(99, 2)[0]))  # a deal from one seat only
     summary = report.summary()
     assert summary["pentanomial"] == [1, 0, 3, 0, 3]
     points = [2, 1, 1, 0, 2, 2, 1]
@@ -100,10 +120,16 @@ def test_report_gives_pentanomial_and_pair_elo():
 def test_report_counts_the_deals_the_seat_decided():
     report = MatchReport("hero", "a", "b")
     second_seat_both = [dict(line, returns=[-1.0, 1.0]) for line in games_of_deal(3, 1)]
-    for line in [*games_of_deal(1, 1), *games_of_deal(2, 1), *second_seat_both,
-                 *games_of_deal(4, 2), *games_of_deal(5, 0), games_of_deal(6, 1)[0]]:
-        report.add(GameRecord(**line))             # deals 1 and 2: the first seat won both
-    summary = report.summary()                     # deal 6: one seat only, no pair
+    for line in [
+        *games_of_deal(1, 1),
+        *games_of_deal(2, 1),
+        *second_seat_both,
+        *games_of_deal(4, 2),
+        *games_of_deal(5, 0),
+        games_of_deal(6, 1)[0],
+    ]:
+        report.add(GameRecord(**line))  # deals 1 and 2: the first seat won both
+    summary = report.summary()  # deal 6: one seat only, no pair
     assert summary["seat_split_deals"] == [2, 1]
     assert summary["first_seat_score"] == round(7 / 11, 4)
     assert "won both games of 2 deals to the second seat's 1" in report.text()
@@ -112,12 +138,14 @@ def test_report_counts_the_deals_the_seat_decided():
 
 def test_finished_match_reports_what_a_results_file_holds(tmp_path):
     from xenophon.lab.tournament import finished_match, play_match
+
     results = str(tmp_path / "r.jsonl")
-    played = play_match("hero", "greedy", "random", games=4, processes=1, progress=False,
-                        results=results)
+    played = play_match(
+        "hero", "greedy", "random", games=4, processes=1, progress=False, results=results
+    )
     tallied = finished_match("hero", "greedy", "random", 4, 1, results)
     assert tallied.summary() == played.summary()
-    with open(results) as handle:                     # the last deal cut off: left out
+    with open(results) as handle:  # the last deal cut off: left out
         lines = handle.readlines()
     (tmp_path / "cut.jsonl").write_text("".join(lines[:-1]))
     partial = finished_match("hero", "greedy", "random", 4, 1, str(tmp_path / "cut.jsonl"))
@@ -128,6 +156,7 @@ def test_constrained_distribution_has_the_mean_and_beats_its_neighbours():
     """The most likely distribution of a given mean: a distribution, of that
     mean, and no small move that keeps the mean makes the data more likely."""
     from xenophon.lab.tournament import _mean_constrained
+
     frequencies = [0.1, 0.2, 0.35, 0.25, 0.1]
     values = [0, 0.25, 0.5, 0.75, 1]
     for mean in (0.3, 0.5, 0.62):

@@ -2,6 +2,7 @@
 of pyproject.toml's [tool.importlinter] (kernel, then the games, search,
 interop, play, lab, protocol and web, and cli on top), checked by
 import-linter on the package that Python imports as `xenophon`."""
+
 from pathlib import Path
 
 from importlinter import cli

@@ -9,6 +9,7 @@ any case and inside any word (an identifier such as `HeroGame` or
 path of a document (``docs/GAME-engine.md``), since a shared module may cite
 each game's spec by its file.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -23,8 +24,10 @@ from xenophon.kernel.registry import GAMES, make_game
 
 ROOT = Path(__file__).resolve().parents[1]
 #: the shared code: every Python module of src/ and cli/, and the bindings' glue
-SHARED_PATTERNS = {"src": ("*.py", "*.pyx", "*.pxd", "bindings/*.cpp", "bindings/*.hpp"),
-                   "cli": ("*.py",)}
+SHARED_PATTERNS = {
+    "src": ("*.py", "*.pyx", "*.pxd", "bindings/*.cpp", "bindings/*.hpp"),
+    "cli": ("*.py",),
+}
 DOC_PATH = re.compile(r"\bdocs/[\w./-]+\.md\b")
 
 
@@ -54,8 +57,11 @@ def shared_files() -> list[Path]:
 def game_mentions(text: str) -> list[str]:
     """The lines of `text` that name a game (outside a document's path)."""
     names = re.compile("|".join(map(re.escape, GAMES)), re.IGNORECASE)
-    return [f"{number}: {line.strip()}" for number, line in enumerate(text.splitlines(), 1)
-            if names.search(DOC_PATH.sub("", line))]
+    return [
+        f"{number}: {line.strip()}"
+        for number, line in enumerate(text.splitlines(), 1)
+        if names.search(DOC_PATH.sub("", line))
+    ]
 
 
 def test_the_shared_code_is_found():
@@ -72,13 +78,16 @@ def test_no_shared_module_names_a_game():
         mentions = game_mentions(path.read_text(encoding="utf-8"))
         if mentions:
             offenders[str(path.relative_to(ROOT))] = mentions
-    assert offenders == {}, "shared modules that name a game (ask xenophon.kernel.plugin):\n" \
+    assert offenders == {}, (
+        "shared modules that name a game (ask xenophon.kernel.plugin):\n"
         + "\n".join(f"{path}:{line}" for path, lines in offenders.items() for line in lines)
+    )
 
 
 def test_a_game_named_in_a_shared_module_is_caught():
-    assert game_mentions(f"x = {GAMES[0].upper()}_SLOT\n# see docs/{GAMES[0]}-engine.md\n") \
-        == [f"1: x = {GAMES[0].upper()}_SLOT"]
+    assert game_mentions(f"x = {GAMES[0].upper()}_SLOT\n# see docs/{GAMES[0]}-engine.md\n") == [
+        f"1: x = {GAMES[0].upper()}_SLOT"
+    ]
 
 
 def declared_games() -> dict[str, str]:
@@ -122,11 +131,15 @@ def test_each_plugin_is_complete(plugin: GamePlugin):
 def test_the_code_layout_has_one_owner():
     from xenophon import _core
     from xenophon.kernel import codes
+
     header = (ROOT / "src" / "engine_c" / "codes.h").read_text(encoding="utf-8")
     shift = int(re.search(r"XEN_KIND_SHIFT = (\d+)", header).group(1))
     bits = int(re.search(r"XEN_FIELD_BITS = (\d+)", header).group(1))
-    assert (codes.KIND_SHIFT, codes.FIELD_BITS) == (_core.CODE_KIND_SHIFT,
-                                                      _core.CODE_FIELD_BITS) == (shift, bits)
+    assert (
+        (codes.KIND_SHIFT, codes.FIELD_BITS)
+        == (_core.CODE_KIND_SHIFT, _core.CODE_FIELD_BITS)
+        == (shift, bits)
+    )
     for path in shared_files() + [p for name in GAMES for p in (ROOT / "src" / name).glob("*.py")]:
         if path.suffix == ".py" and path.name != "codes.py":
             assert not re.search(r"(>>|<<)\s*12\b", path.read_text(encoding="utf-8")), path

@@ -1,5 +1,6 @@
 """What each seat is shown (State.observed_by): the rules of each spec's
 "What each player sees", checked on random games of both games."""
+
 from __future__ import annotations
 
 import random

@@ -1,16 +1,18 @@
 """OpenSpiel interop: random games played through OpenSpiel's API agree with
 our own API, for the Python-registered games and for the native C++ games;
 OpenSpiel's ISMCTS (Python and C++) plays them."""
+
 import random
 
 import pytest
 
 pyspiel = pytest.importorskip(
-    "pyspiel", reason="OpenSpiel is not installed (pip install 'xenophon[openspiel]')")
+    "pyspiel", reason="OpenSpiel is not installed (pip install 'xenophon[openspiel]')"
+)
 
-from xenophon.kernel.registry import make_game  # noqa: E402
 from xenophon.interop import native  # noqa: E402
 from xenophon.interop import openspiel as interop  # noqa: E402
+from xenophon.kernel.registry import make_game  # noqa: E402
 
 GAMES = ("anabasis", "hero")
 DIGITS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ+/"
@@ -67,8 +69,9 @@ def test_python_game_agrees_with_our_api(name):
             assert spiel_state.action_to_string(ours.current_player, code) == ours.format_code(code)
             player = ours.current_player
             world = spiel_state.resample_from_infostate(player, random.Random(5).random)
-            assert world.information_state_string(player) == \
-                spiel_state.information_state_string(player)
+            assert world.information_state_string(player) == spiel_state.information_state_string(
+                player
+            )
             assert world.legal_actions() == spiel_state.legal_actions()
 
     for seed in range(2):
@@ -78,8 +81,9 @@ def test_python_game_agrees_with_our_api(name):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_openspiel_random_simulation_test(name):
-    pyspiel.random_sim_test(pyspiel.load_game(interop.GAME_NAMES[name]), num_sims=1,
-                            serialize=False, verbose=False)
+    pyspiel.random_sim_test(
+        pyspiel.load_game(interop.GAME_NAMES[name]), num_sims=1, serialize=False, verbose=False
+    )
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -110,12 +114,18 @@ def test_python_game_parameters():
 def test_openspiel_python_ismcts_plays_our_rules(name):
     np = pytest.importorskip("numpy")
     from open_spiel.python.algorithms import ismcts, mcts
+
     xgame = make_game(name, seed=2)
     ours = xgame.new_initial_state()
     ours.resolve_chance(random.Random(2))
     game = interop.spiel_game(xgame)
-    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(1)), 1.0,
-                           8, random_state=np.random.RandomState(1))
+    bot = ismcts.ISMCTSBot(
+        game,
+        mcts.RandomRolloutEvaluator(1, np.random.RandomState(1)),
+        1.0,
+        8,
+        random_state=np.random.RandomState(1),
+    )
     assert bot.step(interop.spiel_state(game, ours)) in ours.legal_actions()
 
 
@@ -145,8 +155,9 @@ def test_native_game_agrees_with_our_api(name):
         player = ours.current_player
         if player >= 0:
             world = spiel_state.resample_from_infostate(player, random.Random(7).random)
-            assert world.information_state_string(player) == \
-                spiel_state.information_state_string(player)
+            assert world.information_state_string(player) == spiel_state.information_state_string(
+                player
+            )
             assert world.history() == []
 
     for seed in range(3):
@@ -173,10 +184,13 @@ def test_native_game_needs_tables():
 @pytest.mark.parametrize("name", GAMES)
 def test_openspiel_cc_ismcts_bot_plays_a_legal_move(name):
     from xenophon.lab.tournament import make_bot
+
     xgame = make_game(name, seed=4)
     ours = xgame.new_initial_state()
     ours.resolve_chance(random.Random(4))
-    for bot in (native.OpenSpielISMCTSBot(iterations=50, seed=1),
-                native.OpenSpielISMCTSBot(time_limit=0.001, seed=1),
-                make_bot("openspiel:iterations=20,c_uct=2", 3)):
+    for bot in (
+        native.OpenSpielISMCTSBot(iterations=50, seed=1),
+        native.OpenSpielISMCTSBot(time_limit=0.001, seed=1),
+        make_bot("openspiel:iterations=20,c_uct=2", 3),
+    ):
         assert bot.choose(ours).code in ours.legal_actions()

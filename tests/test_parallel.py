@@ -9,14 +9,15 @@ from xenophon.search.bots import ISMCTSBot, SettingError
 from xenophon.search.ismcts import SharedTree, Worker
 
 #: the tree options a shared tree takes (not the halving root nor fused nodes)
-SHARED_VARIANTS = {name: options for name, options in TREE_VARIANTS.items()
-                   if options.get("root_policy") != "halving"
-                   and options.get("opponent_nodes") != "fused"}
+SHARED_VARIANTS = {
+    name: options
+    for name, options in TREE_VARIANTS.items()
+    if options.get("root_policy") != "halving" and options.get("opponent_nodes") != "fused"
+}
 
 
 def shared_workers(state, bot, count=2):
-    return bot._workers_for(state, state.to_bytes(), state.current_player, count,
-                            bot.memory_bytes)
+    return bot._workers_for(state, state.to_bytes(), state.current_player, count, bot.memory_bytes)
 
 
 @pytest.mark.parametrize("count", [2, 4])
@@ -56,15 +57,17 @@ def test_shared_tree_never_reads_hidden_cards(name, variant):
             workers = shared_workers(position, bot)
             for worker in workers:
                 worker.run(150, 0.0)
-            found.append(visits(bot._result(position, state.current_player, workers, 1.0,
-                                            worlds=300)))
+            found.append(
+                visits(bot._result(position, state.current_player, workers, 1.0, worlds=300))
+            )
         assert found[0] == found[1]
 
 
 def test_shared_tree_keeps_its_memory_cap_and_goes_on_when_full():
     state = random_positions(GAMES["anabasis"], 1, seed=4)[0]
-    result = ISMCTSBot(iterations=20_000, workers=2, parallel="shared", seed=1,
-                       memory_mb=0.25).analyse(state)
+    result = ISMCTSBot(
+        iterations=20_000, workers=2, parallel="shared", seed=1, memory_mb=0.25
+    ).analyse(state)
     assert result.iterations == 20_000
     assert result.tree_bytes <= 0.25 * 1024 * 1024
     assert any("tree full" in note for note in result.notes)
@@ -74,8 +77,9 @@ def test_shared_tree_search_keeps_a_time_budget():
     """Both threads stop at the deadline (the slack allows for a thread the
     system schedules late on a busy machine; a missed deadline would run on)."""
     state = random_positions(GAMES["hero"], 1, seed=5)[0]
-    result = ISMCTSBot(iterations=None, time_limit=0.2, workers=2, parallel="shared",
-                       seed=1).analyse(state)
+    result = ISMCTSBot(
+        iterations=None, time_limit=0.2, workers=2, parallel="shared", seed=1
+    ).analyse(state)
     assert result.workers == 2 and result.iterations > 0
     assert result.seconds <= 0.2 * 1.05 + 0.1
 
@@ -84,21 +88,24 @@ def test_one_worker_keeps_a_tree_of_its_own():
     state = random_positions(GAMES["anabasis"], 1, seed=6)[0]
     bot = ISMCTSBot(iterations=500, workers=1, parallel="shared", seed=3)
     assert shared_workers(state, bot, count=1)[0].shared_tree is None
-    assert visits(bot.analyse(state)) == \
-        visits(ISMCTSBot(iterations=500, workers=1, seed=3).analyse(state))
+    assert visits(bot.analyse(state)) == visits(
+        ISMCTSBot(iterations=500, workers=1, seed=3).analyse(state)
+    )
 
 
 def test_parallel_is_a_bot_setting():
-    assert make_bot("ismcts:iterations=100,workers=2,parallel=shared", seed=1).parallel == \
-        "shared"
+    assert make_bot("ismcts:iterations=100,workers=2,parallel=shared", seed=1).parallel == "shared"
     assert make_bot("ismcts:iterations=100,workers=2", seed=1).parallel == "root"
 
 
-@pytest.mark.parametrize("spec, message", [
-    ("ismcts:parallel=threads", "'parallel' must be one of root, shared"),
-    ("ismcts:workers=2,parallel=shared,root_policy=halving", "neither root_policy halving"),
-    ("ismcts:workers=2,parallel=shared,opponent_nodes=fused", "nor opponent_nodes fused"),
-])
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("ismcts:parallel=threads", "'parallel' must be one of root, shared"),
+        ("ismcts:workers=2,parallel=shared,root_policy=halving", "neither root_policy halving"),
+        ("ismcts:workers=2,parallel=shared,opponent_nodes=fused", "nor opponent_nodes fused"),
+    ],
+)
 def test_shared_tree_settings_it_cannot_take_are_refused(spec, message):
     with pytest.raises(SettingError, match=message):
         make_bot(spec, seed=1)
@@ -109,5 +116,15 @@ def test_a_worker_refuses_a_shared_tree_with_halving():
     bot = ISMCTSBot(iterations=100, seed=1, root_policy="halving")
     api, tables = state.game.search_interface(bot.evaluation, bot.weights)
     with pytest.raises(ValueError, match="shared tree"):
-        Worker(api, tables, state.to_bytes(), state.current_player, 1, bot.search_settings,
-               True, 1 << 20, 2, shared_tree=SharedTree(1 << 20))
+        Worker(
+            api,
+            tables,
+            state.to_bytes(),
+            state.current_player,
+            1,
+            bot.search_settings,
+            True,
+            1 << 20,
+            2,
+            shared_tree=SharedTree(1 << 20),
+        )

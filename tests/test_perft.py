@@ -1,6 +1,7 @@
 """Perft: leaf counts of each game's action tree (chance expanded) from fixed
 positions, pinned in tests/data/<game>.perft.json, for the C core and the
 oracle. A mismatch prints the count of every first move."""
+
 import json
 from pathlib import Path
 
@@ -8,8 +9,8 @@ import pytest
 
 from hero_decks import PAIRINGS
 from xenophon.anabasis import Game as AnabasisGame
-from xenophon.hero import Game as HeroGame
 from xenophon.anabasis.oracle import perft as anabasis_oracle_perft
+from xenophon.hero import Game as HeroGame
 from xenophon.hero.oracle import perft as hero_oracle_perft
 
 DATA = Path(__file__).parent / "data"
@@ -23,10 +24,12 @@ def hero_game(entry, engine):
     return HeroGame(decks=PAIRINGS[entry["pairing"]], engine=engine)
 
 
-GAMES = {"anabasis": (anabasis_game, anabasis_oracle_perft),
-         "hero": (hero_game, hero_oracle_perft)}
-CASES = [(name, entry) for name in GAMES
-         for entry in json.loads((DATA / f"{name}.perft.json").read_text())]
+GAMES = {"anabasis": (anabasis_game, anabasis_oracle_perft), "hero": (hero_game, hero_oracle_perft)}
+CASES = [
+    (name, entry)
+    for name in GAMES
+    for entry in json.loads((DATA / f"{name}.perft.json").read_text())
+]
 IDS = [f"{name}-{entry['name']}" for name, entry in CASES]
 
 
@@ -38,9 +41,11 @@ def replayed(name, entry, engine):
 
 
 def per_move_difference(expected, found):
-    return "\n".join(f"  {move}: expected {expected.get(move)}, found {found.get(move)}"
-                     for move in sorted(set(expected) | set(found))
-                     if expected.get(move) != found.get(move))
+    return "\n".join(
+        f"  {move}: expected {expected.get(move)}, found {found.get(move)}"
+        for move in sorted(set(expected) | set(found))
+        if expected.get(move) != found.get(move)
+    )
 
 
 @pytest.mark.parametrize("name,entry", CASES, ids=IDS)

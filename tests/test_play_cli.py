@@ -2,6 +2,7 @@
 move, cards on demand, reasons for illegal moves, the AI's live line, line
 editing, hints, undo past a resume, and the levels. Driven through the
 command line (a pseudo-terminal where the behaviour needs one)."""
+
 import os
 import pty
 import random
@@ -13,13 +14,12 @@ import time
 
 import pytest
 
-from xenophon.play.levels import bot_for_level
 from xenophon.cli.lineedit import clean
-from xenophon.kernel.registry import game_from_spec
 from xenophon.hero.cards import load_card_set, prebuilt_decks
-from xenophon.play.levels import LEVELS, LevelBot, ladder_elos, softmax_choice
-from xenophon.search.bots import MoveStat, SearchResult
+from xenophon.kernel.registry import game_from_spec
+from xenophon.play.levels import LEVELS, LevelBot, bot_for_level, ladder_elos, softmax_choice
 from xenophon.play.session import new_game, play_through
+from xenophon.search.bots import MoveStat, SearchResult
 
 GAMES = ("anabasis", "hero")
 LEVEL = "easy"
@@ -27,9 +27,14 @@ LEVEL = "easy"
 
 def xenophon(*args, input_text="", home, timeout=600):
     env = {**os.environ, "XDG_DATA_HOME": str(home), "NO_COLOR": "1"}
-    return subprocess.run([sys.executable, "-m", "xenophon.cli.main", *map(str, args)],
-                          input=input_text, capture_output=True, text=True, timeout=timeout,
-                          env=env)
+    return subprocess.run(
+        [sys.executable, "-m", "xenophon.cli.main", *map(str, args)],
+        input=input_text,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
+    )
 
 
 def flat(text):
@@ -44,8 +49,9 @@ def moves_until(game_name, seed, seat, stop, choose=lambda moves: moves[0]):
     the human's decisions: chance and the AI's choices are fixed by the seed
     and the position, so the command line meets the same positions."""
     session = new_game(game_from_spec(game_name, seed=seed), seat, LEVEL, seed).session(None)
-    typed = play_through(session, bot_for_level(LEVEL, 0),
-                         lambda s: choose(s.state.legal_moves()), stop)
+    typed = play_through(
+        session, bot_for_level(LEVEL, 0), lambda s: choose(s.state.legal_moves()), stop
+    )
     assert session.to_move() != "over", "the game ended before the position was reached"
     return typed, session
 
@@ -55,11 +61,22 @@ class Terminal:
 
     def __init__(self, *args, home):
         self.master, slave = pty.openpty()
-        env = {**os.environ, "XDG_DATA_HOME": str(home), "NO_COLOR": "1", "TERM": "xterm",
-               "COLUMNS": "100", "LINES": "40"}
-        self.process = subprocess.Popen([sys.executable, "-m", "xenophon.cli.main", *args],
-                                        stdin=slave, stdout=slave, stderr=slave, env=env,
-                                        close_fds=True)
+        env = {
+            **os.environ,
+            "XDG_DATA_HOME": str(home),
+            "NO_COLOR": "1",
+            "TERM": "xterm",
+            "COLUMNS": "100",
+            "LINES": "40",
+        }
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "xenophon.cli.main", *args],
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            env=env,
+            close_fds=True,
+        )
         os.close(slave)
         self.output = b""
 
@@ -94,6 +111,7 @@ def terminal(tmp_path):
     def start(*args):
         opened.append(Terminal(*args, home=tmp_path))
         return opened[-1]
+
     yield start
     for term in opened:
         term.close()
@@ -109,8 +127,18 @@ def passive_games(tmp_path_factory):
     out = {}
     for game in GAMES:
         home = tmp_path_factory.mktemp(game)
-        result = xenophon("play", game, "--level", LEVEL, "--seed", "4", "--seat", "0",
-                          input_text=PASSIVE, home=home)
+        result = xenophon(
+            "play",
+            game,
+            "--level",
+            LEVEL,
+            "--seed",
+            "4",
+            "--seat",
+            "0",
+            input_text=PASSIVE,
+            home=home,
+        )
         assert result.returncode == 0, result.stderr
         out[game] = result.stdout
     return out
@@ -120,18 +148,18 @@ def passive_games(tmp_path_factory):
 def test_the_game_is_told_move_by_move(passive_games, game):
     out = passive_games[game]
     lines = out.splitlines()
-    assert sum(line.startswith("  setup: ") for line in lines) == 1     # one folded line
+    assert sum(line.startswith("  setup: ") for line in lines) == 1  # one folded line
     setup_at = next(i for i, line in enumerate(lines) if line.startswith("  setup: "))
     assert not any(line.startswith("  chance: ") for line in lines[:setup_at])
     # the board is drawn again after each of the human's moves and each of the AI's
     boards = sum(line.startswith("Turn ") for line in lines)
     played = sum(line.startswith("your move> ") for line in lines) - out.count("(type 'moves'")
     ai_moves = sum(line.startswith("AI: ") for line in lines)
-    assert boards >= played + ai_moves         # (the move that ends the game: one board)
-    assert re.search(r"-- turn 2, the opponent's ", out)               # phase changes
+    assert boards >= played + ai_moves  # (the move that ends the game: one board)
+    assert re.search(r"-- turn 2, the opponent's ", out)  # phase changes
     assert "Game over, seat" in out and ": " in out.split("Game over, seat")[1].splitlines()[0]
     assert "castle -" not in out and "HP -" not in out
-    if game == "anabasis":                     # a character's cell: HP left / ATK
+    if game == "anabasis":  # a character's cell: HP left / ATK
         assert re.search(r"[+-]Mil\d/1[rmx]", out)
 
 
@@ -169,11 +197,13 @@ def test_nothing_hidden_reaches_the_screen(passive_games):
     for line in passive_games["hero"].splitlines():
         named = {name for name in theirs if name in line}
         if line.startswith("AI: "):
-            shown |= named                   # the AI deploys, plays or discards it: public
+            shown |= named  # the AI deploys, plays or discards it: public
             continue
         assert named <= shown, line
-    assert "the opponent draws" in passive_games["hero"] and "(hidden from you)" in \
-        passive_games["hero"]
+    assert (
+        "the opponent draws" in passive_games["hero"]
+        and "(hidden from you)" in passive_games["hero"]
+    )
 
 
 def test_the_moves_the_ai_weighs_name_no_hidden_card():
@@ -200,13 +230,27 @@ def test_the_opponents_moves_name_slots_as_on_your_board():
 # -- cards on demand and illegal moves ------------------------------------------------------
 def test_cards_on_demand_anabasis(tmp_path):
     script = "card Spearman\ncard g1\ncard a3\ncard Nullify\ncard Nonsense\nquit\n"
-    out = xenophon("play", "anabasis", "--seed", "3", "--seat", "0", "--level", LEVEL,
-                   input_text=script, home=tmp_path).stdout
+    out = xenophon(
+        "play",
+        "anabasis",
+        "--seed",
+        "3",
+        "--seat",
+        "0",
+        "--level",
+        LEVEL,
+        input_text=script,
+        home=tmp_path,
+    ).stdout
     assert "Spearman (character, pile A, cost 2)" in out and "HP 4  ATK 2" in out
     diagram = out.split("forward up; * both:")[1].splitlines()[1:6]
     assert [row.split() for row in diagram] == [
-        [".", ".", "a", ".", "."], [".", ".", "*", ".", "."], [".", "m", "C", "m", "."],
-        [".", ".", "m", ".", "."], [".", ".", ".", ".", "."]]
+        [".", ".", "a", ".", "."],
+        [".", ".", "*", ".", "."],
+        [".", "m", "C", "m", "."],
+        [".", ".", "m", ".", "."],
+        [".", ".", ".", ".", "."],
+    ]
     assert "on g1: yours, 3 of 3 HP left" in out and "Village (territory" in out
     assert "no card stands on a3" in out
     assert "when the opponent activates an event: that event's effect is cancelled" in flat(out)
@@ -215,16 +259,26 @@ def test_cards_on_demand_anabasis(tmp_path):
 
 def test_a_card_on_the_board_shows_its_reach_from_its_square():
     typed, session = moves_until(
-        "anabasis", 3, 0, lambda s: any(e["owner"] == 0 and e["card"] == "Militia"
-                                        for e in s.view(0)["grid"].values()),
-        choose=lambda moves: next((m for m in moves if m.text.startswith("place Militia")),
-                                  moves[0]))
+        "anabasis",
+        3,
+        0,
+        lambda s: any(
+            e["owner"] == 0 and e["card"] == "Militia" for e in s.view(0)["grid"].values()
+        ),
+        choose=lambda moves: next(
+            (m for m in moves if m.text.startswith("place Militia")), moves[0]
+        ),
+    )
     square = next(q for q, e in session.state.view(0)["grid"].items() if e["card"] == "Militia")
     lines = session.narrator.card_lines(session.state, square)
     board = lines[-7:]
     assert board[0].split() == list("abcdefg")
-    marked = {(rank_line.split()[0], f) for rank_line in board[1:]
-              for f, mark in zip("abcdefg", rank_line.split()[1:]) if mark in "ma*"}
+    marked = {
+        (rank_line.split()[0], f)
+        for rank_line in board[1:]
+        for f, mark in zip("abcdefg", rank_line.split()[1:])
+        if mark in "ma*"
+    }
     file, rank = square[0], int(square[1])
     # Militia moves one square forward or sideways and attacks the three squares ahead
     assert (str(rank + 1), file) in marked
@@ -233,8 +287,18 @@ def test_a_card_on_the_board_shows_its_reach_from_its_square():
 
 def test_cards_on_demand_hero(tmp_path):
     script = "card Fire Drake\ncard Flame Warlord\ncard op.F1\ncard Fireball\nquit\n"
-    out = xenophon("play", "hero", "--seed", "3", "--seat", "0", "--level", LEVEL,
-                   input_text=script, home=tmp_path).stdout
+    out = xenophon(
+        "play",
+        "hero",
+        "--seed",
+        "3",
+        "--seat",
+        "0",
+        "--level",
+        LEVEL,
+        input_text=script,
+        home=tmp_path,
+    ).stdout
     out = flat(out)
     assert "Fire Drake (red unit, cost 5, condition (R)(R)(1))" in out
     assert "FLYING: can be guarded only by units with FLYING or RANGED" in out
@@ -244,10 +308,24 @@ def test_cards_on_demand_hero(tmp_path):
 
 
 def test_illegal_moves_say_which_rule_blocks_them_anabasis(tmp_path):
-    script = "buy Knight\nbuy Dragon\nplace Militia e5\nplace Militia d1\nmove a1-a2\nset Militia\n" \
-             "quit\n"
-    out = flat(xenophon("play", "anabasis", "--seed", "3", "--seat", "0", "--level", LEVEL,
-                        input_text=script, home=tmp_path).stdout)
+    script = (
+        "buy Knight\nbuy Dragon\nplace Militia e5\nplace Militia d1\nmove a1-a2\nset Militia\n"
+        "quit\n"
+    )
+    out = flat(
+        xenophon(
+            "play",
+            "anabasis",
+            "--seed",
+            "3",
+            "--seat",
+            "0",
+            "--level",
+            LEVEL,
+            input_text=script,
+            home=tmp_path,
+        ).stdout
+    )
     assert "'buy Knight' is not legal now: Knight costs 7 funds and you have 3" in out
     assert "'buy Dragon' is not legal now: Dragon is not face up in the market" in out
     assert "e5 is outside your home zone (ranks 1-2)" in out
@@ -275,34 +353,52 @@ def with_hand(state, seat, names):
 def test_illegal_moves_say_which_rule_blocks_them_hero():
     def own_action(seat):
         return lambda s: s.view(seat)["phase"] == "action" and s.view(seat)["active"] == seat
+
     _, session = moves_until("hero", 3, 0, own_action(0))
     why, state = session.narrator.why_illegal, session.state
     position = with_hand(state, 0, ["Fire Drake", "Fireball"])
     code = position.parse_code
-    assert "its condition (R)(R)(1) is unmet: your field holds 1 card (red 1)" in \
-        why(position, code("deploy Fire Drake back"))
+    assert "its condition (R)(R)(1) is unmet: your field holds 1 card (red 1)" in why(
+        position, code("deploy Fire Drake back")
+    )
     assert "Goblin Raider is not in your hand" in why(position, code("deploy Goblin Raider back"))
     assert "Fireball is an operation" in why(position, code("deploy Fireball back"))
-    assert "attacks are declared in your own battle phase" in \
-        why(position, code("attack F1 > avatar"))
+    assert "attacks are declared in your own battle phase" in why(
+        position, code("attack F1 > avatar")
+    )
     data = position.to_dict()
     data["players"][0]["charisma_used"] = 4
     spent = state.game.state_from_dict(data)
-    assert "Fireball costs 2 charisma and you have 1 of 5 left this turn" in \
-        why(spent, code("play Fireball on op.F1"))
+    assert "Fireball costs 2 charisma and you have 1 of 5 left this turn" in why(
+        spent, code("play Fireball on op.F1")
+    )
     _, session = moves_until("hero", 3, 1, own_action(1))
     position = with_hand(session.state, 1, ["Ancient Wyrm"])
-    assert "its condition (G)(G)(2) is unmet: your field holds" in \
-        session.narrator.why_illegal(position, position.parse_code("deploy Ancient Wyrm back"))
+    assert "its condition (G)(G)(2) is unmet: your field holds" in session.narrator.why_illegal(
+        position, position.parse_code("deploy Ancient Wyrm back")
+    )
 
 
 def test_an_illegal_move_at_the_prompt_gives_its_reason(tmp_path):
     typed, session = moves_until("hero", 3, 0, lambda s: True)
     hand = session.state.view(0)["players"][0]["hand"]
-    absent = next(c.name for c in session.state.game.cards.cards
-                  if c.is_unit and c.name not in hand)
-    out = flat(xenophon("play", "hero", "--seed", "3", "--seat", "0", "--level", LEVEL,
-                        input_text=f"deploy {absent} back\nquit\n", home=tmp_path).stdout)
+    absent = next(
+        c.name for c in session.state.game.cards.cards if c.is_unit and c.name not in hand
+    )
+    out = flat(
+        xenophon(
+            "play",
+            "hero",
+            "--seed",
+            "3",
+            "--seat",
+            "0",
+            "--level",
+            LEVEL,
+            input_text=f"deploy {absent} back\nquit\n",
+            home=tmp_path,
+        ).stdout
+    )
     assert f"'deploy {absent} back' is not legal now: {absent} is not in your hand" in out
 
 
@@ -313,29 +409,61 @@ def test_the_ai_shows_its_search_on_a_terminal_only(terminal, tmp_path):
     assert re.search(r"thinking +\d+\.\d s, [\d,]+ iterations, best \S.* \(\d+%\)", out)
     # a move the AI weighs and may not play names no card of its hand or slots
     assert not re.search(r"best (place|set|event) (?!\(hidden from you\))", out)
-    piped = xenophon("play", "anabasis", "--seed", "3", "--seat", "1", "--level", "1.2s",
-                     input_text="quit\n", home=tmp_path)
+    piped = xenophon(
+        "play",
+        "anabasis",
+        "--seed",
+        "3",
+        "--seat",
+        "1",
+        "--level",
+        "1.2s",
+        input_text="quit\n",
+        home=tmp_path,
+    )
     assert "thinking" not in piped.stdout and "\x1b" not in piped.stdout
 
 
 def test_hint_says_only_move(tmp_path):
     def single(state):
         return len(state.legal_moves()) == 1
+
     typed, _ = moves_until("hero", 4, 1, single, choose=lambda moves: moves[-1])
     script = "\n".join(typed + ["hint", "quit"]) + "\n"
-    out = xenophon("play", "hero", "--seed", "4", "--seat", "1", "--level", LEVEL,
-                   input_text=script, home=tmp_path).stdout
+    out = xenophon(
+        "play",
+        "hero",
+        "--seed",
+        "4",
+        "--seat",
+        "1",
+        "--level",
+        LEVEL,
+        input_text=script,
+        home=tmp_path,
+    ).stdout
     assert re.search(r"only move: \S", out)
     assert "(0 visits)" not in out
 
 
 def test_undo_goes_back_past_a_resume(tmp_path):
     saved = tmp_path / "game.jsonl"
-    first = xenophon("play", "anabasis", "--seed", "3", "--seat", "0", "--level", LEVEL,
-                     input_text=f"end\nend\nsave {saved}\nquit\n", home=tmp_path)
+    first = xenophon(
+        "play",
+        "anabasis",
+        "--seed",
+        "3",
+        "--seat",
+        "0",
+        "--level",
+        LEVEL,
+        input_text=f"end\nend\nsave {saved}\nquit\n",
+        home=tmp_path,
+    )
     assert first.returncode == 0, first.stderr
-    resumed = xenophon("play", "--resume", saved, input_text="undo\nundo\nundo\nquit\n",
-                       home=tmp_path)
+    resumed = xenophon(
+        "play", "--resume", saved, input_text="undo\nundo\nundo\nquit\n", home=tmp_path
+    )
     assert resumed.returncode == 0, resumed.stderr
     assert resumed.stdout.count("Back to your previous decision.") == 2
     assert "Nothing to undo" in resumed.stdout
@@ -344,8 +472,18 @@ def test_undo_goes_back_past_a_resume(tmp_path):
 
 # -- line editing ---------------------------------------------------------------------------
 def test_no_escape_sequence_is_echoed_in_an_error(tmp_path):
-    out = xenophon("play", "anabasis", "--seed", "3", "--seat", "0", "--level", LEVEL,
-                   input_text="\x1b[Amove\x1b[D z9\nquit\n", home=tmp_path).stdout
+    out = xenophon(
+        "play",
+        "anabasis",
+        "--seed",
+        "3",
+        "--seat",
+        "0",
+        "--level",
+        LEVEL,
+        input_text="\x1b[Amove\x1b[D z9\nquit\n",
+        home=tmp_path,
+    ).stdout
     assert "\x1b" not in out and "^[" not in out
     assert clean("\x1b[A\x1b[1;5Cbuy\x1bOP Militia\t\x07") == "buy Militia "
 
@@ -354,18 +492,18 @@ def test_history_and_tab_completion_on_a_terminal(terminal):
     term = terminal("play", "anabasis", "--seed", "3", "--seat", "0", "--level", LEVEL)
     term.read_until("your move> ")
     term.send("card Spearman\r")
-    term.read_until("your move> ", count=2)     # readline reads the keys from here on
+    term.read_until("your move> ", count=2)  # readline reads the keys from here on
     time.sleep(0.5)
     before = len(term.output)
-    term.send("\x1b[A\r")                       # the up arrow recalls the last line
+    term.send("\x1b[A\r")  # the up arrow recalls the last line
     out = term.read_until("forward up", timeout=60, count=2)
     assert out.count("Spearman (character") == 2
     assert "^[[A" not in out[before:] and "unknown move" not in out[before:]
     term.read_until("your move> ", count=3)
-    term.send("hin\t\r")                        # Tab completes a command
+    term.send("hin\t\r")  # Tab completes a command
     assert "AI's view for you" in term.read_until("AI's view for you")
     term.read_until("your move> ", count=4)
-    term.send("buy Villag\t")                   # and a legal move (the first that fits)
+    term.send("buy Villag\t")  # and a legal move (the first that fits)
     term.send("\r")
     out = term.read_until("you bought Village")
     assert "unknown" not in out.split("buy Villag")[-1]
@@ -383,9 +521,9 @@ def test_weak_levels_choose_among_the_best_moves_by_value():
     picks = [softmax_choice(result, 0.05, rng) for _ in range(2000)]
     counts = {m: picks.count(m.move) for m in result.moves}
     best, second, bad, rare = result.moves
-    assert counts[rare] == 0                     # too few visits to be trusted
+    assert counts[rare] == 0  # too few visits to be trusted
     assert counts[best] > counts[second] > counts[bad]
-    assert counts[bad] < 40                      # 0.2 worse: e^-4 as often as the best
+    assert counts[bad] < 40  # 0.2 worse: e^-4 as often as the best
     assert all(softmax_choice(result, 0.0, rng) is best.move for _ in range(20))
 
 
@@ -394,11 +532,24 @@ def test_levels_are_named_by_their_measured_elo(tmp_path):
         elos = ladder_elos(game)
         assert set(elos) == {level.name for level in LEVELS.values() if level.iterations}
         assert elos["beginner"] == 1000
-    out = flat(xenophon("play", "anabasis", "--seed", "3", "--seat", "0", "--elo", "1000",
-                        input_text="quit\n", home=tmp_path).stdout)
+    out = flat(
+        xenophon(
+            "play",
+            "anabasis",
+            "--seed",
+            "3",
+            "--seat",
+            "0",
+            "--elo",
+            "1000",
+            input_text="quit\n",
+            home=tmp_path,
+        ).stdout
+    )
     assert "level beginner (Elo 1000 on the anabasis ladder" in out
-    refused = xenophon("play", "anabasis", "--elo", "1200", "--level", "easy",
-                       input_text="quit\n", home=tmp_path)
+    refused = xenophon(
+        "play", "anabasis", "--elo", "1200", "--level", "easy", input_text="quit\n", home=tmp_path
+    )
     assert refused.returncode != 0 and "--level or --elo" in refused.stderr
     assert "Traceback" not in refused.stderr
 
@@ -420,14 +571,19 @@ def test_every_position_of_random_games_can_be_told(game):
     put, every card on the board described, and an illegal move at every
     decision answered, without an error."""
     from xenophon.kernel.errors import XenophonError
+
     for seed in range(3):
         rng = random.Random(seed)
         session = new_game(game_from_spec(game, seed=seed), seed % 2, LEVEL, seed).session(None)
         ai = bot_for_level("beginner", 0)
-        samples = ([f"{f}{r}" for f in "abcdefg" for r in range(1, 7)] if game == "anabasis"
-                   else [f"{p}{row}{i}" for p in ("", "op.") for row in "FB" for i in range(1, 6)])
-        texts = [m.text for m in session.state.legal_moves()] if not session.state.is_chance() \
-            else []
+        samples = (
+            [f"{f}{r}" for f in "abcdefg" for r in range(1, 7)]
+            if game == "anabasis"
+            else [f"{p}{row}{i}" for p in ("", "op.") for row in "FB" for i in range(1, 6)]
+        )
+        texts = (
+            [m.text for m in session.state.legal_moves()] if not session.state.is_chance() else []
+        )
 
         def tell_and_choose(session):
             nonlocal texts
@@ -459,10 +615,12 @@ def test_every_position_of_random_games_can_be_told(game):
 def test_illegal_guards_abilities_and_targets_say_which_rule_blocks_them():
     def own_action(seat):
         return lambda s: s.view(seat)["phase"] == "action" and s.view(seat)["active"] == seat
+
     _, session = moves_until("hero", 3, 0, own_action(0))
     why, state = session.narrator.why_illegal, session.state
-    assert "a guard is declared only when the opponent attacks" in \
-        why(state, state.parse_code("guard B1"))
+    assert "a guard is declared only when the opponent attacks" in why(
+        state, state.parse_code("guard B1")
+    )
     assert "no card of yours is waiting for a target" in why(state, state.parse_code("target F1"))
     avatar = state.view(0)["players"][0]["avatar"]
     ability = state.game.cards.avatar_by_name(avatar).ability
@@ -474,11 +632,15 @@ def test_illegal_guards_abilities_and_targets_say_which_rule_blocks_them():
 
 
 def test_every_illegal_guard_ability_and_target_of_random_games_has_a_reason():
-    from xenophon.kernel.codes import encode
     from xenophon.hero.describe import why_illegal
     from xenophon.hero.notation import ABILITY, ALL_SLOTS, GUARD, MY_SLOTS, NONE, TARGET
-    codes = ([encode(GUARD, 0, y) for y in MY_SLOTS] + [encode(TARGET, 0, y) for y in ALL_SLOTS]
-             + [encode(ABILITY, 0, y) for y in [*ALL_SLOTS, NONE]])
+    from xenophon.kernel.codes import encode
+
+    codes = (
+        [encode(GUARD, 0, y) for y in MY_SLOTS]
+        + [encode(TARGET, 0, y) for y in ALL_SLOTS]
+        + [encode(ABILITY, 0, y) for y in [*ALL_SLOTS, NONE]]
+    )
     rng, checked = random.Random(5), 0
     for seed in range(6):
         state = game_from_spec("hero", seed=seed).new_initial_state()

@@ -1,5 +1,6 @@
 """`bench/pool_results.py`: two matches on disjoint deals reported as one,
 with the GSPRT's LLR on request; a bad file or option is one clear line."""
+
 import subprocess
 import sys
 from pathlib import Path
@@ -10,15 +11,29 @@ SCRIPT = Path(__file__).resolve().parents[1] / "bench" / "pool_results.py"
 
 
 def pool(*arguments):
-    return subprocess.run([sys.executable, str(SCRIPT), *map(str, arguments)],
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, str(SCRIPT), *map(str, arguments)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def test_pools_disjoint_matches_and_gives_the_llr(tmp_path):
     files, reports = [tmp_path / "seed1.jsonl", tmp_path / "seed3.jsonl"], []
     for path, seed in zip(files, (1, 3)):
-        reports.append(play_match("hero", "greedy", "random", games=4, seed=seed, processes=1,
-                                  progress=False, results=str(path)))
+        reports.append(
+            play_match(
+                "hero",
+                "greedy",
+                "random",
+                games=4,
+                seed=seed,
+                processes=1,
+                progress=False,
+                results=str(path),
+            )
+        )
     pooled = MatchReport("hero", "greedy", "random")
     for report in reports:
         for record in report.records:
@@ -34,9 +49,11 @@ def test_pools_disjoint_matches_and_gives_the_llr(tmp_path):
 def test_bad_files_and_options_are_one_line(tmp_path):
     (tmp_path / "text.jsonl").write_text("not json\n")
     (tmp_path / "list.jsonl").write_text("[1, 2]\n")
-    for arguments, message in [((tmp_path / "missing.jsonl",), "cannot read"),
-                               ((tmp_path / "text.jsonl",), "a line is not JSON"),
-                               ((tmp_path / "list.jsonl",), "not a JSON object")]:
+    for arguments, message in [
+        ((tmp_path / "missing.jsonl",), "cannot read"),
+        ((tmp_path / "text.jsonl",), "a line is not JSON"),
+        ((tmp_path / "list.jsonl",), "not a JSON object"),
+    ]:
         result = pool(*arguments)
         assert result.returncode != 0 and "Traceback" not in result.stderr
         assert len(result.stderr.strip().splitlines()) == 1 and message in result.stderr

@@ -15,17 +15,18 @@ random games.
 And the chance draw without the list (sample_chance) against chance_outcomes'
 probabilities, by counting seeded draws.
 """
+
 from __future__ import annotations
 
 import random
 
 import pytest
 
+from hero_decks import CARDS as HERO_CARDS
+from hero_decks import PAIRINGS
 from xenophon._core import anabasis as anabasis_core
 from xenophon._core import hero as hero_core
 from xenophon.anabasis.cards import load_card_set
-
-from hero_decks import CARDS as HERO_CARDS, PAIRINGS
 
 MASK64 = (1 << 64) - 1
 HERO_END, HERO_DEPLOY, HERO_RETAINER, HERO_ATTACK = 0, 3, 5, 8
@@ -95,7 +96,7 @@ def hero_policy(codes: list[int], phase: str, rng: Xoshiro) -> int:
 
 
 def anabasis_policy(codes: list[int], phase: str, rng: Xoshiro) -> int:
-    attacks = [c for c in codes if kind(c) == ANA_ATTACK]   # only the field stage has them
+    attacks = [c for c in codes if kind(c) == ANA_ATTACK]  # only the field stage has them
     if attacks and rng.below(4) != 0:
         return attacks[rng.below(len(attacks))]
     return codes[rng.below(len(codes))]
@@ -114,8 +115,9 @@ def walk_states(new_game, games: int, walk: random.Random):
             yield state
             if state.is_chance():
                 outcomes = state.chance_outcomes()
-                state.apply(walk.choices([c for c, _ in outcomes],
-                                         weights=[p for _, p in outcomes])[0])
+                state.apply(
+                    walk.choices([c for c, _ in outcomes], weights=[p for _, p in outcomes])[0]
+                )
             else:
                 state.apply(walk.choice(state.legal_actions()))
 
@@ -130,13 +132,26 @@ def chance_states(new_game, games: int, walk: random.Random):
     return (state for state in walk_states(new_game, games, walk) if state.is_chance())
 
 
-GAMES = {f"hero {name}": (lambda pair=pair: hero_core.CoreState.initial(
-                              hero_core.Tables(HERO_CARDS, *pair)), hero_policy, 6)
-         for name, pair in PAIRINGS.items()}
-GAMES.update({f"anabasis {mode}": (lambda mode=mode: anabasis_core.CoreState.initial(
-                                       anabasis_core.Tables(ANABASIS_CARDS.core_data(), mode)),
-                                   anabasis_policy, 2)
-              for mode in ("standard", "expert")})
+GAMES = {
+    f"hero {name}": (
+        lambda pair=pair: hero_core.CoreState.initial(hero_core.Tables(HERO_CARDS, *pair)),
+        hero_policy,
+        6,
+    )
+    for name, pair in PAIRINGS.items()
+}
+GAMES.update(
+    {
+        f"anabasis {mode}": (
+            lambda mode=mode: anabasis_core.CoreState.initial(
+                anabasis_core.Tables(ANABASIS_CARDS.core_data(), mode)
+            ),
+            anabasis_policy,
+            2,
+        )
+        for mode in ("standard", "expert")
+    }
+)
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
@@ -155,7 +170,7 @@ def test_pick_is_its_definition_draw_for_draw(game, pick):
             assert getattr(state, pick)(seed) == expected, (phase, codes, seed)
             kinds_seen.add(kind(expected))
             checked += 1
-    assert checked > 500 and len(kinds_seen) >= 6   # most kinds were picked
+    assert checked > 500 and len(kinds_seen) >= 6  # most kinds were picked
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
@@ -171,7 +186,7 @@ def test_sample_chance_draws_by_the_outcomes_probabilities(game):
     for index, state in enumerate(chance_states(new_game, games, walk)):
         outcomes = dict(state.chance_outcomes())
         if len(outcomes) < 2 or index % 5:
-            continue                            # a fifth of the nodes keeps the test short
+            continue  # a fifth of the nodes keeps the test short
         counts = dict.fromkeys(outcomes, 0)
         for seed in range(checked * draws, (checked + 1) * draws):
             code = state.sample_chance(seed)
@@ -179,7 +194,11 @@ def test_sample_chance_draws_by_the_outcomes_probabilities(game):
             counts[code] += 1
         for code, probability in outcomes.items():
             deviation = (probability * (1 - probability) / draws) ** 0.5
-            assert abs(counts[code] / draws - probability) <= 5 * deviation + 1e-9, \
-                (code, counts[code], probability, state.to_dict()["phase"])
+            assert abs(counts[code] / draws - probability) <= 5 * deviation + 1e-9, (
+                code,
+                counts[code],
+                probability,
+                state.to_dict()["phase"],
+            )
         checked += 1
     assert checked >= 10

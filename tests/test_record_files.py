@@ -1,6 +1,7 @@
 """Record files and saves as a careless or hostile user meets them: every
 fault is one line and a non-zero exit, nothing hangs, nothing the user saved
 is lost or overwritten, and no temporary file is left behind."""
+
 import json
 import os
 import subprocess
@@ -9,7 +10,9 @@ import sys
 import pytest
 
 COMMANDS_READING_RECORDS = (
-    ("replay",), ("analyse", "--iterations", "5"), ("suggest", "--iterations", "5"),
+    ("replay",),
+    ("analyse", "--iterations", "5"),
+    ("suggest", "--iterations", "5"),
     ("review", "--as", "0", "--iterations", "5"),
 )
 
@@ -19,9 +22,14 @@ def xenophon(*args, input_text=None, home=None, timeout=120):
     env.pop("NO_COLOR", None)
     if home is not None:
         env["XDG_DATA_HOME"] = str(home)
-    return subprocess.run([sys.executable, "-m", "xenophon.cli.main", *map(str, args)],
-                          input=input_text, capture_output=True, text=True, timeout=timeout,
-                          env=env)
+    return subprocess.run(
+        [sys.executable, "-m", "xenophon.cli.main", *map(str, args)],
+        input=input_text,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
+    )
 
 
 def one_line_error(result, fragment):
@@ -35,8 +43,9 @@ def one_line_error(result, fragment):
 @pytest.fixture(scope="module")
 def record(tmp_path_factory):
     folder = tmp_path_factory.mktemp("records")
-    made = xenophon("selfplay", "anabasis", "--bots", "random;random", "--seed", "3",
-                    "--out", folder)
+    made = xenophon(
+        "selfplay", "anabasis", "--bots", "random;random", "--seed", "3", "--out", folder
+    )
     assert made.returncode == 0, made.stderr
     return folder / "anabasis-selfplay-3.jsonl"
 
@@ -53,18 +62,21 @@ def first_decision(rows, seat):
     return next(i for i, row in enumerate(rows) if row.get("seat") == seat)
 
 
-@pytest.mark.parametrize("change, message", [
-    (lambda rows: rows[0].update(format_version=99), "newer xenophon"),
-    (lambda rows: rows[0].update(seed="abc"), "'seed' must be"),
-    (lambda rows: rows[0].update(seats=["human"]), "'seats' must be"),
-    (lambda rows: rows[0].update(view=5), "'view' must be"),
-    (lambda rows: rows[5].update(seat=5), "'seat' must be"),
-    (lambda rows: rows[first_decision(rows, 0)].update(seat=1), "labelled seat 1"),
-    (lambda rows: rows[-1].update(result=[-r for r in rows[-1]["result"]]), "contradicts"),
-    (lambda rows: rows[-1].update(result="x"), "'result' must be"),
-    (lambda rows: rows.insert(3, {"result": [1, -1]}), "must be the last line"),
-    (lambda rows: rows[4].update(hidden=True), "hidden line in a full record"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda rows: rows[0].update(format_version=99), "newer xenophon"),
+        (lambda rows: rows[0].update(seed="abc"), "'seed' must be"),
+        (lambda rows: rows[0].update(seats=["human"]), "'seats' must be"),
+        (lambda rows: rows[0].update(view=5), "'view' must be"),
+        (lambda rows: rows[5].update(seat=5), "'seat' must be"),
+        (lambda rows: rows[first_decision(rows, 0)].update(seat=1), "labelled seat 1"),
+        (lambda rows: rows[-1].update(result=[-r for r in rows[-1]["result"]]), "contradicts"),
+        (lambda rows: rows[-1].update(result="x"), "'result' must be"),
+        (lambda rows: rows.insert(3, {"result": [1, -1]}), "must be the last line"),
+        (lambda rows: rows[4].update(hidden=True), "hidden line in a full record"),
+    ],
+)
 def test_records_are_checked_on_read(record, tmp_path, change, message):
     one_line_error(xenophon("replay", edited(record, tmp_path, change)), message)
 
@@ -72,8 +84,9 @@ def test_records_are_checked_on_read(record, tmp_path, change, message):
 def test_a_result_before_the_end_is_refused(record, tmp_path):
     def cut(rows):
         result = rows[-1]
-        del rows[len(rows) // 2:]
+        del rows[len(rows) // 2 :]
         rows.append(result)
+
     one_line_error(xenophon("replay", edited(record, tmp_path, cut)), "not over")
 
 
@@ -84,8 +97,9 @@ def test_a_byte_order_mark_is_read(record, tmp_path):
     assert result.returncode == 0, result.stderr
 
 
-@pytest.mark.parametrize("command", COMMANDS_READING_RECORDS + (("export", "--as", "1", "--out"),
-                                                                ("play", "--resume")))
+@pytest.mark.parametrize(
+    "command", COMMANDS_READING_RECORDS + (("export", "--as", "1", "--out"), ("play", "--resume"))
+)
 def test_deeply_nested_json_is_one_line(record, tmp_path, command):
     lines = record.read_text().splitlines()
     path = tmp_path / "deep.jsonl"
@@ -106,36 +120,58 @@ def test_special_files_are_refused_without_waiting(tmp_path, source):
         path = tmp_path
     else:
         path = source
-    one_line_error(xenophon("replay", path, timeout=30), "folder" if source == "folder"
-                   else "not a regular file")
+    one_line_error(
+        xenophon("replay", path, timeout=30),
+        "folder" if source == "folder" else "not a regular file",
+    )
 
 
 def test_a_huge_file_is_refused(tmp_path):
     path = tmp_path / "huge.jsonl"
     with open(path, "wb") as handle:
-        handle.truncate(65 * 1024 * 1024)            # sparse: no disk used
+        handle.truncate(65 * 1024 * 1024)  # sparse: no disk used
     one_line_error(xenophon("replay", path), "too large")
 
 
 def test_save_at_the_prompt_never_loses_the_game(tmp_path):
     notes = tmp_path / "notes.txt"
     notes.write_text("my notes\n")
-    script = "\n".join([f"save {tmp_path}", "save /proc/xenophon-test.jsonl",
-                        f"save {tmp_path}/no/such/folder/x.jsonl", f"save {notes}",
-                        f"save {tmp_path}/mine.jsonl", f"save {tmp_path}/mine.jsonl",
-                        "end", "quit"]) + "\n"
-    result = xenophon("play", "anabasis", "--seat", "0", "--level", "20", input_text=script,
-                      home=tmp_path)
+    script = (
+        "\n".join(
+            [
+                f"save {tmp_path}",
+                "save /proc/xenophon-test.jsonl",
+                f"save {tmp_path}/no/such/folder/x.jsonl",
+                f"save {notes}",
+                f"save {tmp_path}/mine.jsonl",
+                f"save {tmp_path}/mine.jsonl",
+                "end",
+                "quit",
+            ]
+        )
+        + "\n"
+    )
+    result = xenophon(
+        "play", "anabasis", "--seat", "0", "--level", "20", input_text=script, home=tmp_path
+    )
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert out.count("Not saved:") == 4 and out.count("The game goes on") == 4
     assert "is a folder" in out and "does not exist" in out and "add --force" in out
-    assert notes.read_text() == "my notes\n"                  # not overwritten
-    assert not (tmp_path / "no").exists()                      # no folder made silently
-    assert out.count("Saved to") == 2                          # its own file twice
+    assert notes.read_text() == "my notes\n"  # not overwritten
+    assert not (tmp_path / "no").exists()  # no folder made silently
+    assert out.count("Saved to") == 2  # its own file twice
     assert not list(tmp_path.rglob("*.tmp"))
-    forced = xenophon("play", "anabasis", "--seat", "0", "--level", "20",
-                      input_text=f"save {notes} --force\nquit\n", home=tmp_path)
+    forced = xenophon(
+        "play",
+        "anabasis",
+        "--seat",
+        "0",
+        "--level",
+        "20",
+        input_text=f"save {notes} --force\nquit\n",
+        home=tmp_path,
+    )
     assert "Saved to" in forced.stdout and notes.read_text().startswith('{"format"')
 
 
@@ -145,8 +181,9 @@ def test_export_refuses_its_own_input_and_existing_files(record, tmp_path):
     one_line_error(xenophon("export", record, "--as", "1", "--out", record, "--force"), "input")
     assert record.read_bytes() == before
     one_line_error(xenophon("export", record, "--as", "1", "--out", tmp_path), "is a folder")
-    one_line_error(xenophon("export", record, "--as", "1", "--out", "/proc/x/y.jsonl"),
-                   "does not exist")
+    one_line_error(
+        xenophon("export", record, "--as", "1", "--out", "/proc/x/y.jsonl"), "does not exist"
+    )
     out = tmp_path / "seat1.jsonl"
     assert xenophon("export", record, "--as", "1", "--out", out).returncode == 0
     one_line_error(xenophon("export", record, "--as", "0", "--out", out), "--force")
@@ -161,15 +198,16 @@ def test_selfplay_never_overwrites(tmp_path):
     written = (tmp_path / "sp" / "hero-selfplay-2.jsonl").read_bytes()
     one_line_error(xenophon(*common, tmp_path / "sp", "--seed", "2"), "exist already")
     assert (tmp_path / "sp" / "hero-selfplay-2.jsonl").read_bytes() == written
-    assert not (tmp_path / "sp" / "hero-selfplay-3.jsonl").exists()   # checked before playing
+    assert not (tmp_path / "sp" / "hero-selfplay-3.jsonl").exists()  # checked before playing
     existing = tmp_path / "existing.txt"
     existing.write_text("x")
     one_line_error(xenophon(*common, existing, "--seed", "1"), "is a file")
 
 
 def test_export_full_unseals_only_on_request(tmp_path):
-    played = xenophon("play", "hero", "--seat", "0", "--level", "20", input_text="end\nquit\n",
-                      home=tmp_path)
+    played = xenophon(
+        "play", "hero", "--seat", "0", "--level", "20", input_text="end\nquit\n", home=tmp_path
+    )
     saved = sorted((tmp_path / "xenophon" / "games").glob("*.jsonl"))[-1]
     full = tmp_path / "full.jsonl"
     assert played.returncode == 0
@@ -185,8 +223,9 @@ def test_export_full_unseals_only_on_request(tmp_path):
 def test_resume_says_when_the_level_changes(tmp_path):
     xenophon("play", "hero", "--seat", "0", "--level", "20", input_text="quit\n", home=tmp_path)
     saved = sorted((tmp_path / "xenophon" / "games").glob("*.jsonl"))[-1]
-    result = xenophon("play", "--resume", saved, "--level", "30", input_text="quit\n",
-                      home=tmp_path)
+    result = xenophon(
+        "play", "--resume", saved, "--level", "30", input_text="quit\n", home=tmp_path
+    )
     assert result.returncode == 0, result.stderr
     assert "now plays at level 30 (the game was saved at 20)" in result.stdout
     one_line_error(xenophon("play", "hero", "--resume", saved, home=tmp_path), "--resume")
@@ -203,10 +242,12 @@ def test_a_corrupt_move_in_a_redacted_record_is_refused_at_once(record, tmp_path
     redacted.write_text("".join(json.dumps(row) + "\n" for row in rows))
     from xenophon.kernel.game import State
     from xenophon.play.records import RecordError, load_record, make_game_for, replay
+
     loaded = load_record(redacted)
 
     def no_resampling(*args):
         raise AssertionError("resampled a world for a line no world can play")
+
     monkeypatch.setattr(State, "resample", no_resampling)
     with pytest.raises(RecordError, match="unknown move"):
         replay(loaded, make_game_for(loaded))

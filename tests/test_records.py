@@ -1,14 +1,21 @@
 """Records: exact replay, atomic saving, redaction for one seat (nothing
 hidden leaks, and the seat's view can be rebuilt line by line)."""
+
 import random
 
 import pytest
 
 from xenophon.anabasis import Game as AnabasisGame
-from xenophon.kernel.game import CHANCE
 from xenophon.hero import Game as HeroGame
-from xenophon.play.records import (RecordError, load_record, make_game_for, new_record, redact,
-                              replay)
+from xenophon.kernel.game import CHANCE
+from xenophon.play.records import (
+    RecordError,
+    load_record,
+    make_game_for,
+    new_record,
+    redact,
+    replay,
+)
 
 GAMES = {"anabasis": AnabasisGame, "hero": HeroGame}
 
@@ -50,10 +57,10 @@ def test_redacted_record_hides_and_rebuilds_the_view(name, seat, tmp_path):
             assert full["seat"] != seat
     if name == "anabasis":
         visible_deals = [l for l in redacted.lines if l.get("move", "").startswith("deal ")]
-        assert len(visible_deals) == 3            # the seat's own three, not one of the others
+        assert len(visible_deals) == 3  # the seat's own three, not one of the others
     else:
         opponent_draws_hidden = sum(1 for l in redacted.lines if l.get("hidden"))
-        assert opponent_draws_hidden >= 5         # at least the opponent's opening hand
+        assert opponent_draws_hidden >= 5  # at least the opponent's opening hand
     path = redacted.save(tmp_path / "seat.jsonl")
     loaded = load_record(path)
     rebuilt, before = replay(loaded, make_game_for(loaded), seed=3)

@@ -2,6 +2,7 @@
 progress"): bound to its own file's header and visible lines, of a length
 that tells nothing hidden, under a key file that is made whole or not at all
 and refused when others could read it."""
+
 import json
 import os
 import resource
@@ -21,9 +22,14 @@ LEGACY = Path(__file__).parent / "data" / "legacy-seal"
 
 def xenophon(*args, input_text=None, home=None, timeout=300):
     env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "XDG_DATA_HOME": str(home)}
-    return subprocess.run([sys.executable, "-m", "xenophon.cli.main", *map(str, args)],
-                          input=input_text, capture_output=True, text=True, timeout=timeout,
-                          env=env)
+    return subprocess.run(
+        [sys.executable, "-m", "xenophon.cli.main", *map(str, args)],
+        input=input_text,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
+    )
 
 
 @pytest.fixture
@@ -35,11 +41,13 @@ def data_home(tmp_path, monkeypatch):
 
 def saved_game(home, seed, script="end\npass\n" * 3 + "quit\n"):
     """A hero game played at the terminal from `seed`, then saved by quit."""
-    played = xenophon("play", "hero", "--seat", "0", "--level", "20", "--seed", seed,
-                      input_text=script, home=home)
+    played = xenophon(
+        "play", "hero", "--seat", "0", "--level", "20", "--seed", seed, input_text=script, home=home
+    )
     assert played.returncode == 0, played.stderr
-    return sorted((home / "xenophon" / "games").glob("*.jsonl"),
-                  key=lambda path: path.stat().st_mtime_ns)[-1]
+    return sorted(
+        (home / "xenophon" / "games").glob("*.jsonl"), key=lambda path: path.stat().st_mtime_ns
+    )[-1]
 
 
 def rows_of(path):
@@ -141,7 +149,7 @@ def test_a_replaced_key_is_named(data_home):
     sealed = sealing.seal(b"x", b"")
     old_id = sealing.key_id(sealing.key_path().read_bytes()).hex()
     sealing.key_path().unlink()
-    sealing.seal(b"y", b"")                 # a new key
+    sealing.seal(b"y", b"")  # a new key
     with pytest.raises(sealing.SealError, match=f"sealed with another key \\(key {old_id}"):
         sealing.unseal(sealed, b"")
 
@@ -161,9 +169,11 @@ def test_a_key_that_cannot_be_written_leaves_no_key_file(tmp_path):
     """A key write that fails (a full disk, RLIMIT_FSIZE=0) leaves no empty
     key file behind: the next save makes a whole key and works."""
     here, folder = str(Path(__file__).parent), str(tmp_path)
-    code = ("import signal, sys; signal.signal(signal.SIGXFSZ, signal.SIG_IGN); "
-            f"sys.path.insert(0, {here!r}); import test_seal; "
-            f"test_seal._seal_without_room({folder!r})")
+    code = (
+        "import signal, sys; signal.signal(signal.SIGXFSZ, signal.SIG_IGN); "
+        f"sys.path.insert(0, {here!r}); import test_seal; "
+        f"test_seal._seal_without_room({folder!r})"
+    )
     child = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert child.returncode == 3 and "cannot use the seal key" in child.stdout, child.stderr
     assert not (tmp_path / "xenophon" / "seal.key").exists()
@@ -177,10 +187,16 @@ def test_a_key_that_cannot_be_written_leaves_no_key_file(tmp_path):
 def test_keys_made_at_once_are_one_key(tmp_path):
     """Two processes sealing for the first time at once end with one key,
     and each can open the other's seal."""
-    code = ("import os, sys; os.environ['XDG_DATA_HOME'] = sys.argv[1]; "
-            "from xenophon.kernel import seal; print(seal.seal(b'x', b''))")
-    children = [subprocess.Popen([sys.executable, "-c", code, str(tmp_path)],
-                                 stdout=subprocess.PIPE, text=True) for _ in range(4)]
+    code = (
+        "import os, sys; os.environ['XDG_DATA_HOME'] = sys.argv[1]; "
+        "from xenophon.kernel import seal; print(seal.seal(b'x', b''))"
+    )
+    children = [
+        subprocess.Popen(
+            [sys.executable, "-c", code, str(tmp_path)], stdout=subprocess.PIPE, text=True
+        )
+        for _ in range(4)
+    ]
     seals = [child.communicate()[0].strip() for child in children]
     os.environ["XDG_DATA_HOME"] = str(tmp_path)
     try:
@@ -206,8 +222,9 @@ def test_export_as_the_other_seat_needs_full(tmp_path):
     AI's draws: refused, as only --full unseals on purpose."""
     path = saved_game(tmp_path, 9, "quit\n")
     human = rows_of(path)[0]["view"]
-    refused = xenophon("export", path, "--as", 1 - human, "--out", tmp_path / "ai.jsonl",
-                       home=tmp_path)
+    refused = xenophon(
+        "export", path, "--as", 1 - human, "--out", tmp_path / "ai.jsonl", home=tmp_path
+    )
     assert refused.returncode == 2 and "--full unseals it on purpose" in refused.stderr
     assert not (tmp_path / "ai.jsonl").exists()
     own = xenophon("export", path, "--as", human, "--out", tmp_path / "own.jsonl", home=tmp_path)

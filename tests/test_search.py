@@ -1,5 +1,6 @@
 """ISMCTS and the baseline bots, on both games: information is respected,
 results are reproducible, budgets and memory caps hold, tactics are found."""
+
 import math
 import random
 import time
@@ -11,11 +12,20 @@ from hero_decks import PAIRINGS, hand_written
 from xenophon.anabasis import Game as AnabasisGame
 from xenophon.hero import Game as HeroGame
 from xenophon.kernel.errors import XenophonError
-from xenophon.play.players import make_bot
-from xenophon.search.bots import (PRESETS, CheatingUCTBot, GreedyBot, ISMCTSBot, MoveStat,
-                                  PIMCBot, RandomBot, SearchResult, SettingError,
-                                  wilson_lower_bound)
 from xenophon.lab.tournament import play_match
+from xenophon.play.players import make_bot
+from xenophon.search.bots import (
+    PRESETS,
+    CheatingUCTBot,
+    GreedyBot,
+    ISMCTSBot,
+    MoveStat,
+    PIMCBot,
+    RandomBot,
+    SearchResult,
+    SettingError,
+    wilson_lower_bound,
+)
 
 
 def random_positions(make_game, count, seed, min_actions=30):
@@ -29,7 +39,9 @@ def random_positions(make_game, count, seed, min_actions=30):
         for _ in range(steps):
             if state.is_terminal():
                 break
-            move = state.sample_chance(rng) if state.is_chance() else rng.choice(state.legal_moves())
+            move = (
+                state.sample_chance(rng) if state.is_chance() else rng.choice(state.legal_moves())
+            )
             state.apply_code(move.code)
         state.resolve_chance(rng)
         if not state.is_terminal() and len(state.legal_actions()) > 1:
@@ -51,10 +63,12 @@ def twin_positions(make_game, count, seed):
     return pairs
 
 
-GAMES = {"anabasis": lambda seed: AnabasisGame(seed=seed),
-         "anabasis-expert": lambda seed: AnabasisGame(mode="expert", seed=seed),
-         "hero": lambda seed: HeroGame(seed=seed),
-         "hero-queen-sage": lambda seed: HeroGame(decks=PAIRINGS["queen-sage"], seed=seed)}
+GAMES = {
+    "anabasis": lambda seed: AnabasisGame(seed=seed),
+    "anabasis-expert": lambda seed: AnabasisGame(mode="expert", seed=seed),
+    "hero": lambda seed: HeroGame(seed=seed),
+    "hero-queen-sage": lambda seed: HeroGame(decks=PAIRINGS["queen-sage"], seed=seed),
+}
 
 
 def visits(result):
@@ -64,16 +78,18 @@ def visits(result):
 #: each tree option alone, and the node options together (none: the v1 search;
 #: the root's halving, alone: with every node option as well it plays an event
 #: instead of the castle attack, where every move wins at 0.996 to 0.999)
-TREE_VARIANTS = {"v1": {}, "range": {"value_scaling": "range", "c_uct": 1.0},
-                 "spread": {"value_scaling": "spread", "c_uct": 1.0},
-                 "transpositions": {"transpositions": True},
-                 "prior": {"prior_weight": 1.0},
-                 "halving": {"root_policy": "halving"},
-                 "forced": {"root_policy": "forced"},
-                 "opponent-searcher": {"opponent_nodes": "searcher"},
-                 "opponent-fused": {"opponent_nodes": "fused"},
-                 "all": {"value_scaling": "spread", "transpositions": True, "prior_weight": 1.0,
-                         "c_uct": 1.0}}
+TREE_VARIANTS = {
+    "v1": {},
+    "range": {"value_scaling": "range", "c_uct": 1.0},
+    "spread": {"value_scaling": "spread", "c_uct": 1.0},
+    "transpositions": {"transpositions": True},
+    "prior": {"prior_weight": 1.0},
+    "halving": {"root_policy": "halving"},
+    "forced": {"root_policy": "forced"},
+    "opponent-searcher": {"opponent_nodes": "searcher"},
+    "opponent-fused": {"opponent_nodes": "fused"},
+    "all": {"value_scaling": "spread", "transpositions": True, "prior_weight": 1.0, "c_uct": 1.0},
+}
 
 
 @pytest.mark.parametrize("variant", sorted(TREE_VARIANTS))
@@ -97,8 +113,9 @@ def test_same_seed_same_result():
     second = ISMCTSBot(iterations=2000, seed=3).analyse(state)
     assert visits(first) == visits(second)
     assert first.iterations == 2000 and first.worlds == 2000
-    assert [m.principal_variation for m in first.moves] == \
-        [m.principal_variation for m in second.moves]
+    assert [m.principal_variation for m in first.moves] == [
+        m.principal_variation for m in second.moves
+    ]
 
 
 def test_time_budget_is_kept():
@@ -142,15 +159,22 @@ def castle_attack_position(game):
     data["phase"] = "field"
     data["players"][1]["castle_hp"] = 1
     data["players"][0]["ap"] = 3
-    data["grid"]["d5"] = {"card": "Swordsman", "owner": 0, "damage": 0, "ready": True,
-                          "moved": False, "face_down": False, "atk_bonus": 0}
+    data["grid"]["d5"] = {
+        "card": "Swordsman",
+        "owner": 0,
+        "damage": 0,
+        "ready": True,
+        "moved": False,
+        "face_down": False,
+        "atk_bonus": 0,
+    }
     data["players"][1]["slots"] = [None, None, None]
     return game.state_from_dict(data)
 
 
 def turn_of(line):
     """The moves of a principal variation up to the end of the turn."""
-    return line[:line.index("end")] if "end" in line else line
+    return line[: line.index("end")] if "end" in line else line
 
 
 @pytest.mark.parametrize("variant", sorted(TREE_VARIANTS))
@@ -177,16 +201,30 @@ def test_finds_the_only_move_that_avoids_losing(variant):
     data["players"][0]["slots"] = [{"card": "Flood Disaster", "face_up": False}, None, None]
     data["players"][1]["slots"] = [None, None, None]
     for square in ("c2", "e2"):
-        data["grid"][square] = {"card": "Militia", "owner": 1, "damage": 1, "ready": True,
-                                "moved": False, "face_down": False, "atk_bonus": 0}
+        data["grid"][square] = {
+            "card": "Militia",
+            "owner": 1,
+            "damage": 1,
+            "ready": True,
+            "moved": False,
+            "face_down": False,
+            "atk_bonus": 0,
+        }
     state = game.state_from_dict(data)
     result = ISMCTSBot(iterations=1000, seed=3, **TREE_VARIANTS[variant]).analyse(state)
     assert result.best.move.text == "event 1 rank 2"
 
 
 def hero_unit(name, **changes):
-    unit = {"card": name, "token": False, "damage": 0, "used": False, "can_move": True,
-            "pump_power": 0, "pump_attack": 0}
+    unit = {
+        "card": name,
+        "token": False,
+        "damage": 0,
+        "used": False,
+        "can_move": True,
+        "pump_power": 0,
+        "pump_attack": 0,
+    }
     unit.update(changes)
     return unit
 
@@ -195,11 +233,21 @@ def hero_unit(name, **changes):
 def test_finds_the_hero_attack_that_brings_the_avatar_to_zero(variant):
     decks = PAIRINGS["crimson-wild"]
     game = HeroGame(decks=decks, seed=1)
-    data = hand_written(decks, HERO_CARDS, (
-        {"front": [hero_unit("Mercenary"), hero_unit("Berserker")],
-         "hand": {"War Cry": 1, "Goblin Raider": 1}},
-        {"hp": 2, "back": [hero_unit("Forest Guardian", used=True)]}), phase="battle")
-    result = ISMCTSBot(iterations=1000, seed=4, **TREE_VARIANTS[variant]).analyse(game.state_from_dict(data))
+    data = hand_written(
+        decks,
+        HERO_CARDS,
+        (
+            {
+                "front": [hero_unit("Mercenary"), hero_unit("Berserker")],
+                "hand": {"War Cry": 1, "Goblin Raider": 1},
+            },
+            {"hp": 2, "back": [hero_unit("Forest Guardian", used=True)]},
+        ),
+        phase="battle",
+    )
+    result = ISMCTSBot(iterations=1000, seed=4, **TREE_VARIANTS[variant]).analyse(
+        game.state_from_dict(data)
+    )
     assert result.best.move.text == "attack F2 > avatar"
 
 
@@ -211,11 +259,22 @@ def test_finds_the_only_hero_move_that_avoids_losing(variant):
     order, which some variants choose)."""
     decks = PAIRINGS["queen-sage"]
     game = HeroGame(decks=decks, seed=1)
-    data = hand_written(decks, HERO_CARDS, (
-        {"hp": 1, "back": [hero_unit("Skeleton Soldier", used=True)],
-         "hand": {"Death Curse": 1}},
-        {"front": [hero_unit("Sky Scout", used=True)]}), phase="action")
-    result = ISMCTSBot(iterations=1000, seed=5, **TREE_VARIANTS[variant]).analyse(game.state_from_dict(data))
+    data = hand_written(
+        decks,
+        HERO_CARDS,
+        (
+            {
+                "hp": 1,
+                "back": [hero_unit("Skeleton Soldier", used=True)],
+                "hand": {"Death Curse": 1},
+            },
+            {"front": [hero_unit("Sky Scout", used=True)]},
+        ),
+        phase="action",
+    )
+    result = ISMCTSBot(iterations=1000, seed=5, **TREE_VARIANTS[variant]).analyse(
+        game.state_from_dict(data)
+    )
     line = result.best.principal_variation
     assert "play Death Curse on op.F1" in turn_of(line), line
 
@@ -225,16 +284,16 @@ def hero_two_deploys_position():
     both, in either order, reaches the same state."""
     decks = PAIRINGS["crimson-wild"]
     game = HeroGame(decks=decks, seed=1)
-    data = hand_written(decks, HERO_CARDS, (
-        {"hand": {"Goblin Raider": 1, "Mercenary": 1}}, {}), phase="action")
+    data = hand_written(
+        decks, HERO_CARDS, ({"hand": {"Goblin Raider": 1, "Mercenary": 1}}, {}), phase="action"
+    )
     return game.state_from_dict(data)
 
 
 def transpositions_followed(state, **options):
     """How often a search of 2,000 iterations descended into a node another order reached."""
     bot = ISMCTSBot(iterations=2000, seed=1, **options)
-    workers = bot._workers_for(state, state.to_bytes(), state.current_player, 1,
-                               bot.memory_bytes)
+    workers = bot._workers_for(state, state.to_bytes(), state.current_player, 1, bot.memory_bytes)
     bot._run(workers, 2000, 0.0)
     return workers[0].transpositions
 
@@ -247,13 +306,30 @@ def test_transpositions_descend_into_the_node_another_order_reached():
 
 def test_preset_v1_is_the_search_without_tree_options():
     state = random_positions(GAMES["hero"], 1, seed=2)[0]
-    explicit = ISMCTSBot(iterations=800, seed=3, c_uct=0.4, cutoff_turns=None,
-                         value_scaling="none", transpositions=False, prior_weight=0.0,
-                         root_policy="uct", opponent_nodes="own", ties="first")
+    explicit = ISMCTSBot(
+        iterations=800,
+        seed=3,
+        c_uct=0.4,
+        cutoff_turns=None,
+        value_scaling="none",
+        transpositions=False,
+        prior_weight=0.0,
+        root_policy="uct",
+        opponent_nodes="own",
+        ties="first",
+    )
     named = make_bot("ismcts:preset=v1,iterations=800", seed=3)
     assert visits(named.analyse(state)) == visits(explicit.analyse(state))
-    assert set(PRESETS["v1"]) == {"c_uct", "cutoff_turns", "value_scaling", "transpositions",
-                                  "prior_weight", "root_policy", "opponent_nodes", "ties"}
+    assert set(PRESETS["v1"]) == {
+        "c_uct",
+        "cutoff_turns",
+        "value_scaling",
+        "transpositions",
+        "prior_weight",
+        "root_policy",
+        "opponent_nodes",
+        "ties",
+    }
 
 
 def won_result(state):
@@ -268,8 +344,10 @@ def test_ties_first_plays_the_lowest_code_of_moves_equal_in_visits_and_value():
     result = won_result(state)
     codes = [m.move.code for m in result.moves]
     assert len(codes) > 2 and result.best.move.code == min(codes)
-    chosen = {make_bot("ismcts:iterations=10,ties=first", seed).choose_from(result).code
-              for seed in range(20)}
+    chosen = {
+        make_bot("ismcts:iterations=10,ties=first", seed).choose_from(result).code
+        for seed in range(20)
+    }
     assert chosen == {min(codes)}
     assert make_bot("ismcts:iterations=10,preset=v1", 1).ties == "first"
 
@@ -278,16 +356,19 @@ def test_ties_random_draws_among_the_moves_equal_in_visits_and_value_only():
     state = random_positions(GAMES["anabasis"], 1, seed=4)[0]
     result = won_result(state)
     tied = {m.move.code for m in result.moves}
-    assert make_bot("ismcts:iterations=10", 1).ties == "random"     # v2, the default
-    chosen = [make_bot("ismcts:iterations=10", seed).choose_from(result).code
-              for seed in range(60)]
+    assert make_bot("ismcts:iterations=10", 1).ties == "random"  # v2, the default
+    chosen = [make_bot("ismcts:iterations=10", seed).choose_from(result).code for seed in range(60)]
     assert set(chosen) <= tied and len(set(chosen)) > len(tied) // 2
     # a move ahead in visits, or in value at equal visits, is played alone
-    for ahead in (MoveStat(result.moves[-1].move, 11, 1.0, 0.9),
-                  MoveStat(result.moves[-1].move, 10, 1.0 + 1e-9, 0.9)):
+    for ahead in (
+        MoveStat(result.moves[-1].move, 11, 1.0, 0.9),
+        MoveStat(result.moves[-1].move, 10, 1.0 + 1e-9, 0.9),
+    ):
         lead = SearchResult(result.player, [ahead] + result.moves[:-1], 0, 0, 0, 0, 0.0)
-        assert {make_bot("ismcts:iterations=10,ties=random", seed).choose_from(lead).code
-                for seed in range(20)} == {ahead.move.code}
+        assert {
+            make_bot("ismcts:iterations=10,ties=random", seed).choose_from(lead).code
+            for seed in range(20)
+        } == {ahead.move.code}
 
 
 def test_an_option_given_overrides_the_preset():
@@ -296,14 +377,17 @@ def test_an_option_given_overrides_the_preset():
     assert bot.value_scaling == "none" and bot.prior_weight == 0.0
 
 
-@pytest.mark.parametrize("spec, message", [
-    ("ismcts:preset=v0", "'preset' must be one of"),
-    ("ismcts:prior_weight=-1", "'prior_weight' must be a number at least 0"),
-    ("ismcts:value_scaling=maybe", "'value_scaling' must be one of none, range, spread"),
-    ("ismcts:root_policy=ucb", "'root_policy' must be one of uct, halving"),
-    ("ismcts:opponent_nodes=mine", "'opponent_nodes' must be one of own, searcher, fused"),
-    ("ismcts:ties=last", "'ties' must be one of first, random"),
-])
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("ismcts:preset=v0", "'preset' must be one of"),
+        ("ismcts:prior_weight=-1", "'prior_weight' must be a number at least 0"),
+        ("ismcts:value_scaling=maybe", "'value_scaling' must be one of none, range, spread"),
+        ("ismcts:root_policy=ucb", "'root_policy' must be one of uct, halving"),
+        ("ismcts:opponent_nodes=mine", "'opponent_nodes' must be one of own, searcher, fused"),
+        ("ismcts:ties=last", "'ties' must be one of first, random"),
+    ],
+)
 def test_bad_tree_options_are_refused(spec, message):
     with pytest.raises(SettingError, match=message):
         make_bot(spec, seed=1)
@@ -318,10 +402,16 @@ def hero_opening():
 
 def searched_workers(state, iterations=0, time_limit=0.0, workers=1, **options):
     """A bot and its workers after one search of `state`."""
-    bot = ISMCTSBot(iterations=iterations or None, time_limit=time_limit or None,
-                    workers=workers, seed=1, **options)
-    searched = bot._workers_for(state, state.to_bytes(), state.current_player, workers,
-                                bot.memory_bytes)
+    bot = ISMCTSBot(
+        iterations=iterations or None,
+        time_limit=time_limit or None,
+        workers=workers,
+        seed=1,
+        **options,
+    )
+    searched = bot._workers_for(
+        state, state.to_bytes(), state.current_player, workers, bot.memory_bytes
+    )
     bot._run(searched, iterations, time_limit)
     return bot, searched
 
@@ -356,7 +446,7 @@ def test_halving_rounds_compare_moves_at_equal_visits(name):
     bot, workers = searched_workers(state, 3000, root_policy="halving")
     stats = workers[0].root_statistics()
     rounds = rounds_for(len(stats))
-    assert max(s[3] for s in stats) == rounds - 1       # the last round is the choice itself
+    assert max(s[3] for s in stats) == rounds - 1  # the last round is the choice itself
     for survived in range(rounds):
         group = [s for s in stats if s[3] == survived]
         assert group and max(s[1] for s in group) - min(s[1] for s in group) <= 1
@@ -416,15 +506,21 @@ def test_streaming_reports_partial_results():
     state = random_positions(GAMES["anabasis"], 1, seed=7)[0]
     partial = []
     result = ISMCTSBot(iterations=None, time_limit=0.3, seed=1).analyse(
-        state, on_progress=partial.append, every=0.05)
+        state, on_progress=partial.append, every=0.05
+    )
     assert len(partial) >= 2 and result.iterations >= partial[-1].iterations
 
 
 def test_baselines_choose_legal_moves():
     for state in random_positions(GAMES["anabasis"], 3, seed=8):
         legal = set(state.legal_actions())
-        for bot in (RandomBot(1), GreedyBot(1), PIMCBot(iterations=200, worlds=4, seed=1),
-                    CheatingUCTBot(iterations=200, seed=1), ISMCTSBot(iterations=200, seed=1)):
+        for bot in (
+            RandomBot(1),
+            GreedyBot(1),
+            PIMCBot(iterations=200, worlds=4, seed=1),
+            CheatingUCTBot(iterations=200, seed=1),
+            ISMCTSBot(iterations=200, seed=1),
+        ):
             assert bot.choose(state).code in legal
 
 
@@ -453,8 +549,7 @@ def test_tournament_reports_score_and_elo():
 def searched_tree(state, iterations, **options):
     """The one worker of a search of `state` after `iterations` iterations."""
     bot = ISMCTSBot(iterations=iterations, seed=1, **options)
-    workers = bot._workers_for(state, state.to_bytes(), state.current_player, 1,
-                               bot.memory_bytes)
+    workers = bot._workers_for(state, state.to_bytes(), state.current_player, 1, bot.memory_bytes)
     bot._run(workers, iterations, 0.0)
     return workers[0]
 
@@ -487,5 +582,7 @@ def test_fused_nodes_merge_the_opponents_hidden_hands():
     own = searched_tree(state, 5000)
     fused = searched_tree(state, 5000, opponent_nodes="fused")
     assert fused.nodes < own.nodes
-    assert any(any(available < visits for _, _, available in stats)
-               for _, visits, stats in fused.fused_nodes())
+    assert any(
+        any(available < visits for _, _, available in stats)
+        for _, visits, stats in fused.fused_nodes()
+    )

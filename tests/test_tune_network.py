@@ -2,6 +2,7 @@
 files of version 2): the C forward pass against the numpy one, the file's
 round trip and its refusals in one line, the gradients of the fit, a fit
 that finds what a linear one cannot, and the command end to end."""
+
 import json
 import math
 import random
@@ -10,12 +11,20 @@ import numpy as np
 import pytest
 
 from test_search import GAMES, random_positions, visits
-from xenophon.lab import tune
 from xenophon.anabasis import Game as AnabasisGame
 from xenophon.cli.main import main
-from xenophon.kernel.evaluation import (MAX_HIDDEN_UNITS, NETWORK_VERSION, HiddenUnit, Weights,
-                                 WeightsError, read_weights, tables_for, write_weights)
 from xenophon.hero import Game as HeroGame
+from xenophon.kernel.evaluation import (
+    MAX_HIDDEN_UNITS,
+    NETWORK_VERSION,
+    HiddenUnit,
+    Weights,
+    WeightsError,
+    read_weights,
+    tables_for,
+    write_weights,
+)
+from xenophon.lab import tune
 from xenophon.search.bots import ISMCTSBot
 
 MAKERS = {"anabasis": AnabasisGame, "hero": HeroGame}
@@ -28,10 +37,13 @@ def random_network(game, seed, hidden=6, scale=0.3):
     def numbers(count):
         return tuple(rng.uniform(-scale, scale) for _ in range(count))
 
-    units = tuple(HiddenUnit(numbers(len(names)), rng.uniform(-1, 1), rng.uniform(-1, 1),
-                             rng.uniform(-2, 2)) for _ in range(hidden))
-    return Weights(game.name, names, numbers(len(names)), numbers(len(names)), 20,
-                   {"note": "test"}, units)
+    units = tuple(
+        HiddenUnit(numbers(len(names)), rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-2, 2))
+        for _ in range(hidden)
+    )
+    return Weights(
+        game.name, names, numbers(len(names)), numbers(len(names)), 20, {"note": "test"}, units
+    )
 
 
 @pytest.mark.parametrize("name", ["anabasis", "hero"])
@@ -74,10 +86,12 @@ def test_a_network_file_round_trips(name, tmp_path):
     assert tables.weights == (list(weights.opening), list(weights.ending), 20)
     hidden_weights, bias, phase, output = tables.network
     assert hidden_weights == [list(unit.weights) for unit in weights.hidden]
-    assert (bias, phase, output) == ([u.bias for u in weights.hidden],
-                                     [u.phase for u in weights.hidden],
-                                     [u.output for u in weights.hidden])
-    assert game.tables.network is None                   # the shipped linear weights
+    assert (bias, phase, output) == (
+        [u.bias for u in weights.hidden],
+        [u.phase for u in weights.hidden],
+        [u.output for u in weights.hidden],
+    )
+    assert game.tables.network is None  # the shipped linear weights
 
 
 def one_line(error):
@@ -90,19 +104,22 @@ def _unit(d, **change):
     return {**d, "hidden": [{**d["hidden"][0], **change}] + d["hidden"][1:]}
 
 
-@pytest.mark.parametrize("change, message", [
-    (lambda d: {**d, "hidden": "x"}, "'hidden' must be a list of 1 to"),
-    (lambda d: {**d, "hidden": []}, "'hidden' must be a list of 1 to"),
-    (lambda d: {**d, "hidden": d["hidden"][:1] * (MAX_HIDDEN_UNITS + 1)}, "hidden units"),
-    (lambda d: {k: v for k, v in d.items() if k != "hidden"}, "'hidden' must be a list"),
-    (lambda d: {**d, "hidden": [3] + d["hidden"][1:]}, "hidden[0] is not an object"),
-    (lambda d: _unit(d, weights=d["hidden"][0]["weights"][:-1]), "one per feature"),
-    (lambda d: _unit(d, bias=None), "'bias' is not a finite number"),
-    (lambda d: _unit(d, phase=True), "'phase' is not a finite number"),
-    (lambda d: _unit(d, output="1"), "'output' is not a finite number"),
-    (lambda d: {**d, "version": 1}, "a hidden layer in a file of version 1"),
-    (lambda d: {**d, "version": 3}, "versions 1 and 2"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda d: {**d, "hidden": "x"}, "'hidden' must be a list of 1 to"),
+        (lambda d: {**d, "hidden": []}, "'hidden' must be a list of 1 to"),
+        (lambda d: {**d, "hidden": d["hidden"][:1] * (MAX_HIDDEN_UNITS + 1)}, "hidden units"),
+        (lambda d: {k: v for k, v in d.items() if k != "hidden"}, "'hidden' must be a list"),
+        (lambda d: {**d, "hidden": [3] + d["hidden"][1:]}, "hidden[0] is not an object"),
+        (lambda d: _unit(d, weights=d["hidden"][0]["weights"][:-1]), "one per feature"),
+        (lambda d: _unit(d, bias=None), "'bias' is not a finite number"),
+        (lambda d: _unit(d, phase=True), "'phase' is not a finite number"),
+        (lambda d: _unit(d, output="1"), "'output' is not a finite number"),
+        (lambda d: {**d, "version": 1}, "a hidden layer in a file of version 1"),
+        (lambda d: {**d, "version": 3}, "versions 1 and 2"),
+    ],
+)
 def test_broken_network_files_are_refused_in_one_line(tmp_path, change, message):
     data = change(random_network(HeroGame(seed=1), 4).to_json())
     path = tmp_path / "broken.json"
@@ -116,8 +133,9 @@ def test_the_tables_refuse_a_mismatched_network():
     tables = HeroGame(seed=1).tables
     arguments = random_network(HeroGame(seed=1), 5, hidden=2).table_arguments()
     with pytest.raises(ValueError, match="hidden unit 1 has"):
-        tables.with_weights(**{**arguments, "hidden_weights": [arguments["hidden_weights"][0],
-                                                               [0.5]]})
+        tables.with_weights(
+            **{**arguments, "hidden_weights": [arguments["hidden_weights"][0], [0.5]]}
+        )
     with pytest.raises(ValueError, match="its biases 1"):
         tables.with_weights(**{**arguments, "hidden_bias": [0.0]})
     with pytest.raises(ValueError, match="not a finite number"):
@@ -132,13 +150,19 @@ def test_the_gradients_are_those_of_the_loss():
     ph = rng.random(n)
     design = tune.Design(np.hstack([x * (1 - ph)[:, None], x * ph[:, None]]), x, ph)
     y = rng.integers(0, 3, n) / 2
-    net = tune.Network(rng.normal(size=2 * features), rng.normal(size=(hidden, features)),
-                       rng.normal(size=hidden), rng.normal(size=hidden), rng.normal(size=hidden))
+    net = tune.Network(
+        rng.normal(size=2 * features),
+        rng.normal(size=(hidden, features)),
+        rng.normal(size=hidden),
+        rng.normal(size=hidden),
+        rng.normal(size=hidden),
+    )
 
     def loss(candidate):
         p = tune.sigmoid(tune.network_z(candidate, design))
-        penalty = 0.01 / 2 * np.sum(candidate.linear ** 2) + 0.1 / 2 * (
-            np.sum(candidate.weights ** 2) + np.sum(candidate.output ** 2))
+        penalty = 0.01 / 2 * np.sum(candidate.linear**2) + 0.1 / 2 * (
+            np.sum(candidate.weights**2) + np.sum(candidate.output**2)
+        )
         return -np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)) + penalty
 
     gradients = tune._gradients(net, design, y, 0.01, 0.1)
@@ -163,8 +187,9 @@ def synthetic_positions(n_games, seed):
     turn = rng.integers(0, 30, n).astype(float)
     y = (rng.random(n) < tune.sigmoid(3 * np.tanh(2 * x[:, 0]) + 0.5 * x[:, 1])).astype(float)
     games = np.repeat(np.arange(n_games), per_game)
-    return tune.Positions(x, np.zeros(n), turn, y, games, np.full(n, np.nan),
-                          np.full(n_games, 30.0))
+    return tune.Positions(
+        x, np.zeros(n), turn, y, games, np.full(n, np.nan), np.full(n_games, 30.0)
+    )
 
 
 def test_a_network_fits_what_the_linear_fit_cannot():
@@ -176,16 +201,35 @@ def test_a_network_fits_what_the_linear_fit_cannot():
     linear = Weights("hero", ("a", "b", "c"), tuple(w[:3]), tuple(w[3:]), 30)
     network, details = tune.fit_network(linear, train, train.y, 1e-4, "feature", 4, seed=1)
     assert len(network.hidden) == 4 and details["epochs"] > 0
-    losses = [tune.log_loss(tune.sigmoid(tune.learned_z(weights, held.x, held.turn)), held.y)
-              for weights in (linear, network)]
+    losses = [
+        tune.log_loss(tune.sigmoid(tune.learned_z(weights, held.x, held.turn)), held.y)
+        for weights in (linear, network)
+    ]
     assert losses[1] < losses[0] - 0.005, losses
 
 
 def test_tune_mlp_end_to_end_at_a_tiny_budget(tmp_path, capsys):
     out, report = tmp_path / "n.json", tmp_path / "r.json"
-    args = ["tune", "hero", "--games", "6", "--bot", "ismcts:iterations=8", "--positions", "4",
-            "--processes", "1", "--model", "mlp", "--hidden", "3", "--out", str(out),
-            "--report", str(report)]
+    args = [
+        "tune",
+        "hero",
+        "--games",
+        "6",
+        "--bot",
+        "ismcts:iterations=8",
+        "--positions",
+        "4",
+        "--processes",
+        "1",
+        "--model",
+        "mlp",
+        "--hidden",
+        "3",
+        "--out",
+        str(out),
+        "--report",
+        str(report),
+    ]
     assert main(args) == 0
     printed = capsys.readouterr().out
     assert "a network of 3 hidden units" in printed and "linear fit" in printed
@@ -196,21 +240,43 @@ def test_tune_mlp_end_to_end_at_a_tiny_budget(tmp_path, capsys):
     assert set(summary["held_out"]) == {"learned", "linear", "hand", "constant"}
     assert "log_loss_reduction_vs_linear" in summary
     first = out.read_bytes()
-    assert main(args + ["--force"]) == 0                     # same command and seed, same file
+    assert main(args + ["--force"]) == 0  # same command and seed, same file
     assert out.read_bytes() == first
     [state] = random_positions(GAMES["hero"], 1, seed=2)
     bot = ISMCTSBot(iterations=50, seed=1, evaluation="learned", weights=str(out))
-    assert sum(count for _, count, _ in visits(bot.analyse(state))) > 0   # it searches
+    assert sum(count for _, count, _ in visits(bot.analyse(state))) > 0  # it searches
 
 
 def test_hidden_without_the_network_is_one_line(tmp_path, capsys):
-    code = main(["tune", "hero", "--games", "2", "--hidden", "8", "--processes", "1",
-                 "--out", str(tmp_path / "w.json")])
+    code = main(
+        [
+            "tune",
+            "hero",
+            "--games",
+            "2",
+            "--hidden",
+            "8",
+            "--processes",
+            "1",
+            "--out",
+            str(tmp_path / "w.json"),
+        ]
+    )
     err = capsys.readouterr().err.strip()
     assert code == 2 and len(err.splitlines()) == 1 and "--model mlp" in err
     assert not (tmp_path / "w.json").exists()
     with pytest.raises(SystemExit) as exit_code:
-        main(["tune", "hero", "--model", "mlp", "--hidden", str(MAX_HIDDEN_UNITS + 1),
-              "--out", str(tmp_path / "w.json")])
+        main(
+            [
+                "tune",
+                "hero",
+                "--model",
+                "mlp",
+                "--hidden",
+                str(MAX_HIDDEN_UNITS + 1),
+                "--out",
+                str(tmp_path / "w.json"),
+            ]
+        )
     err = capsys.readouterr().err.strip()
     assert exit_code.value.code == 2 and len(err.splitlines()) == 1 and "out of range" in err

@@ -4,6 +4,7 @@ easy by clicks, asks for a hint, types an illegal move, saves, and reviews
 the saved game and a full record. Screenshots go to build/test-artifacts/.
 Without Chromium or Playwright the tests skip, except under CI=true, where
 they fail."""
+
 import asyncio
 import os
 import random
@@ -17,8 +18,8 @@ from xenophon.kernel.registry import make_game
 from xenophon.play.records import new_record, redact
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "build" / "test-artifacts"
-DECISIONS = 8                       # the human's decisions in each short game
-TIMEOUT = 60_000                    # ms
+DECISIONS = 8  # the human's decisions in each short game
+TIMEOUT = 60_000  # ms
 
 
 def chromium_path():
@@ -50,8 +51,10 @@ class ViewCheck:
             return
         session = game.session
         world = session.state.resample(session.human, self.rng)
-        if message["view"] != session.state.view(session.human) \
-                or world.view(session.human) != message["view"]:
+        if (
+            message["view"] != session.state.view(session.human)
+            or world.view(session.human) != message["view"]
+        ):
             self.faults.append(message["type"])
         self.checked += 1
 
@@ -62,6 +65,7 @@ def server(tmp_path_factory):
     from aiohttp import web
 
     from xenophon.web.server import make_app
+
     home = tmp_path_factory.mktemp("home")
     old = os.environ.get("XDG_DATA_HOME")
     os.environ["XDG_DATA_HOME"] = str(home)
@@ -84,8 +88,7 @@ def server(tmp_path_factory):
     thread = threading.Thread(target=serve, daemon=True)
     thread.start()
     assert ready.wait(30), "the server did not start"
-    yield {"url": f"http://127.0.0.1:{holder['port']}/?delay=0", "home": home,
-           "views": observer}
+    yield {"url": f"http://127.0.0.1:{holder['port']}/?delay=0", "home": home, "views": observer}
     asyncio.run_coroutine_threadsafe(holder["runner"].cleanup(), loop).result(30)
     loop.call_soon_threadsafe(loop.stop)
     thread.join(30)
@@ -105,8 +108,9 @@ def browser():
     except ImportError:
         missing("the playwright package is not installed (pip install '.[test]')")
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=path,
-                                              args=["--no-sandbox", "--disable-gpu"])
+        chromium = playwright.chromium.launch(
+            executable_path=path, args=["--no-sandbox", "--disable-gpu"]
+        )
         yield chromium
         chromium.close()
 
@@ -166,11 +170,16 @@ def play_by_clicks(page, rng, decisions):
         mine = page.locator("#log li.you").count()
         played.append(click_a_move(page, rng))
         try:
-            page.wait_for_function(f"document.querySelectorAll('#log li.you').length > {mine}"
-                                   " || document.body.dataset.state === 'over'", timeout=TIMEOUT)
+            page.wait_for_function(
+                f"document.querySelectorAll('#log li.you').length > {mine}"
+                " || document.body.dataset.state === 'over'",
+                timeout=TIMEOUT,
+            )
         except Exception:
-            raise AssertionError(f"after {played[-1]!r}: {message_text(page)!r}, "
-                                 f"{page.evaluate('document.body.dataset.state')}") from None
+            raise AssertionError(
+                f"after {played[-1]!r}: {message_text(page)!r}, "
+                f"{page.evaluate('document.body.dataset.state')}"
+            ) from None
     return played
 
 
@@ -198,7 +207,7 @@ def test_a_game_by_clicks_with_hint_undo_save_resume_and_review(page, server, ga
     log = page.text_content("#log")
     assert all(f"you: {text}" in log for text in played)
     while your_move(page) and page.evaluate("window.xenophon.legal.length") < 4:
-        play_by_clicks(page, rng, 1)                # a position with a choice, for the hint
+        play_by_clicks(page, rng, 1)  # a position with a choice, for the hint
     assert your_move(page)
     page.click("#hint")
     page.wait_for_selector("body[data-state=your-move] #analysis li", timeout=TIMEOUT)
@@ -208,7 +217,7 @@ def test_a_game_by_clicks_with_hint_undo_save_resume_and_review(page, server, ga
     page.hover(f"{card} >> nth=0")
     assert not page.is_hidden("#details")
     if game == "anabasis":
-        assert page.locator("#details .pattern .m").count() > 0       # the movement drawn
+        assert page.locator("#details .pattern .m").count() > 0  # the movement drawn
     page.screenshot(path=str(ARTIFACTS / f"{game}-board.png"), full_page=True)
     # undo takes back the last decision
     mine = page.locator("#log li.you").count()

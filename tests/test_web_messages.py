@@ -3,16 +3,17 @@ browser. Over whole random games the messages carry nothing hidden from the
 human's seat: every board is the seat's view (unchanged when the hidden cards
 are redrawn), every hidden line is shown without its move, and neither the
 chance key nor the sealed part ever leaves the server."""
+
 import json
 import random
 
 import pytest
 
+from xenophon.anabasis.catalogue import anchors as anabasis_anchors
+from xenophon.hero.catalogue import anchors as hero_anchors
 from xenophon.kernel.registry import make_game
 from xenophon.play.records import new_record
 from xenophon.play.session import HIDDEN
-from xenophon.anabasis.catalogue import anchors as anabasis_anchors
-from xenophon.hero.catalogue import anchors as hero_anchors
 from xenophon.web.play import PageError, WebGame, lines_for_page, review
 
 GAMES = ("anabasis", "hero")
@@ -27,14 +28,19 @@ class Recorder:
 
     def __call__(self, message):
         session = self.game.session
-        self.sent.append((json.loads(json.dumps(message)), session.state.copy(),
-                          [dict(line) for line in session.record.lines],
-                          [dict(line) for line in session.view_lines]))
+        self.sent.append(
+            (
+                json.loads(json.dumps(message)),
+                session.state.copy(),
+                [dict(line) for line in session.record.lines],
+                [dict(line) for line in session.view_lines],
+            )
+        )
 
 
 def play_whole_game(name, seed, hints=3):
     game = WebGame.new({"game": name, "seat": seed % 2, "level": "30", "seed": str(seed)})
-    game.session.autosave = None                 # nothing written by this test
+    game.session.autosave = None  # nothing written by this test
     send = Recorder(game)
     rng = random.Random(seed)
     send(game.setup_message())
@@ -72,7 +78,7 @@ def check_step(message, record_lines, view_lines):
     if seen.get("hidden"):
         assert message["text"] in (HIDDEN, f"{true_text.split()[0]} {HIDDEN}")
         assert " ".join(true_text.split()[1:]) not in message["text"]
-        assert not message.get("anchors")            # nothing pointed at on the board
+        assert not message.get("anchors")  # nothing pointed at on the board
     else:
         assert message["text"] == true_text
 
@@ -99,10 +105,10 @@ def test_messages_carry_nothing_hidden_from_the_human(name, seed):
         if message["type"] == "position":
             assert message["log"] == lines_for_page(view_lines)
         if message["type"] == "thinking":
-            assert set(message) == {"type", "iterations", "win"}     # no candidate moves
+            assert set(message) == {"type", "iterations", "win"}  # no candidate moves
         if message["type"] == "analysis":
             assert state.current_player == human
-    assert hidden_lines > 0          # the games did hide something, and it stayed hidden
+    assert hidden_lines > 0  # the games did hide something, and it stayed hidden
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -158,7 +164,7 @@ def test_bad_requests_are_one_line():
     length = len(game.session.record.lines)
     with pytest.raises(Exception, match="not legal now|not a move|unknown"):
         game.move({"move": "move a1-a6"}, lambda message: None)
-    assert len(game.session.record.lines) == length       # nothing changed
+    assert len(game.session.record.lines) == length  # nothing changed
     with pytest.raises(PageError, match="path of a record"):
         review({}, lambda message: None, lambda: False)
     with pytest.raises(Exception, match="cannot read record"):
@@ -184,12 +190,18 @@ def test_review_of_a_full_record_sends_views_and_a_curve():
 def run_xenophon(*args, timeout=60):
     import subprocess
     import sys
-    return subprocess.run([sys.executable, "-m", "xenophon.cli.main", *args],
-                          capture_output=True, text=True, timeout=timeout)
+
+    return subprocess.run(
+        [sys.executable, "-m", "xenophon.cli.main", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def test_serve_refuses_bad_options_and_a_taken_port_in_one_line():
     import socket
+
     bad = run_xenophon("serve", "--port", "70000")
     assert bad.returncode == 2 and "out of range" in bad.stderr
     assert len(bad.stderr.strip().splitlines()) == 1
@@ -226,7 +238,7 @@ def test_only_the_servers_own_page_may_open_a_socket():
     async def check():
         assert await status({"Origin": "http://evil.example"}) == 403
         assert await status({"Host": "evil.example"}) == 403
-        assert await status({}) == 101          # the browser tests connect with their Origin
+        assert await status({}) == 101  # the browser tests connect with their Origin
 
     asyncio.run(check())
 
@@ -244,7 +256,7 @@ def test_review_of_a_saved_game_in_progress_is_the_players_view(tmp_path, monkey
     other.write_text("mine")
     with pytest.raises(Exception, match="exists"):
         game.save({"path": str(other), "force": True}, lambda message: None)
-    assert other.read_text() == "mine"           # the page cannot force a save over a file
+    assert other.read_text() == "mine"  # the page cannot force a save over a file
     sent = []
     review({"path": str(saved), "iterations": 10}, sent.append, lambda: False)
     head = sent[0]

@@ -6,6 +6,7 @@
 >>> state.current_player
 0
 """
+
 from xenophon.anabasis.game import Game, State
 from xenophon.kernel.game import CHANCE, TERMINAL, Move
 

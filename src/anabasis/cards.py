@@ -13,6 +13,7 @@ adding or changing a card needs no recompilation.
 >>> cards.by_name("archer").attack.name
 'ARC2'
 """
+
 from __future__ import annotations
 
 import re
@@ -20,8 +21,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from xenophon.kernel.cardfile import (CardFile, CardFileReader, NameRule, find_by_name,
-                                      packaged_data, read_card_file)
+from xenophon.kernel.cardfile import (
+    CardFile,
+    CardFileReader,
+    NameRule,
+    find_by_name,
+    packaged_data,
+    read_card_file,
+)
 
 # The card vocabulary, owned here: each list is in the order the C core
 # numbers it (src/engine_c/anabasis/anabasis.h: ANA_CHARACTER.., ANA_KW_* bits,
@@ -47,13 +54,15 @@ PILES = ("A", "B", "C")
 CORE_PILES = PILES + ("row",)
 #: the core's number of "no pile" (ANA_PILE_NONE) and of "no effect" (ANA_*_NONE)
 NO_PILE, NO_EFFECT = 0xFF, 0
-MAX_CARD_TYPES = 48       # action codes hold a card id in 6 bits; the C tables are sized for 48
+MAX_CARD_TYPES = 48  # action codes hold a card id in 6 bits; the C tables are sized for 48
 MAX_FIELD_CARDS = 16
-MAX_PATTERN_SIZE = 13     # offsets beyond +-6 cannot reach any square of a 7 x 6 grid
+MAX_PATTERN_SIZE = 13  # offsets beyond +-6 cannot reach any square of a 7 x 6 grid
 #: letters, spaces, hyphens and apostrophes: a square's name (a1..g6) holds a digit
-NAME_RULE = NameRule(re.compile(r"[A-Za-z][A-Za-z' -]*"),
-                     "a name must start with a letter, hold only letters, spaces, hyphens and "
-                     "apostrophes, and not look like a square")
+NAME_RULE = NameRule(
+    re.compile(r"[A-Za-z][A-Za-z' -]*"),
+    "a name must start with a letter, hold only letters, spaces, hyphens and "
+    "apostrophes, and not look like a square",
+)
 
 
 @dataclass(frozen=True)
@@ -75,11 +84,11 @@ class Card:
     id: int
     name: str
     japanese: str
-    kind: str                      # "character", "territory" or "event"
+    kind: str  # "character", "territory" or "event"
     cost: int
-    copies: int                    # copies in the market
-    start_copies: int = 0          # copies each player starts with
-    pile: str | None = None        # market pile: "A", "B", "C" (characters), "row" or None
+    copies: int  # copies in the market
+    start_copies: int = 0  # copies each player starts with
+    pile: str | None = None  # market pile: "A", "B", "C" (characters), "row" or None
     hp: int = 0
     atk: int = 0
     hit: int = 0
@@ -89,7 +98,7 @@ class Card:
     keywords: frozenset[str] = frozenset()
     ap_income: int = 0
     funds_income: int = 0
-    effect: str | None = None      # events: one of EVENT_EFFECTS
+    effect: str | None = None  # events: one of EVENT_EFFECTS
     amount: int = 0
 
     @property
@@ -133,10 +142,14 @@ class CardSet:
         plain numbers in the core's numbering, one tuple a card (name, the
         fields of AnaCardSpec, the move and attack offsets flattened) and a
         field card (name, duration, effect, amount)."""
-        cards = [(card.name, _card_numbers(card), _flat(card.move), _flat(card.attack))
-                 for card in self.cards]
-        fields = [(field.name, field.duration, FIELD_EFFECTS.index(field.effect) + 1,
-                   field.amount) for field in self.fields]
+        cards = [
+            (card.name, _card_numbers(card), _flat(card.move), _flat(card.attack))
+            for card in self.cards
+        ]
+        fields = [
+            (field.name, field.duration, FIELD_EFFECTS.index(field.effect) + 1, field.amount)
+            for field in self.fields
+        ]
         return cards, fields
 
 
@@ -146,9 +159,22 @@ def _card_numbers(card: Card) -> tuple[int, ...]:
     pile = NO_PILE if card.pile is None else CORE_PILES.index(card.pile)
     keywords = sum(1 << KEYWORDS.index(keyword) for keyword in card.keywords)
     effect = NO_EFFECT if card.effect is None else list(EVENT_EFFECTS).index(card.effect) + 1
-    return (CARD_KINDS.index(card.kind), card.cost, card.copies, card.start_copies, pile,
-            card.hp, card.atk, card.hit, card.crit, keywords, card.ap_income,
-            card.funds_income, effect, card.amount)
+    return (
+        CARD_KINDS.index(card.kind),
+        card.cost,
+        card.copies,
+        card.start_copies,
+        pile,
+        card.hp,
+        card.atk,
+        card.hit,
+        card.crit,
+        keywords,
+        card.ap_income,
+        card.funds_income,
+        effect,
+        card.amount,
+    )
 
 
 def _flat(pattern: Pattern | None) -> list[int]:
@@ -173,13 +199,18 @@ class _CardFileReader(CardFileReader):
         self.patterns: dict[str, Pattern] = {}
 
     def card_set(self) -> CardSet:
-        self.check_sections(tables=("patterns",),
-                            lists=("character", "territory", "event", "field"))
-        self.patterns = {name: self.pattern(name, diagram)
-                         for name, diagram in self.table("patterns").items()}
+        self.check_sections(
+            tables=("patterns",), lists=("character", "territory", "event", "field")
+        )
+        self.patterns = {
+            name: self.pattern(name, diagram) for name, diagram in self.table("patterns").items()
+        }
         cards: list[Card] = []
-        for kind, read in (("character", self.character), ("territory", self.territory),
-                           ("event", self.event)):
+        for kind, read in (
+            ("character", self.character),
+            ("territory", self.territory),
+            ("event", self.event),
+        ):
             cards += self.read_entries(kind, read, first_id=len(cards))
         fields = self.read_entries("field", self.field)
         self.check_unique_names(cards, "card")
@@ -195,12 +226,15 @@ class _CardFileReader(CardFileReader):
         (docs/anabasis-engine.md §2.2)."""
         territories = [c for c in cards if c.kind == "territory" and c.start_copies]
         if len(territories) > 1:
-            raise self.fail(f"territory '{territories[1].name}'",
-                            "only one territory can start on the board (start_copies)")
+            raise self.fail(
+                f"territory '{territories[1].name}'",
+                "only one territory can start on the board (start_copies)",
+            )
         events = [c for c in cards if c.kind == "event" and c.start_copies]
         if len(events) > 3:
-            raise self.fail(f"event '{events[3].name}'",
-                            "at most three events start in the three event slots")
+            raise self.fail(
+                f"event '{events[3].name}'", "at most three events start in the three event slots"
+            )
 
     # -- patterns -----------------------------------------------------------
     def pattern(self, name: str, diagram: Any) -> Pattern:
@@ -210,16 +244,23 @@ class _CardFileReader(CardFileReader):
         rows = [row.strip() for row in diagram.strip().splitlines() if row.strip()]
         size = len(rows)
         if size % 2 == 0 or size > MAX_PATTERN_SIZE or any(len(r) != size for r in rows):
-            raise self.fail(where, f"must be an odd square of at most {MAX_PATTERN_SIZE} "
-                                   "rows and columns")
+            raise self.fail(
+                where, f"must be an odd square of at most {MAX_PATTERN_SIZE} rows and columns"
+            )
         if any(ch not in ".xC" for row in rows for ch in row):
             raise self.fail(where, "may only contain '.', 'x' and 'C'")
         centre = size // 2
         centres = [(i, j) for i, row in enumerate(rows) for j, ch in enumerate(row) if ch == "C"]
         if centres != [(centre, centre)]:
             raise self.fail(where, "must hold exactly one 'C', at its centre")
-        offsets = tuple(sorted((j - centre, centre - i) for i, row in enumerate(rows)
-                               for j, ch in enumerate(row) if ch == "x"))
+        offsets = tuple(
+            sorted(
+                (j - centre, centre - i)
+                for i, row in enumerate(rows)
+                for j, ch in enumerate(row)
+                if ch == "x"
+            )
+        )
         return Pattern(name, offsets)
 
     # -- cards --------------------------------------------------------------
@@ -234,11 +275,31 @@ class _CardFileReader(CardFileReader):
 
     def character(self, card_id: int, entry: dict[str, Any]) -> Card:
         name, where, japanese = self.card_header(entry, "character")
-        self.check_fields(entry, {"name", "japanese", "pile", "cost", "hp", "atk", "hit", "crit",
-                                  "move", "attack", "keywords", "copies", "start_copies"}, where)
+        self.check_fields(
+            entry,
+            {
+                "name",
+                "japanese",
+                "pile",
+                "cost",
+                "hp",
+                "atk",
+                "hit",
+                "crit",
+                "move",
+                "attack",
+                "keywords",
+                "copies",
+                "start_copies",
+            },
+            where,
+        )
         pile = self.choice(entry, "pile", where, PILES + ("start",))
         return Card(
-            id=card_id, name=name, japanese=japanese, kind="character",
+            id=card_id,
+            name=name,
+            japanese=japanese,
+            kind="character",
             cost=self.number(entry, "cost", where, low=1, high=99),
             copies=self.number(entry, "copies", where, high=20 if pile != "start" else 0),
             start_copies=self.number(entry, "start_copies", where, default=0, high=20),
@@ -254,14 +315,30 @@ class _CardFileReader(CardFileReader):
 
     def territory(self, card_id: int, entry: dict[str, Any]) -> Card:
         name, where, japanese = self.card_header(entry, "territory")
-        self.check_fields(entry, {"name", "japanese", "cost", "hp", "ap_income", "funds_income",
-                                  "copies", "start_copies"}, where)
+        self.check_fields(
+            entry,
+            {
+                "name",
+                "japanese",
+                "cost",
+                "hp",
+                "ap_income",
+                "funds_income",
+                "copies",
+                "start_copies",
+            },
+            where,
+        )
         start = self.number(entry, "start_copies", where, default=0, high=1)
         return Card(
-            id=card_id, name=name, japanese=japanese, kind="territory",
+            id=card_id,
+            name=name,
+            japanese=japanese,
+            kind="territory",
             cost=self.number(entry, "cost", where, low=1, high=99),
             copies=self.number(entry, "copies", where, high=20),
-            start_copies=start, pile="row",
+            start_copies=start,
+            pile="row",
             hp=self.number(entry, "hp", where, low=1, high=99),
             ap_income=self.number(entry, "ap_income", where, high=20),
             funds_income=self.number(entry, "funds_income", where, high=20),
@@ -269,26 +346,36 @@ class _CardFileReader(CardFileReader):
 
     def event(self, card_id: int, entry: dict[str, Any]) -> Card:
         name, where, japanese = self.card_header(entry, "event")
-        self.check_fields(entry, {"name", "japanese", "cost", "effect", "amount", "copies",
-                                  "start_copies"}, where)
+        self.check_fields(
+            entry, {"name", "japanese", "cost", "effect", "amount", "copies", "start_copies"}, where
+        )
         effect = self.choice(entry, "effect", where, EVENT_EFFECTS)
         needs_amount = EVENT_EFFECTS[effect][1]
-        amount = self.number(entry, "amount", where, default=None if needs_amount else 0,
-                             high=99)
+        amount = self.number(entry, "amount", where, default=None if needs_amount else 0, high=99)
         return Card(
-            id=card_id, name=name, japanese=japanese, kind="event",
+            id=card_id,
+            name=name,
+            japanese=japanese,
+            kind="event",
             cost=self.number(entry, "cost", where, low=1, high=99),
             copies=self.number(entry, "copies", where, high=20),
             start_copies=self.number(entry, "start_copies", where, default=0, high=1),
-            pile="row", effect=effect, amount=amount,
+            pile="row",
+            effect=effect,
+            amount=amount,
         )
 
     def field(self, field_id: int, entry: dict[str, Any]) -> FieldCard:
         name, where, japanese = self.card_header(entry, "field")
         self.check_fields(entry, {"name", "japanese", "duration", "effect", "amount"}, where)
         effect = self.choice(entry, "effect", where, sorted(FIELD_EFFECTS))
-        low = -100 if effect in ("hit", "price") else 0   # costs and income cannot go negative
-        amount = self.in_range(self.whole_number(entry, "amount", where), "amount", where,
-                               low, 100)
-        return FieldCard(field_id, name, japanese,
-                         self.number(entry, "duration", where, low=1, high=50), effect, amount)
+        low = -100 if effect in ("hit", "price") else 0  # costs and income cannot go negative
+        amount = self.in_range(self.whole_number(entry, "amount", where), "amount", where, low, 100)
+        return FieldCard(
+            field_id,
+            name,
+            japanese,
+            self.number(entry, "duration", where, low=1, high=50),
+            effect,
+            amount,
+        )

@@ -2,6 +2,7 @@
 public card data and the *anchors* of a move, the things on the board its
 text names (a square, a card in the hand or the market, an event slot, a
 rank), in the order a player clicks them."""
+
 from __future__ import annotations
 
 import re
@@ -24,16 +25,33 @@ def card_data(game: Any) -> dict[str, Any]:
     cards = {}
     for card in game.cards.cards:
         cards[card.name] = {
-            "kind": card.kind, "cost": card.cost, "pile": card.pile, "hp": card.hp,
-            "atk": card.atk, "hit": card.hit, "crit": card.crit,
-            "move": _offsets(card.move), "attack": _offsets(card.attack),
+            "kind": card.kind,
+            "cost": card.cost,
+            "pile": card.pile,
+            "hp": card.hp,
+            "atk": card.atk,
+            "hit": card.hit,
+            "crit": card.crit,
+            "move": _offsets(card.move),
+            "attack": _offsets(card.attack),
             "move_name": card.move.name if card.move else None,
             "attack_name": card.attack.name if card.attack else None,
-            "keywords": sorted(card.keywords), "ap_income": card.ap_income,
-            "funds_income": card.funds_income, "effect": card.effect, "amount": card.amount,
-            "timing": card.timing}
-    fields = {field.name: {"kind": "field", "duration": field.duration, "effect": field.effect,
-                           "amount": field.amount} for field in game.cards.fields}
+            "keywords": sorted(card.keywords),
+            "ap_income": card.ap_income,
+            "funds_income": card.funds_income,
+            "effect": card.effect,
+            "amount": card.amount,
+            "timing": card.timing,
+        }
+    fields = {
+        field.name: {
+            "kind": "field",
+            "duration": field.duration,
+            "effect": field.effect,
+            "amount": field.amount,
+        }
+        for field in game.cards.fields
+    }
     return {"cards": cards, "fields": fields}
 
 

@@ -1,17 +1,31 @@
 """Anabasis in words for one seat (xenophon.kernel.narration): attacks and strikes,
 damage, cards destroyed, purchases, events set and activated, field cards,
 and what each phase asks."""
+
 from __future__ import annotations
 
 from collections import Counter
 from typing import Any
 
-from xenophon.anabasis.notation import (ATTACK, BUY, BUY_PLACE, EVADE, EVENT, FILES, MOVE, PLACE,
-                                        READY, SET, SQUARE, parse_square, square_name)
-from xenophon.kernel.codes import decode
+from xenophon.anabasis.notation import (
+    ATTACK,
+    BUY,
+    BUY_PLACE,
+    EVADE,
+    EVENT,
+    FILES,
+    MOVE,
+    PLACE,
+    READY,
+    SET,
+    SQUARE,
+    parse_square,
+    square_name,
+)
 from xenophon.anabasis.render import CEMETERY_LIMITS
-from xenophon.kernel.narration import HIDDEN, Narrator, clamp_hp, legal_summary
+from xenophon.kernel.codes import decode
 from xenophon.kernel.game import CHANCE, State, count_text, plural
+from xenophon.kernel.narration import HIDDEN, Narrator, clamp_hp, legal_summary
 
 TURN_LIMIT = 200
 PHASE_NAMES = {"standby1": "Standby 1", "field": "Field", "standby2": "Standby 2"}
@@ -20,8 +34,12 @@ ASKED = {
     "field": "move, attack, ready or use an own-turn event; 'end' goes to standby 2",
     "standby2": "buy, place or set cards; 'end' ends your turn",
 }
-CHANCE_WORDS = {"deal": "dealt face down", "reveal": "the market turns up",
-                "field": "the field card is", "strike": "strike"}
+CHANCE_WORDS = {
+    "deal": "dealt face down",
+    "reveal": "the market turns up",
+    "field": "the field card is",
+    "strike": "strike",
+}
 
 
 class AnabasisNarrator(Narrator):
@@ -32,7 +50,7 @@ class AnabasisNarrator(Narrator):
         super().__init__(state, seat)
         self.cards = state.game.cards
         self.mode = state.game.mode  # type: ignore[attr-defined]  # an Anabasis game's
-        self.last_attack: tuple[int, str] | None = None      # (attacker's seat, its text)
+        self.last_attack: tuple[int, str] | None = None  # (attacker's seat, its text)
         self.last_activation: tuple[int, str] | None = None  # (its seat, the event's name)
 
     # -- chance -----------------------------------------------------------------
@@ -59,8 +77,9 @@ class AnabasisNarrator(Narrator):
         lines += self._grid_lines(before["grid"], after["grid"], text)
         lines += self._castle_lines(before, after)
         lines += self._slot_lines(before, after)
-        if after["field"] and (not before["field"]
-                               or after["field"]["active"] != before["field"]["active"]):
+        if after["field"] and (
+            not before["field"] or after["field"]["active"] != before["field"]["active"]
+        ):
             field = after["field"]
             lines.append(f"field card now: {field['active']} ({field['remaining']} turns)")
         return lines
@@ -69,44 +88,67 @@ class AnabasisNarrator(Narrator):
         words = text.split()
         if words[0] == "buy":
             spent = before["players"][actor]["funds"] - after["players"][actor]["funds"]
-            name = " ".join(words[1:-1] if len(words) > 2 and words[-1][-1].isdigit()
-                            else words[1:])
-            return [f"{self.who(actor)} bought {name} for {spent} funds "
-                    f"({after['players'][actor]['funds']} left)"]
+            name = " ".join(
+                words[1:-1] if len(words) > 2 and words[-1][-1].isdigit() else words[1:]
+            )
+            return [
+                f"{self.who(actor)} bought {name} for {spent} funds "
+                f"({after['players'][actor]['funds']} left)"
+            ]
         if words[0] == "attack":
             self.last_attack = (actor, text)
             source, _, target = words[1].partition("x")
             attacker = before["grid"].get(source)
             victim = before["grid"].get(target)
-            what = (f"{self.whose(victim['owner'])} {victim['card']} on {target}" if victim
-                    else f"{self.whose(1 - actor)} castle")
-            return [f"{self.whose(actor)} {attacker['card'] if attacker else '?'} on {source} "
-                    f"attacks {what}"]
+            what = (
+                f"{self.whose(victim['owner'])} {victim['card']} on {target}"
+                if victim
+                else f"{self.whose(1 - actor)} castle"
+            )
+            return [
+                f"{self.whose(actor)} {attacker['card'] if attacker else '?'} on {source} "
+                f"attacks {what}"
+            ]
         return []
 
     def _hidden_action_lines(self, before: dict, after: dict, actor: int) -> list[str]:
         """An action of the opponent's the seat saw only the kind of: a set event."""
         lines = []
-        for number, (old, new) in enumerate(zip(before["players"][actor]["slots"],
-                                                after["players"][actor]["slots"]), start=1):
+        for number, (old, new) in enumerate(
+            zip(before["players"][actor]["slots"], after["players"][actor]["slots"]), start=1
+        ):
             if old is None and new is not None and not new["face_up"]:
                 lines.append(f"{self.who(actor)} set an event face down in slot {number}")
         return lines
 
     def _grid_lines(self, before: dict, after: dict, text: str | None) -> list[str]:
         lines = []
-        gone = {q: e for q, e in before.items() if q not in after
-                or (after[q]["card"], after[q]["owner"]) != (e["card"], e["owner"])}
-        came = {q: e for q, e in after.items() if q not in before
-                or (before[q]["card"], before[q]["owner"]) != (e["card"], e["owner"])}
+        gone = {
+            q: e
+            for q, e in before.items()
+            if q not in after or (after[q]["card"], after[q]["owner"]) != (e["card"], e["owner"])
+        }
+        came = {
+            q: e
+            for q, e in after.items()
+            if q not in before or (before[q]["card"], before[q]["owner"]) != (e["card"], e["owner"])
+        }
         for q, entry in gone.items():
-            moved_to = next((t for t, e in came.items() if (e["card"], e["owner"], e["damage"])
-                             == (entry["card"], entry["owner"], entry["damage"])), None)
+            moved_to = next(
+                (
+                    t
+                    for t, e in came.items()
+                    if (e["card"], e["owner"], e["damage"])
+                    == (entry["card"], entry["owner"], entry["damage"])
+                ),
+                None,
+            )
             if moved_to is not None:
                 came.pop(moved_to)
                 if text != f"move {q}-{moved_to}":
-                    lines.append(f"{self.whose(entry['owner'])} {entry['card']} moves from {q} "
-                                 f"to {moved_to}")
+                    lines.append(
+                        f"{self.whose(entry['owner'])} {entry['card']} moves from {q} to {moved_to}"
+                    )
             else:
                 lines.append(f"{self.whose(entry['owner'])} {entry['card']} on {q} is destroyed")
         for q, entry in came.items():
@@ -119,12 +161,16 @@ class AnabasisNarrator(Narrator):
             hurt = entry["damage"] - old["damage"]
             if hurt > 0:
                 left = self.cards.by_name(entry["card"]).hp - entry["damage"]
-                lines.append(f"{self.whose(entry['owner'])} {entry['card']} on {q} takes "
-                             f"{hurt} damage ({plural(left, 'HP')} left)")
+                lines.append(
+                    f"{self.whose(entry['owner'])} {entry['card']} on {q} takes "
+                    f"{hurt} damage ({plural(left, 'HP')} left)"
+                )
             bonus = entry["atk_bonus"] - old["atk_bonus"]
             if bonus > 0:
-                lines.append(f"{self.whose(entry['owner'])} {entry['card']} on {q} gets "
-                             f"+{bonus} ATK until the end of the turn")
+                lines.append(
+                    f"{self.whose(entry['owner'])} {entry['card']} on {q} gets "
+                    f"+{bonus} ATK until the end of the turn"
+                )
         return lines
 
     def _castle_lines(self, before: dict, after: dict) -> list[str]:
@@ -133,8 +179,9 @@ class AnabasisNarrator(Narrator):
             old = before["players"][player]["castle_hp"]
             new = after["players"][player]["castle_hp"]
             if new < old:
-                lines.append(f"{self.whose(player)} castle takes {old - new} damage "
-                             f"(HP {clamp_hp(new)})")
+                lines.append(
+                    f"{self.whose(player)} castle takes {old - new} damage (HP {clamp_hp(new)})"
+                )
         return lines
 
     def _slot_lines(self, before: dict, after: dict) -> list[str]:
@@ -144,10 +191,14 @@ class AnabasisNarrator(Narrator):
             for number, (old, new) in enumerate(pairs, start=1):
                 if old is not None and new is not None and not old["face_up"] and new["face_up"]:
                     self.last_activation = (player, new["card"])
-                    lines.append(f"{self.who(player)} activated {new['card']} "
-                                 f"(slot {number})")
-                elif old is None and new is not None and player == self.seat \
-                        and not new["face_up"] and before["phase"] != "chance":
+                    lines.append(f"{self.who(player)} activated {new['card']} (slot {number})")
+                elif (
+                    old is None
+                    and new is not None
+                    and player == self.seat
+                    and not new["face_up"]
+                    and before["phase"] != "chance"
+                ):
                     lines.append(f"you set {new['card']} face down in slot {number}")
         return lines
 
@@ -172,16 +223,22 @@ class AnabasisNarrator(Narrator):
             return f"{PHASE_NAMES[phase]}: {ASKED[phase]}."
         if phase == "response":
             attack = self.last_attack[1] if self.last_attack else "an attack"
-            return (f"The opponent's {attack} is declared: answer with a face-down response "
-                    f"event, or 'pass'. Legal: {legal_summary(state)}.")
+            return (
+                f"The opponent's {attack} is declared: answer with a face-down response "
+                f"event, or 'pass'. Legal: {legal_summary(state)}."
+            )
         if phase == "nullify":
             name = self.last_activation[1] if self.last_activation else "an event"
             whose = self.whose(self.last_activation[0]) if self.last_activation else "an"
-            return (f"Nullify window: {whose} {name} was activated; 'event N' with your "
-                    f"Nullify cancels it, 'pass' lets it happen. Legal: {legal_summary(state)}.")
+            return (
+                f"Nullify window: {whose} {name} was activated; 'event N' with your "
+                f"Nullify cancels it, 'pass' lets it happen. Legal: {legal_summary(state)}."
+            )
         if phase == "evade":
-            return (f"Your character evades the attack: choose where it goes. "
-                    f"Legal: {legal_summary(state)}.")
+            return (
+                f"Your character evades the attack: choose where it goes. "
+                f"Legal: {legal_summary(state)}."
+            )
         return f"Phase {phase}. Legal: {legal_summary(state)}."
 
     def end_reason(self, view: dict) -> str:
@@ -190,11 +247,16 @@ class AnabasisNarrator(Narrator):
         for player, info in enumerate(view["players"]):
             if info["castle_hp"] <= 0:
                 reasons.append(f"{self.whose(player)} castle was taken")
-            counted = sum(n for name, n in info["cemetery"].items()
-                          if self.cards.by_name(name).kind != "event")
+            counted = sum(
+                n
+                for name, n in info["cemetery"].items()
+                if self.cards.by_name(name).kind != "event"
+            )
             if counted >= limit:
-                reasons.append(f"{self.whose(player)} cemetery holds {counted} characters "
-                               f"and territories (the limit is {limit})")
+                reasons.append(
+                    f"{self.whose(player)} cemetery holds {counted} characters "
+                    f"and territories (the limit is {limit})"
+                )
         if not reasons and view["turn"] >= TURN_LIMIT:
             reasons.append(f"the turn limit ({TURN_LIMIT}) was reached")
         return " and ".join(reasons) or "the game ended"
@@ -205,28 +267,25 @@ __all__ = ["AnabasisNarrator"]
 
 # -- cards on demand ------------------------------------------------------------------
 KEYWORD_TEXT = {
-    "ARMORED": "each strike on it deals 1 less damage, at least 1 (Flood and Sabotage ignore "
-               "it)",
+    "ARMORED": "each strike on it deals 1 less damage, at least 1 (Flood and Sabotage ignore it)",
     "CHARGE": "+1 ATK on the main strike of an attack declared after it moved this turn",
     "SIEGE": "double damage on strikes at territories and castles (x3 with a critical hit)",
     "COMMAND": "your other characters on the 8 squares around it get +10 HIT on every strike",
 }
 EFFECT_TEXT = {
     "flood": "own turn, on a rank: every character on the rank, both players', takes {n} "
-             "damage (not a strike)",
+    "damage (not a strike)",
     "rally": "own turn, on one of your characters: +{n} ATK on each of its strikes until the "
-             "End phase",
+    "End phase",
     "forced_march": "own turn: you gain {n} AP",
     "windfall": "own turn: you gain {n} funds (at most 99)",
     "sabotage": "own turn, on an enemy territory: it takes {n} damage (not an attack)",
     "evasion": "response, when your character is attacked: the attack is cancelled and the "
-               "character may move to a free square",
+    "character may move to a free square",
     "ambush": "response, when your character is attacked: it strikes first and takes no "
-              "counter-strike",
-    "fortify": "response, when your castle or territory is attacked: the attack deals no "
-               "damage",
-    "nullify": "response, when the opponent activates an event: that event's effect is "
-               "cancelled",
+    "counter-strike",
+    "fortify": "response, when your castle or territory is attacked: the attack deals no damage",
+    "nullify": "response, when the opponent activates an event: that event's effect is cancelled",
 }
 FIELD_TEXT = {
     "hit": "{n:+d} HIT on every strike, both players'",
@@ -256,8 +315,12 @@ def pattern_diagram(card: Any) -> list[str]:
     reach = max([max(abs(df), abs(dr)) for df, dr in offsets] + [1])
     rows = []
     for dr in range(reach, -reach - 1, -1):
-        cells = [_mark((df, dr) in card.move.offsets, (df, dr) in card.attack.offsets,
-                       (df, dr) == (0, 0)) for df in range(-reach, reach + 1)]
+        cells = [
+            _mark(
+                (df, dr) in card.move.offsets, (df, dr) in card.attack.offsets, (df, dr) == (0, 0)
+            )
+            for df in range(-reach, reach + 1)
+        ]
         rows.append("    " + " ".join(cells))
     return rows
 
@@ -291,32 +354,42 @@ class AnabasisCards:
             field = self.cards.field_by_name(word)
         except KeyError:
             raise KeyError(f"no card or square '{word}'") from None
-        return [f"{field.name} (field card, {field.duration} turns)",
-                "  " + FIELD_TEXT[field.effect].format(n=field.amount)]
+        return [
+            f"{field.name} (field card, {field.duration} turns)",
+            "  " + FIELD_TEXT[field.effect].format(n=field.amount),
+        ]
 
     def stats(self, card: Any, diagram: bool = True) -> list[str]:
         """Stats and text; for a character its patterns around it (`diagram`)."""
         if card.kind == "character":
             pile = f"pile {card.pile}" if card.pile else "starting card"
-            lines = [f"{card.name} (character, {pile}, cost {card.cost})",
-                     f"  HP {card.hp}  ATK {card.atk}  HIT {card.hit}%  CRIT {card.crit}%"]
+            lines = [
+                f"{card.name} (character, {pile}, cost {card.cost})",
+                f"  HP {card.hp}  ATK {card.atk}  HIT {card.hit}%  CRIT {card.crit}%",
+            ]
             lines += [f"  {k}: {KEYWORD_TEXT[k]}" for k in sorted(card.keywords)]
             if not diagram:
                 return lines
             lines += ["  move (m) and attack (a) from C, forward up; * both:"]
             return lines + pattern_diagram(card)
         if card.kind == "territory":
-            return [f"{card.name} (territory, cost {card.cost})",
-                    f"  HP {card.hp}  income each Standby 1: +{card.ap_income} AP, "
-                    f"+{card.funds_income} funds (face up only)"]
-        return [f"{card.name} (event, cost {card.cost})",
-                "  " + EFFECT_TEXT[card.effect].format(n=card.amount)]
+            return [
+                f"{card.name} (territory, cost {card.cost})",
+                f"  HP {card.hp}  income each Standby 1: +{card.ap_income} AP, "
+                f"+{card.funds_income} funds (face up only)",
+            ]
+        return [
+            f"{card.name} (event, cost {card.cost})",
+            "  " + EFFECT_TEXT[card.effect].format(n=card.amount),
+        ]
 
     def on_board(self, view: dict, name: str, entry: dict) -> list[str]:
         card = self.cards.by_name(entry["card"])
         owner = "yours" if entry["owner"] == self.seat else "the opponent's"
-        lines = [f"on {name}: {owner}, {card.hp - entry['damage']} of {card.hp} HP left"
-                 + (f", +{entry['atk_bonus']} ATK (Rally)" if entry["atk_bonus"] else "")]
+        lines = [
+            f"on {name}: {owner}, {card.hp - entry['damage']} of {card.hp} HP left"
+            + (f", +{entry['atk_bonus']} ATK (Rally)" if entry["atk_bonus"] else "")
+        ]
         lines += self.stats(card, diagram=False)
         if card.kind == "character":
             lines += ["  where it can move (m) and attack (a) from here; * both:"]
@@ -331,17 +404,24 @@ class AnabasisCards:
         ranks = range(5, -1, -1) if self.seat == 0 else range(6)
         lines = ["      " + " ".join(FILES[f] for f in files)]
         for rank in ranks:
-            cells = [_mark(rank * 7 + f in moves, rank * 7 + f in attacks,
-                           rank * 7 + f == square) for f in files]
+            cells = [
+                _mark(rank * 7 + f in moves, rank * 7 + f in attacks, rank * 7 + f == square)
+                for f in files
+            ]
             lines.append(f"    {rank + 1} " + " ".join(cells))
         return lines
 
 
 # -- why a move is not legal --------------------------------------------------------------
 TIMING = {
-    BUY: ("standby1", "standby2"), BUY_PLACE: ("standby1", "standby2"),
-    PLACE: ("standby1", "standby2"), SET: ("standby1", "standby2"),
-    MOVE: ("field",), ATTACK: ("field",), READY: ("field",), EVADE: ("evade",),
+    BUY: ("standby1", "standby2"),
+    BUY_PLACE: ("standby1", "standby2"),
+    PLACE: ("standby1", "standby2"),
+    SET: ("standby1", "standby2"),
+    MOVE: ("field",),
+    ATTACK: ("field",),
+    READY: ("field",),
+    EVADE: ("evade",),
 }
 CASTLE_SQUARES = {0: 3, 1: 38}
 HOME_RANKS = {0: (0, 1), 1: (4, 5)}
@@ -359,8 +439,7 @@ def why_illegal(state: State, code: int, seat: int) -> str | None:
         return f"that is done in {allowed}, and this is {PHASE_NAMES.get(phase, phase)}"
     me = view["players"][seat]
     if kind in (BUY, BUY_PLACE):
-        return _why_not_buy(view, me, cards.cards[x], y if kind == BUY_PLACE else None, seat,
-                            cards)
+        return _why_not_buy(view, me, cards.cards[x], y if kind == BUY_PLACE else None, seat, cards)
     if kind == PLACE:
         card = cards.cards[x]
         if me["hand"].get(card.name, 0) == 0:
@@ -391,8 +470,9 @@ def _field_amount(view: dict, effect: str, cards: Any) -> int | None:
     return card.amount if card.effect == effect else None
 
 
-def _why_not_buy(view: dict, me: dict, card: Any, square: int | None, seat: int,
-                 cards: Any) -> str | None:
+def _why_not_buy(
+    view: dict, me: dict, card: Any, square: int | None, seat: int, cards: Any
+) -> str | None:
     market = view["market"]
     if card.name not in market["tops"] and market["row"].get(card.name, 0) == 0:
         return f"{card.name} is not face up in the market"
@@ -420,12 +500,12 @@ def _why_not_stand(view: dict, me: dict, square: int, seat: int) -> str | None:
     return None
 
 
-def _why_not_character(view: dict, me: dict, kind: int, source: int, target: int, seat: int,
-                       cards: Any) -> str | None:
+def _why_not_character(
+    view: dict, me: dict, kind: int, source: int, target: int, seat: int, cards: Any
+) -> str | None:
     name = square_name(source)
     entry = view["grid"].get(name)
-    if entry is None or entry["owner"] != seat or \
-            cards.by_name(entry["card"]).kind != "character":
+    if entry is None or entry["owner"] != seat or cards.by_name(entry["card"]).kind != "character":
         return f"you have no character on {name}"
     card = cards.by_name(entry["card"])
     if kind == READY:

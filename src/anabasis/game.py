@@ -1,4 +1,5 @@
 """The public Anabasis `Game` and `State`, over the C core or the oracle."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -43,8 +44,10 @@ class State(BaseState):
             info["deck_size"] = sum(info["deck"].values())
             if player != seat:
                 info["hand"] = info["deck"] = None
-                info["slots"] = [slot if slot is None or slot["face_up"]
-                                 else {"card": None, "face_up": False} for slot in info["slots"]]
+                info["slots"] = [
+                    slot if slot is None or slot["face_up"] else {"card": None, "face_up": False}
+                    for slot in info["slots"]
+                ]
         return view
 
     def render(self, seat: int, color: bool = False) -> str:
@@ -62,8 +65,13 @@ class Game(BaseGame):
     name = "anabasis"
     state_class = State
 
-    def __init__(self, mode: str = "standard", seed: int | None = None,
-                 cards: CardSet | str | Path | None = None, engine: str = "c"):
+    def __init__(
+        self,
+        mode: str = "standard",
+        seed: int | None = None,
+        cards: CardSet | str | Path | None = None,
+        engine: str = "c",
+    ):
         super().__init__(seed, engine)
         if mode not in MODES:
             raise XenophonError(f"unknown mode '{mode}' (standard or expert)")
@@ -76,6 +84,7 @@ class Game(BaseGame):
 
     def _core(self) -> Any:
         from xenophon._core import anabasis
+
         return anabasis
 
     def options(self) -> dict[str, Any]:

@@ -11,6 +11,7 @@ layout.
 >>> format_action(code, cards)
 'move c2-c3'
 """
+
 from __future__ import annotations
 
 import re
@@ -22,21 +23,68 @@ from xenophon.kernel.codes import core_kinds, decode, encode
 from xenophon.kernel.errors import NotationError
 
 #: the kinds, in the order of their names; their numbers are the C core's
-KIND_NAMES = ("END", "PASS", "BUY", "BUY_PLACE", "PLACE", "SET", "MOVE", "ATTACK", "READY",
-              "EVENT", "EVADE", "DEAL", "REVEAL", "FIELD", "DRAW", "STRIKE")
-END, PASS, BUY, BUY_PLACE, PLACE, SET, MOVE, ATTACK, READY, EVENT, EVADE, \
-    DEAL, REVEAL, FIELD, DRAW, STRIKE = core_kinds(_core, KIND_NAMES)
+KIND_NAMES = (
+    "END",
+    "PASS",
+    "BUY",
+    "BUY_PLACE",
+    "PLACE",
+    "SET",
+    "MOVE",
+    "ATTACK",
+    "READY",
+    "EVENT",
+    "EVADE",
+    "DEAL",
+    "REVEAL",
+    "FIELD",
+    "DRAW",
+    "STRIKE",
+)
+(
+    END,
+    PASS,
+    BUY,
+    BUY_PLACE,
+    PLACE,
+    SET,
+    MOVE,
+    ATTACK,
+    READY,
+    EVENT,
+    EVADE,
+    DEAL,
+    REVEAL,
+    FIELD,
+    DRAW,
+    STRIKE,
+) = core_kinds(_core, KIND_NAMES)
 CHANCE_KINDS = frozenset({DEAL, REVEAL, FIELD, DRAW, STRIKE})
 STRIKE_RESULTS = ("miss", "hit", "crit")
 FILES = "abcdefg"
 SQUARE = re.compile(r"^([a-g])([1-6])$")
 
-KIND_WORDS = {"end": END, "pass": PASS, "buy": BUY, "place": PLACE, "set": SET,
-              "move": MOVE, "attack": ATTACK, "ready": READY, "event": EVENT,
-              "evade": EVADE, "deal": DEAL, "reveal": REVEAL, "field": FIELD,
-              "draw": DRAW, "strike": STRIKE}
-USAGE = ("end | pass | buy CARD [SQUARE] | place CARD SQUARE | set CARD | move a1-a2 | "
-         "attack a1xa2 | ready a1 | event SLOT [rank N | SQUARE] | evade a1")
+KIND_WORDS = {
+    "end": END,
+    "pass": PASS,
+    "buy": BUY,
+    "place": PLACE,
+    "set": SET,
+    "move": MOVE,
+    "attack": ATTACK,
+    "ready": READY,
+    "event": EVENT,
+    "evade": EVADE,
+    "deal": DEAL,
+    "reveal": REVEAL,
+    "field": FIELD,
+    "draw": DRAW,
+    "strike": STRIKE,
+}
+USAGE = (
+    "end | pass | buy CARD [SQUARE] | place CARD SQUARE | set CARD | move a1-a2 | "
+    "attack a1xa2 | ready a1 | event SLOT [rank N | SQUARE] | evade a1"
+)
 
 
 def square_name(q: int) -> str:
@@ -50,8 +98,9 @@ def parse_square(text: str) -> int:
     return (int(match.group(2)) - 1) * 7 + FILES.index(match.group(1))
 
 
-def format_action(code: int, cards: CardSet,
-                  slot_event: Callable[[int], Card | None] | None = None) -> str:
+def format_action(
+    code: int, cards: CardSet, slot_event: Callable[[int], Card | None] | None = None
+) -> str:
     """The text of a code. `slot_event(slot)` gives the event in the acting
     player's slot, needed only for EVENT codes."""
     kind, x, y = decode(code)
@@ -148,8 +197,9 @@ def _number(word: str, low: int, high: int) -> int | None:
 def _parse_event(rest: list[str]) -> int:
     slot = _number(rest[0], 1, 3) if rest else None
     if slot is None:
-        raise NotationError("event needs a slot 1-3, e.g. 'event 2', 'event 1 rank 3', "
-                            "'event 3 c4'")
+        raise NotationError(
+            "event needs a slot 1-3, e.g. 'event 2', 'event 1 rank 3', 'event 3 c4'"
+        )
     target = rest[1:]
     if not target:
         return encode(EVENT, slot - 1, 0)

@@ -33,43 +33,91 @@ returns to.
 Everything is kept as plain values (ints, dicts used as multisets, tuples),
 so that a snapshot for ``undo`` is a cheap copy.
 """
+
 from __future__ import annotations
 
 import random
 from typing import Any, NamedTuple
 
 from xenophon.anabasis import notation
-from xenophon.kernel.game import register_engine
-from xenophon.kernel.errors import XenophonError
 from xenophon.anabasis.cards import Card, CardSet, FieldCard, load_card_set
-from xenophon.anabasis.notation import (ATTACK, BUY, BUY_PLACE, DEAL, DRAW, END, EVADE, EVENT,
-                                        FIELD, KIND_NAMES, MOVE, PASS, PLACE, READY, REVEAL,
-                                        SET, STRIKE)
+from xenophon.anabasis.notation import (
+    ATTACK,
+    BUY,
+    BUY_PLACE,
+    DEAL,
+    DRAW,
+    END,
+    EVADE,
+    EVENT,
+    FIELD,
+    KIND_NAMES,
+    MOVE,
+    PASS,
+    PLACE,
+    READY,
+    REVEAL,
+    SET,
+    STRIKE,
+)
 from xenophon.kernel.codes import CHANCE, TERMINAL, decode, encode
-from xenophon.kernel.oracle import (OracleStateBase, ms_add, ms_size, ms_take,  # noqa: F401
-                                      perft)  # perft: part of this module's API
+from xenophon.kernel.errors import XenophonError
+from xenophon.kernel.game import register_engine
+from xenophon.kernel.oracle import (  # noqa: F401
+    OracleStateBase,
+    ms_add,
+    ms_size,
+    ms_take,
+    perft,  # perft: part of this module's API
+)
 
 __all__ = [
-    "CHANCE", "TERMINAL", "END", "PASS", "BUY", "BUY_PLACE", "PLACE", "SET", "MOVE",
-    "ATTACK", "READY", "EVENT", "EVADE", "DEAL", "REVEAL", "FIELD", "DRAW", "STRIKE",
-    "MISS", "HIT", "CRIT", "KIND_NAMES", "encode", "decode", "square", "square_name",
-    "format_action", "OracleGame", "OracleState", "perft",
+    "CHANCE",
+    "TERMINAL",
+    "END",
+    "PASS",
+    "BUY",
+    "BUY_PLACE",
+    "PLACE",
+    "SET",
+    "MOVE",
+    "ATTACK",
+    "READY",
+    "EVENT",
+    "EVADE",
+    "DEAL",
+    "REVEAL",
+    "FIELD",
+    "DRAW",
+    "STRIKE",
+    "MISS",
+    "HIT",
+    "CRIT",
+    "KIND_NAMES",
+    "encode",
+    "decode",
+    "square",
+    "square_name",
+    "format_action",
+    "OracleGame",
+    "OracleState",
+    "perft",
 ]
 
 # The backend protocol constants and the action codes are the public ones
 # (xenophon.kernel.codes, xenophon.anabasis.notation), numbered by the C core: the
 # oracle checks the rules, not the numbering.
-MISS, HIT, CRIT = 0, 1, 2          # the x of a STRIKE outcome
+MISS, HIT, CRIT = 0, 1, 2  # the x of a STRIKE outcome
 
 # ---------------------------------------------------------------------------
 # The board (spec §1)
 
 FILES = "abcdefg"
 N_FILES, N_RANKS = 7, 6
-CASTLE = (3, 38)                   # d1 (seat 0), d6 (seat 1)
-START_TERRITORY_SQUARE = (6, 35)   # g1 (seat 0), a6 (seat 1)
-MAX_TURNS = 200                    # D-11
-MODES = {                          # spec §2.1: castle HP, cemetery limit, field cards
+CASTLE = (3, 38)  # d1 (seat 0), d6 (seat 1)
+START_TERRITORY_SQUARE = (6, 35)  # g1 (seat 0), a6 (seat 1)
+MAX_TURNS = 200  # D-11
+MODES = {  # spec §2.1: castle HP, cemetery limit, field cards
     "standard": (10, 8, False),
     "expert": (15, 12, True),
 }
@@ -94,13 +142,17 @@ def in_home_zone(seat: int, q: int) -> bool:
 def neighbours(q: int) -> list[int]:
     """The (up to) 8 squares around q."""
     f, r = q % N_FILES, q // N_FILES
-    return [(r + dr) * N_FILES + f + df
-            for dr in (-1, 0, 1) for df in (-1, 0, 1)
-            if (df or dr) and 0 <= f + df < N_FILES and 0 <= r + dr < N_RANKS]
+    return [
+        (r + dr) * N_FILES + f + df
+        for dr in (-1, 0, 1)
+        for df in (-1, 0, 1)
+        if (df or dr) and 0 <= f + df < N_FILES and 0 <= r + dr < N_RANKS
+    ]
 
 
 # ---------------------------------------------------------------------------
 # Multisets (ms_add, ms_take, ms_size: xenophon.kernel.oracle)
+
 
 def ms_merge(into: dict[int, int], other: dict[int, int]) -> None:
     for card, n in other.items():
@@ -126,25 +178,29 @@ def ms_key(ms: dict[int, int]) -> tuple[tuple[int, int], ...]:
 # ---------------------------------------------------------------------------
 # State pieces
 
+
 class Piece(NamedTuple):
     """A card on the grid (spec §1). Immutable: changes make a new Piece."""
+
     card: int
     owner: int
     damage: int = 0
-    ready: bool = False       # characters only
-    moved: bool = False       # characters only
-    face_down: bool = False   # territories only
-    atk_bonus: int = 0        # Rally, characters only
+    ready: bool = False  # characters only
+    moved: bool = False  # characters only
+    face_down: bool = False  # territories only
+    atk_bonus: int = 0  # Rally, characters only
 
 
 class Slot(NamedTuple):
     """An occupied EVENT slot."""
+
     card: int
     face_up: bool
 
 
 class FieldState(NamedTuple):
     """Expert mode: the active field card, its remaining duration, the cards seen so far."""
+
     active: int
     remaining: int
     revealed: tuple[int, ...]
@@ -152,15 +208,17 @@ class FieldState(NamedTuple):
 
 class Battle(NamedTuple):
     """Bookkeeping of the battle in progress (spec §4). All of it is public."""
-    attacker_sq: int           # a
-    target_sq: int             # b (a castle square for an attack on the castle)
-    charge: bool               # the attacker was `moved` when the attack was declared
-    response: str | None = None   # effect of the response that is in force, if any
-    bounty: int = 0            # funds due to the attacker for a territory the main strike destroyed
+
+    attacker_sq: int  # a
+    target_sq: int  # b (a castle square for an attack on the castle)
+    charge: bool  # the attacker was `moved` when the attack was declared
+    response: str | None = None  # effect of the response that is in force, if any
+    bounty: int = 0  # funds due to the attacker for a territory the main strike destroyed
 
 
 class PendingEvent(NamedTuple):
     """An own-turn event turned face up, waiting for the event window (spec §5)."""
+
     owner: int
     slot: int
     card: int
@@ -171,8 +229,7 @@ class PendingEvent(NamedTuple):
 class Player:
     """Everything a seat holds off the grid."""
 
-    __slots__ = ("castle_hp", "ap", "funds", "hand", "deck", "flow", "cemetery", "slots",
-                 "to_deal")
+    __slots__ = ("castle_hp", "ap", "funds", "hand", "deck", "flow", "cemetery", "slots", "to_deal")
 
     def __init__(self, castle_hp: int, funds: int = 0):
         self.castle_hp = castle_hp
@@ -183,7 +240,7 @@ class Player:
         self.flow: dict[int, int] = {}
         self.cemetery: dict[int, int] = {}
         self.slots: list[Slot | None] = [None, None, None]
-        self.to_deal: dict[int, int] = {}      # setup only: starting events not dealt yet
+        self.to_deal: dict[int, int] = {}  # setup only: starting events not dealt yet
 
     def copy(self) -> Player:
         new = Player.__new__(Player)
@@ -197,6 +254,7 @@ class Player:
 # ---------------------------------------------------------------------------
 # The game: card set, mode, and precomputed pattern squares
 
+
 class OracleGame:
     """Anabasis with one card set in one mode; makes initial states."""
 
@@ -208,8 +266,7 @@ class OracleGame:
         self.castle_hp, self.cemetery_limit, self.expert = MODES[mode]
         self.fields: tuple[FieldCard, ...] = self.cards.fields if self.expert else ()
         cards = self.cards.cards
-        self.start_territories = [c.id for c in cards
-                                  if c.kind == "territory" and c.start_copies]
+        self.start_territories = [c.id for c in cards if c.kind == "territory" and c.start_copies]
         self.start_events = [c.id for c in cards if c.kind == "event" and c.start_copies]
         if len(self.start_territories) > 1:
             raise ValueError("the oracle supports at most one starting territory")
@@ -226,7 +283,7 @@ class OracleGame:
         if key not in self._reach:
             f, r = q % N_FILES, q // N_FILES
             squares = []
-            sign = 1 if seat == 0 else -1        # seat 1: the diagram turned by 180 degrees
+            sign = 1 if seat == 0 else -1  # seat 1: the diagram turned by 180 degrees
             for df, dr in pattern.offsets:
                 tf, tr = f + sign * df, r + sign * dr
                 if 0 <= tf < N_FILES and 0 <= tr < N_RANKS:
@@ -250,6 +307,7 @@ class OracleGame:
 
 # ---------------------------------------------------------------------------
 # The state
+
 
 class OracleState(OracleStateBase):
     """One Anabasis position, with the backend protocol of docs/architecture.md."""
@@ -297,7 +355,8 @@ class OracleState(OracleStateBase):
             + [("reveal_pile", pile) for pile in range(3)]
             + [("reveal_row",)] * 5
             + [("first_field",)]
-            + [("draw", 0)] * 3 + [("draw", 1)] * 3
+            + [("draw", 0)] * 3
+            + [("draw", 1)] * 3
             + [("standby1",)]
         )
         self._run()
@@ -376,9 +435,11 @@ class OracleState(OracleStateBase):
 
     def _face_down_slots(self, seat: int, effects: set[str]) -> list[int]:
         """Slots of `seat` holding a face-down event whose effect is in `effects`."""
-        return [s for s, slot in enumerate(self.players[seat].slots)
-                if slot is not None and not slot.face_up
-                and self.card(slot.card).effect in effects]
+        return [
+            s
+            for s, slot in enumerate(self.players[seat].slots)
+            if slot is not None and not slot.face_up and self.card(slot.card).effect in effects
+        ]
 
     def _to_cemetery(self, q: int) -> None:
         """A destroyed card leaves the grid for its owner's cemetery."""
@@ -449,8 +510,8 @@ class OracleState(OracleStateBase):
             return
         revealed = self.field.revealed
         if len(revealed) < len(self.game.fields):
-            self._chance("field")                 # a new card from the unseen field cards
-        else:                                     # every card seen: the pile is a cycle
+            self._chance("field")  # a new card from the unseen field cards
+        else:  # every card seen: the pile is a cycle
             following = revealed[(revealed.index(self.field.active) + 1) % len(revealed)]
             self.field = FieldState(following, self.game.fields[following].duration, revealed)
 
@@ -478,7 +539,7 @@ class OracleState(OracleStateBase):
         ms_merge(me.deck, me.flow)
         me.hand, me.flow = {}, {}
         if self.turn == MAX_TURNS:
-            self._finish([0, 0])                  # D-11: a draw
+            self._finish([0, 0])  # D-11: a draw
             return
         self._push(("draw", P), ("draw", P), ("draw", P), ("next_turn",))
 
@@ -548,9 +609,13 @@ class OracleState(OracleStateBase):
         card = self.card(striker.card)
         hit, crit = card.hit, card.crit
         # COMMAND: +10 if another character of the striker's owner with COMMAND is adjacent.
-        if any(q in self.grid and self.grid[q].owner == striker.owner
-               and "COMMAND" in self.card(self.grid[q].card).keywords
-               and self._is_character(q) for q in neighbours(x_sq)):
+        if any(
+            q in self.grid
+            and self.grid[q].owner == striker.owner
+            and "COMMAND" in self.card(self.grid[q].card).keywords
+            and self._is_character(q)
+            for q in neighbours(x_sq)
+        ):
             hit += 10
         hit += self._field_amount("hit") or 0
         # Out-of-range bonus: main strike on a character from outside its attack pattern.
@@ -574,7 +639,7 @@ class OracleState(OracleStateBase):
         target_is_building = y_sq in CASTLE or self.card(self.grid[y_sq].card).kind == "territory"
         siege = "SIEGE" in card.keywords and target_is_building
         if critical and siege:
-            damage *= 3                  # D-13: x3, not x4
+            damage *= 3  # D-13: x3, not x4
         elif critical or siege:
             damage *= 2
         if y_sq not in CASTLE and "ARMORED" in self.card(self.grid[y_sq].card).keywords:
@@ -585,7 +650,7 @@ class OracleState(OracleStateBase):
         if outcome != MISS:
             damage = self._strike_damage(x_sq, y_sq, role, critical=outcome == CRIT)
             if y_sq in CASTLE:
-                self.players[CASTLE.index(y_sq)].castle_hp -= damage   # may go below 0 (E-8)
+                self.players[CASTLE.index(y_sq)].castle_hp -= damage  # may go below 0 (E-8)
             else:
                 target = self.grid[y_sq]
                 is_territory = self.card(target.card).kind == "territory"
@@ -600,14 +665,20 @@ class OracleState(OracleStateBase):
         if effect == "flood":
             return list(range(N_RANKS))
         if effect == "rally":
-            return [q for q, piece in sorted(self.grid.items())
-                    if piece.owner == P and self._is_character(q)]
+            return [
+                q
+                for q, piece in sorted(self.grid.items())
+                if piece.owner == P and self._is_character(q)
+            ]
         if effect == "sabotage":
-            return [q for q, piece in sorted(self.grid.items())
-                    if piece.owner != P and self.card(piece.card).kind == "territory"]
+            return [
+                q
+                for q, piece in sorted(self.grid.items())
+                if piece.owner != P and self.card(piece.card).kind == "territory"
+            ]
         if effect in ("forced_march", "windfall"):
             return [0]
-        return []                         # response events are never played here
+        return []  # response events are never played here
 
     def _step_event_effect(self) -> None:
         """The effect of the event, unless it was nullified; then the end-of-game check."""
@@ -618,7 +689,7 @@ class OracleState(OracleStateBase):
         P = e.owner
         if card.effect == "flood":
             rank_squares = [q for q in range(e.arg * N_FILES, (e.arg + 1) * N_FILES)]
-            for q in rank_squares:                # ascending square order (E-6)
+            for q in rank_squares:  # ascending square order (E-6)
                 if self._is_character(q):
                     self._damage(q, card.amount)
         elif card.effect == "rally":
@@ -629,7 +700,7 @@ class OracleState(OracleStateBase):
         elif card.effect == "windfall":
             self._gain_funds(P, card.amount)
         elif card.effect == "sabotage":
-            self._damage(e.arg, card.amount)       # no bounty
+            self._damage(e.arg, card.amount)  # no bounty
         self._check_end()
 
     def _step_end_event(self) -> None:
@@ -639,14 +710,15 @@ class OracleState(OracleStateBase):
     # -- end of the game (spec §6) -----------------------------------------------------
     def _has_lost(self, seat: int) -> bool:
         player = self.players[seat]
-        buried = sum(n for c, n in player.cemetery.items()
-                     if self.card(c).kind in ("character", "territory"))
+        buried = sum(
+            n for c, n in player.cemetery.items() if self.card(c).kind in ("character", "territory")
+        )
         return player.castle_hp <= 0 or buried >= self.game.cemetery_limit
 
     def _check_end(self) -> None:
         lost = [self._has_lost(0), self._has_lost(1)]
         if lost[0] and lost[1]:
-            self._finish([0, 0])                  # D-10
+            self._finish([0, 0])  # D-10
         elif lost[0]:
             self._finish([-1, 1])
         elif lost[1]:
@@ -721,11 +793,13 @@ class OracleState(OracleStateBase):
                 effects = {"evasion", "ambush"}
             else:
                 effects = {"fortify"}
-            codes = [encode(PASS)] + [encode(EVENT, s) for s in
-                                      self._face_down_slots(player, effects)]
+            codes = [encode(PASS)] + [
+                encode(EVENT, s) for s in self._face_down_slots(player, effects)
+            ]
         elif phase == "nullify":
-            codes = [encode(PASS)] + [encode(EVENT, s) for s in
-                                      self._face_down_slots(player, {"nullify"})]
+            codes = [encode(PASS)] + [
+                encode(EVENT, s) for s in self._face_down_slots(player, {"nullify"})
+            ]
         elif phase == "evade":
             codes = [encode(PASS)] + [encode(EVADE, q) for q in self._evasion_squares()]
         else:
@@ -789,11 +863,11 @@ class OracleState(OracleStateBase):
                 else:
                     self._push(("end_phase",))
                 return
-            then = [("decide", phase, P)]          # back to the same phase ...
+            then = [("decide", phase, P)]  # back to the same phase ...
             if kind == BUY:
                 me.funds -= self._price(x)
                 ms_add(me.flow, x)
-                then.insert(0, self._take_from_market(x))   # ... after the refill
+                then.insert(0, self._take_from_market(x))  # ... after the refill
             elif kind == BUY_PLACE:
                 me.funds -= self._price(x)
                 me.ap -= 1
@@ -822,8 +896,9 @@ class OracleState(OracleStateBase):
                 attacker = self.grid[x]
                 me.ap -= self._attack_cost(attacker)
                 self.battle = Battle(x, y, charge=attacker.moved)
-                self._push(("response_window",), ("resolve_battle",), ("after_battle",),
-                           ("end_battle",))
+                self._push(
+                    ("response_window",), ("resolve_battle",), ("after_battle",), ("end_battle",)
+                )
             elif kind == EVENT:
                 slot = me.slots[x]
                 me.slots[x] = slot._replace(face_up=True)
@@ -841,12 +916,12 @@ class OracleState(OracleStateBase):
                 answerer = self.players[player]
                 answerer.slots[x] = answerer.slots[x]._replace(face_up=True)
                 if self.node[3] == "response":
-                    self.battle = self.battle._replace(response=None)     # cancelled
+                    self.battle = self.battle._replace(response=None)  # cancelled
                 else:
                     self.pending_event = self.pending_event._replace(nullified=True)
         elif phase == "evade":
             if kind == EVADE:
-                self.grid[x] = self.grid.pop(self.battle.target_sq)      # `moved` unchanged
+                self.grid[x] = self.grid.pop(self.battle.target_sq)  # `moved` unchanged
 
     def _take_from_market(self, t: int) -> tuple:
         """Removes a bought card from the market; returns the refill step."""
@@ -928,32 +1003,59 @@ class OracleState(OracleStateBase):
             current = self.node[2]
         players = []
         for p in self.players:
-            players.append({
-                "castle_hp": p.castle_hp, "ap": p.ap, "funds": p.funds,
-                "hand": self._names(p.hand), "deck": self._names(p.deck),
-                "flow": self._names(p.flow), "cemetery": self._names(p.cemetery),
-                "slots": [None if s is None else {"card": self.card(s.card).name,
-                                                  "face_up": s.face_up} for s in p.slots],
-            })
-        grid = {square_name(q): {"card": self.card(pc.card).name, "owner": pc.owner,
-                                 "damage": pc.damage, "ready": pc.ready, "moved": pc.moved,
-                                 "face_down": pc.face_down, "atk_bonus": pc.atk_bonus}
-                for q, pc in sorted(self.grid.items())}
+            players.append(
+                {
+                    "castle_hp": p.castle_hp,
+                    "ap": p.ap,
+                    "funds": p.funds,
+                    "hand": self._names(p.hand),
+                    "deck": self._names(p.deck),
+                    "flow": self._names(p.flow),
+                    "cemetery": self._names(p.cemetery),
+                    "slots": [
+                        None
+                        if s is None
+                        else {"card": self.card(s.card).name, "face_up": s.face_up}
+                        for s in p.slots
+                    ],
+                }
+            )
+        grid = {
+            square_name(q): {
+                "card": self.card(pc.card).name,
+                "owner": pc.owner,
+                "damage": pc.damage,
+                "ready": pc.ready,
+                "moved": pc.moved,
+                "face_down": pc.face_down,
+                "atk_bonus": pc.atk_bonus,
+            }
+            for q, pc in sorted(self.grid.items())
+        }
         market = {
             "tops": [None if t is None else self.card(t).name for t in self.tops],
             "piles": [self._names(p) for p in self.piles],
-            "row": self._names(self.row), "row_pile": self._names(self.row_pile),
+            "row": self._names(self.row),
+            "row_pile": self._names(self.row_pile),
         }
         field = None
         if self.field is not None:
             fields = self.game.fields
-            field = {"active": fields[self.field.active].name, "remaining": self.field.remaining,
-                     "revealed": [fields[f].name for f in self.field.revealed]}
+            field = {
+                "active": fields[self.field.active].name,
+                "remaining": self.field.remaining,
+                "revealed": [fields[f].name for f in self.field.revealed],
+            }
         return {
-            "turn": self.turn, "active": self.active, "current": current,
+            "turn": self.turn,
+            "active": self.active,
+            "current": current,
             "phase": self.phase(),
             "result": list(self.result) if self.result is not None else None,
-            "players": players, "grid": grid, "market": market, "field": field,
+            "players": players,
+            "grid": grid,
+            "market": market,
+            "field": field,
         }
 
     @classmethod
@@ -974,14 +1076,23 @@ class OracleState(OracleStateBase):
             p.ap = pd["ap"]
             p.hand, p.deck = ids(pd["hand"]), ids(pd["deck"])
             p.flow, p.cemetery = ids(pd["flow"]), ids(pd["cemetery"])
-            p.slots = [None if s is None else Slot(cards.by_name(s["card"]).id, s["face_up"])
-                       for s in pd["slots"]]
+            p.slots = [
+                None if s is None else Slot(cards.by_name(s["card"]).id, s["face_up"])
+                for s in pd["slots"]
+            ]
             state.players.append(p)
-        state.grid = {square(name): Piece(cards.by_name(g["card"]).id, g["owner"],
-                                          g.get("damage", 0), g.get("ready", False),
-                                          g.get("moved", False), g.get("face_down", False),
-                                          g.get("atk_bonus", 0))
-                      for name, g in d["grid"].items()}
+        state.grid = {
+            square(name): Piece(
+                cards.by_name(g["card"]).id,
+                g["owner"],
+                g.get("damage", 0),
+                g.get("ready", False),
+                g.get("moved", False),
+                g.get("face_down", False),
+                g.get("atk_bonus", 0),
+            )
+            for name, g in d["grid"].items()
+        }
         m = d["market"]
         state.tops = [None if t is None else cards.by_name(t).id for t in m["tops"]]
         state.piles = [ids(p) for p in m["piles"]]
@@ -989,8 +1100,11 @@ class OracleState(OracleStateBase):
         state.field = None
         if d.get("field") is not None:
             f = d["field"]
-            state.field = FieldState(cards.field_by_name(f["active"]).id, f["remaining"],
-                                     tuple(cards.field_by_name(n).id for n in f["revealed"]))
+            state.field = FieldState(
+                cards.field_by_name(f["active"]).id,
+                f["remaining"],
+                tuple(cards.field_by_name(n).id for n in f["revealed"]),
+            )
         state.result = None
         state.battle = state.pending_event = None
         state.node = ("decide", d["phase"], d["active"])
@@ -1020,21 +1134,33 @@ class OracleState(OracleStateBase):
 
         return {
             "viewer": player,
-            "turn": self.turn, "active": self.active,
-            "node": self.node, "agenda": tuple(self.agenda),
+            "turn": self.turn,
+            "active": self.active,
+            "node": self.node,
+            "agenda": tuple(self.agenda),
             "result": tuple(self.result) if self.result is not None else None,
-            "battle": self.battle, "pending_event": self.pending_event,
+            "battle": self.battle,
+            "pending_event": self.pending_event,
             "grid": tuple(sorted(self.grid.items())),
-            "market": (tuple(self.tops), tuple(ms_key(p) for p in self.piles),
-                       ms_key(self.row), ms_key(self.row_pile)),
+            "market": (
+                tuple(self.tops),
+                tuple(ms_key(p) for p in self.piles),
+                ms_key(self.row),
+                ms_key(self.row_pile),
+            ),
             "field": self.field,
-            "me": counters(me) + (ms_key(me.hand), ms_key(me.deck), ms_key(me.to_deal),
-                                  tuple(me.slots)),
-            "opponent": counters(opp) + (
+            "me": counters(me)
+            + (ms_key(me.hand), ms_key(me.deck), ms_key(me.to_deal), tuple(me.slots)),
+            "opponent": counters(opp)
+            + (
                 ms_key(self.unseen(1 - player)),
-                ms_size(opp.hand), ms_size(opp.deck), ms_size(opp.to_deal),
-                tuple(None if s is None else ("face down",) if not s.face_up else s
-                      for s in opp.slots)),
+                ms_size(opp.hand),
+                ms_size(opp.deck),
+                ms_size(opp.to_deal),
+                tuple(
+                    None if s is None else ("face down",) if not s.face_up else s for s in opp.slots
+                ),
+            ),
         }
 
     def resample(self, player: int, rng: random.Random) -> OracleState:
@@ -1066,6 +1192,7 @@ class OracleState(OracleStateBase):
 # ---------------------------------------------------------------------------
 # Tools
 
+
 def format_action(code: int, state_or_cards: Any = None) -> str:
     """The public notation of a code (docs/anabasis-engine.md §7); EVENT
     arguments need a state (the event in the slot), card names a state or a
@@ -1079,6 +1206,7 @@ def format_action(code: int, state_or_cards: Any = None) -> str:
         player = state.current_player() if state is not None else -1
         entry = state.players[player].slots[slot] if player >= 0 and slot < 3 else None
         return state.card(entry.card) if entry is not None else None
+
     try:
         return notation.format_action(code, cards, slot_event)
     except (IndexError, XenophonError):

@@ -2,6 +2,7 @@
 and readable way from the oracle's state: the reference the C features
 (src/engine_c/anabasis/features.c) are tested against (tests/test_evaluation.py,
 through xenophon.kernel.oracle.reference_features)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -16,8 +17,9 @@ def feature_side(st: Any, p: int) -> dict[str, float]:
     enemy_castle = oracle.CASTLE[1 - p]
     castles = set(oracle.CASTLE)
     v: dict[str, float] = dict.fromkeys(
-        ("material", "characters", "damage", "threat", "territories", "funds_income",
-         "ap_income"), 0.0)
+        ("material", "characters", "damage", "threat", "territories", "funds_income", "ap_income"),
+        0.0,
+    )
     grid = [0.0] * len(cards)
     struck: set[int] = set()
     for q, piece in st.grid.items():
@@ -36,13 +38,19 @@ def feature_side(st: Any, p: int) -> dict[str, float]:
             v["territories"] += 1
             v["funds_income"] += card.funds_income
             v["ap_income"] += card.ap_income
-    enemies = {q for q, piece in st.grid.items()
-               if piece.owner != p and cards[piece.card].kind == "character"}
+    enemies = {
+        q
+        for q, piece in st.grid.items()
+        if piece.owner != p and cards[piece.card].kind == "character"
+    }
     cemetery = sum(n for c, n in player.cemetery.items() if cards[c].kind != "event")
-    face_up_market = [c for c in st.tops if c is not None] + \
-        [c for c, n in st.row.items() for _ in range(n)]
-    owned = [float(player.deck.get(c, 0) + player.hand.get(c, 0) + player.flow.get(c, 0))
-             for c in range(len(cards))]
+    face_up_market = [c for c in st.tops if c is not None] + [
+        c for c, n in st.row.items() for _ in range(n)
+    ]
+    owned = [
+        float(player.deck.get(c, 0) + player.hand.get(c, 0) + player.flow.get(c, 0))
+        for c in range(len(cards))
+    ]
     slots = [slot for slot in player.slots if slot is not None]
     for slot in slots:
         owned[slot.card] += 1
@@ -62,11 +70,22 @@ def feature_side(st: Any, p: int) -> dict[str, float]:
         "attacked_squares": float(len(struck - castles)),
         "attacked_enemies": float(len(struck & enemies)),
         "tempo_attacks": float(len(struck & enemies)) if st.active == p else 0.0,
-        "ready": float(sum(1 for q, piece in st.grid.items() if piece.owner == p
-                           and cards[piece.card].kind == "character" and piece.ready)),
-        "advanced": float(sum(1 for q, piece in st.grid.items() if piece.owner == p
-                              and cards[piece.card].kind == "character"
-                              and oracle.in_home_zone(1 - p, q))),
+        "ready": float(
+            sum(
+                1
+                for q, piece in st.grid.items()
+                if piece.owner == p and cards[piece.card].kind == "character" and piece.ready
+            )
+        ),
+        "advanced": float(
+            sum(
+                1
+                for q, piece in st.grid.items()
+                if piece.owner == p
+                and cards[piece.card].kind == "character"
+                and oracle.in_home_zone(1 - p, q)
+            )
+        ),
         "territories": v["territories"],
         "funds_income": v["funds_income"],
         "ap_income": v["ap_income"],

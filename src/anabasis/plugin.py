@@ -1,9 +1,10 @@
 """What Anabasis contributes to the shared floors (xenophon.kernel.plugin),
 registered in pyproject.toml under the entry points "xenophon.games"."""
+
 from __future__ import annotations
 
-from typing import Any
 from collections.abc import Mapping
+from typing import Any
 
 from xenophon.anabasis import catalogue
 from xenophon.anabasis.describe import AnabasisNarrator
@@ -37,13 +38,17 @@ PLUGIN = GamePlugin(
     narrator=AnabasisNarrator,
     catalogue=catalogue.card_data,
     anchors=catalogue.anchors,
-    mirrored_notation=False,              # squares are the same for both seats
+    mirrored_notation=False,  # squares are the same for both seats
     page_offers=lambda: {"modes": list(MODES)},
-    balance=BalanceSides(compares="seats and modes",
-                         meaning="the column seat's score in the row mode",
-                         default_sides=lambda: MODES, matchups=False, spec=mode_spec),
+    balance=BalanceSides(
+        compares="seats and modes",
+        meaning="the column seat's score in the row mode",
+        default_sides=lambda: MODES,
+        matchups=False,
+        spec=mode_spec,
+    ),
     openspiel=OpenSpielNames(python="python_xenophon_anabasis", native="xenophon_anabasis"),
-    default_evaluation="learned",         # it won its match against the hand-set one
+    default_evaluation="learned",  # it won its match against the hand-set one
     cutoff_turns={"hand": 4, "learned": 4},
     engines={"oracle": "xenophon.anabasis.oracle"},
     reference_features="xenophon.anabasis.oracle_features",

@@ -4,11 +4,12 @@ Only what that seat may see is drawn: the opponent's hand is a count, their
 face-down events are shown face down. The grid is drawn from the seat's side
 (its own home zone at the bottom) and fits in 80 columns.
 """
+
 from __future__ import annotations
 
 from xenophon.anabasis.cards import CardSet
-from xenophon.kernel.narration import clamp_hp
 from xenophon.kernel.game import count_text, plural, wrapped
+from xenophon.kernel.narration import clamp_hp
 
 FILES = "abcdefg"
 CELL = 11
@@ -35,8 +36,9 @@ def short_names(cards: CardSet) -> dict[str, str]:
     return labels
 
 
-def _cell(entry: dict | None, square: int, seat: int, labels: dict[str, str],
-          cards: CardSet, color: bool) -> str:
+def _cell(
+    entry: dict | None, square: int, seat: int, labels: dict[str, str], cards: CardSet, color: bool
+) -> str:
     if entry is None:
         if square in CASTLES:
             text = "[castle]"
@@ -67,8 +69,12 @@ def render_grid(state: dict, cards: CardSet, seat: int, color: bool = False) -> 
     header = "   " + "".join(FILES[f].ljust(CELL) for f in files)
     lines = [header.rstrip()]
     for rank in ranks:
-        cells = [_cell(state["grid"].get(f"{FILES[f]}{rank + 1}"), rank * 7 + f, seat, labels,
-                       cards, color) for f in files]
+        cells = [
+            _cell(
+                state["grid"].get(f"{FILES[f]}{rank + 1}"), rank * 7 + f, seat, labels, cards, color
+            )
+            for f in files
+        ]
         lines.append(f"{rank + 1}  " + "".join(cells).rstrip())
     return lines
 
@@ -88,11 +94,11 @@ def _slots_text(slots: list, visible: bool) -> str:
 def _player_lines(state: dict, player: int, seat: int, mode: str, cards: CardSet) -> list[str]:
     info = state["players"][player]
     # events go to the cemetery too but do not count towards its limit
-    cemetery = sum(n for name, n in info["cemetery"].items()
-                   if cards.by_name(name).kind != "event")
+    cemetery = sum(n for name, n in info["cemetery"].items() if cards.by_name(name).kind != "event")
     who = "You" if player == seat else "Opponent"
-    hand = (count_text(info["hand"]) if player == seat
-            else plural(sum(info["hand"].values()), "card"))
+    hand = (
+        count_text(info["hand"]) if player == seat else plural(sum(info["hand"].values()), "card")
+    )
     return [
         f"{who} (seat {player}): castle {clamp_hp(info['castle_hp'])}  AP {info['ap']}  "
         f"funds {info['funds']}  deck {sum(info['deck'].values())}  "
@@ -103,8 +109,9 @@ def _player_lines(state: dict, player: int, seat: int, mode: str, cards: CardSet
     ]
 
 
-def render_state(state: dict, cards: CardSet, seat: int, mode: str = "standard",
-                 color: bool = False) -> str:
+def render_state(
+    state: dict, cards: CardSet, seat: int, mode: str = "standard", color: bool = False
+) -> str:
     """The whole screen for `seat`: status line, grid, both players, market."""
     status = f"Turn {state['turn']}, seat {state['active']}'s turn"
     if state["result"] is not None:
@@ -116,11 +123,16 @@ def render_state(state: dict, cards: CardSet, seat: int, mode: str = "standard",
         field = state["field"]
         status += f"   field: {field['active']} ({field['remaining']} left)"
     lines = [status, ""] + render_grid(state, cards, seat, color) + [""]
-    lines += (_player_lines(state, 1 - seat, seat, mode, cards)
-              + _player_lines(state, seat, seat, mode, cards))
+    lines += _player_lines(state, 1 - seat, seat, mode, cards) + _player_lines(
+        state, seat, seat, mode, cards
+    )
     market = state["market"]
     tops = "  ".join(f"{pile}: {top or '-'}" for pile, top in zip("ABC", market["tops"]))
-    lines += ["", f"Market  {tops}", *wrapped("row", count_text(market["row"])),
-              "Legend: +yours -theirs, card, HP left/ATK, then r ready, m moved, x exhausted,",
-              "        t territory, ? face-down territory, +N Rally bonus; 'card c3' explains"]
+    lines += [
+        "",
+        f"Market  {tops}",
+        *wrapped("row", count_text(market["row"])),
+        "Legend: +yours -theirs, card, HP left/ATK, then r ready, m moved, x exhausted,",
+        "        t territory, ? face-down territory, +N Rally bonus; 'card c3' explains",
+    ]
     return "\n".join(lines)

@@ -72,7 +72,7 @@ TablesPtr make_tables(const std::pair<std::vector<CardData>, std::vector<FieldDa
     std::vector<AnaCardSpec> specs;
     for (const auto &[name, numbers, move, attack] : cards) {
         AnaCardSpec s = card_spec(numbers);
-        s.move = move.data();                // `cards` outlives ana_tables_init
+        s.move = move.data();  // `cards` outlives ana_tables_init
         s.attack = attack.data();
         s.n_move = static_cast<int>(move.size() / 2);
         s.n_attack = static_cast<int>(attack.size() / 2);
@@ -85,14 +85,16 @@ TablesPtr make_tables(const std::pair<std::vector<CardData>, std::vector<FieldDa
         tables->field_names.push_back(name);
     }
     char err[200] = "";
-    if (ana_tables_init(tables->t.get(), specs.data(), static_cast<int>(specs.size()), fields.data(),
-                        static_cast<int>(fields.size()), mode_id, err, sizeof err) != 0)
+    if (ana_tables_init(tables->t.get(), specs.data(), static_cast<int>(specs.size()),
+                        fields.data(), static_cast<int>(fields.size()), mode_id, err,
+                        sizeof err) != 0)
         throw py::value_error(std::string("card set not supported: ") + err);
     return tables;
 }
 
 std::string square_name(int q) {
-    return std::string(1, static_cast<char>('a' + q % ANA_FILES)) + std::to_string(q / ANA_FILES + 1);
+    return std::string(1, static_cast<char>('a' + q % ANA_FILES)) +
+           std::to_string(q / ANA_FILES + 1);
 }
 
 // The Anabasis C core as backend.hpp sees it.
@@ -124,8 +126,8 @@ py::object card_name(const CoreState &s, int c) {
     return py::str(s.tables->card_names[c]);
 }
 
-const char *PHASE_NAMES[] = {"standby1", "field", "standby2", "response", "nullify",
-                             "evade", "chance", "over"};
+const char *PHASE_NAMES[] = {"standby1", "field", "standby2", "response",
+                             "nullify",  "evade", "chance",   "over"};
 
 py::dict to_dict(const CoreState &s) {
     const AnaState &st = s.st;
@@ -134,7 +136,7 @@ py::dict to_dict(const CoreState &s) {
     d["turn"] = st.turn;
     d["active"] = st.active;
     int current = ana_current_player(&st);
-    d["current"] = current == XEN_CHANCE ? py::object(py::str("chance"))
+    d["current"] = current == XEN_CHANCE     ? py::object(py::str("chance"))
                    : current == XEN_TERMINAL ? py::object(py::none())
                                              : py::object(py::int_(current));
     d["phase"] = PHASE_NAMES[ana_phase(&st)];
@@ -259,14 +261,17 @@ struct Reader : xen::StrictReader {
     }
 
     void multiset(const py::handle &o, uint8_t *counts, const std::string &where) const {
-        entries(o, where, [&](int c, long long n, const std::string &) { counts[c] = static_cast<uint8_t>(n); });
+        entries(o, where, [&](int c, long long n, const std::string &) {
+            counts[c] = static_cast<uint8_t>(n);
+        });
     }
 
     // A market pile's face-down cards into unseen: the state keeps one count per
     // card, and a card's pile is in the tables, so each must be of this pile.
     void pile(const py::handle &o, int pile, uint8_t *unseen, const std::string &where) const {
         entries(o, where, [&](int c, long long n, const std::string &at) {
-            if (t->card[c].pile != pile) fail(at, "'" + tb.card_names[c] + "' is not a card of this pile");
+            if (t->card[c].pile != pile)
+                fail(at, "'" + tb.card_names[c] + "' is not a card of this pile");
             unseen[c] = static_cast<uint8_t>(n);
         });
     }
@@ -304,7 +309,8 @@ void read_player(const Reader &r, const py::handle &o, AnaPlayer &pl, const std:
     pl.hand_n = static_cast<uint16_t>(xen_multiset_total(pl.hand, ANA_MAX_CARDS));
     pl.deck_n = static_cast<uint16_t>(xen_multiset_total(pl.deck, ANA_MAX_CARDS));
     for (int c = 0; c < r.t->n_cards; c++)
-        if (r.t->card[c].kind != ANA_EVENT_CARD) pl.cem_cards = static_cast<uint16_t>(pl.cem_cards + pl.cemetery[c]);
+        if (r.t->card[c].kind != ANA_EVENT_CARD)
+            pl.cem_cards = static_cast<uint16_t>(pl.cem_cards + pl.cemetery[c]);
     read_slots(r, r.required(pd, "slots", where), pl, where + ".slots");
 }
 
@@ -323,7 +329,8 @@ void read_grid(const Reader &r, const py::handle &o, AnaState &s) {
         if (r.t->card[c].kind == ANA_CHARACTER) s.chars |= bit;
         if (r.boolean(r.required(cell, "ready", where), where + ".ready")) s.ready |= bit;
         if (r.boolean(r.required(cell, "moved", where), where + ".moved")) s.moved |= bit;
-        if (r.boolean(r.required(cell, "face_down", where), where + ".face_down")) s.face_down |= bit;
+        if (r.boolean(r.required(cell, "face_down", where), where + ".face_down"))
+            s.face_down |= bit;
     }
 }
 
@@ -338,10 +345,12 @@ void read_market(const Reader &r, const py::handle &o, AnaState &s) {
     }
     r.pile(r.required(market, "row_pile", "market"), ANA_PILE_ROW, s.unseen, "market.row_pile");
     std::vector<int> row;
-    r.entries(r.required(market, "row", "market"), "market.row", [&](int c, long long n, const std::string &) {
-        if (row.size() + static_cast<size_t>(n) > ANA_ROW_SIZE) r.fail("market.row", "at most 5 cards in the row");
-        row.insert(row.end(), static_cast<size_t>(n), c);
-    });
+    r.entries(r.required(market, "row", "market"), "market.row",
+              [&](int c, long long n, const std::string &) {
+                  if (row.size() + static_cast<size_t>(n) > ANA_ROW_SIZE)
+                      r.fail("market.row", "at most 5 cards in the row");
+                  row.insert(row.end(), static_cast<size_t>(n), c);
+              });
     std::sort(row.begin(), row.end());
     for (size_t i = 0; i < row.size(); i++) s.row[i] = static_cast<uint8_t>(row[i]);
     for (int c = 0; c < r.t->n_cards; c++) {
@@ -354,7 +363,8 @@ void read_field(const Reader &r, const py::handle &o, AnaState &s) {
     if (o.is_none()) return;
     py::dict field = r.dict(o, "field");
     py::list revealed = r.list(r.required(field, "revealed", "field"), "field.revealed");
-    if (revealed.size() > ANA_MAX_FIELDS) r.fail("field.revealed", "at most 16 field cards are revealed");
+    if (revealed.size() > ANA_MAX_FIELDS)
+        r.fail("field.revealed", "at most 16 field cards are revealed");
     int active = r.field_card(r.required(field, "active", "field"), "field.active");
     bool found = false;
     for (size_t i = 0; i < revealed.size(); i++) {
@@ -371,8 +381,10 @@ void read_field(const Reader &r, const py::handle &o, AnaState &s) {
 CoreState from_dict(const TablesPtr &tables, const py::dict &d) {
     Reader r(*tables);
     std::string phase = r.text(r.required(d, "phase", "the dict"), "phase");
-    int stage = phase == "standby1" ? ANA_SG_STANDBY1 : phase == "field" ? ANA_SG_FIELD
-              : phase == "standby2" ? ANA_SG_STANDBY2 : -1;
+    int stage = phase == "standby1"   ? ANA_SG_STANDBY1
+                : phase == "field"    ? ANA_SG_FIELD
+                : phase == "standby2" ? ANA_SG_STANDBY2
+                                      : -1;
     if (stage < 0) r.fail("phase", "only phases standby1, field and standby2");
     CoreState out{tables, {}, {}};
     AnaState &s = out.st;
@@ -388,7 +400,8 @@ CoreState from_dict(const TablesPtr &tables, const py::dict &d) {
         py::isinstance<py::bool_>(current) || r.integer(current, "current", 0, 1) != s.active)
         r.fail("current", "the active player must be to move in a game not over");
     py::list players = r.list_of(r.required(d, "players", "the dict"), 2, "players");
-    for (int p = 0; p < 2; p++) read_player(r, players[p], s.pl[p], "players[" + std::to_string(p) + "]");
+    for (int p = 0; p < 2; p++)
+        read_player(r, players[p], s.pl[p], "players[" + std::to_string(p) + "]");
     read_grid(r, r.required(d, "grid", "the dict"), s);
     read_market(r, r.required(d, "market", "the dict"), s);
     read_field(r, r.required(d, "field", "the dict"), s);
@@ -401,11 +414,22 @@ CoreState from_dict(const TablesPtr &tables, const py::dict &d) {
 }  // namespace
 
 void bind_anabasis(py::module_ &m) {
-    xen::bind_constants<Anabasis>(m, {
-        {"END", ANA_END}, {"PASS", ANA_PASS}, {"BUY", ANA_BUY}, {"BUY_PLACE", ANA_BUY_PLACE},
-        {"PLACE", ANA_PLACE}, {"SET", ANA_SET}, {"MOVE", ANA_MOVE}, {"ATTACK", ANA_ATTACK},
-        {"READY", ANA_READY}, {"EVENT", ANA_EVENT}, {"EVADE", ANA_EVADE}, {"DEAL", ANA_DEAL},
-        {"REVEAL", ANA_REVEAL}, {"FIELD", ANA_FIELD}, {"DRAW", ANA_DRAW}, {"STRIKE", ANA_STRIKE}});
+    xen::bind_constants<Anabasis>(m, {{"END", ANA_END},
+                                      {"PASS", ANA_PASS},
+                                      {"BUY", ANA_BUY},
+                                      {"BUY_PLACE", ANA_BUY_PLACE},
+                                      {"PLACE", ANA_PLACE},
+                                      {"SET", ANA_SET},
+                                      {"MOVE", ANA_MOVE},
+                                      {"ATTACK", ANA_ATTACK},
+                                      {"READY", ANA_READY},
+                                      {"EVENT", ANA_EVENT},
+                                      {"EVADE", ANA_EVADE},
+                                      {"DEAL", ANA_DEAL},
+                                      {"REVEAL", ANA_REVEAL},
+                                      {"FIELD", ANA_FIELD},
+                                      {"DRAW", ANA_DRAW},
+                                      {"STRIKE", ANA_STRIKE}});
     m.attr("MAX_TURNS") = py::int_(static_cast<int>(ANA_MAX_TURNS));
 
     xen::bind_tables<Anabasis>(m, "Card tables of one Anabasis game (built once per game).")
@@ -421,13 +445,18 @@ void bind_anabasis(py::module_ &m) {
         .def_static("from_dict", &from_dict, py::arg("tables"), py::arg("d"),
                     "A resting position (standby1, field, standby2) from a canonical dict")
         .def("is_ok", [](const CoreState &s) { return ana_state_is_ok(s.t(), &s.st) != 0; })
-        .def("cards_conserved", [](const CoreState &s) { return ana_cards_conserved(s.t(), &s.st) != 0; },
-             "every copy of every card is somewhere exactly once (states reached by play)")
-        .def("random_games", [](const CoreState &s, int n_games, uint64_t seed) {
-            py::gil_scoped_release release;
-            return ana_random_games(s.t(), &s.st, n_games, seed);
-        }, py::arg("n_games"), py::arg("seed"),
-           "Play n_games uniformly random games from this state (a copy); total codes applied");
+        .def(
+            "cards_conserved",
+            [](const CoreState &s) { return ana_cards_conserved(s.t(), &s.st) != 0; },
+            "every copy of every card is somewhere exactly once (states reached by play)")
+        .def(
+            "random_games",
+            [](const CoreState &s, int n_games, uint64_t seed) {
+                py::gil_scoped_release release;
+                return ana_random_games(s.t(), &s.st, n_games, seed);
+            },
+            py::arg("n_games"), py::arg("seed"),
+            "Play n_games uniformly random games from this state (a copy); total codes applied");
 }
 
 XEN_REGISTER_BINDING("anabasis", "Anabasis C core", bind_anabasis);

@@ -44,8 +44,7 @@ namespace xen {
 namespace py = pybind11;
 
 // The C tables of one game and the names of its cards; a game's Tables adds the rest.
-template <class CTables>
-struct TablesBase {
+template <class CTables> struct TablesBase {
     std::unique_ptr<CTables> t{new CTables()};
     std::vector<std::string> card_names;
 
@@ -60,8 +59,7 @@ inline int check_player(int player) {
     return player;
 }
 
-template <class Game>
-struct CoreStateT {
+template <class Game> struct CoreStateT {
     using State = typename Game::State;
     using TablesPtr = std::shared_ptr<typename Game::PyTables>;
 
@@ -131,8 +129,9 @@ struct CoreStateT {
     static State raw_state(const py::bytes &data) {
         std::string raw = data;
         if (raw.size() != sizeof(State))
-            throw py::value_error(std::string(Game::a_state) + " is " + std::to_string(sizeof(State)) +
-                                  " bytes, got " + std::to_string(raw.size()));
+            throw py::value_error(std::string(Game::a_state) + " is " +
+                                  std::to_string(sizeof(State)) + " bytes, got " +
+                                  std::to_string(raw.size()));
         State st;
         std::memcpy(&st, raw.data(), sizeof(State));
         return st;
@@ -172,8 +171,7 @@ void bind_constants(py::module_ &m, std::initializer_list<std::pair<const char *
 }
 
 // The game's XenGameApi with the learned evaluation in place of the hand-set one.
-template <class Game>
-const XenGameApi *learned_api() {
+template <class Game> const XenGameApi *learned_api() {
     static const XenGameApi api = [] {
         XenGameApi a = *Game::api;
         a.evaluate = [](const void *t, const void *s, int player) {
@@ -187,18 +185,21 @@ const XenGameApi *learned_api() {
 
 // m.game_api(evaluation): the game's XenGameApi for the C search, its leaves
 // scored by the hand-set evaluation ("hand") or the tables' weights ("learned").
-template <class Game>
-void bind_game_api(py::module_ &m) {
-    m.def("game_api", [](const std::string &evaluation) {
-        const XenGameApi *api;
-        if (evaluation == "hand") api = Game::api;
-        else if (evaluation == "learned") api = learned_api<Game>();
-        else throw py::value_error("unknown evaluation '" + evaluation + "' (hand or learned)");
-        PyObject *capsule = PyCapsule_New(const_cast<XenGameApi *>(api), "xenophon.game_api", nullptr);
-        if (!capsule) throw py::error_already_set();
-        return py::reinterpret_steal<py::object>(capsule);
-    }, py::arg("evaluation") = "hand",
-       "The game interface for the C search (a PyCapsule named xenophon.game_api).");
+template <class Game> void bind_game_api(py::module_ &m) {
+    m.def(
+        "game_api",
+        [](const std::string &evaluation) {
+            const XenGameApi *api;
+            if (evaluation == "hand") api = Game::api;
+            else if (evaluation == "learned") api = learned_api<Game>();
+            else throw py::value_error("unknown evaluation '" + evaluation + "' (hand or learned)");
+            PyObject *capsule = PyCapsule_New(const_cast<XenGameApi *>(api), "xenophon.game_api",
+                                              nullptr);
+            if (!capsule) throw py::error_already_set();
+            return py::reinterpret_steal<py::object>(capsule);
+        },
+        py::arg("evaluation") = "hand",
+        "The game interface for the C search (a PyCapsule named xenophon.game_api).");
 }
 
 // The names of the tables' features: the scalars, then each card group by card.
@@ -221,7 +222,8 @@ inline void check_finite(const std::vector<double> &values, const std::string &w
 
 // Copies a network's hidden layer (learned.h; one entry per unit, each unit's
 // weights one per feature) into the C evaluation, stored feature by feature.
-inline void set_network(XenLearnedEval &e, size_t n, const std::vector<std::vector<double>> &weights,
+inline void set_network(XenLearnedEval &e, size_t n,
+                        const std::vector<std::vector<double>> &weights,
                         const std::vector<double> &bias, const std::vector<double> &phase,
                         const std::vector<double> &output) {
     size_t h = weights.size();
@@ -229,10 +231,10 @@ inline void set_network(XenLearnedEval &e, size_t n, const std::vector<std::vect
         throw py::value_error("at most " + std::to_string(XEN_MAX_HIDDEN) + " hidden units, not " +
                               std::to_string(h));
     if (bias.size() != h || phase.size() != h || output.size() != h)
-        throw py::value_error("the network has " + std::to_string(h) + " hidden units, its biases " +
-                              std::to_string(bias.size()) + ", phase weights " +
-                              std::to_string(phase.size()) + " and output weights " +
-                              std::to_string(output.size()));
+        throw py::value_error("the network has " + std::to_string(h) +
+                              " hidden units, its biases " + std::to_string(bias.size()) +
+                              ", phase weights " + std::to_string(phase.size()) +
+                              " and output weights " + std::to_string(output.size()));
     check_finite(bias, "hidden bias");
     check_finite(phase, "hidden phase weight");
     check_finite(output, "output weight");
@@ -263,7 +265,8 @@ void set_weights(typename Game::PyTables &tables, const std::vector<double> &ope
     size_t n = feature_names<Game>(tables).size();
     if (opening.size() != n || ending.size() != n)
         throw py::value_error("the tables have " + std::to_string(n) + " features, the weights " +
-                              std::to_string(opening.size()) + " and " + std::to_string(ending.size()));
+                              std::to_string(opening.size()) + " and " +
+                              std::to_string(ending.size()));
     if (taper_turns < 1) throw py::value_error("taper_turns must be at least 1");
     check_finite(opening, "weight");
     check_finite(ending, "weight");
@@ -295,15 +298,18 @@ bind_tables(py::module_ &m, const char *doc) {
     using Tables = typename Game::PyTables;
     using TablesPtr = std::shared_ptr<Tables>;
     return py::class_<Tables, TablesPtr>(m, "Tables", doc)
-        .def("capsule", [](const TablesPtr &tables) {
-            // The capsule keeps the tables alive: its context holds a heap shared_ptr.
-            PyObject *capsule = PyCapsule_New(tables->t.get(), "xenophon.tables", [](PyObject *o) {
-                delete static_cast<TablesPtr *>(PyCapsule_GetContext(o));
-            });
-            if (!capsule) throw py::error_already_set();
-            PyCapsule_SetContext(capsule, new TablesPtr(tables));
-            return py::reinterpret_steal<py::object>(capsule);
-        }, "The tables for the C search (a PyCapsule named xenophon.tables; it keeps the tables alive).")
+        .def(
+            "capsule",
+            [](const TablesPtr &tables) {
+                // The capsule keeps the tables alive: its context holds a heap shared_ptr.
+                PyObject *capsule = PyCapsule_New(
+                    tables->t.get(), "xenophon.tables",
+                    [](PyObject *o) { delete static_cast<TablesPtr *>(PyCapsule_GetContext(o)); });
+                if (!capsule) throw py::error_already_set();
+                PyCapsule_SetContext(capsule, new TablesPtr(tables));
+                return py::reinterpret_steal<py::object>(capsule);
+            },
+            "The tables for the C search (a PyCapsule named xenophon.tables; it keeps the tables alive).")
         .def_property_readonly("card_names", [](const Tables &t) { return t.card_names; })
         .def_property_readonly("feature_names", &feature_names<Game>,
                                "The learned evaluation's features, in order (learned.h).")
@@ -314,40 +320,45 @@ bind_tables(py::module_ &m, const char *doc) {
              py::arg("output") = std::vector<double>(),
              "Loads the learned evaluation's weights into these tables (the hidden layer's "
              "arguments one entry per unit; none: the linear value alone).")
-        .def("with_weights", [](const Tables &tables, const std::vector<double> &opening,
-                                const std::vector<double> &ending, int taper_turns,
-                                const std::vector<std::vector<double>> &hidden_weights,
-                                const std::vector<double> &hidden_bias,
-                                const std::vector<double> &hidden_phase,
-                                const std::vector<double> &output) {
-            auto copy = std::make_shared<Tables>(tables);
-            set_weights<Game>(*copy, opening, ending, taper_turns, hidden_weights, hidden_bias,
-                              hidden_phase, output);
-            return copy;
-        }, py::arg("opening"), py::arg("ending"), py::arg("taper_turns"),
-           py::arg("hidden_weights") = std::vector<std::vector<double>>(),
-           py::arg("hidden_bias") = std::vector<double>(),
-           py::arg("hidden_phase") = std::vector<double>(),
-           py::arg("output") = std::vector<double>(),
-           "A copy of these tables with other weights (states of either play on both).")
-        .def_property_readonly("network", [](const Tables &tables) {
-            return network_of(tables.t->learned);
-        }, "(hidden_weights, hidden_bias, hidden_phase, output) of the loaded hidden layer, "
-           "or None")
-        .def_property_readonly_static("max_hidden", [](py::object) { return XEN_MAX_HIDDEN; },
-                                      "The most hidden units a network may have (learned.h).")
-        .def_property_readonly("weights", [](const Tables &tables) -> py::object {
-            const XenLearnedEval &e = tables.t->learned;
-            if (e.n_features == 0) return py::none();
-            return py::make_tuple(std::vector<double>(e.opening, e.opening + e.n_features),
-                                  std::vector<double>(e.ending, e.ending + e.n_features),
-                                  e.taper_turns);
-        }, "(opening, ending, taper_turns) of the loaded weights, or None");
+        .def(
+            "with_weights",
+            [](const Tables &tables, const std::vector<double> &opening,
+               const std::vector<double> &ending, int taper_turns,
+               const std::vector<std::vector<double>> &hidden_weights,
+               const std::vector<double> &hidden_bias, const std::vector<double> &hidden_phase,
+               const std::vector<double> &output) {
+                auto copy = std::make_shared<Tables>(tables);
+                set_weights<Game>(*copy, opening, ending, taper_turns, hidden_weights, hidden_bias,
+                                  hidden_phase, output);
+                return copy;
+            },
+            py::arg("opening"), py::arg("ending"), py::arg("taper_turns"),
+            py::arg("hidden_weights") = std::vector<std::vector<double>>(),
+            py::arg("hidden_bias") = std::vector<double>(),
+            py::arg("hidden_phase") = std::vector<double>(),
+            py::arg("output") = std::vector<double>(),
+            "A copy of these tables with other weights (states of either play on both).")
+        .def_property_readonly(
+            "network", [](const Tables &tables) { return network_of(tables.t->learned); },
+            "(hidden_weights, hidden_bias, hidden_phase, output) of the loaded hidden layer, "
+            "or None")
+        .def_property_readonly_static(
+            "max_hidden", [](py::object) { return XEN_MAX_HIDDEN; },
+            "The most hidden units a network may have (learned.h).")
+        .def_property_readonly(
+            "weights",
+            [](const Tables &tables) -> py::object {
+                const XenLearnedEval &e = tables.t->learned;
+                if (e.n_features == 0) return py::none();
+                return py::make_tuple(std::vector<double>(e.opening, e.opening + e.n_features),
+                                      std::vector<double>(e.ending, e.ending + e.n_features),
+                                      e.taper_turns);
+            },
+            "(opening, ending, taper_turns) of the loaded weights, or None");
 }
 
 // The CoreState methods of the backend protocol that both games share.
-template <class Game>
-void bind_backend(py::class_<CoreStateT<Game>> &cls) {
+template <class Game> void bind_backend(py::class_<CoreStateT<Game>> &cls) {
     using CoreState = CoreStateT<Game>;
     using State = typename Game::State;
     cls.def_property_readonly("tables", [](const CoreState &s) { return s.tables; })
@@ -355,18 +366,23 @@ void bind_backend(py::class_<CoreStateT<Game>> &cls) {
         .def("is_chance", [](const CoreState &s) { return s.is_chance(); })
         .def("is_terminal", [](const CoreState &s) { return Game::is_terminal(&s.st) != 0; })
         .def("legal_actions", &CoreState::legal_actions)
-        .def("chance_outcomes", [](const CoreState &s) {
-            uint32_t total = 0;
-            std::vector<std::pair<int, double>> out;
-            for (auto &cw : s.chance_weights(&total))
-                out.emplace_back(cw.first, static_cast<double>(cw.second) / static_cast<double>(total));
-            return out;
-        })
-        .def("chance_weights", [](const CoreState &s) {
-            uint32_t total = 0;
-            auto w = s.chance_weights(&total);
-            return py::make_tuple(w, total);
-        }, "([(code, weight)], total): the exact integer weights of the chance outcomes")
+        .def("chance_outcomes",
+             [](const CoreState &s) {
+                 uint32_t total = 0;
+                 std::vector<std::pair<int, double>> out;
+                 for (auto &cw : s.chance_weights(&total))
+                     out.emplace_back(cw.first,
+                                      static_cast<double>(cw.second) / static_cast<double>(total));
+                 return out;
+             })
+        .def(
+            "chance_weights",
+            [](const CoreState &s) {
+                uint32_t total = 0;
+                auto w = s.chance_weights(&total);
+                return py::make_tuple(w, total);
+            },
+            "([(code, weight)], total): the exact integer weights of the chance outcomes")
         .def("apply", &CoreState::apply, py::arg("code"))
         .def("undo", &CoreState::undo)
         .def("history_size", [](const CoreState &s) { return s.history.size(); })
@@ -374,97 +390,155 @@ void bind_backend(py::class_<CoreStateT<Game>> &cls) {
         .def("clone", &CoreState::clone)
         .def("__copy__", &CoreState::clone)
         .def("hash", [](const CoreState &s) { return s.st.hash; })
-        .def("turn", [](const CoreState &s) { return static_cast<int>(s.st.turn); },
-             "The turn counter (what the search's cut-off and the learned evaluation's phase read)")
-        .def("hash_from_scratch", [](const CoreState &s) { return Game::hash_from_scratch(s.t(), &s.st); })
-        .def("check", [](const CoreState &s) -> py::object {
-            const char *why = Game::state_check(s.t(), &s.st);
-            return why ? py::object(py::str(why)) : py::object(py::none());
-        }, "None when every invariant of the state holds, else what is broken")
-        .def("evaluate", [](const CoreState &s, int player) {
-            return Game::evaluate(s.t(), &s.st, check_player(player));
-        }, py::arg("player"), "Static evaluation in [-1, 1] for `player` (public information only).")
-        .def("evaluate_learned", [](const CoreState &s, int player) {
-            return Game::evaluate_learned(s.t(), &s.st, check_player(player));
-        }, py::arg("player"), "The learned evaluation in [-1, 1] for `player` (the hand-set one "
-           "while the tables have no weights).")
-        .def("features", [](const CoreState &s, int player) {
-            std::array<double, XEN_MAX_FEATURES> x;
-            int n = Game::features(s.t(), &s.st, check_player(player), x.data());
-            return std::vector<double>(x.begin(), x.begin() + n);
-        }, py::arg("player"), "The learned evaluation's features for `player` (Tables.feature_names).")
-        .def("information_set_key", [](const CoreState &s, int player) {
-            return Game::information_set_key(s.t(), &s.st, check_player(player));
-        }, py::arg("player"))
-        .def("information_set_key_from_scratch", [](const CoreState &s, int player) {
-            return Game::information_set_key_from_scratch(s.t(), &s.st, check_player(player));
-        }, py::arg("player"), "information_set_key recomputed over every card id (the incremental "
-           "one reads the hidden sums apply keeps).")
-        .def("observed_by", [](const CoreState &s, int code, int seat) {
-            if (!s.is_legal(code)) throw py::value_error("not a legal code here");
-            return Game::observed_by(s.t(), &s.st, static_cast<XenCode>(code), check_player(seat)) != 0;
-        }, py::arg("code"), py::arg("seat"),
-           "True if `seat` is shown which action or outcome `code` is (spec: What each player sees)")
-        .def("resample", [](const CoreState &s, int player, uint64_t seed) {
-            check_player(player);
-            XenRng rng;
-            xen_rng_seed(&rng, seed);
-            CoreState out{s.tables, s.st, {}};
-            Game::resample(s.t(), &out.st, player, &rng);
-            return out;
-        }, py::arg("player"), py::arg("seed"))
-        .def("sample_chance", [](const CoreState &s, uint64_t seed) {
-            if (!s.is_chance()) throw py::value_error("not a chance node");
-            XenRng rng;
-            xen_rng_seed(&rng, seed);
-            return static_cast<int>(Game::sample_chance(s.t(), &s.st, &rng));
-        }, py::arg("seed"))
-        .def("random_decision", [](const CoreState &s, uint64_t seed) {
-            if (s.is_chance() || Game::is_terminal(&s.st)) throw py::value_error("not a decision node");
-            XenRng rng;
-            xen_rng_seed(&rng, seed);
-            return static_cast<int>(Game::random_decision(s.t(), &s.st, &rng));
-        }, py::arg("seed"),
-           "legal_actions()[i] for i drawn below their number by the core's generator from "
-           "`seed`, without listing them (the random walks' and uniform playouts' pick)")
-        .def("playout_action", [](const CoreState &s, uint64_t seed) {
-            if (s.is_chance() || Game::is_terminal(&s.st)) throw py::value_error("not a decision node");
-            XenRng rng;
-            xen_rng_seed(&rng, seed);
-            return static_cast<int>(Game::playout_action(s.t(), &s.st, &rng));
-        }, py::arg("seed"), "the playout policy's code, drawn by the core's generator from `seed`")
-        .def("to_bytes", [](const CoreState &s) {
-            return py::bytes(reinterpret_cast<const char *>(&s.st), sizeof(State));
-        })
+        .def(
+            "turn", [](const CoreState &s) { return static_cast<int>(s.st.turn); },
+            "The turn counter (what the search's cut-off and the learned evaluation's phase read)")
+        .def("hash_from_scratch",
+             [](const CoreState &s) { return Game::hash_from_scratch(s.t(), &s.st); })
+        .def(
+            "check",
+            [](const CoreState &s) -> py::object {
+                const char *why = Game::state_check(s.t(), &s.st);
+                return why ? py::object(py::str(why)) : py::object(py::none());
+            },
+            "None when every invariant of the state holds, else what is broken")
+        .def(
+            "evaluate",
+            [](const CoreState &s, int player) {
+                return Game::evaluate(s.t(), &s.st, check_player(player));
+            },
+            py::arg("player"),
+            "Static evaluation in [-1, 1] for `player` (public information only).")
+        .def(
+            "evaluate_learned",
+            [](const CoreState &s, int player) {
+                return Game::evaluate_learned(s.t(), &s.st, check_player(player));
+            },
+            py::arg("player"),
+            "The learned evaluation in [-1, 1] for `player` (the hand-set one "
+            "while the tables have no weights).")
+        .def(
+            "features",
+            [](const CoreState &s, int player) {
+                std::array<double, XEN_MAX_FEATURES> x;
+                int n = Game::features(s.t(), &s.st, check_player(player), x.data());
+                return std::vector<double>(x.begin(), x.begin() + n);
+            },
+            py::arg("player"),
+            "The learned evaluation's features for `player` (Tables.feature_names).")
+        .def(
+            "information_set_key",
+            [](const CoreState &s, int player) {
+                return Game::information_set_key(s.t(), &s.st, check_player(player));
+            },
+            py::arg("player"))
+        .def(
+            "information_set_key_from_scratch",
+            [](const CoreState &s, int player) {
+                return Game::information_set_key_from_scratch(s.t(), &s.st, check_player(player));
+            },
+            py::arg("player"),
+            "information_set_key recomputed over every card id (the incremental "
+            "one reads the hidden sums apply keeps).")
+        .def(
+            "observed_by",
+            [](const CoreState &s, int code, int seat) {
+                if (!s.is_legal(code)) throw py::value_error("not a legal code here");
+                return Game::observed_by(s.t(), &s.st, static_cast<XenCode>(code),
+                                         check_player(seat)) != 0;
+            },
+            py::arg("code"), py::arg("seat"),
+            "True if `seat` is shown which action or outcome `code` is (spec: What each player sees)")
+        .def(
+            "resample",
+            [](const CoreState &s, int player, uint64_t seed) {
+                check_player(player);
+                XenRng rng;
+                xen_rng_seed(&rng, seed);
+                CoreState out{s.tables, s.st, {}};
+                Game::resample(s.t(), &out.st, player, &rng);
+                return out;
+            },
+            py::arg("player"), py::arg("seed"))
+        .def(
+            "sample_chance",
+            [](const CoreState &s, uint64_t seed) {
+                if (!s.is_chance()) throw py::value_error("not a chance node");
+                XenRng rng;
+                xen_rng_seed(&rng, seed);
+                return static_cast<int>(Game::sample_chance(s.t(), &s.st, &rng));
+            },
+            py::arg("seed"))
+        .def(
+            "random_decision",
+            [](const CoreState &s, uint64_t seed) {
+                if (s.is_chance() || Game::is_terminal(&s.st))
+                    throw py::value_error("not a decision node");
+                XenRng rng;
+                xen_rng_seed(&rng, seed);
+                return static_cast<int>(Game::random_decision(s.t(), &s.st, &rng));
+            },
+            py::arg("seed"),
+            "legal_actions()[i] for i drawn below their number by the core's generator from "
+            "`seed`, without listing them (the random walks' and uniform playouts' pick)")
+        .def(
+            "playout_action",
+            [](const CoreState &s, uint64_t seed) {
+                if (s.is_chance() || Game::is_terminal(&s.st))
+                    throw py::value_error("not a decision node");
+                XenRng rng;
+                xen_rng_seed(&rng, seed);
+                return static_cast<int>(Game::playout_action(s.t(), &s.st, &rng));
+            },
+            py::arg("seed"), "the playout policy's code, drawn by the core's generator from `seed`")
+        .def("to_bytes",
+             [](const CoreState &s) {
+                 return py::bytes(reinterpret_cast<const char *>(&s.st), sizeof(State));
+             })
         .def_static("from_bytes", &CoreState::from_bytes, py::arg("tables"), py::arg("data"))
-        .def_static("rehashed", &CoreState::rehashed, py::arg("tables"), py::arg("data"),
-                    "data (a state's bytes) with its hash and hidden sums recomputed from the other bytes "
-                    "(for fuzzing)")
+        .def_static(
+            "rehashed", &CoreState::rehashed, py::arg("tables"), py::arg("data"),
+            "data (a state's bytes) with its hash and hidden sums recomputed from the other bytes "
+            "(for fuzzing)")
         .def_static("state_size", []() { return sizeof(State); })
         // The speed loops: C calls on a copy of the state, the GIL released.
-        .def("perft", [](const CoreState &s, int depth) {
-            State copy = s.st;
-            py::gil_scoped_release release;
-            return Game::perft(s.t(), &copy, depth);
-        }, py::arg("depth"))
-        .def("random_actions", [](const CoreState &s, uint64_t n, uint64_t seed) {
-            py::gil_scoped_release release;
-            return Game::random_actions(s.t(), &s.st, n, seed);
-        }, py::arg("n"), py::arg("seed"),
-           "Apply n random codes from this state (a copy), restarting here when a game ends")
-        .def("random_actions_unkeyed", [](const CoreState &s, uint64_t n, uint64_t seed) {
-            py::gil_scoped_release release;
-            return Game::random_actions_unkeyed(s.t(), &s.st, n, seed);
-        }, py::arg("n"), py::arg("seed"),
-           "random_actions applied without keeping the hash and keys, as playouts apply")
-        .def("apply_undo_pairs", [](const CoreState &s, uint64_t n, uint64_t seed) {
-            py::gil_scoped_release release;
-            return Game::apply_undo_pairs(s.t(), &s.st, n, seed);
-        }, py::arg("n"), py::arg("seed"))
-        .def("__eq__", [](const CoreState &a, const CoreState &b) {
-            return a.tables == b.tables && std::memcmp(&a.st, &b.st, sizeof(State)) == 0;
-        })
-        .def("__hash__", [](const CoreState &s) { return static_cast<py::ssize_t>(s.st.hash >> 1); });
+        .def(
+            "perft",
+            [](const CoreState &s, int depth) {
+                State copy = s.st;
+                py::gil_scoped_release release;
+                return Game::perft(s.t(), &copy, depth);
+            },
+            py::arg("depth"))
+        .def(
+            "random_actions",
+            [](const CoreState &s, uint64_t n, uint64_t seed) {
+                py::gil_scoped_release release;
+                return Game::random_actions(s.t(), &s.st, n, seed);
+            },
+            py::arg("n"), py::arg("seed"),
+            "Apply n random codes from this state (a copy), restarting here when a game ends")
+        .def(
+            "random_actions_unkeyed",
+            [](const CoreState &s, uint64_t n, uint64_t seed) {
+                py::gil_scoped_release release;
+                return Game::random_actions_unkeyed(s.t(), &s.st, n, seed);
+            },
+            py::arg("n"), py::arg("seed"),
+            "random_actions applied without keeping the hash and keys, as playouts apply")
+        .def(
+            "apply_undo_pairs",
+            [](const CoreState &s, uint64_t n, uint64_t seed) {
+                py::gil_scoped_release release;
+                return Game::apply_undo_pairs(s.t(), &s.st, n, seed);
+            },
+            py::arg("n"), py::arg("seed"))
+        .def("__eq__",
+             [](const CoreState &a, const CoreState &b) {
+                 return a.tables == b.tables && std::memcmp(&a.st, &b.st, sizeof(State)) == 0;
+             })
+        .def("__hash__",
+             [](const CoreState &s) { return static_cast<py::ssize_t>(s.st.hash >> 1); });
 }
 
 }  // namespace xen

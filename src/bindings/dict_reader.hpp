@@ -29,7 +29,7 @@ struct StrictReader {
         std::string text;
         try {
             text = py::repr(o).cast<std::string>();
-        } catch (const std::exception &) {   // a repr that raises, or too deep to print
+        } catch (const std::exception &) {  // a repr that raises, or too deep to print
             text = std::string("<") + Py_TYPE(o.ptr())->tp_name + ">";
         }
         if (text.size() <= 80) return text;
@@ -61,7 +61,8 @@ struct StrictReader {
     }
 
     // An int (not a bool) in lo..hi.
-    static long long integer(const py::handle &o, const std::string &where, long long lo, long long hi) {
+    static long long integer(const py::handle &o, const std::string &where, long long lo,
+                             long long hi) {
         if (!py::isinstance<py::int_>(o) || py::isinstance<py::bool_>(o))
             fail(where, "an integer is needed, not " + repr(o));
         int overflow = 0;
@@ -72,14 +73,14 @@ struct StrictReader {
     }
 
     // d[key] (required) as an integer in lo..hi; `where` names d.
-    static long long field(const py::dict &d, const char *key, const std::string &where, long long lo,
-                           long long hi) {
+    static long long field(const py::dict &d, const char *key, const std::string &where,
+                           long long lo, long long hi) {
         return integer(required(d, key, where), where + "." + key, lo, hi);
     }
 
     // d[key] as an integer in lo..hi, `otherwise` when missing (or None).
-    static long long field_or(const py::dict &d, const char *key, const std::string &where, long long lo,
-                              long long hi, long long otherwise) {
+    static long long field_or(const py::dict &d, const char *key, const std::string &where,
+                              long long lo, long long hi, long long otherwise) {
         py::object v = optional(d, key);
         return v.is_none() ? otherwise : integer(v, where + "." + key, lo, hi);
     }
@@ -103,7 +104,9 @@ struct StrictReader {
     // A list of exactly n items.
     static py::list list_of(const py::handle &o, size_t n, const std::string &where) {
         py::list items = list(o, where);
-        if (items.size() != n) fail(where, std::to_string(n) + " items are needed, not " + std::to_string(items.size()));
+        if (items.size() != n)
+            fail(where,
+                 std::to_string(n) + " items are needed, not " + std::to_string(items.size()));
         return items;
     }
 

@@ -28,16 +28,16 @@ struct Tables : xen::TablesBase<HeroTables> {
 };
 using TablesPtr = std::shared_ptr<Tables>;
 
-int index_of(const std::vector<std::string> &names, const std::string &name, const std::string &what,
-             const std::string &where) {
+int index_of(const std::vector<std::string> &names, const std::string &name,
+             const std::string &what, const std::string &where) {
     for (size_t i = 0; i < names.size(); i++)
         if (names[i] == name) return static_cast<int>(i);
     throw py::value_error(where + ": unknown " + what + " '" + name + "'");
 }
 
 const std::vector<std::string> FACTIONS = {"R", "U", "G", "K", "N"};
-const std::vector<std::string> KEYWORDS = {"RANGED", "BLITZ", "FIRST_STRIKE", "FLYING",
-                                           "PROTECTION", "HORDE"};
+const std::vector<std::string> KEYWORDS = {"RANGED", "BLITZ",      "FIRST_STRIKE",
+                                           "FLYING", "PROTECTION", "HORDE"};
 const std::vector<std::string> TARGETS = {"none", "unit", "own_unit", "enemy_unit"};
 const std::vector<std::string> ABILITIES = {"none", "activated", "on_enemy_destroyed",
                                             "race_bonus"};
@@ -58,11 +58,13 @@ int read_effects(const py::handle &effects, HeroEffectSpec *out, const std::stri
     int n = 0;
     for (auto e : effects) {
         if (n >= HERO_MAX_EFFECTS)
-            throw py::value_error(where + ": more than " + std::to_string(HERO_MAX_EFFECTS) + " effects");
+            throw py::value_error(where + ": more than " + std::to_string(HERO_MAX_EFFECTS) +
+                                  " effects");
         HeroEffectSpec &spec = out[n++];
         spec.op = e.attr("opcode").cast<int>();
         auto args = e.attr("args").cast<std::vector<int>>();
-        if (args.size() > 2) throw py::value_error(where + ": an effect with more than 2 arguments");
+        if (args.size() > 2)
+            throw py::value_error(where + ": an effect with more than 2 arguments");
         spec.a = args.size() > 0 ? args[0] : 0;
         spec.b = args.size() > 1 ? args[1] : 0;
     }
@@ -73,7 +75,8 @@ HeroCardSpec read_card(const py::handle &card, Races &races) {
     std::string where = "card '" + card.attr("name").cast<std::string>() + "'";
     HeroCardSpec s{};
     std::string kind = card.attr("kind").cast<std::string>();
-    if (kind != "unit" && kind != "operation") throw py::value_error(where + ": unknown kind '" + kind + "'");
+    if (kind != "unit" && kind != "operation")
+        throw py::value_error(where + ": unknown kind '" + kind + "'");
     s.is_unit = kind == "unit";
     s.faction = index_of(FACTIONS, card.attr("faction").cast<std::string>(), "faction", where);
     s.cost = card.attr("cost").cast<int>();
@@ -105,7 +108,8 @@ HeroAvatarSpec read_avatar(const py::handle &avatar, Races &races) {
     s.charisma = avatar.attr("charisma").cast<int>();
     s.race = races.id(avatar.attr("race").cast<std::string>());
     py::object ability = avatar.attr("ability");
-    s.ability = index_of(ABILITIES, ability.attr("kind").cast<std::string>(), "ability kind", where);
+    s.ability = index_of(ABILITIES, ability.attr("kind").cast<std::string>(), "ability kind",
+                         where);
     s.target = index_of(TARGETS, ability.attr("target").cast<std::string>(), "target kind", where);
     s.n_effects = read_effects(ability.attr("effects"), s.effects, where);
     if (s.ability == HERO_AB_RACE_BONUS) {
@@ -116,20 +120,22 @@ HeroAvatarSpec read_avatar(const py::handle &avatar, Races &races) {
     return s;
 }
 
-TablesPtr make_tables(const py::object &card_set, const py::object &deck0, const py::object &deck1) {
+TablesPtr make_tables(const py::object &card_set, const py::object &deck0,
+                      const py::object &deck1) {
     for (const py::object *d : {&deck0, &deck1})
         if (!py::hasattr(*d, "counts") || !py::hasattr(*d, "avatar") ||
             !py::hasattr(*d, "card_set_digest"))
             throw py::value_error("decks must be Deck objects of xenophon.hero.cards (load_deck, "
                                   "build_deck or prebuilt_decks)");
     if (!py::hasattr(card_set, "cards") || !py::hasattr(card_set, "avatars"))
-        throw py::value_error("card_set must be a HeroCardSet of xenophon.hero.cards (load_card_set)");
+        throw py::value_error(
+            "card_set must be a HeroCardSet of xenophon.hero.cards (load_card_set)");
     auto tables = std::make_shared<Tables>();
     py::list cards(card_set.attr("cards")), avatars(card_set.attr("avatars"));
     int n_cards = static_cast<int>(cards.size());
     if (n_cards > HERO_MAX_CARDS)
-        throw py::value_error("card set not supported: " + std::to_string(n_cards) + " cards, at most " +
-                              std::to_string(HERO_MAX_CARDS));
+        throw py::value_error("card set not supported: " + std::to_string(n_cards) +
+                              " cards, at most " + std::to_string(HERO_MAX_CARDS));
     Races races;
     std::vector<HeroAvatarSpec> avatar_specs;
     for (auto a : avatars) avatar_specs.push_back(read_avatar(a, races));
@@ -151,7 +157,8 @@ TablesPtr make_tables(const py::object &card_set, const py::object &deck0, const
         auto deck_counts = deck.attr("counts").cast<std::vector<int>>();
         if (static_cast<int>(deck_counts.size()) != n_cards)
             throw py::value_error(where + ": " + std::to_string(deck_counts.size()) +
-                                  " card counts for a set of " + std::to_string(n_cards) + " cards");
+                                  " card counts for a set of " + std::to_string(n_cards) +
+                                  " cards");
         for (int c = 0; c < n_cards; c++) counts[p][c] = deck_counts[c];
         int avatar_id = deck.attr("avatar").attr("id").cast<int>();
         std::string avatar_name = deck.attr("avatar").attr("name").cast<std::string>();
@@ -163,7 +170,8 @@ TablesPtr make_tables(const py::object &card_set, const py::object &deck0, const
         tables->deck_names[p] = name;
     }
     char err[256] = "";
-    if (hero_tables_init(tables->t.get(), specs.data(), n_cards, seats, counts, err, sizeof err) != 0) {
+    if (hero_tables_init(tables->t.get(), specs.data(), n_cards, seats, counts, err, sizeof err) !=
+        0) {
         // The core names an entry by index ("card 3: ...", "seat 1: ..."): name it instead.
         std::string message = err;
         size_t colon = message.find(": ");
@@ -174,8 +182,8 @@ TablesPtr make_tables(const py::object &card_set, const py::object &deck0, const
         if (index >= 0 && message[0] == 'c')
             message = "card '" + tables->card_names[index] + "'" + message.substr(colon);
         else if (index >= 0)
-            message = "deck " + std::to_string(index) + " ('" + tables->deck_names[index] + "', avatar '" +
-                      tables->avatar_names[index] + "')" + message.substr(colon);
+            message = "deck " + std::to_string(index) + " ('" + tables->deck_names[index] +
+                      "', avatar '" + tables->avatar_names[index] + "')" + message.substr(colon);
         throw py::value_error("card set not supported by the C core: " + message);
     }
     return tables;
@@ -278,7 +286,7 @@ py::dict to_dict(const CoreState &s) {
     int current = hero_current_player(&st);
     d["current"] = current == XEN_CHANCE     ? py::object(py::str("chance"))
                    : current == XEN_TERMINAL ? py::object(py::none())
-                                              : py::object(py::int_(current));
+                                             : py::object(py::int_(current));
     d["phase"] = PHASE_NAMES[st.phase];
     if (st.phase == HERO_PH_OVER) {
         auto r = s.returns();
@@ -304,7 +312,7 @@ py::dict to_dict(const CoreState &s) {
         pd["deck"] = s.multiset(st.deck[p]);
         pd["deck_size"] = static_cast<int>(st.deck_n[p]);
         pd["graveyard"] = s.multiset(st.grave[p]);
-        pd["exile"] = py::dict();   // E-18: always empty, not stored
+        pd["exile"] = py::dict();  // E-18: always empty, not stored
         pd["front"] = row(s, p * 2);
         pd["back"] = row(s, p * 2 + 1);
         players.append(pd);
@@ -365,7 +373,9 @@ struct DictReader : xen::StrictReader {
     // "F1".."B5" of `seat` (a unit there) -> absolute slot.
     static int slot(const HeroState &s, const py::handle &o, int seat, const std::string &where) {
         std::string name = text(o, where);
-        char row = name.size() == 2 ? static_cast<char>(std::toupper(static_cast<unsigned char>(name[0]))) : 0;
+        char row = name.size() == 2
+                       ? static_cast<char>(std::toupper(static_cast<unsigned char>(name[0])))
+                       : 0;
         if ((row != 'F' && row != 'B') || name[1] < '1' || name[1] > '5')
             fail(where, "a slot F1..F5 or B1..B5 is needed, not " + repr(o));
         int rr = seat * 2 + (row == 'B'), i = name[1] - '1';
@@ -388,7 +398,8 @@ CoreState from_dict(const TablesPtr &tables, const py::dict &d) {
     HeroState &s = out.st;
     std::memset(&s, 0, sizeof s);
 
-    R::only_keys(d, {"turn", "active", "current", "phase", "result", "pending", "attack", "players"},
+    R::only_keys(d,
+                 {"turn", "active", "current", "phase", "result", "pending", "attack", "players"},
                  "the dict");
     std::string phase_name = R::text(R::required(d, "phase", "the dict"), "phase");
     int phase = -1;
@@ -397,12 +408,14 @@ CoreState from_dict(const TablesPtr &tables, const py::dict &d) {
     if (phase < 0) R::fail("phase", "unknown phase '" + phase_name + "'");
     s.phase = static_cast<uint8_t>(phase);
     s.turn = static_cast<int32_t>(R::integer(R::required(d, "turn", "the dict"), "turn", 0, BIG));
-    s.active = static_cast<uint8_t>(R::integer(R::required(d, "active", "the dict"), "active", 0, 1));
+    s.active = static_cast<uint8_t>(
+        R::integer(R::required(d, "active", "the dict"), "active", 0, 1));
     const bool over = phase == HERO_PH_OVER;
 
     py::object result = R::optional(d, "result");
     if (over != !result.is_none())
-        R::fail("result", over ? "a game over needs its result" : "a result in a game that goes on");
+        R::fail("result",
+                over ? "a game over needs its result" : "a result in a game that goes on");
     if (over) {
         py::list rl = R::list(result, "result");
         int r0 = rl.size() == 2 ? static_cast<int>(R::integer(rl[0], "result[0]", -1, 1)) : 2;
@@ -421,16 +434,20 @@ CoreState from_dict(const TablesPtr &tables, const py::dict &d) {
     for (int p = 0; p < 2; p++) {
         std::string where = "players[" + std::to_string(p) + "]";
         py::dict pd = R::dict(players[p], where);
-        R::only_keys(pd, {"avatar", "hp", "charisma_used", "ability_used", "hand", "hand_size", "known", "deck",
-                          "deck_size", "graveyard", "exile", "front", "back"}, where);
+        R::only_keys(pd,
+                     {"avatar", "hp", "charisma_used", "ability_used", "hand", "hand_size", "known",
+                      "deck", "deck_size", "graveyard", "exile", "front", "back"},
+                     where);
         const HeroSeat &seat = t->seat[p];
         py::object avatar = R::required(pd, "avatar", where);
         R::text(avatar, where + ".avatar");
         if (R::fold(avatar) != R::fold(py::str(tb.avatar_names[p])))
-            R::fail(where + ".avatar", R::repr(avatar) + ", but the tables give seat " + std::to_string(p) +
-                                           " the avatar '" + tb.avatar_names[p] + "'");
+            R::fail(where + ".avatar", R::repr(avatar) + ", but the tables give seat " +
+                                           std::to_string(p) + " the avatar '" +
+                                           tb.avatar_names[p] + "'");
         s.hp[p] = static_cast<int32_t>(R::field_or(pd, "hp", where, -BIG, seat.hp, seat.hp));
-        s.charisma_used[p] = static_cast<uint8_t>(R::field_or(pd, "charisma_used", where, 0, seat.charisma, 0));
+        s.charisma_used[p] = static_cast<uint8_t>(
+            R::field_or(pd, "charisma_used", where, 0, seat.charisma, 0));
         py::object ability = R::optional(pd, "ability_used");
         if (!ability.is_none()) s.ability_used[p] = R::boolean(ability, where + ".ability_used");
         r.multiset(R::optional(pd, "hand"), s.hand[p], where + ".hand");
@@ -440,7 +457,9 @@ CoreState from_dict(const TablesPtr &tables, const py::dict &d) {
         uint8_t exile[HERO_MAX_CARDS] = {0};
         r.multiset(R::optional(pd, "exile"), exile, where + ".exile");
         for (int c = 0; c < HERO_MAX_CARDS; c++)
-            if (exile[c]) R::fail(where + ".exile", "the exile zone is always empty (E-18: no effect exiles)");
+            if (exile[c])
+                R::fail(where + ".exile",
+                        "the exile zone is always empty (E-18: no effect exiles)");
         for (int k = 0; k < 2; k++) {
             const char *row_key = k == 0 ? "front" : "back";
             std::string row_where = where + "." + row_key;
@@ -455,20 +474,25 @@ CoreState from_dict(const TablesPtr &tables, const py::dict &d) {
                 int at = rr * 5 + static_cast<int>(i);
                 std::string uw = row_where + "[" + std::to_string(i) + "]";
                 py::dict u = R::dict(row[i], uw);
-                R::only_keys(u, {"card", "token", "power", "attack", "damage", "used", "can_move", "pump_power",
-                                 "pump_attack"}, uw);
+                R::only_keys(u,
+                             {"card", "token", "power", "attack", "damage", "used", "can_move",
+                              "pump_power", "pump_attack"},
+                             uw);
                 py::object name = R::required(u, "card", uw);
                 R::text(name, uw + ".card");
                 if (R::fold(name) == "retainer") {
                     s.card[at] = HERO_TOKEN;
                 } else {
                     int c = r.card(name, uw + ".card");
-                    if (!t->card[c].is_unit) R::fail(uw + ".card", "'" + tb.card_names[c] + "' is not a unit");
+                    if (!t->card[c].is_unit)
+                        R::fail(uw + ".card", "'" + tb.card_names[c] + "' is not a unit");
                     s.card[at] = static_cast<uint8_t>(c);
                 }
                 s.damage[at] = static_cast<int32_t>(R::field_or(u, "damage", uw, 0, BIG, 0));
-                s.pump_power[at] = static_cast<int32_t>(R::field_or(u, "pump_power", uw, 0, BIG, 0));
-                s.pump_attack[at] = static_cast<int32_t>(R::field_or(u, "pump_attack", uw, 0, BIG, 0));
+                s.pump_power[at] = static_cast<int32_t>(
+                    R::field_or(u, "pump_power", uw, 0, BIG, 0));
+                s.pump_attack[at] = static_cast<int32_t>(
+                    R::field_or(u, "pump_attack", uw, 0, BIG, 0));
                 py::object v = R::optional(u, "used");
                 if (!v.is_none() && R::boolean(v, uw + ".used")) s.flags[at] |= HERO_F_USED;
                 v = R::optional(u, "can_move");
@@ -478,12 +502,16 @@ CoreState from_dict(const TablesPtr &tables, const py::dict &d) {
                 if (!v.is_none() && R::boolean(v, uw + ".token") != (s.card[at] == HERO_TOKEN))
                     R::fail(uw + ".token", "does not match the card " + R::repr(name));
                 v = R::optional(u, "power");
-                if (!v.is_none() && R::integer(v, uw + ".power", 0, 2 * BIG) != hero_power(t, &s, at))
-                    R::fail(uw + ".power", R::repr(v) + ", but printed power + pumps + race bonus is " +
+                if (!v.is_none() &&
+                    R::integer(v, uw + ".power", 0, 2 * BIG) != hero_power(t, &s, at))
+                    R::fail(uw + ".power", R::repr(v) +
+                                               ", but printed power + pumps + race bonus is " +
                                                std::to_string(hero_power(t, &s, at)));
                 v = R::optional(u, "attack");
-                if (!v.is_none() && R::integer(v, uw + ".attack", 0, 2 * BIG) != hero_attack(t, &s, at))
-                    R::fail(uw + ".attack", R::repr(v) + ", but printed attack + pumps + race bonus is " +
+                if (!v.is_none() &&
+                    R::integer(v, uw + ".attack", 0, 2 * BIG) != hero_attack(t, &s, at))
+                    R::fail(uw + ".attack", R::repr(v) +
+                                                ", but printed attack + pumps + race bonus is " +
                                                 std::to_string(hero_attack(t, &s, at)));
                 if (!over && s.damage[at] >= hero_power(t, &s, at))
                     R::fail(uw, "damage " + std::to_string(s.damage[at]) + " >= power " +
@@ -500,14 +528,15 @@ CoreState from_dict(const TablesPtr &tables, const py::dict &d) {
             if (sum != seat.decklist[c])
                 R::fail(where, "'" + tb.card_names[c] + "': hand " + std::to_string(s.hand[p][c]) +
                                    " + deck " + std::to_string(s.deck[p][c]) + " + graveyard " +
-                                   std::to_string(s.grave[p][c]) + " + field " + std::to_string(field[c]) +
-                                   " = " + std::to_string(sum) +
-                                   ", but the deck of seat " + std::to_string(p) + " ('" + tb.deck_names[p] +
-                                   "') has " + std::to_string(seat.decklist[c]) +
+                                   std::to_string(s.grave[p][c]) + " + field " +
+                                   std::to_string(field[c]) + " = " + std::to_string(sum) +
+                                   ", but the deck of seat " + std::to_string(p) + " ('" +
+                                   tb.deck_names[p] + "') has " + std::to_string(seat.decklist[c]) +
                                    " (every card of the decklist is in exactly one zone)");
             if (s.known[p][c] > s.hand[p][c])
-                R::fail(where + ".known", "'" + tb.card_names[c] + "' known " + std::to_string(s.known[p][c]) +
-                                              " times, but the hand holds " + std::to_string(s.hand[p][c]));
+                R::fail(where + ".known",
+                        "'" + tb.card_names[c] + "' known " + std::to_string(s.known[p][c]) +
+                            " times, but the hand holds " + std::to_string(s.hand[p][c]));
             hand_n += s.hand[p][c];
             deck_n += s.deck[p][c];
         }
@@ -530,15 +559,18 @@ CoreState from_dict(const TablesPtr &tables, const py::dict &d) {
         if (kind == "target") {
             R::only_keys(pd, {"kind", "source", "player"}, "pending");
             if (phase != HERO_PH_ACTION || player != s.active)
-                R::fail("pending", "an on_deploy target is chosen by the active player in the action phase");
+                R::fail("pending",
+                        "an on_deploy target is chosen by the active player in the action phase");
             int c = r.card(R::required(pd, "source", "pending"), "pending.source");
             const HeroCard &k = t->card[c];
             if (!k.is_unit || k.effects.n == 0 || k.effects.target == HERO_TG_NONE)
-                R::fail("pending.source", "'" + tb.card_names[c] + "' has no on_deploy effect with a target");
+                R::fail("pending.source",
+                        "'" + tb.card_names[c] + "' has no on_deploy effect with a target");
             s.pend_kind = HERO_PEND_TARGET;
             s.pend_source = static_cast<uint8_t>(c);
         } else if (kind == "draw") {
-            R::only_keys(pd, {"kind", "source", "ability", "player", "effect", "draws_left", "target"},
+            R::only_keys(pd,
+                         {"kind", "source", "ability", "player", "effect", "draws_left", "target"},
                          "pending");
             bool is_ability = R::boolean(R::required(pd, "ability", "pending"), "pending.ability");
             py::object source = R::required(pd, "source", "pending");
@@ -546,25 +578,29 @@ CoreState from_dict(const TablesPtr &tables, const py::dict &d) {
             if (is_ability) {
                 R::text(source, "pending.source");
                 if (R::fold(source) != R::fold(py::str(tb.avatar_names[player])))
-                    R::fail("pending.source", "an ability draw's source is the avatar of its player, '" +
-                                                  tb.avatar_names[player] + "'");
+                    R::fail("pending.source",
+                            "an ability draw's source is the avatar of its player, '" +
+                                tb.avatar_names[player] + "'");
                 // an ability's effect list to point into: only an activated one has one to draw from
                 if (t->seat[player].ability != HERO_AB_ACTIVATED)
-                    R::fail("pending.source", "'" + tb.avatar_names[player] + "' has no activated ability");
+                    R::fail("pending.source",
+                            "'" + tb.avatar_names[player] + "' has no activated ability");
                 fx = &t->seat[player].ability_fx;
             } else {
                 int c = r.card(source, "pending.source");
                 fx = &t->card[c].effects;
                 s.pend_source = static_cast<uint8_t>(c);
             }
-            int effect = static_cast<int>(R::field(pd, "effect", "pending", 0, HERO_MAX_EFFECTS - 1));
+            int effect = static_cast<int>(
+                R::field(pd, "effect", "pending", 0, HERO_MAX_EFFECTS - 1));
             if (effect >= fx->n || fx->fx[effect].op != HERO_FX_DRAW || fx->fx[effect].a < 1)
-                R::fail("pending.effect", "effect " + std::to_string(effect) + " of " + R::repr(source) +
-                                              " is not a draw(n) with n >= 1");
+                R::fail("pending.effect", "effect " + std::to_string(effect) + " of " +
+                                              R::repr(source) + " is not a draw(n) with n >= 1");
             s.pend_kind = HERO_PEND_DRAW;
             s.pend_ability = is_ability;
             s.pend_effect = static_cast<uint8_t>(effect);
-            s.draws_left = static_cast<int32_t>(R::field(pd, "draws_left", "pending", 1, fx->fx[effect].a));
+            s.draws_left = static_cast<int32_t>(
+                R::field(pd, "draws_left", "pending", 1, fx->fx[effect].a));
             py::object target = R::required(pd, "target", "pending");
             s.pend_target = HERO_REF_NONE;
             if (!target.is_none()) {
@@ -572,8 +608,10 @@ CoreState from_dict(const TablesPtr &tables, const py::dict &d) {
                 R::only_keys(td, {"seat", "slot"}, "pending.target");
                 int seat = static_cast<int>(R::field(td, "seat", "pending.target", 0, 1));
                 py::object where = R::required(td, "slot", "pending.target");
-                if (!where.is_none()) {   // a slot of None: a unit that is GONE, as the oracle reads it
-                    s.pend_target = static_cast<uint8_t>(R::slot(s, where, seat, "pending.target.slot"));
+                if (!where
+                         .is_none()) {  // a slot of None: a unit that is GONE, as the oracle reads it
+                    s.pend_target = static_cast<uint8_t>(
+                        R::slot(s, where, seat, "pending.target.slot"));
                 }
             }
         } else {
@@ -589,9 +627,11 @@ CoreState from_dict(const TablesPtr &tables, const py::dict &d) {
     if (!attack.is_none()) {
         py::dict ad = R::dict(attack, "attack");
         R::only_keys(ad, {"attacker", "target"}, "attack");
-        py::object from = R::required(ad, "attacker", "attack"), to = R::required(ad, "target", "attack");
-        s.att_from = from.is_none() ? static_cast<uint8_t>(HERO_REF_NONE)
-                                    : static_cast<uint8_t>(R::slot(s, from, s.active, "attack.attacker"));
+        py::object from = R::required(ad, "attacker", "attack"),
+                   to = R::required(ad, "target", "attack");
+        s.att_from = from.is_none()
+                         ? static_cast<uint8_t>(HERO_REF_NONE)
+                         : static_cast<uint8_t>(R::slot(s, from, s.active, "attack.attacker"));
         if (to.is_none()) s.att_to = HERO_REF_NONE;
         else if (py::isinstance<py::str>(to) && R::fold(to) == "avatar") s.att_to = HERO_REF_AVATAR;
         else s.att_to = static_cast<uint8_t>(R::slot(s, to, 1 - s.active, "attack.target"));
@@ -601,7 +641,7 @@ CoreState from_dict(const TablesPtr &tables, const py::dict &d) {
     if (const char *why = hero_state_check(t, &s))
         throw py::value_error(std::string("from_dict: not a valid Hero state: ") + why);
 
-    if (d.contains("current")) {   // derived: when given, it must agree
+    if (d.contains("current")) {  // derived: when given, it must agree
         py::object current = d["current"], expected = to_dict(out)["current"];
         bool same = current.is_none() ? expected.is_none()
                     : py::isinstance<py::str>(expected)
@@ -609,20 +649,30 @@ CoreState from_dict(const TablesPtr &tables, const py::dict &d) {
                         : !expected.is_none() && py::isinstance<py::int_>(current) &&
                               !py::isinstance<py::bool_>(current) && current.equal(expected);
         if (!same)
-            R::fail("current", R::repr(current) + ", but phase, pending and active give " + R::repr(expected));
+            R::fail("current",
+                    R::repr(current) + ", but phase, pending and active give " + R::repr(expected));
     }
     if (!over && out.legal_actions().empty())
-        R::fail("pending", "a decision node without a legal action (an on_deploy target needs a legal target)");
+        R::fail(
+            "pending",
+            "a decision node without a legal action (an on_deploy target needs a legal target)");
     return out;
 }
 
 }  // namespace
 
 void bind_hero(py::module_ &m) {
-    xen::bind_constants<Hero>(m, {
-        {"END", HERO_END}, {"PASS", HERO_PASS}, {"MOVE", HERO_MOVE}, {"DEPLOY", HERO_DEPLOY},
-        {"PLAY", HERO_PLAY}, {"RETAINER", HERO_RETAINER}, {"ABILITY", HERO_ABILITY},
-        {"TARGET", HERO_TARGET}, {"ATTACK", HERO_ATTACK}, {"GUARD", HERO_GUARD}, {"DRAW", HERO_DRAW}});
+    xen::bind_constants<Hero>(m, {{"END", HERO_END},
+                                  {"PASS", HERO_PASS},
+                                  {"MOVE", HERO_MOVE},
+                                  {"DEPLOY", HERO_DEPLOY},
+                                  {"PLAY", HERO_PLAY},
+                                  {"RETAINER", HERO_RETAINER},
+                                  {"ABILITY", HERO_ABILITY},
+                                  {"TARGET", HERO_TARGET},
+                                  {"ATTACK", HERO_ATTACK},
+                                  {"GUARD", HERO_GUARD},
+                                  {"DRAW", HERO_DRAW}});
     m.attr("NO_TARGET") = static_cast<int>(HERO_NO_TARGET);
     m.attr("AVATAR_SLOT") = static_cast<int>(HERO_AVATAR_SLOT);
     m.attr("MAX_ACTIONS") = static_cast<int>(XEN_MAX_ACTIONS);
@@ -630,21 +680,26 @@ void bind_hero(py::module_ &m) {
     xen::bind_game_api<Hero>(m);
     xen::bind_tables<Hero>(m, "Card tables of one Hero game: a card set and the two decks.")
         .def(py::init(&make_tables), py::arg("card_set"), py::arg("deck0"), py::arg("deck1"))
-        .def_property_readonly("avatar_names", [](const Tables &t) {
-            return std::vector<std::string>(t.avatar_names.begin(), t.avatar_names.end());
-        })
+        .def_property_readonly("avatar_names",
+                               [](const Tables &t) {
+                                   return std::vector<std::string>(t.avatar_names.begin(),
+                                                                   t.avatar_names.end());
+                               })
         .def_property_readonly("deck_names", [](const Tables &t) {
             return std::vector<std::string>(t.deck_names.begin(), t.deck_names.end());
         });
 
     py::class_<CoreState> cls(m, "CoreState", "The C core's Hero state (backend protocol).");
     xen::bind_backend(cls);
-    cls.def_static("initial", [](const TablesPtr &tables, py::object seed) {
-            // The initial state is the first setup chance node: it has no randomness of
-            // its own, so `seed` (accepted for symmetry with Game(seed=...)) is unused.
-            (void)seed;
-            return CoreState::initial(tables);
-        }, py::arg("tables"), py::arg("seed") = py::none())
+    cls.def_static(
+           "initial",
+           [](const TablesPtr &tables, py::object seed) {
+               // The initial state is the first setup chance node: it has no randomness of
+               // its own, so `seed` (accepted for symmetry with Game(seed=...)) is unused.
+               (void)seed;
+               return CoreState::initial(tables);
+           },
+           py::arg("tables"), py::arg("seed") = py::none())
         .def("to_dict", &to_dict)
         .def_static("from_dict", &from_dict, py::arg("tables"), py::arg("d"),
                     "A state from a canonical dict (spec §10), any phase, as the oracle's "

@@ -12,7 +12,7 @@ namespace py = pybind11;
 namespace xen {
 
 std::vector<Binding> &bindings() {
-    static std::vector<Binding> registered;   // filled before main, in link order
+    static std::vector<Binding> registered;  // filled before main, in link order
     return registered;
 }
 

@@ -10,7 +10,7 @@
 namespace xen {
 
 struct Binding {
-    const char *name;                              // the submodule: xenophon._core.NAME
+    const char *name;  // the submodule: xenophon._core.NAME
     const char *doc;
     void (*bind)(pybind11::module_ &m);
 };

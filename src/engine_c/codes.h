@@ -21,8 +21,7 @@ typedef uint16_t XenCode;
  * xenophon._core.CODE_KIND_SHIFT and CODE_FIELD_BITS). */
 enum { XEN_KIND_SHIFT = 12, XEN_FIELD_BITS = 6, XEN_FIELD_MASK = (1 << XEN_FIELD_BITS) - 1 };
 
-#define XEN_CODE(kind, x, y) \
-    ((XenCode)(((kind) << XEN_KIND_SHIFT) | ((x) << XEN_FIELD_BITS) | (y)))
+#define XEN_CODE(kind, x, y) ((XenCode)(((kind) << XEN_KIND_SHIFT) | ((x) << XEN_FIELD_BITS) | (y)))
 #define XEN_KIND(code) ((int)((code) >> XEN_KIND_SHIFT))
 #define XEN_X(code) ((int)(((code) >> XEN_FIELD_BITS) & XEN_FIELD_MASK))
 #define XEN_Y(code) ((int)((code) & XEN_FIELD_MASK))

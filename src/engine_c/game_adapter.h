@@ -145,12 +145,14 @@ void XEN_FN(rekey)(const XEN_TABLES *t, XEN_STATE *s) {
 /* The stored hash and hidden sums against their recomputations, then the
  * information-set keys they give against the keys from scratch. */
 const char *XEN_FN(check_keys)(const XEN_TABLES *t, const XEN_STATE *s) {
-    if (s->hash != XEN_FN(hash_from_scratch)(t, s)) return "the hash differs from the hash from scratch";
+    if (s->hash != XEN_FN(hash_from_scratch)(t, s))
+        return "the hash differs from the hash from scratch";
     for (int p = 0; p < 2; p++)
         if (s->hidden[p] != hidden_from_scratch(t, s, p))
             return "a hidden sum differs from the one from scratch";
     for (int p = 0; p < 2; p++)
-        if (XEN_FN(information_set_key)(t, s, p) != XEN_FN(information_set_key_from_scratch)(t, s, p))
+        if (XEN_FN(information_set_key)(t, s, p) !=
+            XEN_FN(information_set_key_from_scratch)(t, s, p))
             return "an information-set key differs from the one from scratch";
     return NULL;
 }

@@ -59,9 +59,9 @@ static inline int xen_feature_count(const XenFeatureSet *set, int n_cards) {
 }
 
 typedef struct XenLearnedEval {
-    int n_features;           /* 0: no weights loaded */
-    int taper_turns;          /* at least 1 */
-    int n_hidden;             /* 0: the linear value alone */
+    int n_features;  /* 0: no weights loaded */
+    int taper_turns; /* at least 1 */
+    int n_hidden;    /* 0: the linear value alone */
     double opening[XEN_MAX_FEATURES];
     double ending[XEN_MAX_FEATURES];
     double hidden_bias[XEN_MAX_HIDDEN];

@@ -24,8 +24,7 @@ typedef struct XenRun {
 } XenRun;
 
 /* Appends a run unless it is empty; returns the new number of runs. */
-static inline int xen_run_add(XenRun *runs, int n, int kind, int fixed, int over_x,
-                              uint64_t bits) {
+static inline int xen_run_add(XenRun *runs, int n, int kind, int fixed, int over_x, uint64_t bits) {
     if (!bits) return n;
     runs[n].bits = bits;
     runs[n].kind = (uint8_t)kind;
@@ -70,7 +69,8 @@ static inline XenCode xen_runs_code(const XenRun *runs, int n_runs, int r) {
 /* A uniformly random code of the runs' list (n_runs > 0): the code
  * list[xen_rng_below(rng, n)] of the expanded list of n codes. */
 static inline XenCode xen_runs_random(const XenRun *runs, int n_runs, XenRng *rng) {
-    return xen_runs_code(runs, n_runs, (int)xen_rng_below(rng, (uint32_t)xen_runs_count(runs, n_runs)));
+    return xen_runs_code(runs, n_runs,
+                         (int)xen_rng_below(rng, (uint32_t)xen_runs_count(runs, n_runs)));
 }
 
 /* 1 if code is one of the runs' codes. */

@@ -96,9 +96,8 @@ static inline int xen_walk_player(XenWalk *w) {
 /* n random codes from a copy of *start, a new game from *start whenever one
  * ends, applied with `apply` or, unless `keyed`, with apply_unkeyed (as the
  * search's playouts do). Returns n (0 if *start is over: nothing to play). */
-static inline uint64_t xen_random_actions(const XenGameApi *api, const void *t,
-                                          const void *start, uint64_t n, uint64_t seed,
-                                          int keyed) {
+static inline uint64_t xen_random_actions(const XenGameApi *api, const void *t, const void *start,
+                                          uint64_t n, uint64_t seed, int keyed) {
     if (api->current_player(t, start) == XEN_TERMINAL) return 0;
     XenWalk w;
     xen_walk_begin(&w, api, t, start, seed);
@@ -115,8 +114,8 @@ static inline uint64_t xen_random_actions(const XenGameApi *api, const void *t,
  * uniformly chosen legal code (a chance node: an outcome code), then advance
  * by a random code; a new game whenever one ends. Returns n (0 if *start is
  * over). */
-static inline uint64_t xen_apply_undo_pairs(const XenGameApi *api, const void *t,
-                                            const void *start, uint64_t n, uint64_t seed) {
+static inline uint64_t xen_apply_undo_pairs(const XenGameApi *api, const void *t, const void *start,
+                                            uint64_t n, uint64_t seed) {
     if (api->current_player(t, start) == XEN_TERMINAL) return 0;
     XenWalk w;
     xen_walk_begin(&w, api, t, start, seed);
@@ -127,9 +126,8 @@ static inline uint64_t xen_apply_undo_pairs(const XenGameApi *api, const void *t
         memcpy(before, w.s, api->state_size);
         api->apply(t, w.s, w.codes[xen_rng_below(&w.rng, (uint32_t)k)]);
         memcpy(w.s, before, api->state_size);
-        XenCode code = player == XEN_CHANCE
-                       ? api->sample_chance(t, w.s, &w.rng)
-                       : w.codes[xen_rng_below(&w.rng, (uint32_t)k)];
+        XenCode code = player == XEN_CHANCE ? api->sample_chance(t, w.s, &w.rng)
+                                            : w.codes[xen_rng_below(&w.rng, (uint32_t)k)];
         api->apply(t, w.s, code);
     }
     return n;

@@ -70,7 +70,7 @@ static inline void xen_key_add(void *state, uint64_t hidden[2], const XenKey *ke
         hidden[0] += (uint64_t)delta * k->hidden[0];
         hidden[1] += (uint64_t)delta * k->hidden[1];
     } else {
-        XEN_ASSERT(k->hidden[0] == 0 && k->hidden[1] == 0);   /* a hidden byte written as public */
+        XEN_ASSERT(k->hidden[0] == 0 && k->hidden[1] == 0); /* a hidden byte written as public */
     }
 #endif
 }
@@ -82,8 +82,8 @@ static inline void xen_set_u8(void *state, uint64_t hidden[2], const XenKey *key
 }
 
 /* A 16-bit field hashed as its two bytes, each at its own offset. */
-static inline void xen_set_u16_bytes(void *state, uint64_t hidden[2], const XenKey *keys, void *field,
-                                     int v) {
+static inline void xen_set_u16_bytes(void *state, uint64_t hidden[2], const XenKey *keys,
+                                     void *field, int v) {
     uint16_t nv = (uint16_t)v;
     uint8_t *b = (uint8_t *)field;
     xen_key_add(state, hidden, keys, b, (int)(nv & 0xFF) - (int)b[0]);
@@ -111,8 +111,8 @@ static inline void xen_bit_put(void *state, uint64_t hidden[2], const XenKey *ke
 
 /* The hash (which = -1) or hidden sum `which` from scratch of bytes
  * [from, to) hashed one by one. */
-static inline uint64_t xen_sum_bytes(const void *state, const XenKey *keys, int which,
-                                     size_t from, size_t to) {
+static inline uint64_t xen_sum_bytes(const void *state, const XenKey *keys, int which, size_t from,
+                                     size_t to) {
     const uint8_t *b = (const uint8_t *)state;
     uint64_t h = 0;
     for (size_t o = from; o < to; o++)
@@ -126,8 +126,7 @@ static inline uint64_t xen_hash_bytes(const void *state, const XenKey *keys, siz
 }
 
 /* The hash from scratch of signed 32-bit fields in [from, to). */
-static inline uint64_t xen_hash_i32(const void *state, const XenKey *keys, size_t from,
-                                    size_t to) {
+static inline uint64_t xen_hash_i32(const void *state, const XenKey *keys, size_t from, size_t to) {
     const uint8_t *b = (const uint8_t *)state;
     uint64_t h = 0;
     for (size_t o = from; o < to; o += 4) {

@@ -6,7 +6,8 @@
 >>> state.current_player
 0
 """
-from xenophon.kernel.game import CHANCE, TERMINAL, Move
+
 from xenophon.hero.game import Game, State
+from xenophon.kernel.game import CHANCE, TERMINAL, Move
 
 __all__ = ["Game", "State", "Move", "CHANCE", "TERMINAL"]

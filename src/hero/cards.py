@@ -16,16 +16,24 @@ shares (reading, field checks, digests) is :mod:`xenophon.kernel.cardfile`.
 >>> decks["wild_grove"].avatar.name, decks["wild_grove"].size
 ('Beast King', 40)
 """
+
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
-from collections.abc import Mapping
 
-from xenophon.kernel.cardfile import (CardFileReader, NameRule, card_file_error, find_by_name,
-                               is_whole_number, packaged_data, read_card_file)
+from xenophon.kernel.cardfile import (
+    CardFileReader,
+    NameRule,
+    card_file_error,
+    find_by_name,
+    is_whole_number,
+    packaged_data,
+    read_card_file,
+)
 
 #: faction symbols; the index is the faction's code in the C tables
 FACTIONS = ("R", "U", "G", "K", "N")
@@ -45,44 +53,48 @@ class EffectKind:
     """One word of the effect vocabulary (docs/hero-engine.md §7.1)."""
 
     name: str
-    opcode: int                   # the effect's code in the C tables
-    params: tuple[str, ...]       # names of its whole-number arguments
+    opcode: int  # the effect's code in the C tables
+    params: tuple[str, ...]  # names of its whole-number arguments
     needs_target: bool
 
 
-EFFECT_KINDS: dict[str, EffectKind] = {kind.name: kind for kind in (
-    EffectKind("damage_unit", 1, ("x",), True),
-    EffectKind("destroy_unit", 2, ("max_power",), True),
-    EffectKind("damage_avatar", 3, ("x",), False),
-    EffectKind("heal_avatar", 4, ("x",), False),
-    EffectKind("lose_hp", 5, ("x",), False),
-    EffectKind("draw", 6, ("n",), False),
-    EffectKind("pump", 7, ("power", "attack"), True),
-    EffectKind("bounce", 8, (), True),
-    EffectKind("tap", 9, (), True),
-    EffectKind("untap", 10, (), True),
-    EffectKind("win_if_units", 11, ("n",), False),
-)}
+EFFECT_KINDS: dict[str, EffectKind] = {
+    kind.name: kind
+    for kind in (
+        EffectKind("damage_unit", 1, ("x",), True),
+        EffectKind("destroy_unit", 2, ("max_power",), True),
+        EffectKind("damage_avatar", 3, ("x",), False),
+        EffectKind("heal_avatar", 4, ("x",), False),
+        EffectKind("lose_hp", 5, ("x",), False),
+        EffectKind("draw", 6, ("n",), False),
+        EffectKind("pump", 7, ("power", "attack"), True),
+        EffectKind("bounce", 8, (), True),
+        EffectKind("tap", 9, (), True),
+        EffectKind("untap", 10, (), True),
+        EffectKind("win_if_units", 11, ("n",), False),
+    )
+}
 #: effects an ``on_enemy_destroyed`` avatar ability may use (no target, no draw)
 TRIGGERED_ABILITY_EFFECTS = frozenset({"heal_avatar", "damage_avatar", "lose_hp"})
 
-MAX_CARDS = 64            # action codes hold a card id in 6 bits
+MAX_CARDS = 64  # action codes hold a card id in 6 bits
 MAX_AVATARS = 64
-MIN_DECK_SIZE = 40        # docs/hero-engine.md §1.4
-MAX_DECK_SIZE = 200       # engine bound: per-card counts fit in a byte
-MAX_COPIES = 4            # of a card without HORDE [D-21]
-MAX_NUMBER = 100_000      # bound on power and effect arguments (fits the C core's int32 sums)
-MAX_EFFECTS = 4           # effects per card or ability (fixed-size C tables)
-TOKEN_NAME = "Retainer"   # the name of the avatars' token; no card may take it
+MIN_DECK_SIZE = 40  # docs/hero-engine.md §1.4
+MAX_DECK_SIZE = 200  # engine bound: per-card counts fit in a byte
+MAX_COPIES = 4  # of a card without HORDE [D-21]
+MAX_NUMBER = 100_000  # bound on power and effect arguments (fits the C core's int32 sums)
+MAX_EFFECTS = 4  # effects per card or ability (fixed-size C tables)
+TOKEN_NAME = "Retainer"  # the name of the avatars' token; no card may take it
 
 #: words of letters, hyphens and apostrophes, one space apart
-NAME_RULE = NameRule(re.compile(r"[A-Za-z][A-Za-z'-]*(?: [A-Za-z'-]+)*"),
-                     "a name must start with a letter and hold only letters, single spaces, "
-                     "hyphens and apostrophes")
-MAX_CONDITION = 99        # symbols of a colour, and the number, in a condition
+NAME_RULE = NameRule(
+    re.compile(r"[A-Za-z][A-Za-z'-]*(?: [A-Za-z'-]+)*"),
+    "a name must start with a letter and hold only letters, single spaces, hyphens and apostrophes",
+)
+MAX_CONDITION = 99  # symbols of a colour, and the number, in a condition
 CONDITION = re.compile(r"((?:\([RUGK]\))*)(?:\(([0-9]{1,2})\))?")
 EFFECT = re.compile(r"([a-z_]+)\s*(?:\((.*)\))?")
-INTEGER = re.compile(r"-?[0-9]+")       # ASCII digits only: int() reads any script's
+INTEGER = re.compile(r"-?[0-9]+")  # ASCII digits only: int() reads any script's
 
 
 @dataclass(frozen=True)
@@ -167,17 +179,17 @@ class HeroCard:
     id: int
     name: str
     japanese: str
-    kind: str                       # "unit" or "operation"
-    faction: str                    # one of FACTIONS
+    kind: str  # "unit" or "operation"
+    faction: str  # one of FACTIONS
     cost: int
     condition: Condition
-    race: str = ""                  # units only
-    power: int = 0                  # units only
-    attack: int = 0                 # units only
+    race: str = ""  # units only
+    power: int = 0  # units only
+    attack: int = 0  # units only
     keywords: frozenset[str] = frozenset()
-    timing: str | None = None       # operations: "fast" or "normal"
-    trigger: str | None = None      # units with effects: "on_deploy"
-    target: str = "none"            # one of TARGETS, shared by all the card's effects
+    timing: str | None = None  # operations: "fast" or "normal"
+    trigger: str | None = None  # units with effects: "on_deploy"
+    target: str = "none"  # one of TARGETS, shared by all the card's effects
     effects: tuple[Effect, ...] = ()
 
     @property
@@ -193,12 +205,12 @@ class HeroCard:
 class AvatarAbility:
     """An avatar's own ability (besides the Retainer every avatar has)."""
 
-    kind: str = "none"              # one of ABILITY_KINDS
+    kind: str = "none"  # one of ABILITY_KINDS
     effects: tuple[Effect, ...] = ()
-    target: str = "none"            # "activated" only
-    race: str = ""                  # "race_bonus" only
-    power: int = 0                  # "race_bonus" only
-    attack: int = 0                 # "race_bonus" only
+    target: str = "none"  # "activated" only
+    race: str = ""  # "race_bonus" only
+    power: int = 0  # "race_bonus" only
+    attack: int = 0  # "race_bonus" only
 
 
 @dataclass(frozen=True)
@@ -210,7 +222,7 @@ class HeroAvatar:
     japanese: str
     faction: str
     hp: int
-    hand: int                       # starting hand size
+    hand: int  # starting hand size
     charisma: int
     race: str
     ability: AvatarAbility = AvatarAbility()
@@ -243,10 +255,10 @@ class Deck:
 
     name: str
     avatar: HeroAvatar
-    counts: tuple[int, ...]         # counts[card id], one entry per card of the set
+    counts: tuple[int, ...]  # counts[card id], one entry per card of the set
     card_set_digest: str
     path: str = "<memory>"
-    digest: str = ""     # sha256 of the deck file, "" for a deck built in memory
+    digest: str = ""  # sha256 of the deck file, "" for a deck built in memory
 
     @property
     def size(self) -> int:
@@ -262,6 +274,7 @@ class Deck:
 
 
 # --------------------------------------------------------------------------- loading
+
 
 def default_card_path() -> Path:
     return packaged_data("hero", "cards.toml")
@@ -290,12 +303,25 @@ def load_deck(path: str | Path, card_set: HeroCardSet) -> Deck:
     name = deck.text(file.data, "name", "", default=path.stem)
     for key in ("avatar", "cards"):
         deck.require(file.data, key, f"deck '{name}'")
-    return build_deck(card_set, file.data["avatar"], file.data["cards"], name=name,
-                      path=file.path, digest=file.digest)
+    return build_deck(
+        card_set,
+        file.data["avatar"],
+        file.data["cards"],
+        name=name,
+        path=file.path,
+        digest=file.digest,
+    )
 
 
-def build_deck(card_set: HeroCardSet, avatar: str, cards: Mapping[str, Any], *,
-               name: str = "deck", path: str = "<memory>", digest: str = "") -> Deck:
+def build_deck(
+    card_set: HeroCardSet,
+    avatar: str,
+    cards: Mapping[str, Any],
+    *,
+    name: str = "deck",
+    path: str = "<memory>",
+    digest: str = "",
+) -> Deck:
     """A validated deck from an avatar name and {card name: count}.
 
     Raises CardFileError naming `path`, the deck and the faulty card.
@@ -310,16 +336,17 @@ def build_deck(card_set: HeroCardSet, avatar: str, cards: Mapping[str, Any], *,
     counts = _deck_counts(card_set, cards, path, where)
     size = sum(counts)
     if size < MIN_DECK_SIZE:
-        raise card_file_error(path, where, f"{size} cards, a deck needs at least "
-                                           f"{MIN_DECK_SIZE}")
+        raise card_file_error(path, where, f"{size} cards, a deck needs at least {MIN_DECK_SIZE}")
     if size > MAX_DECK_SIZE:
-        raise card_file_error(path, where, f"{size} cards, the engine supports at most "
-                                           f"{MAX_DECK_SIZE}")
+        raise card_file_error(
+            path, where, f"{size} cards, the engine supports at most {MAX_DECK_SIZE}"
+        )
     return Deck(name, avatar_card, tuple(counts), card_set.digest, path, digest)
 
 
-def _deck_counts(card_set: HeroCardSet, cards: Mapping[str, Any], path: str,
-                 where: str) -> list[int]:
+def _deck_counts(
+    card_set: HeroCardSet, cards: Mapping[str, Any], path: str, where: str
+) -> list[int]:
     """counts[card id] of a deck's {card name: count}."""
     if not isinstance(cards, Mapping):
         raise card_file_error(path, where, "field 'cards' must be a table of card name = count")
@@ -329,8 +356,9 @@ def _deck_counts(card_set: HeroCardSet, cards: Mapping[str, Any], path: str,
             card = card_set.by_name(card_name)
         except KeyError:
             raise card_file_error(path, where, f"unknown card '{card_name}'") from None
-        counts[card.id] = _deck_count(card, count, counts[card.id], path,
-                                      f"{where}: card '{card.name}'")
+        counts[card.id] = _deck_count(
+            card, count, counts[card.id], path, f"{where}: card '{card.name}'"
+        )
     return counts
 
 
@@ -343,19 +371,22 @@ def _deck_count(card: HeroCard, count: Any, counted: int, path: str, where: str)
     if counted:
         raise card_file_error(path, where, "listed twice")
     if count > MAX_COPIES and "HORDE" not in card.keywords:
-        raise card_file_error(path, where, f"{count} copies, at most {MAX_COPIES} of a card "
-                                           "without HORDE")
+        raise card_file_error(
+            path, where, f"{count} copies, at most {MAX_COPIES} of a card without HORDE"
+        )
     return count
 
 
 def prebuilt_decks(card_set: HeroCardSet | None = None) -> dict[str, Deck]:
     """The packaged decks, keyed by file name without '.toml' (e.g. 'wild_grove')."""
     card_set = card_set if card_set is not None else load_card_set()
-    return {path.stem: load_deck(path, card_set)
-            for path in sorted(default_deck_dir().glob("*.toml"))}
+    return {
+        path.stem: load_deck(path, card_set) for path in sorted(default_deck_dir().glob("*.toml"))
+    }
 
 
 # --------------------------------------------------------------------------- validation
+
 
 class _CardFileReader(CardFileReader):
     """Turns a Hero card file into a HeroCardSet, raising CardFileError on the first fault."""
@@ -386,12 +417,14 @@ class _CardFileReader(CardFileReader):
         match = EFFECT.fullmatch(text.strip())
         if match is None or match.group(1) not in EFFECT_KINDS:
             word = match.group(1) if match else text.strip()
-            raise self.fail(where, f"unknown effect '{word}' (one of "
-                                   f"{', '.join(EFFECT_KINDS)})")
+            raise self.fail(where, f"unknown effect '{word}' (one of {', '.join(EFFECT_KINDS)})")
         kind = EFFECT_KINDS[match.group(1)]
         raw_args = match.group(2)
-        parts = [] if raw_args is None or not raw_args.strip() else \
-            [part.strip() for part in raw_args.split(",")]
+        parts = (
+            []
+            if raw_args is None or not raw_args.strip()
+            else [part.strip() for part in raw_args.split(",")]
+        )
         usage = kind.name + (f"({', '.join(kind.params)})" if kind.params else "")
         if len(parts) != len(kind.params) or not all(INTEGER.fullmatch(p) for p in parts):
             raise self.fail(where, f"effect '{text.strip()}' must be written {usage}")
@@ -409,12 +442,13 @@ class _CardFileReader(CardFileReader):
             raise self.fail(where, f"{what} is above {MAX_NUMBER} ({part})")
 
     def target(self, entry: dict[str, Any], effects: tuple[Effect, ...], where: str) -> str:
-        target = self.choice(entry, "target", where, TARGETS, default="none",
-                             what="target kind")
+        target = self.choice(entry, "target", where, TARGETS, default="none", what="target kind")
         needs = [e.name for e in effects if e.needs_target]
         if needs and target == "none":
-            raise self.fail(where, f"effect '{needs[0]}' needs a target: set target to unit, "
-                                   "own_unit or enemy_unit")
+            raise self.fail(
+                where,
+                f"effect '{needs[0]}' needs a target: set target to unit, own_unit or enemy_unit",
+            )
         if not needs and target != "none":
             raise self.fail(where, f"target '{target}' given, but no effect uses a target")
         return target
@@ -422,10 +456,15 @@ class _CardFileReader(CardFileReader):
     # -- avatars ------------------------------------------------------------
     def avatar(self, avatar_id: int, entry: dict[str, Any]) -> HeroAvatar:
         name, where, japanese = self.entry_header(entry, "avatar", avatar_id)
-        self.check_fields(entry, {"name", "japanese", "faction", "hp", "hand", "charisma",
-                                  "race", "ability"}, where)
+        self.check_fields(
+            entry,
+            {"name", "japanese", "faction", "hp", "hand", "charisma", "race", "ability"},
+            where,
+        )
         return HeroAvatar(
-            id=avatar_id, name=name, japanese=japanese,
+            id=avatar_id,
+            name=name,
+            japanese=japanese,
             faction=self.choice(entry, "faction", where, FACTIONS),
             hp=self.number(entry, "hp", where, low=1, high=999),
             hand=self.number(entry, "hand", where, high=MIN_DECK_SIZE - 1),
@@ -438,28 +477,35 @@ class _CardFileReader(CardFileReader):
         if value is None:
             return AvatarAbility()
         if not isinstance(value, dict):
-            raise self.fail(where, "field 'ability' must be a table such as "
-                                   "{ kind = \"race_bonus\", race = \"Beast\", power = 500 }")
+            raise self.fail(
+                where,
+                "field 'ability' must be a table such as "
+                '{ kind = "race_bonus", race = "Beast", power = 500 }',
+            )
         where = f"{where}: ability"
         kind = self.choice(value, "kind", where, ABILITY_KINDS, what="ability kind")
-        allowed = {"none": {"kind"},
-                   "activated": {"kind", "effects", "target"},
-                   "on_enemy_destroyed": {"kind", "effects"},
-                   "race_bonus": {"kind", "race", "power", "attack"}}[kind]
+        allowed = {
+            "none": {"kind"},
+            "activated": {"kind", "effects", "target"},
+            "on_enemy_destroyed": {"kind", "effects"},
+            "race_bonus": {"kind", "race", "power", "attack"},
+        }[kind]
         self.check_fields(value, allowed, where, f" for kind '{kind}'")
         if kind == "none":
             return AvatarAbility()
         if kind == "race_bonus":
-            return AvatarAbility(kind, race=self.text(value, "race", where),
-                                 power=self.number(value, "power", where, high=MAX_NUMBER),
-                                 attack=self.number(value, "attack", where, high=99, default=0))
+            return AvatarAbility(
+                kind,
+                race=self.text(value, "race", where),
+                power=self.number(value, "power", where, high=MAX_NUMBER),
+                attack=self.number(value, "attack", where, high=99, default=0),
+            )
         effects = self.ability_effects(value, kind, where)
         if kind == "on_enemy_destroyed":
             return AvatarAbility(kind, effects)
         return AvatarAbility(kind, effects, self.target(value, effects, where))
 
-    def ability_effects(self, value: dict[str, Any], kind: str,
-                        where: str) -> tuple[Effect, ...]:
+    def ability_effects(self, value: dict[str, Any], kind: str, where: str) -> tuple[Effect, ...]:
         """The effects of an activated or on_enemy_destroyed ability: at least one."""
         self.require(value, "effects", where)
         effects = self.effects(value, "effects", where)
@@ -467,9 +513,12 @@ class _CardFileReader(CardFileReader):
             raise self.fail(where, "needs at least one effect")
         for effect in effects:
             if kind == "on_enemy_destroyed" and effect.name not in TRIGGERED_ABILITY_EFFECTS:
-                raise self.fail(where, f"effect '{effect.name}' cannot be used by an "
-                                       f"on_enemy_destroyed ability (only "
-                                       f"{', '.join(sorted(TRIGGERED_ABILITY_EFFECTS))})")
+                raise self.fail(
+                    where,
+                    f"effect '{effect.name}' cannot be used by an "
+                    f"on_enemy_destroyed ability (only "
+                    f"{', '.join(sorted(TRIGGERED_ABILITY_EFFECTS))})",
+                )
         return effects
 
     # -- cards --------------------------------------------------------------
@@ -478,51 +527,77 @@ class _CardFileReader(CardFileReader):
         if name.casefold() == TOKEN_NAME.casefold():
             raise self.fail(where, f"the name '{TOKEN_NAME}' is reserved for the avatars' token")
         kind = self.choice(entry, "type", where, CARD_TYPES, what="card type")
-        common = {"name", "japanese", "type", "faction", "cost", "condition", "keywords",
-                  "effects", "target"}
+        common = {
+            "name",
+            "japanese",
+            "type",
+            "faction",
+            "cost",
+            "condition",
+            "keywords",
+            "effects",
+            "target",
+        }
         specific = {"race", "power", "attack", "trigger"} if kind == "unit" else {"timing"}
         self.check_fields(entry, common | specific, where, f" for a {kind}")
-        card = HeroCard(card_id, name, japanese, kind,
-                        faction=self.choice(entry, "faction", where, FACTIONS),
-                        cost=self.number(entry, "cost", where, low=1, high=99),
-                        condition=self.condition(entry, where),
-                        keywords=self.keywords(entry, where, KEYWORDS),
-                        effects=self.effects(entry, "effects", where))
+        card = HeroCard(
+            card_id,
+            name,
+            japanese,
+            kind,
+            faction=self.choice(entry, "faction", where, FACTIONS),
+            cost=self.number(entry, "cost", where, low=1, high=99),
+            condition=self.condition(entry, where),
+            keywords=self.keywords(entry, where, KEYWORDS),
+            effects=self.effects(entry, "effects", where),
+        )
         card = replace(card, target=self.target(entry, card.effects, where))
-        return self.operation(card, entry, where) if kind == "operation" else \
-            self.unit(card, entry, where)
+        return (
+            self.operation(card, entry, where)
+            if kind == "operation"
+            else self.unit(card, entry, where)
+        )
 
     def condition(self, entry: dict[str, Any], where: str) -> Condition:
         text = self.text(entry, "condition", where, empty=True)
         try:
             return Condition.parse(text)
         except ValueError:
-            raise self.fail(where, f"bad condition '{text}': write faction symbols then an "
-                                   "optional number, like \"(R)(K)(1)\", or \"\" (at most "
-                                   f"{MAX_CONDITION} symbols of a colour, a number up to "
-                                   f"{MAX_CONDITION})") from None
+            raise self.fail(
+                where,
+                f"bad condition '{text}': write faction symbols then an "
+                'optional number, like "(R)(K)(1)", or "" (at most '
+                f"{MAX_CONDITION} symbols of a colour, a number up to "
+                f"{MAX_CONDITION})",
+            ) from None
 
     def operation(self, card: HeroCard, entry: dict[str, Any], where: str) -> HeroCard:
         if card.keywords - {"HORDE"}:
-            raise self.fail(where, f"keyword '{sorted(card.keywords - {'HORDE'})[0]}' has no "
-                                   "meaning on an operation (only HORDE)")
+            raise self.fail(
+                where,
+                f"keyword '{sorted(card.keywords - {'HORDE'})[0]}' has no "
+                "meaning on an operation (only HORDE)",
+            )
         if not card.effects:
             raise self.fail(where, "an operation needs at least one effect")
         return replace(card, timing=self.choice(entry, "timing", where, TIMINGS))
 
     def unit(self, card: HeroCard, entry: dict[str, Any], where: str) -> HeroCard:
-        return replace(card, trigger=self.trigger(entry, card.effects, where),
-                       race=self.text(entry, "race", where),
-                       power=self.number(entry, "power", where, low=1, high=MAX_NUMBER),
-                       attack=self.number(entry, "attack", where, high=99))
+        return replace(
+            card,
+            trigger=self.trigger(entry, card.effects, where),
+            race=self.text(entry, "race", where),
+            power=self.number(entry, "power", where, low=1, high=MAX_NUMBER),
+            attack=self.number(entry, "attack", where, high=99),
+        )
 
-    def trigger(self, entry: dict[str, Any], effects: tuple[Effect, ...],
-                where: str) -> str | None:
+    def trigger(self, entry: dict[str, Any], effects: tuple[Effect, ...], where: str) -> str | None:
         """A unit's trigger: given exactly when the unit has effects."""
         if "trigger" not in entry:
             if effects:
-                raise self.fail(where, "missing field 'trigger' (a unit's effects need "
-                                       "trigger = \"on_deploy\")")
+                raise self.fail(
+                    where, "missing field 'trigger' (a unit's effects need trigger = \"on_deploy\")"
+                )
             return None
         trigger = self.choice(entry, "trigger", where, TRIGGERS)
         if not effects:

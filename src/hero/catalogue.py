@@ -3,6 +3,7 @@ public card data and the *anchors* of a move, the things on the board its
 text names (a card in the hand, a unit's slot, a row, an avatar), in the
 order a player clicks them. Moves are written from the mover's side (its F1
 is its opponent's op.F1)."""
+
 from __future__ import annotations
 
 import re
@@ -24,19 +25,37 @@ def card_data(game: Any) -> dict[str, Any]:
     cards = {}
     for card in game.cards.cards:
         cards[card.name] = {
-            "kind": card.kind, "faction": card.faction, "cost": card.cost,
-            "condition": card.condition.text, "race": card.race, "power": card.power,
-            "attack": card.attack, "keywords": sorted(card.keywords), "timing": card.timing,
-            "trigger": card.trigger, "target": card.target, "effects": _effects(card.effects)}
+            "kind": card.kind,
+            "faction": card.faction,
+            "cost": card.cost,
+            "condition": card.condition.text,
+            "race": card.race,
+            "power": card.power,
+            "attack": card.attack,
+            "keywords": sorted(card.keywords),
+            "timing": card.timing,
+            "trigger": card.trigger,
+            "target": card.target,
+            "effects": _effects(card.effects),
+        }
     avatars = {}
     for avatar in game.cards.avatars:
         ability = avatar.ability
         avatars[avatar.name] = {
-            "faction": avatar.faction, "hp": avatar.hp, "hand": avatar.hand,
-            "charisma": avatar.charisma, "race": avatar.race,
-            "ability": {"kind": ability.kind, "effects": _effects(ability.effects),
-                        "target": ability.target, "race": ability.race,
-                        "power": ability.power, "attack": ability.attack}}
+            "faction": avatar.faction,
+            "hp": avatar.hp,
+            "hand": avatar.hand,
+            "charisma": avatar.charisma,
+            "race": avatar.race,
+            "ability": {
+                "kind": ability.kind,
+                "effects": _effects(ability.effects),
+                "target": ability.target,
+                "race": ability.race,
+                "power": ability.power,
+                "attack": ability.attack,
+            },
+        }
     return {"cards": cards, "avatars": avatars}
 
 

@@ -1,26 +1,39 @@
 """A Hero incarnation in words for one seat (xenophon.kernel.narration): attacks and
 their outcome, damage to units and avatars, units destroyed, cards played,
 and what each phase and window asks."""
+
 from __future__ import annotations
 
 import re
 from collections import Counter
 from typing import Any
 
-from xenophon.kernel.codes import decode
-from xenophon.kernel.narration import HIDDEN, Narrator, clamp_hp, gained, legal_summary
-from xenophon.kernel.game import CHANCE, State, count_text, plural
-from xenophon.kernel.errors import NotationError
 from xenophon.hero.cards import FACTION_NAMES
-from xenophon.hero.notation import (ABILITY, ATTACK, AVATAR, DEPLOY, FRONT, GUARD, MOVE, PLAY,
-                                    RETAINER, TARGET, parse_slot, slot_name)
+from xenophon.hero.notation import (
+    ABILITY,
+    ATTACK,
+    AVATAR,
+    DEPLOY,
+    FRONT,
+    GUARD,
+    MOVE,
+    PLAY,
+    RETAINER,
+    TARGET,
+    parse_slot,
+    slot_name,
+)
+from xenophon.kernel.codes import decode
+from xenophon.kernel.errors import NotationError
+from xenophon.kernel.game import CHANCE, State, count_text, plural
+from xenophon.kernel.narration import HIDDEN, Narrator, clamp_hp, gained, legal_summary
 
 ROWS = ("front", "back")
 ASKED = {
     "action": "deploy units, play operations, change a unit's row or use your avatar's "
-              "ability; 'end' goes to the battle phase (the opponent may answer first)",
+    "ability; 'end' goes to the battle phase (the opponent may answer first)",
     "battle": "attack with a standby unit ('attack F1 > op.F2' or 'attack F1 > avatar'), "
-              "use a fast operation, or 'end' your turn",
+    "use a fast operation, or 'end' your turn",
 }
 
 
@@ -43,18 +56,24 @@ class HeroNarrator(Narrator):
         if actor != CHANCE and text and text.startswith("attack"):
             lines.append(self._attack_line(after, actor))
         for player in (0, 1):
-            lines += self._field_lines(before["players"][player], after["players"][player],
-                                       player, text if actor == player else None)
-            lines += self._hp_lines(before["players"][player], after["players"][player],
-                                    player)
+            lines += self._field_lines(
+                before["players"][player],
+                after["players"][player],
+                player,
+                text if actor == player else None,
+            )
+            lines += self._hp_lines(before["players"][player], after["players"][player], player)
         return lines
 
     def _attack_line(self, after: dict, actor: int) -> str:
         attack = after.get("attack") or {}
         attacker = self._unit_named(after, actor, attack.get("attacker"))
         target = attack.get("target")
-        victim = f"{self.whose(1 - actor)} avatar" if target == "avatar" \
+        victim = (
+            f"{self.whose(1 - actor)} avatar"
+            if target == "avatar"
             else self._unit_named(after, 1 - actor, target)
+        )
         return f"{attacker} attacks {victim}"
 
     def _unit_named(self, view: dict, owner: int, ref: str | None) -> str:
@@ -72,38 +91,50 @@ class HeroNarrator(Narrator):
         (the notation names them from the mover's side)."""
         if actor == self.seat:
             return text
-        return re.sub(r"\b(op\.)?([FB][1-5])\b",
-                      lambda m: m.group(2) if m.group(1) else f"op.{m.group(2)}", text)
+        return re.sub(
+            r"\b(op\.)?([FB][1-5])\b",
+            lambda m: m.group(2) if m.group(1) else f"op.{m.group(2)}",
+            text,
+        )
 
     def _field_lines(self, old: dict, new: dict, player: int, text: str | None) -> list[str]:
         lines = []
         before = Counter(u["card"] for row in ROWS for u in old[row])
         after = Counter(u["card"] for row in ROWS for u in new[row])
         for name, n in (before - after).items():
-            where = "to the hand" if gained(old.get("known"), new.get("known"))[name] or \
-                (player == self.seat and gained(old["hand"], new["hand"])[name]) \
+            where = (
+                "to the hand"
+                if gained(old.get("known"), new.get("known"))[name]
+                or (player == self.seat and gained(old["hand"], new["hand"])[name])
                 else "destroyed"
+            )
             verb = "returns" if where == "to the hand" else "is"
             for _ in range(n):
                 lines.append(f"{self.whose(player)} {name} {verb} {where}")
         for name, n in (after - before).items():
             if text and name in text:
                 continue
-            lines.append(f"{self.whose(player)} {name} enters the field"
-                         + (f" (x{n})" if n > 1 else ""))
+            lines.append(
+                f"{self.whose(player)} {name} enters the field" + (f" (x{n})" if n > 1 else "")
+            )
         for row in ROWS:
             if [u["card"] for u in old[row]] != [u["card"] for u in new[row]]:
                 continue
             for index, (a, b) in enumerate(zip(old[row], new[row]), start=1):
-                unit = f"{self.whose(player)} {b['card']} " \
-                       f"({'' if player == self.seat else 'op.'}{row[0].upper()}{index})"
+                unit = (
+                    f"{self.whose(player)} {b['card']} "
+                    f"({'' if player == self.seat else 'op.'}{row[0].upper()}{index})"
+                )
                 if b["power"] != a["power"] or b["attack"] != a["attack"]:
-                    lines.append(f"{unit} is now {b['power']}/{b['attack']} "
-                                 f"(was {a['power']}/{a['attack']})")
+                    lines.append(
+                        f"{unit} is now {b['power']}/{b['attack']} (was {a['power']}/{a['attack']})"
+                    )
                 if b["damage"] > a["damage"]:
-                    lines.append(f"{unit} takes "
-                                 f"{b['damage'] - a['damage']} damage (power {b['power']}, "
-                                 f"damage {b['damage']})")
+                    lines.append(
+                        f"{unit} takes "
+                        f"{b['damage'] - a['damage']} damage (power {b['power']}, "
+                        f"damage {b['damage']})"
+                    )
         return lines
 
     def _hp_lines(self, old: dict, new: dict, player: int) -> list[str]:
@@ -112,8 +143,10 @@ class HeroNarrator(Narrator):
             return []
         avatar = self.cards.avatar_by_name(new["avatar"])
         verb = f"loses {-change}" if change < 0 else f"gains {change}"
-        return [f"{self.whose(player)} avatar {avatar.name} {verb} HP "
-                f"({clamp_hp(new['hp'])}/{avatar.hp})"]
+        return [
+            f"{self.whose(player)} avatar {avatar.name} {verb} HP "
+            f"({clamp_hp(new['hp'])}/{avatar.hp})"
+        ]
 
     # -- cards and rules ----------------------------------------------------------
     def card_lines(self, state: State, word: str) -> list[str]:
@@ -136,12 +169,16 @@ class HeroNarrator(Narrator):
         if phase in ASKED:
             return f"{phase.capitalize()}: {ASKED[phase]}."
         if phase == "window":
-            return ("The opponent ended their Action phase: this is your window to use a fast "
-                    f"operation or the Retainer, or 'pass'. Legal: {legal_summary(state)}.")
+            return (
+                "The opponent ended their Action phase: this is your window to use a fast "
+                f"operation or the Retainer, or 'pass'. Legal: {legal_summary(state)}."
+            )
         if phase == "defend":
             attack = self._attack_line(view, view["active"])
-            return (f"{attack[0].upper()}{attack[1:]}: 'guard SLOT' with a standby unit, use a "
-                    f"fast operation or the Retainer, or 'pass'. Legal: {legal_summary(state)}.")
+            return (
+                f"{attack[0].upper()}{attack[1:]}: 'guard SLOT' with a standby unit, use a "
+                f"fast operation or the Retainer, or 'pass'. Legal: {legal_summary(state)}."
+            )
         return f"Phase {phase}. Legal: {legal_summary(state)}."
 
     def end_reason(self, view: dict) -> str:
@@ -163,8 +200,8 @@ __all__ = ["HeroNarrator"]
 # -- cards on demand ------------------------------------------------------------------
 KEYWORD_TEXT = {
     "RANGED": "may attack used enemy front-row units from the back row (never the avatar); "
-              "from the front row, its attack on a back-row unit cannot be guarded by "
-              "front-row units",
+    "from the front row, its attack on a back-row unit cannot be guarded by "
+    "front-row units",
     "BLITZ": "may be deployed to the front row",
     "FIRST_STRIKE": "against a unit without FIRST_STRIKE, deals its damage first",
     "FLYING": "can be guarded only by units with FLYING or RANGED",
@@ -184,8 +221,12 @@ EFFECT_TEXT = {
     "untap": "makes the unit standby",
     "win_if_units": "you win if you then control {0} or more units that are not tokens",
 }
-TARGET_TEXT = {"none": "", "unit": "a unit", "own_unit": "a unit of yours",
-               "enemy_unit": "an enemy unit"}
+TARGET_TEXT = {
+    "none": "",
+    "unit": "a unit",
+    "own_unit": "a unit of yours",
+    "enemy_unit": "an enemy unit",
+}
 
 
 def effects_text(effects: Any, target: str) -> str:
@@ -202,7 +243,7 @@ class HeroCards:
 
     def lines(self, state: State, word: str) -> list[str]:
         """A card's stats and text; KeyError naming what is unknown."""
-        if any(ch.isdigit() for ch in word):           # card names hold no digit
+        if any(ch.isdigit() for ch in word):  # card names hold no digit
             try:
                 slot = parse_slot(word)
             except NotationError as error:
@@ -219,39 +260,59 @@ class HeroCards:
 
     def stats(self, card: Any) -> list[str]:
         condition = card.condition.text or "none"
-        head = (f"{card.name} ({FACTION_NAMES[card.faction]} {card.kind}, cost {card.cost}, "
-                f"condition {condition})")
+        head = (
+            f"{card.name} ({FACTION_NAMES[card.faction]} {card.kind}, cost {card.cost}, "
+            f"condition {condition})"
+        )
         if card.is_unit:
             lines = [head, f"  {card.race}  power {card.power}  attack {card.attack}"]
         else:
-            lines = [head, f"  {card.timing} operation"
-                           + (" (your Action phase only)" if card.timing == "normal"
-                              else " (also in the windows)")]
+            lines = [
+                head,
+                f"  {card.timing} operation"
+                + (
+                    " (your Action phase only)"
+                    if card.timing == "normal"
+                    else " (also in the windows)"
+                ),
+            ]
         lines += [f"  {k}: {KEYWORD_TEXT[k]}" for k in sorted(card.keywords)]
         if card.effects:
             when = "when deployed, " if card.trigger == "on_deploy" else ""
             lines.append(f"  {when}{effects_text(card.effects, card.target)}")
         if card.condition.total:
-            lines.append("  condition: your field (avatar, units, tokens) must hold a card of "
-                         "each listed colour and as many cards in all as the symbols and the "
-                         "number")
+            lines.append(
+                "  condition: your field (avatar, units, tokens) must hold a card of "
+                "each listed colour and as many cards in all as the symbols and the "
+                "number"
+            )
         return lines
 
     def avatar(self, avatar: Any) -> list[str]:
-        lines = [f"{avatar.name} (avatar, {FACTION_NAMES[avatar.faction]}, {avatar.race})",
-                 f"  HP {avatar.hp}  hand {avatar.hand}  charisma {avatar.charisma} a turn"]
+        lines = [
+            f"{avatar.name} (avatar, {FACTION_NAMES[avatar.faction]}, {avatar.race})",
+            f"  HP {avatar.hp}  hand {avatar.hand}  charisma {avatar.charisma} a turn",
+        ]
         ability = avatar.ability
         if ability.kind == "activated":
-            lines.append("  once a turn in your Action phase, free: "
-                         + effects_text(ability.effects, ability.target))
+            lines.append(
+                "  once a turn in your Action phase, free: "
+                + effects_text(ability.effects, ability.target)
+            )
         elif ability.kind == "on_enemy_destroyed":
-            lines.append("  whenever an enemy unit or token is destroyed: "
-                         + effects_text(ability.effects, "none"))
+            lines.append(
+                "  whenever an enemy unit or token is destroyed: "
+                + effects_text(ability.effects, "none")
+            )
         elif ability.kind == "race_bonus":
-            lines.append(f"  your {ability.race} units get +{ability.power} power and "
-                         f"+{ability.attack} attack")
-        lines.append("  Retainer: discard a card in a window or your turn for a 1000-power "
-                     "token in your back row")
+            lines.append(
+                f"  your {ability.race} units get +{ability.power} power and "
+                f"+{ability.attack} attack"
+            )
+        lines.append(
+            "  Retainer: discard a card in a window or your turn for a 1000-power "
+            "token in your back row"
+        )
         return lines
 
     def on_field(self, view: dict, slot: int) -> list[str]:
@@ -260,11 +321,14 @@ class HeroCards:
         if unit is None:
             raise KeyError(f"no unit in {slot_name(slot)}")
         state = "used" if unit["used"] else "standby"
-        head = [f"{slot_name(slot)}: {self.whose(player)}, power {unit['power']}, attack "
-                f"{unit['attack']}, damage {unit['damage']}, {state}"]
+        head = [
+            f"{slot_name(slot)}: {self.whose(player)}, power {unit['power']}, attack "
+            f"{unit['attack']}, damage {unit['damage']}, {state}"
+        ]
         if unit.get("token"):
-            return head + ["  a Retainer token (power 1000, no keywords; gone at the end of "
-                           "the turn)"]
+            return head + [
+                "  a Retainer token (power 1000, no keywords; gone at the end of the turn)"
+            ]
         return head + self.stats(self.cards.by_name(unit["card"]))
 
     def whose(self, player: int) -> str:
@@ -288,8 +352,9 @@ def faction_counts(view: dict, player: int, cards: Any) -> Counter:
     counts = Counter([avatar.faction])
     for row in ROWS:
         for unit in info[row]:
-            counts[avatar.faction if unit.get("token") else
-                   cards.by_name(unit["card"]).faction] += 1
+            counts[
+                avatar.faction if unit.get("token") else cards.by_name(unit["card"]).faction
+            ] += 1
     return counts
 
 
@@ -324,8 +389,9 @@ def why_illegal(state: State, code: int, seat: int) -> str | None:
     return None
 
 
-def _why_not_use(view: dict, me: dict, card: Any, kind: int, row: int, seat: int, cards: Any,
-                 phase: str) -> str | None:
+def _why_not_use(
+    view: dict, me: dict, card: Any, kind: int, row: int, seat: int, cards: Any, phase: str
+) -> str | None:
     if kind == DEPLOY and not card.is_unit:
         return f"{card.name} is an operation: 'play {card.name}'"
     if kind == PLAY and card.is_unit:
@@ -335,13 +401,17 @@ def _why_not_use(view: dict, me: dict, card: Any, kind: int, row: int, seat: int
         return f"{card.name} is used only in your own Action phase"
     charisma = cards.avatar_by_name(me["avatar"]).charisma
     if me["charisma_used"] + card.cost > charisma:
-        return (f"{card.name} costs {card.cost} charisma and you have "
-                f"{charisma - me['charisma_used']} of {charisma} left this turn")
+        return (
+            f"{card.name} costs {card.cost} charisma and you have "
+            f"{charisma - me['charisma_used']} of {charisma} left this turn"
+        )
     counts = faction_counts(view, seat, cards)
     if not card.condition.is_met(counts):
         have = ", ".join(f"{FACTION_NAMES[f]} {n}" for f, n in sorted(counts.items()))
-        return (f"its condition {card.condition.text} is unmet: your field holds "
-                f"{plural(sum(counts.values()), 'card')} ({have})")
+        return (
+            f"its condition {card.condition.text} is unmet: your field holds "
+            f"{plural(sum(counts.values()), 'card')} ({have})"
+        )
     if kind == DEPLOY:
         if row == FRONT and "BLITZ" not in card.keywords:
             return f"{card.name} has no BLITZ: units are deployed to the back row"
@@ -356,16 +426,19 @@ def _why_not_move(me: dict, slot: int) -> str | None:
     if unit is None:
         return f"you have no unit in {slot_name(slot)}"
     if not unit["can_move"]:
-        return (f"{unit['card']} cannot change row this turn (once a turn, not in the turn "
-                "it was deployed, never a Retainer)")
+        return (
+            f"{unit['card']} cannot change row this turn (once a turn, not in the turn "
+            "it was deployed, never a Retainer)"
+        )
     row = slot // 5
     if len(me[ROWS[1 - row]]) >= 5:
         return f"your {ROWS[1 - row]} row is full"
     return None
 
 
-def _why_not_attack(view: dict, me: dict, source: int, target: int, seat: int,
-                    cards: Any) -> str | None:
+def _why_not_attack(
+    view: dict, me: dict, source: int, target: int, seat: int, cards: Any
+) -> str | None:
     if view["phase"] != "battle" or view["active"] != seat:
         return "attacks are declared in your own battle phase ('end' your Action phase first)"
     unit = unit_at(me, source)
@@ -407,16 +480,20 @@ def _why_not_guard(view: dict, me: dict, slot: int, seat: int, cards: Any) -> st
     attacker_keywords = _keywords(attacker, cards)
     guard_keywords = _keywords(unit, cards)
     guard_row = slot // 5
-    target_row = None if attack["target"] == "avatar" else \
-        parse_slot(attack["target"], theirs=False) // 5
+    target_row = (
+        None if attack["target"] == "avatar" else parse_slot(attack["target"], theirs=False) // 5
+    )
     if target_row == 0 and guard_row == 1:
         return "a back-row unit cannot guard a front-row unit"
     if "FLYING" in attacker_keywords and not {"FLYING", "RANGED"} & guard_keywords:
         return "the attacker has FLYING: only units with FLYING or RANGED guard it"
-    if ("RANGED" in attacker_keywords and attacker_slot // 5 == 0 and target_row == 1
-            and guard_row == 0):
-        return ("a RANGED front-row attacker on a back-row unit cannot be guarded by "
-                "front-row units")
+    if (
+        "RANGED" in attacker_keywords
+        and attacker_slot // 5 == 0
+        and target_row == 1
+        and guard_row == 0
+    ):
+        return "a RANGED front-row attacker on a back-row unit cannot be guarded by front-row units"
     return None
 
 
@@ -431,11 +508,12 @@ def _why_not_ability(view: dict, me: dict, seat: int, cards: Any) -> str | None:
     avatar = cards.avatar_by_name(me["avatar"])
     ability = avatar.ability
     if ability.kind != "activated":
-        return (f"{avatar.name} has no ability to use besides the Retainer "
-                "('retainer CARD')")
+        return f"{avatar.name} has no ability to use besides the Retainer ('retainer CARD')"
     if view["phase"] != "action" or view["active"] != seat:
         return f"{avatar.name}'s ability is used only in your own Action phase"
     if me["ability_used"]:
         return f"{avatar.name}'s ability is used once a turn, and you used it this turn"
-    return (f"that is not a legal target of {avatar.name}'s ability "
-            f"({effects_text(ability.effects, ability.target)})")
+    return (
+        f"that is not a legal target of {avatar.name}'s ability "
+        f"({effects_text(ability.effects, ability.target)})"
+    )

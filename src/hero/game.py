@@ -1,17 +1,18 @@
 """The public Hero `Game` and `State`, over the C core or the oracle."""
+
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
-from collections.abc import Sequence
 
-from xenophon.kernel.errors import XenophonError
-from xenophon.kernel.game import Game as BaseGame
-from xenophon.kernel.game import State as BaseState
 from xenophon.hero import notation
 from xenophon.hero.cards import Deck, HeroCardSet, load_card_set, load_deck, prebuilt_decks
 from xenophon.hero.render import render_state
+from xenophon.kernel.errors import XenophonError
+from xenophon.kernel.game import Game as BaseGame
+from xenophon.kernel.game import State as BaseState
 
 DEFAULT_DECKS = ("crimson_conqueror", "wild_grove")
 
@@ -53,8 +54,9 @@ def resolve_deck(deck: Deck | str | Path, cards: HeroCardSet) -> Deck:
     path = Path(deck)
     if path.suffix == ".toml" or path.exists():
         return load_deck(path, cards)
-    raise XenophonError(f"unknown deck '{deck}' (prebuilt: {', '.join(sorted(prebuilt))}, "
-                        "or a deck file)")
+    raise XenophonError(
+        f"unknown deck '{deck}' (prebuilt: {', '.join(sorted(prebuilt))}, or a deck file)"
+    )
 
 
 class Game(BaseGame):
@@ -63,8 +65,13 @@ class Game(BaseGame):
     name = "hero"
     state_class = State
 
-    def __init__(self, decks: Sequence[Deck | str | Path] = DEFAULT_DECKS, seed: int | None = None,
-                 cards: HeroCardSet | str | Path | None = None, engine: str = "c"):
+    def __init__(
+        self,
+        decks: Sequence[Deck | str | Path] = DEFAULT_DECKS,
+        seed: int | None = None,
+        cards: HeroCardSet | str | Path | None = None,
+        engine: str = "c",
+    ):
         super().__init__(seed, engine)
         self.cards = cards if isinstance(cards, HeroCardSet) else load_card_set(cards)
         if len(decks) != 2:
@@ -81,6 +88,7 @@ class Game(BaseGame):
 
     def _core(self) -> Any:
         from xenophon._core import hero
+
         return hero
 
     def options(self) -> dict[str, Any]:
@@ -89,7 +97,8 @@ class Game(BaseGame):
     def card_digest(self) -> str:
         """The card file's digest, extended with the decks' contents."""
         text = self.cards.digest + "".join(
-            f"|{d.avatar.name}:{','.join(map(str, d.counts))}" for d in self.decks)
+            f"|{d.avatar.name}:{','.join(map(str, d.counts))}" for d in self.decks
+        )
         return hashlib.sha256(text.encode()).hexdigest()
 
     def __repr__(self) -> str:

@@ -14,33 +14,70 @@ formatting and parsing need only the card set, never a state. Chance outcomes
 >>> format_action(parse_action("ATTACK b1>OP.f3", cards), cards)
 'attack B1 > op.F3'
 """
+
 from __future__ import annotations
 
 import difflib
 import re
 
 from xenophon._core import hero as _core
+from xenophon.hero.cards import HeroCard, HeroCardSet
 from xenophon.kernel.codes import core_kinds, decode, encode
 from xenophon.kernel.errors import NotationError
-from xenophon.hero.cards import HeroCard, HeroCardSet
 
 __all__ = [
-    "END", "PASS", "MOVE", "DEPLOY", "PLAY", "RETAINER", "ABILITY", "TARGET", "ATTACK",
-    "GUARD", "DRAW", "KIND_NAMES", "DECISION_KINDS", "CHANCE_KINDS", "FRONT", "BACK",
-    "AVATAR", "NONE", "ROW_SIZE", "MY_SLOTS", "ALL_SLOTS", "encode", "decode", "slot_name",
-    "parse_slot", "format_action", "parse_action",
+    "END",
+    "PASS",
+    "MOVE",
+    "DEPLOY",
+    "PLAY",
+    "RETAINER",
+    "ABILITY",
+    "TARGET",
+    "ATTACK",
+    "GUARD",
+    "DRAW",
+    "KIND_NAMES",
+    "DECISION_KINDS",
+    "CHANCE_KINDS",
+    "FRONT",
+    "BACK",
+    "AVATAR",
+    "NONE",
+    "ROW_SIZE",
+    "MY_SLOTS",
+    "ALL_SLOTS",
+    "encode",
+    "decode",
+    "slot_name",
+    "parse_slot",
+    "format_action",
+    "parse_action",
 ]
 
 # ---------------------------------------------------------------------------
 # Kinds (spec §8)
 
-_NAMES = ("END", "PASS", "MOVE", "DEPLOY", "PLAY", "RETAINER", "ABILITY", "TARGET", "ATTACK",
-          "GUARD", "DRAW")
+_NAMES = (
+    "END",
+    "PASS",
+    "MOVE",
+    "DEPLOY",
+    "PLAY",
+    "RETAINER",
+    "ABILITY",
+    "TARGET",
+    "ATTACK",
+    "GUARD",
+    "DRAW",
+)
 #: the kinds' numbers are the C core's (DRAW, the only chance kind, is 15)
-END, PASS, MOVE, DEPLOY, PLAY, RETAINER, ABILITY, TARGET, ATTACK, GUARD, DRAW = \
-    core_kinds(_core, _NAMES)
-KIND_NAMES = dict(zip((END, PASS, MOVE, DEPLOY, PLAY, RETAINER, ABILITY, TARGET, ATTACK, GUARD,
-                       DRAW), _NAMES))
+END, PASS, MOVE, DEPLOY, PLAY, RETAINER, ABILITY, TARGET, ATTACK, GUARD, DRAW = core_kinds(
+    _core, _NAMES
+)
+KIND_NAMES = dict(
+    zip((END, PASS, MOVE, DEPLOY, PLAY, RETAINER, ABILITY, TARGET, ATTACK, GUARD, DRAW), _NAMES)
+)
 CHANCE_KINDS = frozenset({DRAW})
 DECISION_KINDS = frozenset(KIND_NAMES) - CHANCE_KINDS
 
@@ -48,16 +85,18 @@ DECISION_KINDS = frozenset(KIND_NAMES) - CHANCE_KINDS
 # Slots (spec §8): 0..4 my F1..F5, 5..9 my B1..B5, 10..19 the same of the
 # opponent, 20 the enemy avatar (an attack target), 63 no target.
 
-FRONT, BACK = 0, 1            # the y of a DEPLOY; also the row index of a slot
+FRONT, BACK = 0, 1  # the y of a DEPLOY; also the row index of a slot
 ROW_SIZE = 5
 MY_SLOTS = range(0, 10)
 ALL_SLOTS = range(0, 20)
 AVATAR = 20
 NONE = 63
 
-USAGE = ("end | pass | move F1 | deploy CARD front|back | play CARD [on SLOT] | "
-         "retainer discard CARD | ability [on SLOT] | target SLOT | "
-         "attack F1 > op.F2|avatar | guard B1 | draw CARD")
+USAGE = (
+    "end | pass | move F1 | deploy CARD front|back | play CARD [on SLOT] | "
+    "retainer discard CARD | ability [on SLOT] | target SLOT | "
+    "attack F1 > op.F2|avatar | guard B1 | draw CARD"
+)
 SLOT_HELP = "a slot is F1-F5 or B1-B5 (yours) or op.F1-op.B5 (the opponent's)"
 _SLOT = re.compile(r"(op\.)?([fb])([1-5])", re.IGNORECASE)
 
@@ -73,8 +112,7 @@ def slot_name(slot: int) -> str:
     return f"{prefix}{'FB'[row]}{index + 1}"
 
 
-def parse_slot(word: str, *, mine: bool = True, theirs: bool = True,
-               avatar: bool = False) -> int:
+def parse_slot(word: str, *, mine: bool = True, theirs: bool = True, avatar: bool = False) -> int:
     """The slot code of a slot token (case ignored); NotationError if malformed or
     of a side that is not allowed here."""
     if avatar and word.lower() == "avatar":
@@ -85,18 +123,17 @@ def parse_slot(word: str, *, mine: bool = True, theirs: bool = True,
         raise NotationError(f"'{word}' is not a slot: {SLOT_HELP}{extra}")
     is_theirs = match.group(1) is not None
     if is_theirs and not theirs:
-        raise NotationError(f"'{word}' is the opponent's slot; write one of yours "
-                            f"(F1-F5, B1-B5)")
+        raise NotationError(f"'{word}' is the opponent's slot; write one of yours (F1-F5, B1-B5)")
     if not is_theirs and not mine:
         extra = " or 'avatar'" if avatar else ""
-        raise NotationError(f"'{word}' is your own slot; write the opponent's (op.F1-op.B5)"
-                            f"{extra}")
+        raise NotationError(f"'{word}' is your own slot; write the opponent's (op.F1-op.B5){extra}")
     row = 0 if match.group(2).lower() == "f" else 1
     return (10 if is_theirs else 0) + row * ROW_SIZE + int(match.group(3)) - 1
 
 
 # ---------------------------------------------------------------------------
 # Formatting
+
 
 def format_action(code: int, cards: HeroCardSet) -> str:
     """The text of a code (relative to the acting player); NotationError for a code
@@ -145,6 +182,7 @@ def format_action(code: int, cards: HeroCardSet) -> str:
 # ---------------------------------------------------------------------------
 # Parsing
 
+
 def parse_action(text: str, cards: HeroCardSet) -> int:
     """The code of a move written in the notation; NotationError if malformed.
 
@@ -162,8 +200,10 @@ def parse_action(text: str, cards: HeroCardSet) -> int:
         return encode(END if keyword == "end" else PASS)
     if keyword in ("move", "guard"):
         if len(rest) != 1:
-            raise NotationError(f"'{keyword}' needs one slot of yours, e.g. "
-                                f"'{keyword} {'F1' if keyword == 'move' else 'B1'}'")
+            raise NotationError(
+                f"'{keyword}' needs one slot of yours, e.g. "
+                f"'{keyword} {'F1' if keyword == 'move' else 'B1'}'"
+            )
         return encode(MOVE if keyword == "move" else GUARD, 0, parse_slot(rest[0], theirs=False))
     if keyword == "deploy":
         if len(rest) < 2 or rest[-1].lower() not in ("front", "back"):
@@ -189,8 +229,13 @@ def parse_action(text: str, cards: HeroCardSet) -> int:
         return encode(TARGET, 0, parse_slot(rest[0]))
     if keyword == "attack":
         parts = " ".join(rest).split(">")
-        if len(parts) != 2 or not parts[0].strip() or not parts[1].strip() \
-                or len(parts[0].split()) != 1 or len(parts[1].split()) != 1:
+        if (
+            len(parts) != 2
+            or not parts[0].strip()
+            or not parts[1].strip()
+            or len(parts[0].split()) != 1
+            or len(parts[1].split()) != 1
+        ):
             raise NotationError("attack is written 'attack F1 > op.F2' or 'attack F1 > avatar'")
         attacker = parse_slot(parts[0].strip(), theirs=False)
         target = parse_slot(parts[1].strip(), mine=False, avatar=True)

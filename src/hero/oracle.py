@@ -37,53 +37,113 @@ where no ref is alive.
 
 Undo keeps a full copy of the state per applied action.
 """
+
 from __future__ import annotations
 
 import random
 from typing import Any, NamedTuple
 
 from xenophon.hero.cards import (
-    Deck, Effect, HeroAvatar, HeroCard, HeroCardSet, TOKEN_NAME, load_card_set, prebuilt_decks,
+    TOKEN_NAME,
+    Deck,
+    Effect,
+    HeroAvatar,
+    HeroCard,
+    HeroCardSet,
+    load_card_set,
+    prebuilt_decks,
 )
 from xenophon.hero.notation import (
-    ABILITY, ATTACK, AVATAR, BACK, DEPLOY, DRAW, END, FRONT, GUARD, MOVE, NONE, PASS, PLAY,
-    RETAINER, ROW_SIZE, TARGET, decode, encode, format_action,
+    ABILITY,
+    ATTACK,
+    AVATAR,
+    BACK,
+    DEPLOY,
+    DRAW,
+    END,
+    FRONT,
+    GUARD,
+    MOVE,
+    NONE,
+    PASS,
+    PLAY,
+    RETAINER,
+    ROW_SIZE,
+    TARGET,
+    decode,
+    encode,
+    format_action,
 )
 from xenophon.kernel.codes import CHANCE, TERMINAL
 from xenophon.kernel.game import register_engine
-from xenophon.kernel.oracle import (OracleStateBase, ms_add, ms_size, ms_take,  # noqa: F401
-                                      perft)  # perft: part of this module's API
+from xenophon.kernel.oracle import (  # noqa: F401
+    OracleStateBase,
+    ms_add,
+    ms_size,
+    ms_take,
+    perft,  # perft: part of this module's API
+)
 
 __all__ = [
-    "CHANCE", "TERMINAL", "TOKEN", "END", "PASS", "MOVE", "DEPLOY", "PLAY", "RETAINER",
-    "ABILITY", "TARGET", "ATTACK", "GUARD", "DRAW", "AVATAR", "NONE", "FRONT", "BACK",
-    "encode", "decode", "Unit", "Player", "OracleGame", "OracleState", "perft",
+    "CHANCE",
+    "TERMINAL",
+    "TOKEN",
+    "END",
+    "PASS",
+    "MOVE",
+    "DEPLOY",
+    "PLAY",
+    "RETAINER",
+    "ABILITY",
+    "TARGET",
+    "ATTACK",
+    "GUARD",
+    "DRAW",
+    "AVATAR",
+    "NONE",
+    "FRONT",
+    "BACK",
+    "encode",
+    "decode",
+    "Unit",
+    "Player",
+    "OracleGame",
+    "OracleState",
+    "perft",
 ]
 
 # ---------------------------------------------------------------------------
 # Small constants
 
-TOKEN = -1                       # the card "id" of a Retainer token (spec §2: card id or TOKEN)
+TOKEN = -1  # the card "id" of a Retainer token (spec §2: card id or TOKEN)
 ROWS = (FRONT, BACK)
 ROW_LETTERS = "FB"
 PHASES = ("setup", "draw", "action", "window", "battle", "defend", "over")
-AVATAR_TARGET = "avatar"         # the target of an attack on the avatar
+AVATAR_TARGET = "avatar"  # the target of an attack on the avatar
 
 
 # ---------------------------------------------------------------------------
 # State pieces (spec §2)
+
 
 class Unit:
     """A unit on the field: a card, or a Retainer token (card == TOKEN)."""
 
     __slots__ = ("card", "damage", "used", "can_move", "pump_power", "pump_attack")
 
-    def __init__(self, card: int, damage: int = 0, used: bool = False, can_move: bool = False,
-                 pump_power: int = 0, pump_attack: int = 0):
+    def __init__(
+        self,
+        card: int,
+        damage: int = 0,
+        used: bool = False,
+        can_move: bool = False,
+        pump_power: int = 0,
+        pump_attack: int = 0,
+    ):
         self.card = card
         self.damage = damage
-        self.used = used                  # False: standby
-        self.can_move = can_move          # [E-27]
+        self.used = used  # False: standby
+        self.can_move = can_move  # [E-27]
         self.pump_power = pump_power
         self.pump_attack = pump_attack
 
@@ -92,19 +152,32 @@ class Unit:
         return self.card == TOKEN
 
     def copy(self) -> Unit:
-        return Unit(self.card, self.damage, self.used, self.can_move, self.pump_power,
-                    self.pump_attack)
+        return Unit(
+            self.card, self.damage, self.used, self.can_move, self.pump_power, self.pump_attack
+        )
 
     def __repr__(self) -> str:
-        return (f"Unit({self.card}, damage={self.damage}, used={self.used}, "
-                f"can_move={self.can_move}, pump=({self.pump_power}, {self.pump_attack}))")
+        return (
+            f"Unit({self.card}, damage={self.damage}, used={self.used}, "
+            f"can_move={self.can_move}, pump=({self.pump_power}, {self.pump_attack}))"
+        )
 
 
 class Player:
     """Everything one seat has: its avatar, HP, per-turn counters, zones and rows."""
 
-    __slots__ = ("avatar", "hp", "charisma_used", "ability_used", "hand", "deck", "graveyard",
-                 "exile", "known", "rows")
+    __slots__ = (
+        "avatar",
+        "hp",
+        "charisma_used",
+        "ability_used",
+        "hand",
+        "deck",
+        "graveyard",
+        "exile",
+        "known",
+        "rows",
+    )
 
     def __init__(self, avatar: HeroAvatar):
         self.avatar = avatar
@@ -115,8 +188,8 @@ class Player:
         self.deck: dict[int, int] = {}
         self.graveyard: dict[int, int] = {}
         self.exile: dict[int, int] = {}
-        self.known: dict[int, int] = {}           # copies known to be in the hand (spec §11.1)
-        self.rows: tuple[list[Unit], list[Unit]] = ([], [])   # rows[FRONT], rows[BACK]
+        self.known: dict[int, int] = {}  # copies known to be in the hand (spec §11.1)
+        self.rows: tuple[list[Unit], list[Unit]] = ([], [])  # rows[FRONT], rows[BACK]
 
     def units(self) -> list[Unit]:
         """Front row left to right, then back row left to right."""
@@ -128,8 +201,11 @@ class Player:
         new.avatar, new.hp = self.avatar, self.hp
         new.charisma_used, new.ability_used = self.charisma_used, self.ability_used
         new.hand, new.deck = dict(self.hand), dict(self.deck)
-        new.graveyard, new.exile, new.known = dict(self.graveyard), dict(self.exile), \
-            dict(self.known)
+        new.graveyard, new.exile, new.known = (
+            dict(self.graveyard),
+            dict(self.exile),
+            dict(self.known),
+        )
         rows: tuple[list[Unit], list[Unit]] = ([], [])
         for row, units in zip(rows, self.rows):
             for unit in units:
@@ -141,28 +217,32 @@ class Player:
 
 class PendingTarget(NamedTuple):
     """An on_deploy trigger waiting for its controller's TARGET (spec §2, E-6)."""
-    source: int                  # the card id of the unit that entered
+
+    source: int  # the card id of the unit that entered
     player: int
 
 
 class PendingDraw(NamedTuple):
     """An effect list suspended at a card of draw(n) (spec §2, §7)."""
-    source: int                  # a card id, or the avatar id when `is_ability`
+
+    source: int  # a card id, or the avatar id when `is_ability`
     is_ability: bool
-    player: int                  # the user `u`, who draws
-    effect: int                  # index i of the draw(n) effect in the list
-    draws_left: int              # k >= 1
-    target: Unit | None          # the list's target; None: no target, or GONE
+    player: int  # the user `u`, who draws
+    effect: int  # index i of the draw(n) effect in the list
+    draws_left: int  # k >= 1
+    target: Unit | None  # the list's target; None: no target, or GONE
 
 
 class Attack(NamedTuple):
     """The declared attack, alive in phase `defend` only (spec §2, §6)."""
-    attacker: Unit | None        # the active seat's unit; None: GONE
-    target: Unit | str | None    # AVATAR_TARGET, the defending seat's unit, or None: GONE
+
+    attacker: Unit | None  # the active seat's unit; None: GONE
+    target: Unit | str | None  # AVATAR_TARGET, the defending seat's unit, or None: GONE
 
 
 # ---------------------------------------------------------------------------
 # The game: card set and the two decks
+
 
 class OracleGame:
     """A Hero incarnation with one card set and two decks; makes initial states.
@@ -184,8 +264,9 @@ class OracleGame:
                 deck = prebuilt_decks(self.cards)[deck]
             if not isinstance(deck, Deck):
                 raise TypeError(f"a deck must be a Deck or a prebuilt deck's name, not {deck!r}")
-            if deck.card_set_digest != str(self.cards.digest) \
-                    or len(deck.counts) != len(self.cards.cards):
+            if deck.card_set_digest != str(self.cards.digest) or len(deck.counts) != len(
+                self.cards.cards
+            ):
                 raise ValueError(f"deck '{deck.name}' was built for another card set")
             decks.append(deck)
         self.decks: tuple[Deck, Deck] = (decks[0], decks[1])
@@ -203,6 +284,7 @@ class OracleGame:
 
 # ---------------------------------------------------------------------------
 # The state
+
 
 class OracleState(OracleStateBase):
     """One position, with the backend protocol of docs/architecture.md."""
@@ -240,8 +322,7 @@ class OracleState(OracleStateBase):
         return self.players[seat].avatar.race if unit.is_token else self.card(unit.card).race
 
     def _faction(self, seat: int, unit: Unit) -> str:
-        return self.players[seat].avatar.faction if unit.is_token else \
-            self.card(unit.card).faction
+        return self.players[seat].avatar.faction if unit.is_token else self.card(unit.card).faction
 
     def _race_bonus(self, seat: int, unit: Unit) -> tuple[int, int]:
         """(power, attack) bonus of a race_bonus avatar for this unit (spec §1)."""
@@ -329,7 +410,7 @@ class OracleState(OracleStateBase):
             return []
         limits = [e.args[0] for e in effects if e.name == "destroy_unit"]
         slots = []
-        for seat in (user, 1 - user):                       # mine first: codes 0..9, 10..19
+        for seat in (user, 1 - user):  # mine first: codes 0..9, 10..19
             if kind == "own_unit" and seat != user:
                 continue
             if kind == "enemy_unit" and seat == user:
@@ -363,7 +444,7 @@ class OracleState(OracleStateBase):
                 unit.can_move = True
         for unit in self.players[self.active].units():
             unit.used = False
-        self.phase = "draw"                                 # a chance node: A draws 1
+        self.phase = "draw"  # a chance node: A draws 1
 
     def _end_turn(self) -> None:
         """[E-11] damage and pumps cleared, tokens destroyed (with triggers), end check."""
@@ -371,8 +452,9 @@ class OracleState(OracleStateBase):
             for unit in player.units():
                 unit.damage = 0
                 unit.pump_power = unit.pump_attack = 0
-        tokens = [(seat, unit) for seat in (0, 1) for unit in self.players[seat].units()
-                  if unit.is_token]
+        tokens = [
+            (seat, unit) for seat in (0, 1) for unit in self.players[seat].units() if unit.is_token
+        ]
         self._destroy(tokens)
         self._end_check()
         if self.phase != "over":
@@ -398,7 +480,7 @@ class OracleState(OracleStateBase):
             ability = self.players[owner].avatar.ability
             if ability.kind != "on_enemy_destroyed":
                 continue
-            for effect in ability.effects:                  # HP only, no nested settle
+            for effect in ability.effects:  # HP only, no nested settle
                 x = effect.args[0]
                 if effect.name == "heal_avatar":
                     self._heal(owner, x)
@@ -416,8 +498,12 @@ class OracleState(OracleStateBase):
         """Spec §7 settle: destroy units with damage >= power, triggers, end check."""
         if self.phase == "over":
             return
-        doomed = [(seat, unit) for seat in (0, 1) for unit in self.players[seat].units()
-                  if unit.damage >= self.power(seat, unit)]
+        doomed = [
+            (seat, unit)
+            for seat in (0, 1)
+            for unit in self.players[seat].units()
+            if unit.damage >= self.power(seat, unit)
+        ]
         self._destroy(doomed)
         self._end_check()
 
@@ -449,8 +535,9 @@ class OracleState(OracleStateBase):
             return self.players[user].avatar.ability.effects
         return self.card(source).effects
 
-    def _resolve(self, user: int, source: int, is_ability: bool, target: Unit | None,
-                 start: int = 0) -> None:
+    def _resolve(
+        self, user: int, source: int, is_ability: bool, target: Unit | None, start: int = 0
+    ) -> None:
         """Resolves the effect list of a source of `user` on `target`, from effect
         `start` [E-8]. Stops at a draw (a pending draw) or when the game ends."""
         effects = self._effects_of(source, is_ability, user)
@@ -459,7 +546,7 @@ class OracleState(OracleStateBase):
             effect = effects[i]
             if effect.needs_target:
                 located = self._locate(target)
-                if located is None:                         # GONE: skipped
+                if located is None:  # GONE: skipped
                     continue
                 seat = located[0]
             name, args = effect.name, effect.args
@@ -467,7 +554,7 @@ class OracleState(OracleStateBase):
                 target.damage += args[0]
                 self._settle()
             elif name == "destroy_unit":
-                if self.power(seat, target) <= args[0]:     # re-checked now
+                if self.power(seat, target) <= args[0]:  # re-checked now
                     self._destroy([(seat, target)])
                 self._settle()
             elif name == "damage_avatar":
@@ -479,7 +566,7 @@ class OracleState(OracleStateBase):
                 me.hp -= args[0]
                 self._settle()
             elif name == "draw":
-                if args[0] > 0:                             # each card its own chance node
+                if args[0] > 0:  # each card its own chance node
                     kept = target if self._on_field(target) else None
                     self.pending = PendingDraw(source, is_ability, user, i, args[0], kept)
                     return
@@ -488,7 +575,7 @@ class OracleState(OracleStateBase):
                 target.pump_attack += args[1]
             elif name == "bounce":
                 self._remove(target)
-                if not target.is_token:                     # a token ceases to exist
+                if not target.is_token:  # a token ceases to exist
                     owner = self.players[seat]
                     ms_add(owner.hand, target.card)
                     ms_add(owner.known, target.card)
@@ -511,7 +598,7 @@ class OracleState(OracleStateBase):
             return
         if card.target == "none":
             self._resolve(user, card.id, False, None)
-        elif self._legal_targets(user, card.target, card.effects):   # the newcomer included
+        elif self._legal_targets(user, card.target, card.effects):  # the newcomer included
             self.pending = PendingTarget(card.id, user)
 
     # -- attacks (spec §6) ------------------------------------------------------------------
@@ -543,7 +630,7 @@ class OracleState(OracleStateBase):
         if guard is not None:
             self._battle(attacker, guard)
         elif not self._on_field(attacker):
-            pass                                            # no battle
+            pass  # no battle
         elif target == AVATAR_TARGET:
             self.players[N].hp -= self.attack_value(self.active, attacker)
             self._settle()
@@ -565,8 +652,12 @@ class OracleState(OracleStateBase):
             _, target_row, _ = self._locate(target)
             if target_row == FRONT and guard_row == BACK:
                 return False
-            if "RANGED" in attacker_keywords and attacker_row == FRONT \
-                    and target_row == BACK and guard_row == FRONT:
+            if (
+                "RANGED" in attacker_keywords
+                and attacker_row == FRONT
+                and target_row == BACK
+                and guard_row == FRONT
+            ):
                 return False
         if "FLYING" in attacker_keywords and not guard_keywords & {"FLYING", "RANGED"}:
             return False
@@ -579,8 +670,10 @@ class OracleState(OracleStateBase):
         me = self.current_player()
         if isinstance(self.pending, PendingTarget):
             card = self.card(self.pending.source)
-            return [encode(TARGET, 0, slot)
-                    for slot in self._legal_targets(me, card.target, card.effects)]
+            return [
+                encode(TARGET, 0, slot)
+                for slot in self._legal_targets(me, card.target, card.effects)
+            ]
         codes: list[int] = []
         phase = self.phase
         if phase in ("action", "battle"):
@@ -611,8 +704,10 @@ class OracleState(OracleStateBase):
             if card.target == "none":
                 codes.append(encode(PLAY, card_id, NONE))
             else:
-                codes += [encode(PLAY, card_id, slot)
-                          for slot in self._legal_targets(me, card.target, card.effects)]
+                codes += [
+                    encode(PLAY, card_id, slot)
+                    for slot in self._legal_targets(me, card.target, card.effects)
+                ]
         return codes
 
     def _move_codes(self, me: int) -> list[int]:
@@ -630,8 +725,11 @@ class OracleState(OracleStateBase):
         codes = []
         for card_id in sorted(player.hand):
             card = self.card(card_id)
-            if not card.is_unit or not self.affordable(me, card) \
-                    or not self.condition_met(me, card):
+            if (
+                not card.is_unit
+                or not self.affordable(me, card)
+                or not self.condition_met(me, card)
+            ):
                 continue
             if "BLITZ" in card.keywords and len(player.rows[FRONT]) < ROW_SIZE:
                 codes.append(encode(DEPLOY, card_id, FRONT))
@@ -646,8 +744,10 @@ class OracleState(OracleStateBase):
             return []
         if ability.target == "none":
             return [encode(ABILITY, 0, NONE)]
-        return [encode(ABILITY, 0, slot)
-                for slot in self._legal_targets(me, ability.target, ability.effects)]
+        return [
+            encode(ABILITY, 0, slot)
+            for slot in self._legal_targets(me, ability.target, ability.effects)
+        ]
 
     def _attack_codes(self, me: int) -> list[int]:
         """Spec §6 step 1: a standby attacker; from the front: the avatar or any used enemy
@@ -667,8 +767,13 @@ class OracleState(OracleStateBase):
                 for target_row in target_rows:
                     for t_index, target in enumerate(enemy.rows[target_row]):
                         if target.used:
-                            codes.append(encode(ATTACK, attacker,
-                                                self._slot_code(me, 1 - me, target_row, t_index)))
+                            codes.append(
+                                encode(
+                                    ATTACK,
+                                    attacker,
+                                    self._slot_code(me, 1 - me, target_row, t_index),
+                                )
+                            )
         return codes
 
     def _guard_codes(self, me: int) -> list[int]:
@@ -713,12 +818,12 @@ class OracleState(OracleStateBase):
         elif kind == DEPLOY:
             card = self.card(x)
             self._use(me, x)
-            player.rows[y].append(Unit(x))                  # standby, can_move false, no pumps
+            player.rows[y].append(Unit(x))  # standby, can_move false, no pumps
             self._on_deploy(me, card)
         elif kind == PLAY:
             self._use(me, x)
-            ms_add(player.graveyard, x)                     # [E-7]
-            target: Any = None if y == NONE else self._unit_at(me, y)[1]    # or the avatar
+            ms_add(player.graveyard, x)  # [E-7]
+            target: Any = None if y == NONE else self._unit_at(me, y)[1]  # or the avatar
             self._resolve(me, x, False, target)
         elif kind == RETAINER:
             ms_take(player.hand, x)
@@ -759,12 +864,13 @@ class OracleState(OracleStateBase):
                 return
             self.pending = None
             target = pending.target if self._on_field(pending.target) else None
-            self._resolve(pending.player, pending.source, pending.is_ability, target,
-                          pending.effect + 1)
+            self._resolve(
+                pending.player, pending.source, pending.is_ability, target, pending.effect + 1
+            )
         elif self.phase == "setup":
             if self._setup_drawer() is None:
                 self._begin_turn()
-        else:                                               # the Draw phase
+        else:  # the Draw phase
             self.phase = "action"
 
     # =========================================================================
@@ -779,7 +885,7 @@ class OracleState(OracleStateBase):
             return self.pending.player
         if self.phase in ("action", "battle"):
             return self.active
-        return 1 - self.active                              # window, defend
+        return 1 - self.active  # window, defend
 
     def _chance_weights(self) -> list[tuple[int, int]]:
         deck = self.players[self._drawer()].deck
@@ -797,7 +903,7 @@ class OracleState(OracleStateBase):
         else:
             kind, x, y = decode(code)
             self._apply_decision(self.current_player(), kind, x, y)
-        self._settle()                                      # after every action (spec §5)
+        self._settle()  # after every action (spec §5)
 
     def observed_by(self, code: int, seat: int) -> bool:
         """Spec §11.1: whether `seat` is shown which code this is: every
@@ -842,53 +948,80 @@ class OracleState(OracleStateBase):
         return f"{ROW_LETTERS[row]}{index + 1}"
 
     def _unit_dict(self, seat: int, unit: Unit) -> dict:
-        return {"card": TOKEN_NAME if unit.is_token else self.card(unit.card).name,
-                "token": unit.is_token,
-                "power": self.power(seat, unit), "attack": self.attack_value(seat, unit),
-                "damage": unit.damage, "used": unit.used, "can_move": unit.can_move,
-                "pump_power": unit.pump_power, "pump_attack": unit.pump_attack}
+        return {
+            "card": TOKEN_NAME if unit.is_token else self.card(unit.card).name,
+            "token": unit.is_token,
+            "power": self.power(seat, unit),
+            "attack": self.attack_value(seat, unit),
+            "damage": unit.damage,
+            "used": unit.used,
+            "can_move": unit.can_move,
+            "pump_power": unit.pump_power,
+            "pump_attack": unit.pump_attack,
+        }
 
     def to_dict(self) -> dict:
         current = self.current_player()
         pending = None
         if isinstance(self.pending, PendingTarget):
-            pending = {"kind": "target", "source": self.card(self.pending.source).name,
-                       "player": self.pending.player}
+            pending = {
+                "kind": "target",
+                "source": self.card(self.pending.source).name,
+                "player": self.pending.player,
+            }
         elif isinstance(self.pending, PendingDraw):
-            p: Any = self.pending                   # then each player, below
-            source = self.players[p.player].avatar.name if p.is_ability else \
-                self.card(p.source).name
+            p: Any = self.pending  # then each player, below
+            source = (
+                self.players[p.player].avatar.name if p.is_ability else self.card(p.source).name
+            )
             located = self._locate(p.target)
-            target: Any = None if located is None else {"seat": located[0],
-                                                   "slot": self._slot_of(p.target)}
-            pending = {"kind": "draw", "source": source, "ability": p.is_ability,
-                       "player": p.player, "effect": p.effect, "draws_left": p.draws_left,
-                       "target": target}
+            target: Any = (
+                None if located is None else {"seat": located[0], "slot": self._slot_of(p.target)}
+            )
+            pending = {
+                "kind": "draw",
+                "source": source,
+                "ability": p.is_ability,
+                "player": p.player,
+                "effect": p.effect,
+                "draws_left": p.draws_left,
+                "target": target,
+            }
         attack = None
         if self.attack is not None:
             target = self.attack.target
-            attack = {"attacker": self._slot_of(self.attack.attacker),
-                      "target": AVATAR_TARGET if target == AVATAR_TARGET
-                      else self._slot_of(target)}
+            attack = {
+                "attacker": self._slot_of(self.attack.attacker),
+                "target": AVATAR_TARGET if target == AVATAR_TARGET else self._slot_of(target),
+            }
         players = []
         for seat, p in enumerate(self.players):
-            players.append({
-                "avatar": p.avatar.name, "hp": p.hp, "charisma_used": p.charisma_used,
-                "ability_used": p.ability_used,
-                "hand": self._names(p.hand), "hand_size": ms_size(p.hand),
-                "known": self._names(p.known),
-                "deck": self._names(p.deck), "deck_size": ms_size(p.deck),
-                "graveyard": self._names(p.graveyard), "exile": self._names(p.exile),
-                "front": [self._unit_dict(seat, u) for u in p.rows[FRONT]],
-                "back": [self._unit_dict(seat, u) for u in p.rows[BACK]],
-            })
+            players.append(
+                {
+                    "avatar": p.avatar.name,
+                    "hp": p.hp,
+                    "charisma_used": p.charisma_used,
+                    "ability_used": p.ability_used,
+                    "hand": self._names(p.hand),
+                    "hand_size": ms_size(p.hand),
+                    "known": self._names(p.known),
+                    "deck": self._names(p.deck),
+                    "deck_size": ms_size(p.deck),
+                    "graveyard": self._names(p.graveyard),
+                    "exile": self._names(p.exile),
+                    "front": [self._unit_dict(seat, u) for u in p.rows[FRONT]],
+                    "back": [self._unit_dict(seat, u) for u in p.rows[BACK]],
+                }
+            )
         return {
-            "turn": self.turn, "active": self.active,
-            "current": None if current == TERMINAL else "chance" if current == CHANCE
-            else current,
+            "turn": self.turn,
+            "active": self.active,
+            "current": None if current == TERMINAL else "chance" if current == CHANCE else current,
             "phase": self.phase,
             "result": list(self.result) if self.result is not None else None,
-            "pending": pending, "attack": attack, "players": players,
+            "pending": pending,
+            "attack": attack,
+            "players": players,
         }
 
     @classmethod
@@ -909,9 +1042,14 @@ class OracleState(OracleStateBase):
 
         def unit(u: dict) -> Unit:
             token = u["card"] == TOKEN_NAME
-            return Unit(TOKEN if token else cards.by_name(u["card"]).id, u.get("damage", 0),
-                        u.get("used", False), u.get("can_move", False), u.get("pump_power", 0),
-                        u.get("pump_attack", 0))
+            return Unit(
+                TOKEN if token else cards.by_name(u["card"]).id,
+                u.get("damage", 0),
+                u.get("used", False),
+                u.get("can_move", False),
+                u.get("pump_power", 0),
+                u.get("pump_attack", 0),
+            )
 
         state = cls(game, _blank=True)
         state.turn, state.active, state.phase = d["turn"], d["active"], d["phase"]
@@ -924,15 +1062,17 @@ class OracleState(OracleStateBase):
             p.charisma_used = pd.get("charisma_used", 0)
             p.ability_used = pd.get("ability_used", False)
             p.hand, p.known = ids(pd.get("hand")), ids(pd.get("known"))
-            p.deck, p.graveyard, p.exile = ids(pd.get("deck")), ids(pd.get("graveyard")), \
-                ids(pd.get("exile"))
-            p.rows = ([unit(u) for u in pd.get("front", [])],
-                      [unit(u) for u in pd.get("back", [])])
+            p.deck, p.graveyard, p.exile = (
+                ids(pd.get("deck")),
+                ids(pd.get("graveyard")),
+                ids(pd.get("exile")),
+            )
+            p.rows = ([unit(u) for u in pd.get("front", [])], [unit(u) for u in pd.get("back", [])])
             state.players.append(p)
 
         def at(seat: int, slot: str | None) -> Unit | None:
             if slot is None:
-                return Unit(TOKEN)                          # a unit that is not on the field
+                return Unit(TOKEN)  # a unit that is not on the field
             row = ROW_LETTERS.index(slot[0].upper())
             return state.players[seat].rows[row][int(slot[1:]) - 1]
 
@@ -942,17 +1082,25 @@ class OracleState(OracleStateBase):
             state.pending = PendingTarget(cards.by_name(pend["source"]).id, pend["player"])
         elif pend is not None:
             user = pend["player"]
-            source = state.players[user].avatar.id if pend["ability"] else \
-                cards.by_name(pend["source"]).id
-            target: Any = None if pend["target"] is None else \
-                at(pend["target"]["seat"], pend["target"]["slot"])     # or the avatar
-            state.pending = PendingDraw(source, pend["ability"], user, pend["effect"],
-                                        pend["draws_left"], target)
+            source = (
+                state.players[user].avatar.id
+                if pend["ability"]
+                else cards.by_name(pend["source"]).id
+            )
+            target: Any = (
+                None
+                if pend["target"] is None
+                else at(pend["target"]["seat"], pend["target"]["slot"])
+            )  # or the avatar
+            state.pending = PendingDraw(
+                source, pend["ability"], user, pend["effect"], pend["draws_left"], target
+            )
         state.attack = None
         if d.get("attack") is not None:
             a = d["attack"]
-            target = AVATAR_TARGET if a["target"] == AVATAR_TARGET else \
-                at(1 - state.active, a["target"])
+            target = (
+                AVATAR_TARGET if a["target"] == AVATAR_TARGET else at(1 - state.active, a["target"])
+            )
             state.attack = Attack(at(state.active, a["attacker"]), target)
         return state
 
@@ -985,8 +1133,9 @@ class OracleState(OracleStateBase):
             rng = random.Random(rng)
         new = self.clone()
         other = new.players[1 - player]
-        copies = [card_id for card_id, n in sorted(self.unseen(1 - player).items())
-                  for _ in range(n)]
+        copies = [
+            card_id for card_id, n in sorted(self.unseen(1 - player).items()) for _ in range(n)
+        ]
         rng.shuffle(copies)
         hidden_in_hand = ms_size(other.hand) - ms_size(other.known)
         hand = dict(other.known)

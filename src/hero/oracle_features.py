@@ -2,6 +2,7 @@
 readable way from the oracle's state: the reference the C features
 (src/engine_c/hero/features.c) are tested against (tests/test_evaluation.py,
 through xenophon.kernel.oracle.reference_features)."""
+
 from __future__ import annotations
 
 import math
@@ -9,9 +10,15 @@ from typing import Any
 
 from xenophon.hero import oracle
 
-KEYWORDS = {"ranged": "RANGED", "blitz": "BLITZ", "first_strike": "FIRST_STRIKE",
-            "flying": "FLYING", "protection": "PROTECTION", "horde": "HORDE"}
-DECK_SAFE = 5          # a deck of this many cards is safe (deck_safety)
+KEYWORDS = {
+    "ranged": "RANGED",
+    "blitz": "BLITZ",
+    "first_strike": "FIRST_STRIKE",
+    "flying": "FLYING",
+    "protection": "PROTECTION",
+    "horde": "HORDE",
+}
+DECK_SAFE = 5  # a deck of this many cards is safe (deck_safety)
 
 
 def feature_side(st: Any, p: int) -> dict[str, float]:
@@ -19,9 +26,24 @@ def feature_side(st: Any, p: int) -> dict[str, float]:
     avatar = player.avatar
     hp = max(player.hp, 0)
     side = dict.fromkeys(
-        ("front_units", "back_units", "front_power", "back_power", "front_attack",
-         "back_attack", "damage", "tokens", "ready_units", *KEYWORDS,
-         "hand_units", "hand_power", "hand_cost", "known"), 0.0)
+        (
+            "front_units",
+            "back_units",
+            "front_power",
+            "back_power",
+            "front_attack",
+            "back_attack",
+            "damage",
+            "tokens",
+            "ready_units",
+            *KEYWORDS,
+            "hand_units",
+            "hand_power",
+            "hand_cost",
+            "known",
+        ),
+        0.0,
+    )
     on_field = [0.0] * len(st.game.cards.cards)
     for row, name in ((oracle.FRONT, "front"), (oracle.BACK, "back")):
         for unit in player.rows[row]:
@@ -47,22 +69,24 @@ def feature_side(st: Any, p: int) -> dict[str, float]:
     deck = sum(player.deck.values())
     attack = side["front_attack"] + side["back_attack"]
     enemy_hp = max(st.players[1 - p].hp, 0)
-    side.update({
-        "pressure": attack / (1 + enemy_hp),
-        "lethal": float(attack >= enemy_hp),
-        "tempo_attack": attack if st.active == p else 0.0,
-        "to_move": float(st.active == p),
-        "first_seat": float(p == 0),
-        "hp_sqrt": math.sqrt(min(hp / avatar.hp, 1.0)),
-        "hp": player.hp / avatar.hp,
-        "hp_danger": 1.0 / (1 + hp),
-        "hand": float(sum(player.hand.values())),
-        "deck": float(deck),
-        "deck_safety": min(deck, DECK_SAFE) / DECK_SAFE,
-        "deck_danger": 1.0 / (1 + deck),
-        "charisma_left": float(avatar.charisma - player.charisma_used),
-        "ability_used": float(bool(player.ability_used)),
-    })
+    side.update(
+        {
+            "pressure": attack / (1 + enemy_hp),
+            "lethal": float(attack >= enemy_hp),
+            "tempo_attack": attack if st.active == p else 0.0,
+            "to_move": float(st.active == p),
+            "first_seat": float(p == 0),
+            "hp_sqrt": math.sqrt(min(hp / avatar.hp, 1.0)),
+            "hp": player.hp / avatar.hp,
+            "hp_danger": 1.0 / (1 + hp),
+            "hand": float(sum(player.hand.values())),
+            "deck": float(deck),
+            "deck_safety": min(deck, DECK_SAFE) / DECK_SAFE,
+            "deck_danger": 1.0 / (1 + deck),
+            "charisma_left": float(avatar.charisma - player.charisma_used),
+            "ability_used": float(bool(player.ability_used)),
+        }
+    )
     # one feature per card of the set, by group, in card id order
     for card in st.game.cards.cards:
         side[f"in_hand:{card.name}"] = float(player.hand.get(card.id, 0))

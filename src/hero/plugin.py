@@ -1,13 +1,14 @@
 """What A Hero incarnation contributes to the shared floors
 (xenophon.kernel.plugin), registered in pyproject.toml under the entry
 points "xenophon.games"."""
+
 from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
-from collections.abc import Mapping
 
 from xenophon.hero import catalogue
 from xenophon.hero.cards import default_deck_dir
@@ -15,8 +16,14 @@ from xenophon.hero.describe import HeroNarrator
 from xenophon.hero.game import DEFAULT_DECKS, Game
 from xenophon.kernel.errors import XenophonError
 from xenophon.kernel.plugin import BalanceSides, CliFlag, GamePlugin, OpenSpielNames
-from xenophon.kernel.registry import (SpecError, check_cards, check_file_name, is_other_data,
-                                      is_path, make_game)
+from xenophon.kernel.registry import (
+    SpecError,
+    check_cards,
+    check_file_name,
+    is_other_data,
+    is_path,
+    make_game,
+)
 
 NAME = "hero"
 #: joins the two decks in a game spec (',' separates a spec's options);
@@ -50,18 +57,18 @@ def _check_deck_file(deck: Any) -> None:
     try:
         os.stat(deck)
     except (FileNotFoundError, NotADirectoryError):
-        pass                     # the game reports an unknown deck
+        pass  # the game reports an unknown deck
     except OSError as error:
-        raise SpecError(f"deck file {str(deck)[:200]}: cannot read it ({error.strerror})") \
-            from None
+        raise SpecError(f"deck file {str(deck)[:200]}: cannot read it ({error.strerror})") from None
 
 
 def check_decks(name: str, decks: Any) -> None:
-    if isinstance(decks, (str, bytes)) or not isinstance(decks, (list, tuple)) \
-            or len(decks) != 2:
-        raise SpecError(f"{name} option 'decks' takes two decks, for seat 0 and seat 1 (in a "
-                        f"spec joined by '{DECK_SEPARATOR}': "
-                        f"{decks_spec('DECK0', 'DECK1')})")
+    if isinstance(decks, (str, bytes)) or not isinstance(decks, (list, tuple)) or len(decks) != 2:
+        raise SpecError(
+            f"{name} option 'decks' takes two decks, for seat 0 and seat 1 (in a "
+            f"spec joined by '{DECK_SEPARATOR}': "
+            f"{decks_spec('DECK0', 'DECK1')})"
+        )
     prebuilt = set(prebuilt_deck_names())
     for deck in decks:
         if is_path(deck):
@@ -70,8 +77,10 @@ def check_decks(name: str, decks: Any) -> None:
             if str(deck) not in prebuilt:
                 _check_deck_file(deck)
         elif is_other_data(deck):
-            raise SpecError(f"{name} option 'decks' takes deck names (prebuilt: "
-                            f"{', '.join(sorted(prebuilt))}) or deck files")
+            raise SpecError(
+                f"{name} option 'decks' takes deck names (prebuilt: "
+                f"{', '.join(sorted(prebuilt))}) or deck files"
+            )
 
 
 def check_decks_flag(text: str) -> None:
@@ -83,8 +92,10 @@ def check_deck_file(path: str, prebuilt: tuple[str, ...]) -> None:
     """A deck file a balance study adds: a name a spec can hold, a file
     that loads as a deck (one clear line otherwise)."""
     if DECK_SEPARATOR in path or "," in path:
-        raise SpecError(f"deck file {path}: a name with '{DECK_SEPARATOR}' or ',' cannot "
-                        "be given to a game (rename the file)")
+        raise SpecError(
+            f"deck file {path}: a name with '{DECK_SEPARATOR}' or ',' cannot "
+            "be given to a game (rename the file)"
+        )
     if not path.endswith(".toml") or not Path(path).is_file():
         raise SpecError(f"deck file {path}: not found (a deck file ends in .toml)")
     make_game(NAME, decks=(path, prebuilt[0]))
@@ -106,17 +117,23 @@ PLUGIN = GamePlugin(
     narrator=HeroNarrator,
     catalogue=catalogue.card_data,
     anchors=catalogue.anchors,
-    mirrored_notation=True,               # a move's slots are the mover's
-    page_offers=lambda: {"decks": list(prebuilt_deck_names()),
-                         "default_decks": list(DEFAULT_DECKS)},
-    balance=BalanceSides(compares="decks",
-                         meaning="the row deck's score against the column deck",
-                         default_sides=prebuilt_deck_names, matchups=True, spec=decks_spec,
-                         extra_sides="deck files to add to the prebuilt decks",
-                         check_extra_side=check_deck_file),
+    mirrored_notation=True,  # a move's slots are the mover's
+    page_offers=lambda: {
+        "decks": list(prebuilt_deck_names()),
+        "default_decks": list(DEFAULT_DECKS),
+    },
+    balance=BalanceSides(
+        compares="decks",
+        meaning="the row deck's score against the column deck",
+        default_sides=prebuilt_deck_names,
+        matchups=True,
+        spec=decks_spec,
+        extra_sides="deck files to add to the prebuilt decks",
+        check_extra_side=check_deck_file,
+    ),
     openspiel=OpenSpielNames(python="python_xenophon_hero", native="xenophon_hero"),
-    default_evaluation="learned",         # it won its match against the hand-set one
-    cutoff_turns={"hand": 4, "learned": 0},   # the learned one scores the leaf itself
+    default_evaluation="learned",  # it won its match against the hand-set one
+    cutoff_turns={"hand": 4, "learned": 0},  # the learned one scores the leaf itself
     engines={"oracle": "xenophon.hero.oracle"},
     reference_features="xenophon.hero.oracle_features",
     benchmark_spec=benchmark_spec,
@@ -124,12 +141,20 @@ PLUGIN = GamePlugin(
     spec_forms=(NAME, f"{NAME} with two decks joined by '{DECK_SEPARATOR}'"),
     spec_example=decks_spec(*DEFAULT_DECKS),
     spec_example_note="prebuilt names or deck files",
-    spec_hint=(f" (the two Hero decks are joined by '{DECK_SEPARATOR}' or ',': "
-               f"{decks_spec('DECK0', 'DECK1')})"),
+    spec_hint=(
+        f" (the two Hero decks are joined by '{DECK_SEPARATOR}' or ',': "
+        f"{decks_spec('DECK0', 'DECK1')})"
+    ),
     list_options=("decks",),
     option_from_text={"decks": decks_from_text},
     option_as_text={"decks": decks_as_text},
-    cli_flags=(CliFlag("decks", "Hero decks for seat 0 and seat 1: prebuilt names "
-                       f"({', '.join(DEFAULT_DECKS)}) or deck files",
-                       metavar="DECK0,DECK1", check=check_decks_flag),),
+    cli_flags=(
+        CliFlag(
+            "decks",
+            "Hero decks for seat 0 and seat 1: prebuilt names "
+            f"({', '.join(DEFAULT_DECKS)}) or deck files",
+            metavar="DECK0,DECK1",
+            check=check_decks_flag,
+        ),
+    ),
 )

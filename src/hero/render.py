@@ -3,13 +3,14 @@
 The opponent's hand is shown as a count (with the cards known to be there,
 returned by bounce); one unit per line: slot, name, power/attack, damage,
 standby or used, and whether it may still change row."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xenophon.kernel.narration import clamp_hp
-from xenophon.kernel.game import count_text, plural, wrapped
 from xenophon.hero.cards import Deck, HeroCardSet
+from xenophon.kernel.game import count_text, plural, wrapped
+from xenophon.kernel.narration import clamp_hp
 
 GREEN, RED, RESET = "\033[32m", "\033[31m", "\033[0m"
 
@@ -18,8 +19,10 @@ def _unit_line(slot: str, unit: dict) -> str:
     state = "used" if unit["used"] else "standby"
     damage = f"  damage {unit['damage']}" if unit["damage"] else ""
     fixed = "" if unit["can_move"] else "  (stays in row)"
-    return (f"    {slot:<6} {unit['card']:<18} {unit['power']:>5}/{unit['attack']:<2} "
-            f"{state}{damage}{fixed}")
+    return (
+        f"    {slot:<6} {unit['card']:<18} {unit['power']:>5}/{unit['attack']:<2} "
+        f"{state}{damage}{fixed}"
+    )
 
 
 def _rows(player: dict, prefix: str, top_first: Sequence[str]) -> list[str]:
@@ -32,14 +35,17 @@ def _rows(player: dict, prefix: str, top_first: Sequence[str]) -> list[str]:
     return lines
 
 
-def _player_lines(state: dict, player: int, seat: int, cards: HeroCardSet,
-                  decks: Sequence[Deck], color: bool) -> list[str]:
+def _player_lines(
+    state: dict, player: int, seat: int, cards: HeroCardSet, decks: Sequence[Deck], color: bool
+) -> list[str]:
     info = state["players"][player]
     avatar = cards.avatar_by_name(info["avatar"])
     mine = player == seat
     who = "You" if mine else "Opponent"
-    head = (f"{who} (seat {player}): {avatar.name}  HP {clamp_hp(info['hp'])}/{avatar.hp}  "
-            f"charisma used {info['charisma_used']}/{avatar.charisma}  deck {info['deck_size']}")
+    head = (
+        f"{who} (seat {player}): {avatar.name}  HP {clamp_hp(info['hp'])}/{avatar.hp}  "
+        f"charisma used {info['charisma_used']}/{avatar.charisma}  deck {info['deck_size']}"
+    )
     if color:
         head = (GREEN if mine else RED) + head + RESET
     if mine:
@@ -53,8 +59,9 @@ def _player_lines(state: dict, player: int, seat: int, cards: HeroCardSet,
     return [head] + (rows + hand + grave if mine else hand + grave + rows)
 
 
-def render_state(state: dict, cards: HeroCardSet, decks: Sequence[Deck], seat: int,
-                 color: bool = False) -> str:
+def render_state(
+    state: dict, cards: HeroCardSet, decks: Sequence[Deck], seat: int, color: bool = False
+) -> str:
     status = f"Turn {state['turn']}, seat {state['active']}'s turn"
     if state["result"] is not None:
         r0 = state["result"][0]

@@ -18,6 +18,7 @@ sources as the loaded xenophon (same initial state, byte for byte).
 >>> bot = OpenSpielISMCTSBot(iterations=1000)   # doctest: +SKIP
 >>> bot.choose(state)                            # a Move, like any Bot
 """
+
 from __future__ import annotations
 
 import ctypes
@@ -43,7 +44,7 @@ DEFAULT_C_UCT = 1.0
 
 PACKAGE_DIR = Path(xenophon.__file__).resolve().parent
 ENGINE_DIR = PACKAGE_DIR / "engine_c"
-WRAPPER_SOURCE = Path(__file__).resolve().parent / "xenophon_spiel.cc"   # shipped with the package
+WRAPPER_SOURCE = Path(__file__).resolve().parent / "xenophon_spiel.cc"  # shipped with the package
 
 _library: ctypes.CDLL | None = None
 
@@ -52,8 +53,9 @@ def _pyspiel() -> Any:
     try:
         import pyspiel
     except ImportError:
-        raise XenophonError("OpenSpiel is not installed: pip install 'xenophon[openspiel]'") \
-            from None
+        raise XenophonError(
+            "OpenSpiel is not installed: pip install 'xenophon[openspiel]'"
+        ) from None
     return pyspiel
 
 
@@ -68,8 +70,10 @@ def unavailable_reason() -> str | None:
     except XenophonError as error:
         return str(error)
     if not WRAPPER_SOURCE.exists() or not list(ENGINE_DIR.glob("*/*.c")):
-        return (f"the OpenSpiel wrapper sources ({WRAPPER_SOURCE.name}, engine_c/*/*.c) are "
-                "missing from this install of xenophon")
+        return (
+            f"the OpenSpiel wrapper sources ({WRAPPER_SOURCE.name}, engine_c/*/*.c) are "
+            "missing from this install of xenophon"
+        )
     if not (Path(pyspiel.__file__).parent / "open_spiel" / "spiel.h").exists():
         return "this OpenSpiel install ships no C++ headers (open_spiel/spiel.h)"
     missing = [name for name in _compilers() if shutil.which(name) is None]
@@ -79,8 +83,10 @@ def unavailable_reason() -> str | None:
 
 
 def _cache_dir() -> Path:
-    base = os.environ.get("XENOPHON_CACHE") or Path(
-        os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "xenophon"
+    base = (
+        os.environ.get("XENOPHON_CACHE")
+        or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "xenophon"
+    )
     return Path(base)
 
 
@@ -92,7 +98,7 @@ def build_library() -> Path:
     pyspiel = _pyspiel()
     cc, cxx = _compilers()
     site = Path(pyspiel.__file__).parent
-    c_sources = sorted(ENGINE_DIR.glob("*/*.c"))   # each game's core in its folder
+    c_sources = sorted(ENGINE_DIR.glob("*/*.c"))  # each game's core in its folder
     digest = hashlib.sha256()
     for path in [WRAPPER_SOURCE, *c_sources, *sorted(ENGINE_DIR.glob("**/*.h"))]:
         digest.update(path.read_bytes())
@@ -104,16 +110,46 @@ def build_library() -> Path:
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=target.parent) as work:
-        objects = ([Path(work, f"{path.parent.name}-{path.stem}.o") for path in c_sources]
-                   + [Path(work, "spiel.o")])
+        objects = [Path(work, f"{path.parent.name}-{path.stem}.o") for path in c_sources] + [
+            Path(work, "spiel.o")
+        ]
         # the core's symbols stay inside the library (hidden), away from xenophon._core's
-        commands = [[cc, "-O3", "-std=c11", "-fPIC", "-fvisibility=hidden", "-c", str(path),
-                     "-I", str(ENGINE_DIR), "-o", str(obj)]
-                    for path, obj in zip(c_sources, objects)]
-        commands.append([cxx, "-O3", "-std=c++20", "-fPIC", "-c", str(WRAPPER_SOURCE),
-                         "-I", str(site), "-I", str(site / "open_spiel" / "abseil-cpp"),
-                         "-I", str(site / "open_spiel" / "json" / "include"),
-                         "-I", str(ENGINE_DIR), "-o", str(objects[-1])])
+        commands = [
+            [
+                cc,
+                "-O3",
+                "-std=c11",
+                "-fPIC",
+                "-fvisibility=hidden",
+                "-c",
+                str(path),
+                "-I",
+                str(ENGINE_DIR),
+                "-o",
+                str(obj),
+            ]
+            for path, obj in zip(c_sources, objects)
+        ]
+        commands.append(
+            [
+                cxx,
+                "-O3",
+                "-std=c++20",
+                "-fPIC",
+                "-c",
+                str(WRAPPER_SOURCE),
+                "-I",
+                str(site),
+                "-I",
+                str(site / "open_spiel" / "abseil-cpp"),
+                "-I",
+                str(site / "open_spiel" / "json" / "include"),
+                "-I",
+                str(ENGINE_DIR),
+                "-o",
+                str(objects[-1]),
+            ]
+        )
         _run(commands)
         linked = Path(work, target.name)
         _run([[cxx, "-shared", "-o", str(linked), *map(str, objects)]])
@@ -123,15 +159,21 @@ def build_library() -> Path:
 
 def _run(commands: list[list[str]]) -> None:
     """Runs the commands in parallel; XenophonError with the first failure's last line."""
-    jobs = [(command, subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                       text=True)) for command in commands]
+    jobs = [
+        (
+            command,
+            subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True),
+        )
+        for command in commands
+    ]
     for command, job in jobs:
         output = job.communicate()[0].strip()
         if job.returncode:
             lines = output.splitlines() or ["no output"]
             first = next((line for line in lines if "error" in line), lines[-1])
-            raise XenophonError(f"building the native OpenSpiel games failed: "
-                                f"{Path(command[0]).name} said: {first}")
+            raise XenophonError(
+                f"building the native OpenSpiel games failed: {Path(command[0]).name} said: {first}"
+            )
 
 
 def load() -> ctypes.CDLL:
@@ -173,7 +215,7 @@ class NativeGame:
         if game.engine != "c":
             raise XenophonError("the native OpenSpiel games run on the C engine")
         self.xgame = game
-        self._tables = game.tables.capsule()          # keeps the tables alive
+        self._tables = game.tables.capsule()  # keeps the tables alive
         initial = game.new_initial_state().to_bytes()
         spiel_name = GAME_NAMES[game.name]
         if library.xenophon_spiel_state_size(spiel_name.encode()) != len(initial):
@@ -193,11 +235,16 @@ class OpenSpielISMCTSBot(Bot):
     end per leaf, the most visited move, `iterations` simulations or
     `time_limit` seconds a move (OpenSpiel's max_wall_clock_time)."""
 
-    def __init__(self, iterations: int | None = 1000, time_limit: float | None = None,
-                 c_uct: float = DEFAULT_C_UCT, seed: int = 0):
+    def __init__(
+        self,
+        iterations: int | None = 1000,
+        time_limit: float | None = None,
+        c_uct: float = DEFAULT_C_UCT,
+        seed: int = 0,
+    ):
         if not iterations and not time_limit:
             raise XenophonError("a search needs an iteration budget or a time budget")
-        load()                      # fail now (and build before worker processes fork)
+        load()  # fail now (and build before worker processes fork)
         seed = seed % 2**31
         self.iterations = iterations or 0
         self.time_limit = time_limit or 0.0
@@ -212,9 +259,17 @@ class OpenSpielISMCTSBot(Bot):
     @staticmethod
     def _ismcts(seed: int, c_uct: float, iterations: int, seconds: float) -> Any:
         pyspiel = _pyspiel()
-        return pyspiel.ISMCTSBot(seed, pyspiel.RandomRolloutEvaluator(1, seed), c_uct, iterations,
-                                 -1, pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT, False,
-                                 False, seconds)
+        return pyspiel.ISMCTSBot(
+            seed,
+            pyspiel.RandomRolloutEvaluator(1, seed),
+            c_uct,
+            iterations,
+            -1,
+            pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
+            False,
+            False,
+            seconds,
+        )
 
     def native(self, game: Game) -> NativeGame:
         if game not in self._games:

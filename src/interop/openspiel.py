@@ -25,6 +25,7 @@ What OpenSpiel sees:
 Needs OpenSpiel: ``pip install 'xenophon[openspiel]'``. Importing this module
 without it raises XenophonError.
 """
+
 from __future__ import annotations
 
 import json
@@ -39,12 +40,11 @@ from xenophon.kernel.registry import game_from_texts, game_options_as_text
 try:
     import pyspiel
 except ImportError:  # pragma: no cover - depends on the environment
-    raise XenophonError("OpenSpiel is not installed: pip install 'xenophon[openspiel]'") \
-        from None
+    raise XenophonError("OpenSpiel is not installed: pip install 'xenophon[openspiel]'") from None
 
 #: OpenSpiel's name of each game (its plugin's)
 GAME_NAMES = {plugin.name: plugin.openspiel.python for plugin in plugins()}
-MAX_GAME_LENGTH = 100_000      # a bound, not tight: turn limit and deck-out end games long before
+MAX_GAME_LENGTH = 100_000  # a bound, not tight: turn limit and deck-out end games long before
 
 #: OpenSpiel's parameters of each game: its options as text (GamePlugin.options)
 DEFAULT_PARAMETERS = {plugin.name: dict(plugin.options) for plugin in plugins()}
@@ -70,7 +70,7 @@ def _game_type(name: str) -> pyspiel.GameType:
 
 
 GAME_INFO = pyspiel.GameInfo(
-    num_distinct_actions=1 << 16,      # action codes are 16 bits
+    num_distinct_actions=1 << 16,  # action codes are 16 bits
     max_chance_outcomes=1 << 16,
     num_players=2,
     min_utility=-1.0,
@@ -107,8 +107,13 @@ class _Position:
 class SpielGame(pyspiel.Game):
     """One of our games as an OpenSpiel Python game; `xgame` is the xenophon Game."""
 
-    def __init__(self, params: dict[str, Any] | None = None, *, name: str | None = None,
-                 xgame: Game | None = None):
+    def __init__(
+        self,
+        params: dict[str, Any] | None = None,
+        *,
+        name: str | None = None,
+        xgame: Game | None = None,
+    ):
         name = xgame.name if xgame is not None else name
         if name not in GAME_NAMES:
             raise XenophonError(f"unknown game '{name}' ({' or '.join(GAME_NAMES)})")
@@ -138,7 +143,7 @@ class SpielState(pyspiel.State):
         return self._position.state
 
     def current_player(self) -> int:
-        return self.xstate.current_player        # CHANCE = -1, TERMINAL = -4, as in OpenSpiel
+        return self.xstate.current_player  # CHANCE = -1, TERMINAL = -4, as in OpenSpiel
 
     def _legal_actions(self, player: int) -> list[int]:
         return self.xstate.legal_actions()
@@ -172,8 +177,9 @@ class _Observer:
 
     def __init__(self, iig_obs_type: Any):
         if iig_obs_type is not None and (
-                not iig_obs_type.public_info
-                or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER):
+            not iig_obs_type.public_info
+            or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
+        ):
             raise ValueError("only the player's own view (public and private) is provided")
         self.tensor = None
         self.dict: dict[str, Any] = {}
@@ -187,11 +193,18 @@ class _Observer:
 
 def _factory(plugin: GamePlugin) -> type[SpielGame]:
     """The class OpenSpiel makes the game of `plugin` with, from its parameters."""
+
     def __init__(self: SpielGame, params: dict[str, Any] | None = None) -> None:
         SpielGame.__init__(self, params, name=plugin.name)
-    return type(f"{plugin.name.title()}SpielGame", (SpielGame,), {
-        "__init__": __init__, "__doc__": f"``{plugin.openspiel.python}``: parameters "
-                                          f"{' and '.join(plugin.options)}."})
+
+    return type(
+        f"{plugin.name.title()}SpielGame",
+        (SpielGame,),
+        {
+            "__init__": __init__,
+            "__doc__": f"``{plugin.openspiel.python}``: parameters {' and '.join(plugin.options)}.",
+        },
+    )
 
 
 #: OpenSpiel's factory of each game (OpenSpiel's registry keeps them until the

@@ -14,16 +14,17 @@ keywords); this module owns what every card and deck file has in common:
 - names are found the way players type them, ignoring case and surrounding
   spaces, and are unique within their kind ignoring case.
 """
+
 from __future__ import annotations
 
 import hashlib
 import re
 import tomllib
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
-from collections.abc import Callable, Collection, Iterable, Mapping
 
 from xenophon.kernel.errors import CardFileError
 from xenophon.kernel.files import FileError, decode_text, read_bytes
@@ -57,12 +58,13 @@ def packaged_data(*parts: str) -> Path:
 
 # --------------------------------------------------------------------------- reading
 
+
 @dataclass(frozen=True)
 class CardFile:
     """A card or deck file as read: its path, its digest and what it holds."""
 
     path: str
-    digest: str                   # sha256 of the file's raw bytes
+    digest: str  # sha256 of the file's raw bytes
     data: dict[str, Any]
 
 
@@ -89,15 +91,18 @@ def _parse_toml(text: str, path: Path) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise CardFileError(f"{path}: not a valid TOML file ({error})") from None
-    except ValueError:            # tomllib converts numbers of any length with int()
-        raise CardFileError(f"{path}: not a valid TOML file (a number with more than "
-                            "4300 digits)") from None
+    except ValueError:  # tomllib converts numbers of any length with int()
+        raise CardFileError(
+            f"{path}: not a valid TOML file (a number with more than 4300 digits)"
+        ) from None
     except RecursionError:
-        raise CardFileError(f"{path}: not a valid TOML file (arrays or tables nested too "
-                            "deeply)") from None
+        raise CardFileError(
+            f"{path}: not a valid TOML file (arrays or tables nested too deeply)"
+        ) from None
 
 
 # --------------------------------------------------------------------------- faults
+
 
 def card_file_error(path: str, where: str, message: str) -> CardFileError:
     """``path: where: message``; `where` (the card, the section) may be empty."""
@@ -125,6 +130,7 @@ class NameRule:
 
 # --------------------------------------------------------------------------- the reader
 
+
 class CardFileReader:
     """Walks a parsed card or deck file, raising CardFileError on the first fault.
 
@@ -141,8 +147,7 @@ class CardFileReader:
         return card_file_error(self.path, where, message)
 
     # -- sections -----------------------------------------------------------
-    def check_sections(self, *, tables: Collection[str] = (),
-                       lists: Collection[str] = ()) -> None:
+    def check_sections(self, *, tables: Collection[str] = (), lists: Collection[str] = ()) -> None:
         """The file holds only these ``[tables]`` and ``[[lists]]`` of tables."""
         for key in self.data:
             if key not in tables and key not in lists:
@@ -163,8 +168,9 @@ class CardFileReader:
             raise self.fail(f"section '{kind}'", f"must be a list of tables ([[{kind}]])")
         return entries
 
-    def read_entries(self, kind: str, read: Callable[[int, dict[str, Any]], Item], *,
-                     first_id: int = 0) -> list[Item]:
+    def read_entries(
+        self, kind: str, read: Callable[[int, dict[str, Any]], Item], *, first_id: int = 0
+    ) -> list[Item]:
         """`read(id, entry)` for each ``[[kind]]`` table, ids counting from `first_id`."""
         return [read(first_id + index, entry) for index, entry in enumerate(self.entries(kind))]
 
@@ -186,8 +192,9 @@ class CardFileReader:
             raise self.fail(what, f"{len(items)} {what}, at most {most} are supported")
 
     # -- entries ------------------------------------------------------------
-    def header(self, entry: dict[str, Any], kind: str, nameless: str,
-               rule: NameRule) -> tuple[str, str, str]:
+    def header(
+        self, entry: dict[str, Any], kind: str, nameless: str, rule: NameRule
+    ) -> tuple[str, str, str]:
         """An entry's name, the `where` of its messages (``kind 'name'``) and its
         optional ``japanese`` name; `nameless` is the `where` of an entry
         without a name."""
@@ -198,8 +205,9 @@ class CardFileReader:
             raise self.fail(where, rule.explanation)
         return name, where, self.text(entry, "japanese", where, default="", empty=True)
 
-    def check_fields(self, entry: dict[str, Any], allowed: Collection[str], where: str,
-                     context: str = "") -> None:
+    def check_fields(
+        self, entry: dict[str, Any], allowed: Collection[str], where: str, context: str = ""
+    ) -> None:
         """No field but the allowed ones; `context` ends the message (" for a unit")."""
         for key in entry:
             if key not in allowed:
@@ -210,28 +218,42 @@ class CardFileReader:
             raise self.fail(where, f"missing field '{key}'")
 
     # -- fields -------------------------------------------------------------
-    def text(self, entry: dict[str, Any], key: str, where: str, *, default: str | None = None,
-             empty: bool = False) -> str:
+    def text(
+        self,
+        entry: dict[str, Any],
+        key: str,
+        where: str,
+        *,
+        default: str | None = None,
+        empty: bool = False,
+    ) -> str:
         """A string field, stripped; non-empty unless `empty`."""
         value = entry.get(key, default)
         if value is None:
             raise self.fail(where, f"missing field '{key}'")
         if not isinstance(value, str) or (not empty and not value.strip()):
-            raise self.fail(where, f"field '{key}' must be a {'' if empty else 'non-empty '}"
-                                   "string")
+            raise self.fail(where, f"field '{key}' must be a {'' if empty else 'non-empty '}string")
         return value.strip()
 
-    def choice(self, entry: dict[str, Any], key: str, where: str, options: Collection[str], *,
-               default: str | None = None, what: str | None = None) -> str:
+    def choice(
+        self,
+        entry: dict[str, Any],
+        key: str,
+        where: str,
+        options: Collection[str],
+        *,
+        default: str | None = None,
+        what: str | None = None,
+    ) -> str:
         """A string field that is one of `options` (`what` names them, default the key)."""
         value = self.text(entry, key, where, default=default)
         if value not in options:
-            raise self.fail(where, f"unknown {what or key} '{value}' (one of "
-                                   f"{', '.join(options)})")
+            raise self.fail(where, f"unknown {what or key} '{value}' (one of {', '.join(options)})")
         return value
 
-    def whole_number(self, entry: dict[str, Any], key: str, where: str,
-                     default: int | None = None) -> int:
+    def whole_number(
+        self, entry: dict[str, Any], key: str, where: str, default: int | None = None
+    ) -> int:
         value = entry.get(key, default)
         if value is None:
             raise self.fail(where, f"missing field '{key}'")
@@ -244,8 +266,16 @@ class CardFileReader:
             raise self.fail(where, f"field '{key}' must be between {low} and {high} ({value})")
         return value
 
-    def number(self, entry: dict[str, Any], key: str, where: str, *, high: int, low: int = 0,
-               default: int | None = None) -> int:
+    def number(
+        self,
+        entry: dict[str, Any],
+        key: str,
+        where: str,
+        *,
+        high: int,
+        low: int = 0,
+        default: int | None = None,
+    ) -> int:
         """A whole number from `low` (at least 0) to `high`."""
         value = self.whole_number(entry, key, where, default)
         if value < 0:
@@ -259,8 +289,7 @@ class CardFileReader:
             raise self.fail(where, f"field '{key}' must be a list of strings{example}")
         return value
 
-    def keywords(self, entry: dict[str, Any], where: str,
-                 known: Collection[str]) -> frozenset[str]:
+    def keywords(self, entry: dict[str, Any], where: str, known: Collection[str]) -> frozenset[str]:
         """The ``keywords`` field: a list of the game's keywords, none by default."""
         keywords = self.strings(entry, "keywords", where)
         for keyword in keywords:

@@ -12,6 +12,7 @@ another move cannot spend a known strike on a market reveal.
 The key is secret (drawn from the operating system) unless the player asks
 for a seeded game; it is never written in plain text (docs/records.md).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -39,7 +40,7 @@ class ChanceStream:
         if len(key) != KEY_BYTES:
             raise ValueError(f"a chance key has {KEY_BYTES} bytes")
         self.key = key
-        self.used: Counter[int] = Counter()     # events drawn so far, per kind
+        self.used: Counter[int] = Counter()  # events drawn so far, per kind
 
     @classmethod
     def secret(cls) -> ChanceStream:
@@ -75,7 +76,7 @@ class ChanceStream:
             running += probability / total
             if u < running:
                 return move
-        return outcomes[-1][0]                  # rounding left u above the last sum
+        return outcomes[-1][0]  # rounding left u above the last sum
 
     def rewind(self, kinds: Iterable[int]) -> None:
         """Sets the counts to those of a game whose chance events so far were

@@ -7,6 +7,7 @@ Python reads it from here. Each game's kinds are numbered by its C core,
 which exports them (`xenophon._core.<game>.KINDS`), and each game's notation
 module takes them from there, so the numbering has one owner too.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -46,6 +47,8 @@ def core_kinds(core: Any, names: tuple[str, ...]) -> tuple[int, ...]:
     core and the notation disagree on which kinds exist)."""
     missing = [name for name in names if name not in core.KINDS]
     if missing or len(names) != len(core.KINDS):
-        raise ImportError(f"the C core's kinds {sorted(core.KINDS)} differ from the "
-                          f"notation's {sorted(names)}: rebuild the extension")
+        raise ImportError(
+            f"the C core's kinds {sorted(core.KINDS)} differ from the "
+            f"notation's {sorted(names)}: rebuild the extension"
+        )
     return tuple(core.KINDS[name] for name in names)

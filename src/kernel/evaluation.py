@@ -29,6 +29,7 @@ the first feature that differs.
 >>> learned_problem(game) is None or isinstance(learned_problem(game), str)
 True
 """
+
 from __future__ import annotations
 
 import json
@@ -41,12 +42,12 @@ from typing import Any
 from xenophon import _core
 from xenophon.kernel.cardfile import packaged_data
 from xenophon.kernel.errors import XenophonError
-from xenophon.kernel.plugin import find_plugin
 from xenophon.kernel.files import FileError, JsonError, check_output, loads, read_text, write_atomic
+from xenophon.kernel.plugin import find_plugin
 
 WEIGHTS_FORMAT = "xenophon-weights"
-WEIGHTS_VERSION = 1               # a linear evaluation
-NETWORK_VERSION = 2               # the linear one and a hidden layer
+WEIGHTS_VERSION = 1  # a linear evaluation
+NETWORK_VERSION = 2  # the linear one and a hidden layer
 #: the most hidden units a network may have (XEN_MAX_HIDDEN, learned.h)
 MAX_HIDDEN_UNITS: int = _core.MAX_HIDDEN_UNITS
 #: the evaluations a search can score its leaves with (bot option `eval`):
@@ -70,14 +71,18 @@ class WeightsError(XenophonError, ValueError):
 class HiddenUnit:
     """One unit of a network's hidden layer (learned.h)."""
 
-    weights: tuple[float, ...]        # one per feature
+    weights: tuple[float, ...]  # one per feature
     bias: float
-    phase: float                      # the weight of the phase ph in c
+    phase: float  # the weight of the phase ph in c
     output: float
 
     def to_json(self) -> dict[str, Any]:
-        return {"weights": list(self.weights), "bias": self.bias, "phase": self.phase,
-                "output": self.output}
+        return {
+            "weights": list(self.weights),
+            "bias": self.bias,
+            "phase": self.phase,
+            "output": self.output,
+        }
 
 
 @dataclass(frozen=True)
@@ -98,21 +103,30 @@ class Weights:
         return NETWORK_VERSION if self.hidden else WEIGHTS_VERSION
 
     def to_json(self) -> dict[str, Any]:
-        data = {"format": WEIGHTS_FORMAT, "version": self.version, "game": self.game,
-                "features": list(self.features), "taper_turns": self.taper_turns,
-                "opening": list(self.opening), "ending": list(self.ending)}
+        data = {
+            "format": WEIGHTS_FORMAT,
+            "version": self.version,
+            "game": self.game,
+            "features": list(self.features),
+            "taper_turns": self.taper_turns,
+            "opening": list(self.opening),
+            "ending": list(self.ending),
+        }
         if self.hidden:
             data["hidden"] = [unit.to_json() for unit in self.hidden]
         return {**data, "made": self.made}
 
     def table_arguments(self) -> dict[str, Any]:
         """The keyword arguments of Tables.set_weights and with_weights."""
-        return {"opening": list(self.opening), "ending": list(self.ending),
-                "taper_turns": self.taper_turns,
-                "hidden_weights": [list(unit.weights) for unit in self.hidden],
-                "hidden_bias": [unit.bias for unit in self.hidden],
-                "hidden_phase": [unit.phase for unit in self.hidden],
-                "output": [unit.output for unit in self.hidden]}
+        return {
+            "opening": list(self.opening),
+            "ending": list(self.ending),
+            "taper_turns": self.taper_turns,
+            "hidden_weights": [list(unit.weights) for unit in self.hidden],
+            "hidden_bias": [unit.bias for unit in self.hidden],
+            "hidden_phase": [unit.phase for unit in self.hidden],
+            "output": [unit.output for unit in self.hidden],
+        }
 
 
 def shipped_weights_file(game_name: str) -> Path:
@@ -121,8 +135,7 @@ def shipped_weights_file(game_name: str) -> Path:
 
 
 def _is_finite_number(value: Any) -> bool:
-    return not isinstance(value, bool) and isinstance(value, (int, float)) \
-        and math.isfinite(value)
+    return not isinstance(value, bool) and isinstance(value, (int, float)) and math.isfinite(value)
 
 
 def _numbers(data: dict, key: str, n: int, where: str) -> tuple[float, ...]:
@@ -146,15 +159,22 @@ def _hidden_layer(data: dict, n: int, where: str) -> tuple[HiddenUnit, ...]:
     """The hidden units of a version-2 file, every field checked."""
     units = data.get("hidden")
     if not isinstance(units, list) or not 1 <= len(units) <= MAX_HIDDEN_UNITS:
-        raise WeightsError(f"{where}: 'hidden' must be a list of 1 to {MAX_HIDDEN_UNITS} "
-                           "hidden units")
+        raise WeightsError(
+            f"{where}: 'hidden' must be a list of 1 to {MAX_HIDDEN_UNITS} hidden units"
+        )
     layer = []
     for j, unit in enumerate(units):
         at = f"{where}: hidden[{j}]"
         if not isinstance(unit, dict):
             raise WeightsError(f"{at} is not an object")
-        layer.append(HiddenUnit(_numbers(unit, "weights", n, at), _number(unit, "bias", at),
-                                _number(unit, "phase", at), _number(unit, "output", at)))
+        layer.append(
+            HiddenUnit(
+                _numbers(unit, "weights", n, at),
+                _number(unit, "bias", at),
+                _number(unit, "phase", at),
+                _number(unit, "output", at),
+            )
+        )
     return tuple(layer)
 
 
@@ -163,33 +183,50 @@ def parse_weights(data: Any, where: str, game_name: str) -> Weights:
     if not isinstance(data, dict):
         raise WeightsError(f"{where}: not a weights file (a JSON object is expected)")
     if data.get("format") != WEIGHTS_FORMAT:
-        raise WeightsError(f"{where}: not a weights file (format {data.get('format')!r}, "
-                           f"expected '{WEIGHTS_FORMAT}')")
+        raise WeightsError(
+            f"{where}: not a weights file (format {data.get('format')!r}, "
+            f"expected '{WEIGHTS_FORMAT}')"
+        )
     version = data.get("version")
     if isinstance(version, bool) or version not in (WEIGHTS_VERSION, NETWORK_VERSION):
-        raise WeightsError(f"{where}: weights file version {version!r}, this xenophon reads "
-                           f"versions {WEIGHTS_VERSION} and {NETWORK_VERSION}")
+        raise WeightsError(
+            f"{where}: weights file version {version!r}, this xenophon reads "
+            f"versions {WEIGHTS_VERSION} and {NETWORK_VERSION}"
+        )
     if version == WEIGHTS_VERSION and "hidden" in data:
-        raise WeightsError(f"{where}: a hidden layer in a file of version {WEIGHTS_VERSION} "
-                           f"(networks are version {NETWORK_VERSION})")
+        raise WeightsError(
+            f"{where}: a hidden layer in a file of version {WEIGHTS_VERSION} "
+            f"(networks are version {NETWORK_VERSION})"
+        )
     if data.get("game") != game_name:
         raise WeightsError(f"{where}: weights for {data.get('game')!r}, not {game_name}")
     features = data.get("features")
-    if not isinstance(features, list) or not features \
-            or not all(isinstance(f, str) for f in features) \
-            or len(set(features)) != len(features):
+    if (
+        not isinstance(features, list)
+        or not features
+        or not all(isinstance(f, str) for f in features)
+        or len(set(features)) != len(features)
+    ):
         raise WeightsError(f"{where}: 'features' must be a list of distinct feature names")
     taper = data.get("taper_turns")
     if isinstance(taper, bool) or not isinstance(taper, int) or not 1 <= taper <= MAX_TAPER_TURNS:
-        raise WeightsError(f"{where}: 'taper_turns' must be a whole number from 1 to "
-                           f"{MAX_TAPER_TURNS:,}")
+        raise WeightsError(
+            f"{where}: 'taper_turns' must be a whole number from 1 to {MAX_TAPER_TURNS:,}"
+        )
     made = data.get("made", {})
     if not isinstance(made, dict):
         raise WeightsError(f"{where}: 'made' must be an object")
     n = len(features)
     hidden = _hidden_layer(data, n, where) if version == NETWORK_VERSION else ()
-    return Weights(game_name, tuple(features), _numbers(data, "opening", n, where),
-                   _numbers(data, "ending", n, where), taper, made, hidden)
+    return Weights(
+        game_name,
+        tuple(features),
+        _numbers(data, "opening", n, where),
+        _numbers(data, "ending", n, where),
+        taper,
+        made,
+        hidden,
+    )
 
 
 def read_weights(path: str | Path, game_name: str) -> Weights:
@@ -218,10 +255,11 @@ def mismatch(weights: Weights, names: list[str], where: str) -> str | None:
         return None
     for i, (theirs, ours) in enumerate(zip(weights.features, names)):
         if theirs != ours:
-            return (f"{where} was fitted for other features than this game's (feature {i}: "
-                    f"'{theirs}' in the file, '{ours}' in the game)")
-    return (f"{where} was fitted for {len(weights.features)} features, this game has "
-            f"{len(names)}")
+            return (
+                f"{where} was fitted for other features than this game's (feature {i}: "
+                f"'{theirs}' in the file, '{ours}' in the game)"
+            )
+    return f"{where} was fitted for {len(weights.features)} features, this game has {len(names)}"
 
 
 def on_features(weights: Weights, names: list[str], where: str) -> Weights:
@@ -239,10 +277,19 @@ def on_features(weights: Weights, names: list[str], where: str) -> Weights:
     def spread(values: tuple[float, ...]) -> tuple[float, ...]:
         return tuple(values[index[name]] if name in index else 0.0 for name in names)
 
-    hidden = tuple(HiddenUnit(spread(unit.weights), unit.bias, unit.phase, unit.output)
-                   for unit in weights.hidden)
-    return Weights(weights.game, tuple(names), spread(weights.opening), spread(weights.ending),
-                   weights.taper_turns, weights.made, hidden)
+    hidden = tuple(
+        HiddenUnit(spread(unit.weights), unit.bias, unit.phase, unit.output)
+        for unit in weights.hidden
+    )
+    return Weights(
+        weights.game,
+        tuple(names),
+        spread(weights.opening),
+        spread(weights.ending),
+        weights.taper_turns,
+        weights.made,
+        hidden,
+    )
 
 
 @lru_cache(maxsize=8)
@@ -276,7 +323,7 @@ def _file_weights(path: str, game_name: str, mtime_ns: int) -> Weights:
 
 
 def resolve(game: Any, evaluation: str) -> str:
-    """"hand" or "learned": what `evaluation` means for this game."""
+    """ "hand" or "learned": what `evaluation` means for this game."""
     if evaluation != "default":
         return evaluation
     plugin = find_plugin(game.name)
@@ -306,8 +353,11 @@ def tables_for(game: Any, evaluation: str, weights_path: str | None = None) -> A
         stamp = Path(weights_path).stat().st_mtime_ns
     except OSError as error:
         raise FileError(f"{weights_path}: cannot read ({error.strerror})") from None
-    weights = on_features(_file_weights(str(weights_path), game.name, stamp),
-                          list(game.tables.feature_names), str(weights_path))
+    weights = on_features(
+        _file_weights(str(weights_path), game.name, stamp),
+        list(game.tables.feature_names),
+        str(weights_path),
+    )
     cache = game.__dict__.setdefault("_weights_tables", {})
     key = (str(weights_path), stamp)
     if key not in cache:

@@ -9,6 +9,7 @@ says so, never the command's own input) and write atomically (a temporary
 file beside the target, renamed over it), leaving nothing behind on failure.
 Every fault is a `FileError` with one line naming the file.
 """
+
 from __future__ import annotations
 
 import errno
@@ -16,14 +17,14 @@ import json
 import os
 import stat
 import tempfile
+from collections.abc import Generator, Iterable
 from pathlib import Path
 from typing import Any
-from collections.abc import Generator, Iterable
 
 from xenophon.kernel.errors import XenophonError
 
-MAX_INPUT_BYTES = 64 * 1024 * 1024       # a record of a very long game is well under 1 MiB
-MAX_JSON_DEPTH = 64                       # records and queries nest 3 or 4 levels deep
+MAX_INPUT_BYTES = 64 * 1024 * 1024  # a record of a very long game is well under 1 MiB
+MAX_JSON_DEPTH = 64  # records and queries nest 3 or 4 levels deep
 
 
 class FileError(XenophonError):
@@ -44,7 +45,7 @@ def _open_regular(path: Path, what: str) -> tuple[int, os.stat_result]:
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as error:
         raise FileError(f"{path}: cannot read {what} ({_reason(error)})") from None
-    except (ValueError, UnicodeEncodeError):       # a NUL byte or a lone surrogate in the name
+    except (ValueError, UnicodeEncodeError):  # a NUL byte or a lone surrogate in the name
         raise FileError(f"{ascii(str(path))}: not a usable file name") from None
     info = os.fstat(descriptor)
     if stat.S_ISREG(info.st_mode):
@@ -61,15 +62,16 @@ def read_bytes(path: str | Path, what: str = "file", max_bytes: int = MAX_INPUT_
     descriptor, info = _open_regular(path, what)
     try:
         if info.st_size > max_bytes:
-            raise FileError(f"{path}: too large for a {what} "
-                            f"({info.st_size:,} bytes; at most {max_bytes:,})")
+            raise FileError(
+                f"{path}: too large for a {what} ({info.st_size:,} bytes; at most {max_bytes:,})"
+            )
         chunks, total = [], 0
         while True:
             chunk = os.read(descriptor, 1 << 20)
             if not chunk:
                 break
             total += len(chunk)
-            if total > max_bytes:      # the file grew while being read
+            if total > max_bytes:  # the file grew while being read
                 raise FileError(f"{path}: too large for a {what} (at most {max_bytes:,} bytes)")
             chunks.append(chunk)
         return b"".join(chunks)
@@ -91,8 +93,9 @@ def read_text(path: str | Path, what: str = "file", max_bytes: int = MAX_INPUT_B
     return decode_text(read_bytes(path, what, max_bytes), str(path), what)
 
 
-def iter_lines(path: str | Path, what: str = "file", max_line_bytes: int = MAX_INPUT_BYTES
-               ) -> Generator[tuple[str, bool], None, None]:
+def iter_lines(
+    path: str | Path, what: str = "file", max_line_bytes: int = MAX_INPUT_BYTES
+) -> Generator[tuple[str, bool], None, None]:
     """The lines of a regular file of any size, one at a time, each of at
     most `max_line_bytes` and valid UTF-8: (text without its newline,
     whether a newline ended it). For files that grow past what is read
@@ -111,8 +114,10 @@ def iter_lines(path: str | Path, what: str = "file", max_line_bytes: int = MAX_I
             number += 1
             ended = data.endswith(b"\n")
             if len(data) > max_line_bytes and not ended:
-                raise FileError(f"{path}: line {number} is too long for a {what} "
-                                f"(at most {max_line_bytes:,} bytes)")
+                raise FileError(
+                    f"{path}: line {number} is too long for a {what} "
+                    f"(at most {max_line_bytes:,} bytes)"
+                )
             yield decode_text(data.rstrip(b"\r\n"), f"{path}: line {number}", what), ended
 
 
@@ -160,7 +165,7 @@ def loads(text: str, max_depth: int = MAX_JSON_DEPTH) -> Any:
         return json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as error:
         raise JsonError(f"not valid JSON ({error.msg})") from None
-    except (RecursionError, ValueError) as error:   # numbers too long to convert, ...
+    except (RecursionError, ValueError) as error:  # numbers too long to convert, ...
         raise JsonError(f"not valid JSON ({error})") from None
 
 
@@ -179,8 +184,9 @@ def dumps_line(data: Any) -> str:
 def user_data_folder() -> Path:
     """Where xenophon keeps the user's games and keys: $XDG_DATA_HOME/xenophon
     (by default ~/.local/share/xenophon)."""
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"),
-                                                           ".local", "share")
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(
+        os.path.expanduser("~"), ".local", "share"
+    )
     return Path(base) / "xenophon"
 
 
@@ -201,12 +207,19 @@ def _check_writable(folder: Path, named: Path) -> None:
         os.close(descriptor)
         os.unlink(probe)
     except OSError as error:
-        raise FileError(f"{named}: cannot write in the folder {folder} "
-                        f"({_reason(error)})") from None
+        raise FileError(
+            f"{named}: cannot write in the folder {folder} ({_reason(error)})"
+        ) from None
 
 
-def check_output(path: str | Path, *, force: bool = False, inputs: Iterable[str | Path] = (),
-                 what: str = "output", replaceable: Iterable[str | Path] = ()) -> Path:
+def check_output(
+    path: str | Path,
+    *,
+    force: bool = False,
+    inputs: Iterable[str | Path] = (),
+    what: str = "output",
+    replaceable: Iterable[str | Path] = (),
+) -> Path:
     """Checks, before any work, that `path` can be written; returns it.
 
     Refused: a folder; a missing or unwritable folder (folders are never made
@@ -239,8 +252,9 @@ def check_output(path: str | Path, *, force: bool = False, inputs: Iterable[str 
     return path
 
 
-def check_output_folder(folder: str | Path, names: Iterable[str], *, force: bool = False,
-                        what: str = "output") -> list[Path]:
+def check_output_folder(
+    folder: str | Path, names: Iterable[str], *, force: bool = False, what: str = "output"
+) -> list[Path]:
     """Checks a folder a command writes several files into (it is made when
     missing, as the user named it), and that none of `names` exists there
     unless `force`; returns the paths."""
@@ -259,8 +273,10 @@ def check_output_folder(folder: str | Path, names: Iterable[str], *, force: bool
     clashes = [p for p in paths if p.exists() or p.is_symlink()]
     if clashes and not force:
         shown = ", ".join(p.name for p in clashes[:3]) + (", ..." if len(clashes) > 3 else "")
-        raise FileError(f"{folder}: {len(clashes)} of the files exist already ({shown}); "
-                        "add --force to replace them")
+        raise FileError(
+            f"{folder}: {len(clashes)} of the files exist already ({shown}); "
+            "add --force to replace them"
+        )
     for clash in clashes:
         if not clash.is_file():
             raise FileError(f"{clash}: exists and is not a regular file")
@@ -287,8 +303,7 @@ def write_atomic(path: str | Path, text: str | bytes) -> Path:
     data = text.encode("utf-8") if isinstance(text, str) else text
     temporary = None
     try:
-        descriptor, temporary = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.",
-                                                 suffix=".tmp")
+        descriptor, temporary = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
         os.chmod(temporary, _mode_for(path))
         with os.fdopen(descriptor, "wb") as handle:
             handle.write(data)

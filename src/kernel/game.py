@@ -6,19 +6,19 @@ docs/architecture.md: the C core's ``CoreState`` or the pure-Python oracle.
 game's notation, legality checks with helpful messages, chance sampling,
 rendering. Each game subclasses `State` and provides its notation.
 """
+
 from __future__ import annotations
 
 import importlib
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
-from collections.abc import Callable
 
 from xenophon.kernel.codes import CHANCE, TERMINAL, kind_of  # noqa: F401 (CHANCE, TERMINAL re-exported: the API names them here)
 from xenophon.kernel.errors import IllegalMoveError, NotationError, XenophonError
 from xenophon.kernel.evaluation import install_shipped, resolve, tables_for
 from xenophon.kernel.plugin import find_plugin
-
 
 
 @dataclass(frozen=True, order=True)
@@ -123,8 +123,9 @@ class Game:
         if self.engine != "c":
             raise XenophonError("only the C engine serialises states to bytes")
         if not isinstance(data, bytes):
-            raise XenophonError(f"a {self.name} state is read from bytes, not "
-                                f"{type(data).__name__}")
+            raise XenophonError(
+                f"a {self.name} state is read from bytes, not {type(data).__name__}"
+            )
         try:
             return self.state_class(self, self._core().CoreState.from_bytes(self.tables, data))
         except ValueError as error:
@@ -141,8 +142,9 @@ class Game:
         except (ValueError, KeyError, TypeError) as error:
             raise XenophonError(f"not a {self.name} position: {error}") from None
 
-    def search_interface(self, evaluation: str = "default", weights: str | None = None
-                         ) -> tuple[Any, Any]:
+    def search_interface(
+        self, evaluation: str = "default", weights: str | None = None
+    ) -> tuple[Any, Any]:
         """(game API capsule, tables capsule) for the C search, its leaves
         scored by the hand-set evaluation or the learned one (the game's
         shipped weights, or those of the weights file `weights`)."""
@@ -207,8 +209,9 @@ class State:
         return [Move(code, self.format_code(code)) for code in self.backend.legal_actions()]
 
     def chance_outcomes(self) -> list[tuple[Move, float]]:
-        return [(Move(code, self.format_code(code)), p)
-                for code, p in self.backend.chance_outcomes()]
+        return [
+            (Move(code, self.format_code(code)), p) for code, p in self.backend.chance_outcomes()
+        ]
 
     def chance_probabilities(self) -> list[tuple[int, float]]:
         """(code, probability) of each outcome at a chance node, without the
@@ -305,8 +308,10 @@ class State:
 def wrapped(label: str, text: str, width: int = 80) -> list[str]:
     """'  label: text' folded to `width` columns, continuation lines indented."""
     import textwrap
-    return textwrap.wrap(text, width=width, initial_indent=f"  {label}: ",
-                         subsequent_indent=" " * (len(label) + 4)) or [f"  {label}: -"]
+
+    return textwrap.wrap(
+        text, width=width, initial_indent=f"  {label}: ", subsequent_indent=" " * (len(label) + 4)
+    ) or [f"  {label}: -"]
 
 
 def plural(n: int, word: str) -> str:
@@ -315,6 +320,6 @@ def plural(n: int, word: str) -> str:
 
 def count_text(multiset: dict[str, int]) -> str:
     """'Archer x2, Militia' for {'Archer': 2, 'Militia': 1}."""
-    return ", ".join(name if n == 1 else f"{name} x{n}" for name, n in sorted(multiset.items())) \
-        or "-"
-
+    return (
+        ", ".join(name if n == 1 else f"{name} x{n}" for name, n in sorted(multiset.items())) or "-"
+    )

@@ -9,6 +9,7 @@ kind alone (its first word, as in the seat's view of a record). Each game has
 a `Narrator` subclass, which its plugin names; `narrator_for(state, seat)`
 gives the right one.
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -65,9 +66,12 @@ class Narrator:
         groups: dict[tuple[str, bool], list[str]] = {}
         for kind, text in outcomes:
             groups.setdefault((kind, text is not None), []).append(
-                text.partition(" ")[2] if text else "")
-        return "; ".join(self.chance_phrase(kind, names if visible else None, len(names))
-                         for (kind, visible), names in groups.items())
+                text.partition(" ")[2] if text else ""
+            )
+        return "; ".join(
+            self.chance_phrase(kind, names if visible else None, len(names))
+            for (kind, visible), names in groups.items()
+        )
 
     def chance_phrase(self, kind: str, names: list[str] | None, count: int) -> str:
         """One kind of outcome: the `names` seen, or None and only their `count`."""

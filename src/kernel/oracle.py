@@ -1,4 +1,5 @@
 """What both oracles share, written once over the backend protocol."""
+
 from __future__ import annotations
 
 import importlib
@@ -9,8 +10,8 @@ from xenophon.kernel.errors import XenophonError
 from xenophon.kernel.game import engine_factory
 from xenophon.kernel.plugin import find_plugin
 
-
 # Multisets of both oracles: dict card id -> positive count
+
 
 def ms_add(ms: dict[int, int], card: int, n: int = 1) -> None:
     ms[card] = ms.get(card, 0) + n

@@ -14,17 +14,18 @@ the web page, the lab, OpenSpiel) ask `plugins()` and never name a game. The
 games come in the order of their names, wherever they are listed (help
 texts, error messages, the catalogue of a page).
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache, cache
+from functools import cache
 from importlib import metadata
 from typing import TYPE_CHECKING, Any
-from collections.abc import Callable, Mapping
 
 from xenophon.kernel.errors import XenophonError
 
-if TYPE_CHECKING:                       # the game API imports this module
+if TYPE_CHECKING:  # the game API imports this module
     from xenophon.kernel.game import Game, State
     from xenophon.kernel.narration import Narrator
 
@@ -73,8 +74,8 @@ class BalanceSides:
 class OpenSpielNames:
     """The game's names in OpenSpiel's registry."""
 
-    python: str                       # the Python game over our API (xenophon.interop.openspiel)
-    native: str                       # the C++ game over the C core (xenophon.interop.native)
+    python: str  # the Python game over our API (xenophon.interop.openspiel)
+    native: str  # the C++ game over the C core (xenophon.interop.native)
 
 
 @dataclass(frozen=True)
@@ -149,8 +150,9 @@ def _loaded(entry: metadata.EntryPoint) -> GamePlugin:
     if not isinstance(plugin, GamePlugin):
         raise PluginError(f"the game plugin '{entry.name}' ({entry.value}) is not a GamePlugin")
     if plugin.name != entry.name:
-        raise PluginError(f"the game plugin '{entry.name}' ({entry.value}) declares the game "
-                          f"'{plugin.name}'")
+        raise PluginError(
+            f"the game plugin '{entry.name}' ({entry.value}) declares the game '{plugin.name}'"
+        )
     return plugin
 
 
@@ -162,14 +164,18 @@ def plugins() -> tuple[GamePlugin, ...]:
     for entry in metadata.entry_points(group=ENTRY_POINT_GROUP):
         if entry.name in values:
             if entry.value == values[entry.name]:
-                continue                 # the same registration seen twice on the path
-            raise PluginError(f"the game '{entry.name}' is registered twice ({values[entry.name]}"
-                              f" and {entry.value})")
+                continue  # the same registration seen twice on the path
+            raise PluginError(
+                f"the game '{entry.name}' is registered twice ({values[entry.name]}"
+                f" and {entry.value})"
+            )
         values[entry.name] = entry.value
         found[entry.name] = _loaded(entry)
     if not found:
-        raise PluginError(f"no game is registered (entry points '{ENTRY_POINT_GROUP}'): "
-                          "install the package (pip install .)")
+        raise PluginError(
+            f"no game is registered (entry points '{ENTRY_POINT_GROUP}'): "
+            "install the package (pip install .)"
+        )
     return tuple(found[name] for name in sorted(found))
 
 

@@ -2,6 +2,7 @@
 games and bots on the command line and in tournaments ('GAME:key=value,...',
 'ismcts:iterations=2000'). The games are plugins (xenophon.kernel.plugin):
 what each takes and checks is its own."""
+
 from __future__ import annotations
 
 import os
@@ -10,7 +11,6 @@ from typing import Any
 from xenophon.kernel.errors import XenophonError
 from xenophon.kernel.game import Game
 from xenophon.kernel.plugin import GamePlugin, find_plugin, game_names, plugins
-
 
 
 def __getattr__(name: str) -> Any:
@@ -42,8 +42,9 @@ def game_plugin(name: str) -> GamePlugin:
     return plugin
 
 
-def parse_spec(text: str, what: str, hint: str = "",
-               list_options: tuple[str, ...] = ()) -> tuple[str, dict[str, str]]:
+def parse_spec(
+    text: str, what: str, hint: str = "", list_options: tuple[str, ...] = ()
+) -> tuple[str, dict[str, str]]:
     """'name:key=value,key=value' -> (name, {key: value}), the values as
     written (each consumer converts its own); a key given twice is refused.
     An item without '=' right after an option of `list_options` continues
@@ -82,8 +83,10 @@ def game_options_from_text(name: str, texts: dict[str, str]) -> dict[str, Any]:
 def game_options_as_text(game: Game) -> dict[str, str]:
     """A game's options as text, the inverse of game_options_from_text."""
     as_text = game_plugin(game.name).option_as_text
-    return {key: as_text[key](value) if key in as_text else str(value)
-            for key, value in game.options().items()}
+    return {
+        key: as_text[key](value) if key in as_text else str(value)
+        for key, value in game.options().items()
+    }
 
 
 def game_from_texts(name: str, texts: dict[str, str], seed: int | None = None) -> Game:
@@ -119,8 +122,9 @@ def spec_files(spec: str) -> list[str]:
     options = game_options_from_text(name, texts)
     plugin = find_plugin(name)
     named = [options["cards"]] if "cards" in options else []
-    listed = [item for key in (plugin.list_options if plugin else ())
-              for item in options.get(key, ())]
+    listed = [
+        item for key in (plugin.list_options if plugin else ()) for item in options.get(key, ())
+    ]
     return named + [item for item in listed if os.path.isfile(item)]
 
 
@@ -137,9 +141,9 @@ def is_other_data(value: Any) -> bool:
 def check_cards(name: str, cards: Any) -> None:
     """The option every game's card set is chosen by: a card file's name."""
     if cards is None:
-        return                   # the reference set
+        return  # the reference set
     if is_path(cards):
-        check_file_name(cards, "card file")      # the card reader checks the file itself
+        check_file_name(cards, "card file")  # the card reader checks the file itself
     elif is_other_data(cards):
         raise SpecError(f"{name} option 'cards' must be the name of a card file")
 
@@ -162,8 +166,9 @@ def make_game(name: str, seed: int | None = None, engine: str = "c", **options: 
     return game_with_options(name, options, seed=seed, engine=engine)
 
 
-def game_with_options(name: str, options: dict[str, Any], seed: int | None = None,
-                      engine: str = "c") -> Game:
+def game_with_options(
+    name: str, options: dict[str, Any], seed: int | None = None, engine: str = "c"
+) -> Game:
     """A game by name with its options as a mapping (from a spec, a query or
     a record): every option checked before the game is made."""
     plugin = game_plugin(name)

@@ -21,6 +21,7 @@ Formats: `xs2:` + base64(key id, nonce, ciphertext and tag); the older
 `xs1:` seals (a SHA-256 key stream and an HMAC, over the hidden part only)
 are still opened, so earlier saves resume.
 """
+
 from __future__ import annotations
 
 import base64
@@ -44,12 +45,12 @@ from xenophon.kernel.files import FileError, read_bytes, user_data_folder
 KEY_FILE = "seal.key"
 KEY_BYTES = 32
 KEY_ID_BYTES = 8
-NONCE_BYTES = 12                        # AES-GCM's standard nonce
-PREFIX = "xs2:"                         # the seal format's version
+NONCE_BYTES = 12  # AES-GCM's standard nonce
+PREFIX = "xs2:"  # the seal format's version
 MAX_SEALED_BYTES = 64 * 1024 * 1024
 #: the padded plaintext is a power of two of at least this many bytes
 LEAST_SIZE_CLASS = 1024
-LENGTH_BYTES = 4                        # the compressed length, before the padding
+LENGTH_BYTES = 4  # the compressed length, before the padding
 PRIVATE_FILE = 0o600
 PRIVATE_FOLDER = 0o700
 
@@ -64,27 +65,31 @@ def key_path() -> Path:
 
 # -- the key file -------------------------------------------------------------
 
+
 def _check_key_file(path: Path) -> None:
     """Refuses a key that is not a private regular file of the user's: a
     symbolic link (another file could be read or written through it) or one
     that others may read."""
     info = os.lstat(path)
     if stat.S_ISLNK(info.st_mode):
-        raise SealError(f"{path}: the seal key is a symbolic link; refused (make it a file "
-                        "of your own, readable by you only)")
+        raise SealError(
+            f"{path}: the seal key is a symbolic link; refused (make it a file "
+            "of your own, readable by you only)"
+        )
     if not stat.S_ISREG(info.st_mode):
         raise SealError(f"{path}: the seal key is not a file")
     if info.st_mode & 0o077:
-        raise SealError(f"{path}: the seal key can be read by others; refused "
-                        f"(chmod 600 {path})")
+        raise SealError(f"{path}: the seal key can be read by others; refused (chmod 600 {path})")
 
 
 def _read_key(path: Path) -> bytes:
     _check_key_file(path)
     key = read_bytes(path, "key file", max_bytes=KEY_BYTES)
     if len(key) != KEY_BYTES:
-        raise SealError(f"{path}: not a xenophon key file (wrong length; move it away and "
-                        "a new key is made, but earlier saves then stay sealed)")
+        raise SealError(
+            f"{path}: not a xenophon key file (wrong length; move it away and "
+            "a new key is made, but earlier saves then stay sealed)"
+        )
     return key
 
 
@@ -124,7 +129,7 @@ def _sync_folder(folder: Path) -> None:
     try:
         os.fsync(descriptor)
     except OSError:
-        pass                              # some file systems cannot sync a folder
+        pass  # some file systems cannot sync a folder
     finally:
         os.close(descriptor)
 
@@ -138,15 +143,16 @@ def _load_key(create: bool) -> bytes:
             raise SealError(f"the seal key {path} is not on this machine")
         try:
             return _create_key(path)
-        except FileExistsError:              # another xenophon made it meanwhile
+        except FileExistsError:  # another xenophon made it meanwhile
             return _read_key(path)
     except OSError as error:
         raise FileError(f"{path}: cannot use the seal key ({error.strerror})") from None
 
 
 def _derived(key: bytes, purpose: bytes, length: int) -> bytes:
-    return HKDF(algorithm=hashes.SHA256(), length=length, salt=None,
-                info=b"xenophon seal v2 " + purpose).derive(key)
+    return HKDF(
+        algorithm=hashes.SHA256(), length=length, salt=None, info=b"xenophon seal v2 " + purpose
+    ).derive(key)
 
 
 def key_id(key: bytes) -> bytes:
@@ -156,6 +162,7 @@ def key_id(key: bytes) -> bytes:
 
 
 # -- sealing ------------------------------------------------------------------
+
 
 def _padded(plain: bytes) -> bytes:
     """The length, the bytes, then zeros up to the size class: a power of two
@@ -170,7 +177,7 @@ def _unpadded(padded: bytes) -> bytes:
     length = int.from_bytes(padded[:LENGTH_BYTES], "big")
     if len(padded) < LENGTH_BYTES + length:
         raise SealError("the sealed part is damaged (bad length)")
-    return padded[LENGTH_BYTES:LENGTH_BYTES + length]
+    return padded[LENGTH_BYTES : LENGTH_BYTES + length]
 
 
 def seal(payload: bytes, associated: bytes) -> str:
@@ -190,21 +197,28 @@ def unseal(text: str, associated: bytes) -> bytes:
         return _unseal_legacy(text)
     if not isinstance(text, str) or not text.startswith(PREFIX):
         raise SealError("not a sealed game (unknown seal format)")
-    raw = _decoded(text[len(PREFIX):])
+    raw = _decoded(text[len(PREFIX) :])
     if len(raw) < KEY_ID_BYTES + NONCE_BYTES + 16:
         raise SealError("the sealed part is damaged (too short)")
-    sealed_by, nonce, cipher = (raw[:KEY_ID_BYTES], raw[KEY_ID_BYTES:KEY_ID_BYTES + NONCE_BYTES],
-                                raw[KEY_ID_BYTES + NONCE_BYTES:])
+    sealed_by, nonce, cipher = (
+        raw[:KEY_ID_BYTES],
+        raw[KEY_ID_BYTES : KEY_ID_BYTES + NONCE_BYTES],
+        raw[KEY_ID_BYTES + NONCE_BYTES :],
+    )
     key = _load_key(create=False)
     if sealed_by != key_id(key):
-        raise SealError(f"sealed with another key (key {sealed_by.hex()}; this machine's "
-                        f"{KEY_FILE} is key {key_id(key).hex()}): on another machine, or "
-                        f"before {key_path()} was replaced")
+        raise SealError(
+            f"sealed with another key (key {sealed_by.hex()}; this machine's "
+            f"{KEY_FILE} is key {key_id(key).hex()}): on another machine, or "
+            f"before {key_path()} was replaced"
+        )
     try:
         plain = AESGCM(_derived(key, b"encryption", KEY_BYTES)).decrypt(nonce, cipher, associated)
     except InvalidTag:
-        raise SealError("the sealed part was changed, or the header and visible lines it "
-                        "seals with, or it was copied from another saved game") from None
+        raise SealError(
+            "the sealed part was changed, or the header and visible lines it "
+            "seals with, or it was copied from another saved game"
+        ) from None
     return _decompressed(_unpadded(plain))
 
 
@@ -236,24 +250,31 @@ LEGACY_TAG_BYTES = 32
 
 
 def _legacy_key_stream(key: bytes, nonce: bytes, length: int) -> bytes:
-    blocks = (hashlib.sha256(key + nonce + counter.to_bytes(8, "big")).digest()
-              for counter in range((length + 31) // 32))
+    blocks = (
+        hashlib.sha256(key + nonce + counter.to_bytes(8, "big")).digest()
+        for counter in range((length + 31) // 32)
+    )
     return b"".join(blocks)[:length]
 
 
 def _unseal_legacy(text: str) -> bytes:
-    raw = _decoded(text[len(LEGACY_PREFIX):])
+    raw = _decoded(text[len(LEGACY_PREFIX) :])
     if len(raw) < LEGACY_NONCE_BYTES + LEGACY_TAG_BYTES:
         raise SealError("the sealed part is damaged (too short)")
-    nonce, cipher, tag = (raw[:LEGACY_NONCE_BYTES], raw[LEGACY_NONCE_BYTES:-LEGACY_TAG_BYTES],
-                          raw[-LEGACY_TAG_BYTES:])
+    nonce, cipher, tag = (
+        raw[:LEGACY_NONCE_BYTES],
+        raw[LEGACY_NONCE_BYTES:-LEGACY_TAG_BYTES],
+        raw[-LEGACY_TAG_BYTES:],
+    )
     key = _load_key(create=False)
     encrypt_key = hmac.new(key, b"encrypt", hashlib.sha256).digest()
     mac_key = hmac.new(key, b"authenticate", hashlib.sha256).digest()
     if not hmac.compare_digest(tag, hmac.new(mac_key, nonce + cipher, hashlib.sha256).digest()):
-        raise SealError("the sealed part was changed, or sealed on another machine "
-                        f"(with another {KEY_FILE})")
+        raise SealError(
+            f"the sealed part was changed, or sealed on another machine (with another {KEY_FILE})"
+        )
     stream = _legacy_key_stream(encrypt_key, nonce, len(cipher))
     plain = (int.from_bytes(cipher, "big") ^ int.from_bytes(stream, "big")).to_bytes(
-        len(cipher), "big")
+        len(cipher), "big"
+    )
     return _decompressed(plain)

@@ -1,5 +1,6 @@
 """Statistics shared by the floors: the Wilson score interval of a
 proportion (a search's per-move lower bound, a match's score interval)."""
+
 from __future__ import annotations
 
 import math

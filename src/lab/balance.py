@@ -12,6 +12,7 @@ game's (GamePlugin.balance), in one of two shapes:
 The games run as jobs of `xenophon.lab.jobs` (one deal of one cell a job), so a
 study runs on a local pool or a Ray cluster and resumes from its results file.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -34,7 +35,7 @@ class Study:
     """What a balance study plays: its rows and columns, and how."""
 
     game: str
-    sides: tuple[str, ...]             # each a row (BalanceSides)
+    sides: tuple[str, ...]  # each a row (BalanceSides)
     bot: str
     deals: int
     seed: int
@@ -55,10 +56,18 @@ class Study:
         """What a results file must have been made with to be resumed (the
         sides that are files, added to the game's own, with their digests)."""
         own = self.balance.default_sides()
-        return {"game": self.game, "sides": list(self.sides), "bot": self.bot,
-                "deals": self.deals, "seed": self.seed,
-                "deck_files": {side: file_digest(side) for side in self.sides
-                               if self.balance.matchups and side not in own}}
+        return {
+            "game": self.game,
+            "sides": list(self.sides),
+            "bot": self.bot,
+            "deals": self.deals,
+            "seed": self.seed,
+            "deck_files": {
+                side: file_digest(side)
+                for side in self.sides
+                if self.balance.matchups and side not in own
+            },
+        }
 
     def jobs(self) -> list[Job]:
         """One job a deal of a cell: in matchups each pair of sides once (the
@@ -66,17 +75,31 @@ class Study:
         seeds = range(self.seed, self.seed + self.deals)
         spec = self.balance.spec
         if not self.balance.matchups:
-            return [Job(f"{side}:{seed}", "match_pair",
-                        {"plays": [[spec(side), 0], [spec(side), 1]],
-                         "bots": [self.bot, self.bot], "seed": seed})
-                    for side in self.sides for seed in seeds]
+            return [
+                Job(
+                    f"{side}:{seed}",
+                    "match_pair",
+                    {
+                        "plays": [[spec(side), 0], [spec(side), 1]],
+                        "bots": [self.bot, self.bot],
+                        "seed": seed,
+                    },
+                )
+                for side in self.sides
+                for seed in seeds
+            ]
         jobs: list[Job] = []
         for i, first in enumerate(self.sides):
-            for j, second in enumerate(self.sides[i + 1:], start=i + 1):
+            for j, second in enumerate(self.sides[i + 1 :], start=i + 1):
                 plays = [[spec(first, second), 0], [spec(second, first), 1]]
-                jobs.extend(Job(f"{i}-{j}:{seed}", "match_pair",
-                                {"plays": plays, "bots": [self.bot, self.bot], "seed": seed})
-                            for seed in seeds)
+                jobs.extend(
+                    Job(
+                        f"{i}-{j}:{seed}",
+                        "match_pair",
+                        {"plays": plays, "bots": [self.bot, self.bot], "seed": seed},
+                    )
+                    for seed in seeds
+                )
         return jobs
 
     def cells_of(self, job: Job, games: list[dict[str, Any]]) -> list[tuple[int, int, float]]:
@@ -105,10 +128,12 @@ def make_study(game: str, deck_files: list[str], bot: str, deals: int, seed: int
     balance = game_plugin(game).balance
     if balance.check_extra_side is None:
         if deck_files:
-            takers = [plugin.name for plugin in plugins()
-                      if plugin.balance.check_extra_side is not None]
-            raise SpecError(f"--decks is for {' or '.join(takers)} ({game} compares "
-                            f"{balance.compares})")
+            takers = [
+                plugin.name for plugin in plugins() if plugin.balance.check_extra_side is not None
+            ]
+            raise SpecError(
+                f"--decks is for {' or '.join(takers)} ({game} compares {balance.compares})"
+            )
         return Study(game, balance.default_sides(), bot, deals, seed)
     prebuilt = balance.default_sides()
     for path in deck_files:
@@ -131,17 +156,29 @@ def matrix(study: Study, jobs: list[Job], run: Run) -> dict[str, Any]:
             for r, c, score in study.cells_of(job, run.results[job.key]):
                 scores[r][c].append(score)
     cells = [[_cell(values) for values in row] for row in scores]
-    return {"game": study.game, "bot": study.bot, "deals_per_cell": study.deals,
-            "seed": study.seed, "rows": study.rows, "columns": study.columns,
-            "meaning": _meaning(study), "games": games, "cells": cells}
+    return {
+        "game": study.game,
+        "bot": study.bot,
+        "deals_per_cell": study.deals,
+        "seed": study.seed,
+        "rows": study.rows,
+        "columns": study.columns,
+        "meaning": _meaning(study),
+        "games": games,
+        "cells": cells,
+    }
 
 
 def _cell(values: list[float]) -> dict[str, Any] | None:
     if not values:
         return None
     low, high = paired_interval(values)
-    return {"score": round(sum(values) / len(values), 4), "interval95": [round(low, 4),
-            round(high, 4)], "deals": len(values), "games": 2 * len(values)}
+    return {
+        "score": round(sum(values) / len(values), 4),
+        "interval95": [round(low, 4), round(high, 4)],
+        "deals": len(values),
+        "games": 2 * len(values),
+    }
 
 
 def _meaning(study: Study) -> str:
@@ -149,8 +186,10 @@ def _meaning(study: Study) -> str:
 
 
 def budget(result: dict[str, Any]) -> str:
-    return (f"{result['bot']} for both sides, {result['deals_per_cell']} deals (each from "
-            f"both seats) a cell, {result['games']} games")
+    return (
+        f"{result['bot']} for both sides, {result['deals_per_cell']} deals (each from "
+        f"both seats) a cell, {result['games']} games"
+    )
 
 
 def table(result: dict[str, Any]) -> str:
@@ -158,8 +197,11 @@ def table(result: dict[str, Any]) -> str:
     texts = [[_cell_text(cell, " ") for cell in row] for row in result["cells"]]
     width = max(len(r) for r in result["rows"]) + 2
     cell_w = max(len(t) for t in [*result["columns"], *sum(texts, [])]) + 2
-    lines = [f"{result['game']}: {result['meaning']}", f"budget: {budget(result)}",
-             " " * width + "".join(c.ljust(cell_w) for c in result["columns"]).rstrip()]
+    lines = [
+        f"{result['game']}: {result['meaning']}",
+        f"budget: {budget(result)}",
+        " " * width + "".join(c.ljust(cell_w) for c in result["columns"]).rstrip(),
+    ]
     for name, row in zip(result["rows"], texts):
         lines.append((name.ljust(width) + "".join(t.ljust(cell_w) for t in row)).rstrip())
     return "\n".join(lines) + "\n"
@@ -173,9 +215,14 @@ def _cell_text(cell: dict[str, Any] | None, gap: str) -> str:
 
 
 def picture(result: dict[str, Any]) -> Picture:
-    cells = [[(cell["score"], _cell_text(cell, "\n")) if cell else None for cell in row]
-             for row in result["cells"]]
-    return heatmap(f"{result['game']}: {result['meaning']}", result["rows"], result["columns"],
-                   cells, note=budget(result))
-
-
+    cells = [
+        [(cell["score"], _cell_text(cell, "\n")) if cell else None for cell in row]
+        for row in result["cells"]
+    ]
+    return heatmap(
+        f"{result['game']}: {result['meaning']}",
+        result["rows"],
+        result["columns"],
+        cells,
+        note=budget(result),
+    )

@@ -17,6 +17,7 @@ Three parts, each measured in one run on the positions of src/data/bench_positio
 The peer parts are skipped, with the reason, when OpenSpiel (or a compiler,
 or the source checkout the native games are built from) is missing.
 """
+
 from __future__ import annotations
 
 import ctypes
@@ -27,17 +28,17 @@ import subprocess
 import sys
 import time
 import tracemalloc
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
-from collections.abc import Callable
 
 import xenophon
-from xenophon.kernel.errors import XenophonError
-from xenophon.kernel.game import State
-from xenophon.kernel.files import FileError, JsonError, loads, read_text
 from xenophon.interop import native
+from xenophon.kernel.errors import XenophonError
+from xenophon.kernel.files import FileError, JsonError, loads, read_text
+from xenophon.kernel.game import State
 from xenophon.kernel.registry import GAMES, game_plugin, make_game
 from xenophon.lab.jobs import make_backend
 from xenophon.lab.tournament import play_match
@@ -54,36 +55,47 @@ TO_THE_END = {"cutoff_turns": -1, "max_playout_actions": 1_000_000}
 class Settings:
     """Budgets of one benchmark run."""
 
-    core_actions: int = 2_000_000       # C core random actions (and apply+undo pairs)
-    oracle_actions: int = 20_000        # oracle random actions (and apply+undo pairs)
-    search_iterations: int = 20_000     # xenophon and OpenSpiel C++ ISMCTS, per position
-    rounds: int = 1                     # times each of those searches runs, taking turns
-    python_iterations: int = 300        # OpenSpiel Python ISMCTS, per position
+    core_actions: int = 2_000_000  # C core random actions (and apply+undo pairs)
+    oracle_actions: int = 20_000  # oracle random actions (and apply+undo pairs)
+    search_iterations: int = 20_000  # xenophon and OpenSpiel C++ ISMCTS, per position
+    rounds: int = 1  # times each of those searches runs, taking turns
+    python_iterations: int = 300  # OpenSpiel Python ISMCTS, per position
     match_games: int = 200
-    match_iterations: int = 500         # per move, equal-iterations match
-    move_time: float = 0.1              # seconds per move, equal-time match
+    match_iterations: int = 500  # per move, equal-iterations match
+    move_time: float = 0.1  # seconds per move, equal-time match
     sprt: tuple[float, float] | None = None
     processes: int | None = None
-    cluster: str | None = None          # where matches run: a Ray cluster (`xenophon.lab.jobs`)
+    cluster: str | None = None  # where matches run: a Ray cluster (`xenophon.lab.jobs`)
     seed: int = 1
 
 
-QUICK = Settings(core_actions=5_000, oracle_actions=200, search_iterations=100,
-                 python_iterations=2, match_games=2, match_iterations=10, move_time=0.005,
-                 processes=1)
+QUICK = Settings(
+    core_actions=5_000,
+    oracle_actions=200,
+    search_iterations=100,
+    python_iterations=2,
+    match_games=2,
+    match_iterations=10,
+    move_time=0.005,
+    processes=1,
+)
 
 
 # -- positions ----------------------------------------------------------------
 
-def load_positions(path: str | Path | None = None, games: tuple[str, ...] | None = None
-                   ) -> list[dict[str, Any]]:
+
+def load_positions(
+    path: str | Path | None = None, games: tuple[str, ...] | None = None
+) -> list[dict[str, Any]]:
     """The benchmark positions (src/data/bench_positions.json unless `path`), of `games`."""
     path = Path(path) if path else POSITIONS_FILE
     try:
         entries = loads(read_text(path, "positions file"))
     except FileError as error:
-        raise XenophonError(f"cannot read the benchmark positions: {error} (give a positions "
-                            "file with --positions FILE)") from None
+        raise XenophonError(
+            f"cannot read the benchmark positions: {error} (give a positions "
+            "file with --positions FILE)"
+        ) from None
     except JsonError as error:
         raise XenophonError(f"{path}: not a positions file ({error})") from None
     if not isinstance(entries, list):
@@ -126,6 +138,7 @@ def position_state(entry: dict[str, Any], engine: str = "c") -> State:
 
 # -- measurements ---------------------------------------------------------------
 
+
 @dataclass
 class Measure:
     """`amount` units (actions, iterations) in `seconds`; for searches the
@@ -164,8 +177,9 @@ def oracle_random_actions(new_state: Callable[[], Any], n_actions: int, seed: in
     while done < n_actions:
         if state.is_terminal():
             state = new_state()
-        state.apply(_sample_outcome(state, rng) if state.is_chance()
-                    else rng.choice(state.legal_actions()))
+        state.apply(
+            _sample_outcome(state, rng) if state.is_chance() else rng.choice(state.legal_actions())
+        )
         done += 1
     return done
 
@@ -192,10 +206,14 @@ def core_measures(entry: dict[str, Any], settings: Settings) -> dict[str, tuple[
     oracle = position_state(entry, "oracle").backend
     n, m, seed = settings.core_actions, settings.oracle_actions, settings.seed
     return {
-        "random actions/s": (timed(n, lambda: core.random_actions(n, seed)),
-                             timed(m, lambda: oracle_random_actions(oracle.clone, m, seed))),
-        "apply+undo/s": (timed(n, lambda: core.apply_undo_pairs(n, seed)),
-                         timed(m, lambda: oracle_apply_undo(oracle.clone, m, seed))),
+        "random actions/s": (
+            timed(n, lambda: core.random_actions(n, seed)),
+            timed(m, lambda: oracle_random_actions(oracle.clone, m, seed)),
+        ),
+        "apply+undo/s": (
+            timed(n, lambda: core.apply_undo_pairs(n, seed)),
+            timed(m, lambda: oracle_apply_undo(oracle.clone, m, seed)),
+        ),
     }
 
 
@@ -207,10 +225,24 @@ def xenophon_search(state: State, iterations: int, seed: int, **options: Any) ->
 
 def heap_in_use() -> int | None:
     """Bytes malloc has handed out and not taken back (glibc), else None."""
+
     class MallInfo2(ctypes.Structure):
-        _fields_ = [(name, ctypes.c_size_t) for name in (
-            "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks",
-            "fordblks", "keepcost")]
+        _fields_ = [
+            (name, ctypes.c_size_t)
+            for name in (
+                "arena",
+                "ordblks",
+                "smblks",
+                "hblks",
+                "hblkhd",
+                "usmblks",
+                "fsmblks",
+                "uordblks",
+                "fordblks",
+                "keepcost",
+            )
+        ]
+
     try:
         mallinfo2 = ctypes.CDLL(None).mallinfo2
     except (AttributeError, OSError):
@@ -220,8 +252,9 @@ def heap_in_use() -> int | None:
     return info.uordblks + info.hblkhd
 
 
-def openspiel_search(state: State, iterations: int, seed: int, c_uct: float | None = None
-                     ) -> Measure:
+def openspiel_search(
+    state: State, iterations: int, seed: int, c_uct: float | None = None
+) -> Measure:
     """One search of OpenSpiel's C++ ISMCTS (one random rollout per leaf) on
     the native game. Its tree stays allocated until the bot's next search, so
     the heap grown over the search is the tree's bytes; its nodes are counted
@@ -238,8 +271,9 @@ def openspiel_search(state: State, iterations: int, seed: int, c_uct: float | No
     return Measure(iterations, seconds, native.clones() - clones, tree_bytes)
 
 
-def python_openspiel_search(state: State, iterations: int, seed: int,
-                            c_uct: float | None = None, memory: bool = True) -> Measure:
+def python_openspiel_search(
+    state: State, iterations: int, seed: int, c_uct: float | None = None, memory: bool = True
+) -> Measure:
     """One search of OpenSpiel's Python ISMCTS (Python random rollouts) on the
     Python-registered game; the tree's bytes from a second, identical search
     under tracemalloc (which slows it down), its nodes from the bot's table."""
@@ -249,13 +283,19 @@ def python_openspiel_search(state: State, iterations: int, seed: int,
     from open_spiel.python.algorithms import ismcts, mcts
 
     from xenophon.interop import openspiel as interop
+
     game = interop.spiel_game(state.game)
     spiel_state = interop.spiel_state(game, state)
     c_uct = native.DEFAULT_C_UCT if c_uct is None else c_uct
 
     def search() -> Any:
-        bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed)),
-                               c_uct, iterations, random_state=np.random.RandomState(seed))
+        bot = ismcts.ISMCTSBot(
+            game,
+            mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed)),
+            c_uct,
+            iterations,
+            random_state=np.random.RandomState(seed),
+        )
         bot.run_search(spiel_state)
         return bot
 
@@ -276,6 +316,7 @@ def python_openspiel_search(state: State, iterations: int, seed: int,
 
 # -- the run ------------------------------------------------------------------
 
+
 @dataclass
 class Row:
     """One line of a game's table: xenophon's figure against a peer's (labels
@@ -288,7 +329,7 @@ class Row:
     peer: str
     xenophon_value: float | None = None
     peer_value: float | None = None
-    result: str = ""                 # the ratio, or a match's score, or why it was skipped
+    result: str = ""  # the ratio, or a match's score, or why it was skipped
     match: dict[str, Any] | None = None
 
 
@@ -301,8 +342,13 @@ def _figure(value: float | None) -> str:
     return f"{value:.3g}" if value < 100 else f"{value:.0f}"
 
 
-def compare(part: str, measure: str, position: str, ours: tuple[str, float | None],
-            peer: tuple[str, float | None]) -> Row:
+def compare(
+    part: str,
+    measure: str,
+    position: str,
+    ours: tuple[str, float | None],
+    peer: tuple[str, float | None],
+) -> Row:
     """A row with the ratio xenophon / peer."""
     ratio = "n/a"
     if ours[1] and peer[1]:
@@ -311,8 +357,9 @@ def compare(part: str, measure: str, position: str, ours: tuple[str, float | Non
     return Row(part, measure, position, ours[0], peer[0], ours[1], peer[1], ratio)
 
 
-def skipped(part: str, measure: str, position: str, ours: str, reason: str,
-            value: float | None = None) -> Row:
+def skipped(
+    part: str, measure: str, position: str, ours: str, reason: str, value: float | None = None
+) -> Row:
     return Row(part, measure, position, ours, "-", value, result=f"skipped: {reason}")
 
 
@@ -322,8 +369,10 @@ def peer_reason() -> str | None:
 
 
 def core_rows(entry: dict[str, Any], settings: Settings) -> list[Row]:
-    return [compare("core", name, entry["stage"], ("C core", c.rate), ("oracle", o.rate))
-            for name, (c, o) in core_measures(entry, settings).items()]
+    return [
+        compare("core", name, entry["stage"], ("C core", c.rate), ("oracle", o.rate))
+        for name, (c, o) in core_measures(entry, settings).items()
+    ]
 
 
 UNIFORM = "uniform rollouts"
@@ -348,26 +397,38 @@ def search_rows(entry: dict[str, Any], settings: Settings, reason: str | None) -
     `settings.rounds` times, taking turns (the medians are compared)."""
     state, stage = position_state(entry), entry["stage"]
     n, seed = settings.search_iterations, settings.seed
-    searches = [lambda: xenophon_search(state, n, seed, uniform_playouts=True, **TO_THE_END),
-                lambda: xenophon_search(state, n, seed, **TO_THE_END),
-                lambda: xenophon_search(state, n, seed)]
+    searches = [
+        lambda: xenophon_search(state, n, seed, uniform_playouts=True, **TO_THE_END),
+        lambda: xenophon_search(state, n, seed, **TO_THE_END),
+        lambda: xenophon_search(state, n, seed),
+    ]
     if not reason:
         searches.append(lambda: openspiel_search(state, n, seed))
     uniform, own, default, *peer_cc = median_runs(searches, settings.rounds)
-    ours = [(f"iterations/s, {UNIFORM}", uniform.rate, "rate", PEER_CC),
-            (f"iterations/s, {UNIFORM}", uniform.rate, "rate", PEER_PY),
-            (f"bytes/node, {UNIFORM}", uniform.bytes_per_node, "bytes_per_node", PEER_CC),
-            (f"bytes/node, {UNIFORM}", uniform.bytes_per_node, "bytes_per_node", PEER_PY),
-            ("iterations/s, own playouts to the end", own.rate, "rate", PEER_CC),
-            ("iterations/s, defaults (cut-off playouts)", default.rate, "rate", PEER_CC)]
+    ours = [
+        (f"iterations/s, {UNIFORM}", uniform.rate, "rate", PEER_CC),
+        (f"iterations/s, {UNIFORM}", uniform.rate, "rate", PEER_PY),
+        (f"bytes/node, {UNIFORM}", uniform.bytes_per_node, "bytes_per_node", PEER_CC),
+        (f"bytes/node, {UNIFORM}", uniform.bytes_per_node, "bytes_per_node", PEER_PY),
+        ("iterations/s, own playouts to the end", own.rate, "rate", PEER_CC),
+        ("iterations/s, defaults (cut-off playouts)", default.rate, "rate", PEER_CC),
+    ]
     if reason:
-        return [skipped("search", measure, stage, "ISMCTS", reason, value)
-                for measure, value, _, peer in ours if peer == PEER_CC]
-    peers = {PEER_CC: peer_cc[0],
-             PEER_PY: python_openspiel_search(state, settings.python_iterations, seed)}
-    return [compare("search", measure, stage, ("ISMCTS", value),
-                    (peer, getattr(peers[peer], attribute)))
-            for measure, value, attribute, peer in ours]
+        return [
+            skipped("search", measure, stage, "ISMCTS", reason, value)
+            for measure, value, _, peer in ours
+            if peer == PEER_CC
+        ]
+    peers = {
+        PEER_CC: peer_cc[0],
+        PEER_PY: python_openspiel_search(state, settings.python_iterations, seed),
+    }
+    return [
+        compare(
+            "search", measure, stage, ("ISMCTS", value), (peer, getattr(peers[peer], attribute))
+        )
+        for measure, value, attribute, peer in ours
+    ]
 
 
 #: xenophon's best settings at 0.1 s a move, where they differ from its
@@ -386,68 +447,96 @@ def match_specs(settings: Settings, game: str) -> dict[str, tuple[str, str, str,
     best = dict(game_plugin(game).best_at_equal_time)
     best_label = ", ".join(f"{k} {v}" for k, v in best.items()) or "defaults"
     return {
-        f"equal iterations, {UNIFORM}":
-            (f"ISMCTS {n} it, uniform, c {native.DEFAULT_C_UCT:g}",
-             f"ismcts:iterations={n},uniform_playouts=1,c_uct={native.DEFAULT_C_UCT},{to_end}",
-             f"{PEER_CC} {n} it", f"openspiel:iterations={n}"),
-        "equal time, best settings":
-            (f"ISMCTS {t} s, {best_label}",
-             ",".join([f"ismcts:time={t}", *(f"{k}={v}" for k, v in best.items())]),
-             f"{PEER_CC} {t} s", f"openspiel:time={t}"),
+        f"equal iterations, {UNIFORM}": (
+            f"ISMCTS {n} it, uniform, c {native.DEFAULT_C_UCT:g}",
+            f"ismcts:iterations={n},uniform_playouts=1,c_uct={native.DEFAULT_C_UCT},{to_end}",
+            f"{PEER_CC} {n} it",
+            f"openspiel:iterations={n}",
+        ),
+        "equal time, best settings": (
+            f"ISMCTS {t} s, {best_label}",
+            ",".join([f"ismcts:time={t}", *(f"{k}={v}" for k, v in best.items())]),
+            f"{PEER_CC} {t} s",
+            f"openspiel:time={t}",
+        ),
     }
 
 
-def strength_row(entry: dict[str, Any], settings: Settings, match: str, reason: str | None,
-                 progress: bool) -> Row:
+def strength_row(
+    entry: dict[str, Any], settings: Settings, match: str, reason: str | None, progress: bool
+) -> Row:
     """One match of `match_specs` against OpenSpiel's C++ ISMCTS, from xenophon's side."""
     ours, ours_spec, peer, peer_spec = match_specs(settings, entry["game"])[match]
     if reason:
         return skipped("strength", match, "match", ours, reason)
     sprt = (*settings.sprt, 0.05, 0.05) if settings.sprt else None
-    report = play_match(game_spec(entry), ours_spec, peer_spec, games=settings.match_games,
-                        seed=settings.seed, processes=settings.processes, progress=progress,
-                        sprt=sprt, backend=make_backend(settings.cluster, settings.processes)
-                        if settings.cluster else None)
+    report = play_match(
+        game_spec(entry),
+        ours_spec,
+        peer_spec,
+        games=settings.match_games,
+        seed=settings.seed,
+        processes=settings.processes,
+        progress=progress,
+        sprt=sprt,
+        backend=make_backend(settings.cluster, settings.processes) if settings.cluster else None,
+    )
     s = report.summary()
     (low, high), (elo_low, elo_high) = s["interval95"], s["elo_interval95"]
-    result = (f"{s['score']:.1%} [{low:.1%}, {high:.1%}], Elo {s['elo']:+.0f} "
-              f"[{elo_low:+.0f}, {elo_high:+.0f}], {s['games']} games"
-              + (f", SPRT {s['sprt']}" if s["sprt"] else ""))
+    result = (
+        f"{s['score']:.1%} [{low:.1%}, {high:.1%}], Elo {s['elo']:+.0f} "
+        f"[{elo_low:+.0f}, {elo_high:+.0f}], {s['games']} games"
+        + (f", SPRT {s['sprt']}" if s["sprt"] else "")
+    )
     return Row("strength", match, "match", ours, peer, result=result, match=s)
 
 
 def environment() -> dict[str, Any]:
     """The machine and the versions a run was made with."""
     from importlib import metadata
+
     cpu = platform.processor() or platform.machine()
     try:
-        cpu = next(line.split(":", 1)[1].strip() for line in
-                   Path("/proc/cpuinfo").read_text().splitlines() if line.startswith("model name"))
+        cpu = next(
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        )
     except (OSError, StopIteration):
         pass
-    versions: dict[str, str | None] = {"python": platform.python_version(),
-                                       "xenophon": xenophon.__version__}
+    versions: dict[str, str | None] = {
+        "python": platform.python_version(),
+        "xenophon": xenophon.__version__,
+    }
     for package in ("open-spiel", "numpy"):
         try:
             versions[package] = metadata.version(package)
         except metadata.PackageNotFoundError:
             versions[package] = None
     try:
-        versions["g++"] = subprocess.run([os.environ.get("CXX", "g++"), "--version"],
-                                         capture_output=True, text=True).stdout.splitlines()[0]
+        versions["g++"] = subprocess.run(
+            [os.environ.get("CXX", "g++"), "--version"], capture_output=True, text=True
+        ).stdout.splitlines()[0]
     except (OSError, IndexError):
         versions["g++"] = None
     defaults: dict[str, Any] = {"max_playout_actions": SearchSettings().max_playout_actions}
     # the tree options' defaults are the default preset's (their arguments default to None)
     defaults.update(preset=DEFAULT_PRESET, **PRESETS[DEFAULT_PRESET])
-    return {"machine": f"{cpu}, {os.cpu_count()} cores, {platform.system()} "
-                       f"{platform.release()}", "versions": versions,
-            "ismcts_defaults": defaults}
+    return {
+        "machine": f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}",
+        "versions": versions,
+        "ismcts_defaults": defaults,
+    }
 
 
-def run(games: tuple[str, ...], settings: Settings, parts: tuple[str, ...] = PARTS,
-        positions: str | Path | None = None, progress: bool | None = None,
-        command: str = "") -> dict[str, Any]:
+def run(
+    games: tuple[str, ...],
+    settings: Settings,
+    parts: tuple[str, ...] = PARTS,
+    positions: str | Path | None = None,
+    progress: bool | None = None,
+    command: str = "",
+) -> dict[str, Any]:
     """Runs the benchmark; returns {"environment", "settings", "command",
     "tables": {game: [rows as dicts]}}. `command` records how it was run."""
     if progress is None:
@@ -455,7 +544,7 @@ def run(games: tuple[str, ...], settings: Settings, parts: tuple[str, ...] = PAR
     entries = load_positions(positions, games)
     reason = peer_reason() if {"search", "strength"} & set(parts) else None
     if reason is None and {"search", "strength"} & set(parts):
-        native.load()                 # build now, outside the timings
+        native.load()  # build now, outside the timings
     tasks: list[tuple[str, str, Callable[[], list[Row]]]] = []
     for entry in entries:
         label = f"{entry['game']} {entry['stage']}"
@@ -464,27 +553,39 @@ def run(games: tuple[str, ...], settings: Settings, parts: tuple[str, ...] = PAR
     for entry in entries:
         label = f"{entry['game']} {entry['stage']}"
         if "search" in parts:
-            tasks.append((entry["game"], f"search {label}",
-                          partial(search_rows, entry, settings, reason)))
+            tasks.append(
+                (entry["game"], f"search {label}", partial(search_rows, entry, settings, reason))
+            )
     for game in games:
         first = next((e for e in entries if e["game"] == game), None)
         if first is None or "strength" not in parts:
             continue
         for match in match_specs(settings, game):
-            tasks.append((game, f"{game} {match}",
-                          partial(_strength_rows, first, settings, match, reason, progress)))
+            tasks.append(
+                (
+                    game,
+                    f"{game} {match}",
+                    partial(_strength_rows, first, settings, match, reason, progress),
+                )
+            )
     from tqdm import tqdm
+
     tables: dict[str, list[Row]] = {game: [] for game in games}
     with tqdm(tasks, desc="bench", unit="step", disable=not progress, leave=False) as bar:
         for game, label, task in bar:
             bar.set_postfix_str(label)
             tables[game].extend(task())
-    return {"environment": environment(), "settings": asdict(settings), "command": command,
-            "tables": {game: [asdict(row) for row in rows] for game, rows in tables.items()}}
+    return {
+        "environment": environment(),
+        "settings": asdict(settings),
+        "command": command,
+        "tables": {game: [asdict(row) for row in rows] for game, rows in tables.items()},
+    }
 
 
-def _strength_rows(entry: dict[str, Any], settings: Settings, match: str, reason: str | None,
-                   progress: bool) -> list[Row]:
+def _strength_rows(
+    entry: dict[str, Any], settings: Settings, match: str, reason: str | None, progress: bool
+) -> list[Row]:
     return [strength_row(entry, settings, match, reason, progress)]
 
 
@@ -497,9 +598,17 @@ def format_tables(results: dict[str, Any]) -> str:
     header = ("part", "measure", "position", "xenophon", "peer", "ratio / result")
     out = []
     for game, rows in results["tables"].items():
-        cells = [header] + [(r["part"], r["measure"], r["position"],
-                             _cell(r["xenophon"], r["xenophon_value"]),
-                             _cell(r["peer"], r["peer_value"]), r["result"]) for r in rows]
+        cells = [header] + [
+            (
+                r["part"],
+                r["measure"],
+                r["position"],
+                _cell(r["xenophon"], r["xenophon_value"]),
+                _cell(r["peer"], r["peer_value"]),
+                r["result"],
+            )
+            for r in rows
+        ]
         widths = [max(len(row[i]) for row in cells) for i in range(len(header) - 1)]
         out.append(game)
         for row in cells:

@@ -22,22 +22,29 @@ job order, so the same jobs give the same file however they were scheduled.
 >>> [len(games) for games in run.results.values()]
 [2, 2]
 """
+
 from __future__ import annotations
 
 import importlib
 import os
 import signal
 import sys
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from collections.abc import Callable, Iterator, Sequence
 
 from xenophon.kernel.errors import XenophonError
-from xenophon.kernel.files import (JsonError, check_output, dumps_line, iter_lines, loads,
-                                   write_atomic)
+from xenophon.kernel.files import (
+    JsonError,
+    check_output,
+    dumps_line,
+    iter_lines,
+    loads,
+    write_atomic,
+)
 
 RESULTS_FORMAT = "xenophon-results"
 RESULTS_VERSION = 1
@@ -76,6 +83,7 @@ def run_job(job: Job) -> list[dict[str, Any]]:
 
 # -- backends ---------------------------------------------------------------
 
+
 class LocalBackend:
     """A process pool on this machine (in this process with one process). A
     pool whose worker dies is made again and the jobs it held are replayed."""
@@ -105,7 +113,7 @@ class LocalBackend:
                         running[pool.submit(run_job, job)] = job
                     done, _ = wait(running, return_when=FIRST_COMPLETED)
                     for future in sorted(done, key=lambda f: order[running[f].key]):
-                        games = future.result()       # a dead worker raises here
+                        games = future.result()  # a dead worker raises here
                         yield running.pop(future), games
             except BrokenProcessPool:
                 lost = sorted(running.values(), key=lambda j: order[j.key], reverse=True)
@@ -125,8 +133,10 @@ def _ignore_interrupts() -> None:
 
 def _new_pool(processes: int) -> ProcessPoolExecutor:
     import multiprocessing
-    return ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("fork"),
-                               initializer=_ignore_interrupts)
+
+    return ProcessPoolExecutor(
+        processes, mp_context=multiprocessing.get_context("fork"), initializer=_ignore_interrupts
+    )
 
 
 def _stop_pool(pool: ProcessPoolExecutor) -> None:
@@ -154,14 +164,19 @@ class RayBackend:
         self.ray = ray
         try:
             if not ray.is_initialized():
-                ray.init(address=address, include_dashboard=False, log_to_driver=False,
-                         logging_level="ERROR",  # type: ignore[arg-type]  # a level's name
-                         configure_logging=True)
+                ray.init(
+                    address=address,
+                    include_dashboard=False,
+                    log_to_driver=False,
+                    logging_level="ERROR",  # type: ignore[arg-type]  # a level's name
+                    configure_logging=True,
+                )
         except (ConnectionError, ValueError, RuntimeError) as error:
             message = str(error).strip()
             first = message.splitlines()[0] if message else type(error).__name__
-            raise RunError(f"cannot reach the Ray cluster at {address or 'the default'}: "
-                           f"{first}") from None
+            raise RunError(
+                f"cannot reach the Ray cluster at {address or 'the default'}: {first}"
+            ) from None
         self.cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
 
     def describe(self) -> str:
@@ -195,8 +210,9 @@ class RayBackend:
             raise RunError(f"job {job.key} failed on the cluster ({reason})") from None
 
 
-def make_backend(cluster: str | None = None, processes: int | None = None
-                 ) -> LocalBackend | RayBackend:
+def make_backend(
+    cluster: str | None = None, processes: int | None = None
+) -> LocalBackend | RayBackend:
     """`cluster`: None or 'local' (a process pool of `processes`), 'ray' (the
     Ray cluster `ray.init` finds, or a new local one), or a Ray address."""
     if cluster in (None, LOCAL):
@@ -206,13 +222,19 @@ def make_backend(cluster: str | None = None, processes: int | None = None
 
 # -- the results file -------------------------------------------------------
 
+
 def results_header(command: str, config: dict[str, Any]) -> dict[str, Any]:
-    return {"format": RESULTS_FORMAT, "format_version": RESULTS_VERSION, "command": command,
-            "config": config}
+    return {
+        "format": RESULTS_FORMAT,
+        "format_version": RESULTS_VERSION,
+        "command": command,
+        "config": config,
+    }
 
 
-def read_results(path: str | Path, header: dict[str, Any], keys: set[str] | None
-                 ) -> dict[str, list[dict[str, Any]]]:
+def read_results(
+    path: str | Path, header: dict[str, Any], keys: set[str] | None
+) -> dict[str, list[dict[str, Any]]]:
     """The finished jobs of a results file made by the same command and
     configuration: {key: its games}. A job whose lines are incomplete (a
     run killed while writing) is left out, to be played again. `keys`: the
@@ -223,7 +245,7 @@ def read_results(path: str | Path, header: dict[str, Any], keys: set[str] | None
         try:
             row = loads(text)
         except JsonError as error:
-            if not ended:              # the last line, cut short: its job is played again
+            if not ended:  # the last line, cut short: its job is played again
                 break
             raise RunError(f"{path}: line {number}: not a results file ({error})") from None
         if number == 1:
@@ -231,8 +253,11 @@ def read_results(path: str | Path, header: dict[str, Any], keys: set[str] | None
             continue
         _check_row(path, number, row, keys)
         found.setdefault(row["job"], []).append(row)
-    return {key: sorted(games, key=lambda g: g["game"]) for key, games in found.items()
-            if sorted(g["game"] for g in games) == list(range(games[0]["of"]))}
+    return {
+        key: sorted(games, key=lambda g: g["game"])
+        for key, games in found.items()
+        if sorted(g["game"] for g in games) == list(range(games[0]["of"]))
+    }
 
 
 def results_config(path: str | Path, command: str) -> dict[str, Any]:
@@ -256,21 +281,30 @@ def _check_header(path: str | Path, row: Any, header: dict[str, Any]) -> None:
     if not isinstance(row, dict) or row.get("format") != RESULTS_FORMAT:
         raise RunError(f"{path}: not a xenophon results file")
     if row.get("format_version") != RESULTS_VERSION:
-        raise RunError(f"{path}: results format version {row.get('format_version')!r} "
-                       f"(this xenophon reads {RESULTS_VERSION})")
+        raise RunError(
+            f"{path}: results format version {row.get('format_version')!r} "
+            f"(this xenophon reads {RESULTS_VERSION})"
+        )
     if row.get("command") != header["command"]:
-        raise RunError(f"{path}: results of '{row.get('command')}', not of "
-                       f"'{header['command']}'; give another file to start a new run")
+        raise RunError(
+            f"{path}: results of '{row.get('command')}', not of "
+            f"'{header['command']}'; give another file to start a new run"
+        )
     theirs, ours = row.get("config"), header["config"]
     if ours is None:
         if not isinstance(theirs, dict):
             raise RunError(f"{path}: not a xenophon results file (no configuration)")
         return
     if theirs != ours:
-        differ = sorted(k for k in set(ours) | set(theirs or {})
-                        if not isinstance(theirs, dict) or theirs.get(k) != ours.get(k))
-        raise RunError(f"{path}: results of another run (it differs in {', '.join(differ)}); "
-                       "give the same options to resume it, or another file")
+        differ = sorted(
+            k
+            for k in set(ours) | set(theirs or {})
+            if not isinstance(theirs, dict) or theirs.get(k) != ours.get(k)
+        )
+        raise RunError(
+            f"{path}: results of another run (it differs in {', '.join(differ)}); "
+            "give the same options to resume it, or another file"
+        )
 
 
 def _check_row(path: str | Path, number: int, row: Any, keys: set[str] | None) -> None:
@@ -284,13 +318,15 @@ def _check_row(path: str | Path, number: int, row: Any, keys: set[str] | None) -
         raise RunError(f"{where}: not a game of a results file (its 'game' and 'of')")
 
 
-def _results_text(header: dict[str, Any], jobs: Sequence[Job],
-                  results: dict[str, list[dict[str, Any]]]) -> str:
+def _results_text(
+    header: dict[str, Any], jobs: Sequence[Job], results: dict[str, list[dict[str, Any]]]
+) -> str:
     rows = [header] + [game for job in jobs if job.key in results for game in results[job.key]]
     return "".join(dumps_line(row) + "\n" for row in rows)
 
 
 # -- the run ----------------------------------------------------------------
+
 
 @dataclass
 class Run:
@@ -305,7 +341,7 @@ class Run:
     def counted(self, jobs: Sequence[Job]) -> list[list[dict[str, Any]]]:
         """The games of the jobs a report counts, in job order: all the
         finished ones, or those the stop rule decided on."""
-        chosen = jobs if self.stopped_after is None else jobs[:self.stopped_after]
+        chosen = jobs if self.stopped_after is None else jobs[: self.stopped_after]
         return [self.results[job.key] for job in chosen if job.key in self.results]
 
 
@@ -325,9 +361,15 @@ class _Rule:
         return None
 
 
-def open_results(path: str | Path | None, header: dict[str, Any], jobs: Sequence[Job], *,
-                 resume: bool, force: bool, inputs: Sequence[str | Path] = ()
-                 ) -> dict[str, list[dict[str, Any]]]:
+def open_results(
+    path: str | Path | None,
+    header: dict[str, Any],
+    jobs: Sequence[Job],
+    *,
+    resume: bool,
+    force: bool,
+    inputs: Sequence[str | Path] = (),
+) -> dict[str, list[dict[str, Any]]]:
     """Checks the results file before any game (FileError or RunError in one
     line) and returns the jobs it holds already (with `resume`). The file is
     rewritten with just those, in job order, ready for appending."""
@@ -340,8 +382,9 @@ def open_results(path: str | Path | None, header: dict[str, Any], jobs: Sequence
     return done
 
 
-def finished_jobs(path: str | Path | None, command: str, config: dict[str, Any],
-                  jobs: Sequence[Job]) -> dict[str, list[dict[str, Any]]]:
+def finished_jobs(
+    path: str | Path | None, command: str, config: dict[str, Any], jobs: Sequence[Job]
+) -> dict[str, list[dict[str, Any]]]:
     """The jobs a results file holds already for this run (none if it does
     not exist yet), read before the run by a command whose other outputs
     depend on them."""
@@ -350,12 +393,21 @@ def finished_jobs(path: str | Path | None, command: str, config: dict[str, Any],
     return read_results(path, results_header(command, config), {job.key for job in jobs})
 
 
-def run_jobs(jobs: Sequence[Job], results: str | Path | None, *, command: str,
-             config: dict[str, Any], backend: LocalBackend | RayBackend | None = None,
-             resume: bool = False, force: bool = False, inputs: Sequence[str | Path] = (),
-             progress: bool | None = None, unit: str = "job",
-             stop: Callable[[list[dict[str, Any]]], bool] | None = None,
-             on_job: Callable[[Job, list[dict[str, Any]]], None] | None = None) -> Run:
+def run_jobs(
+    jobs: Sequence[Job],
+    results: str | Path | None,
+    *,
+    command: str,
+    config: dict[str, Any],
+    backend: LocalBackend | RayBackend | None = None,
+    resume: bool = False,
+    force: bool = False,
+    inputs: Sequence[str | Path] = (),
+    progress: bool | None = None,
+    unit: str = "job",
+    stop: Callable[[list[dict[str, Any]]], bool] | None = None,
+    on_job: Callable[[Job, list[dict[str, Any]]], None] | None = None,
+) -> Run:
     """Runs the jobs not yet in `results` (a results file, or None to keep
     them in memory), appending each as it finishes; returns the `Run`.
 
@@ -372,13 +424,19 @@ def run_jobs(jobs: Sequence[Job], results: str | Path | None, *, command: str,
     run = Run(open_results(results, header, jobs, resume=resume, force=force, inputs=inputs))
     rule = _Rule(jobs, stop)
     run.stopped_after = rule.decided(run.results)
-    todo = [job for job in jobs if job.key not in run.results] \
-        if run.stopped_after is None else []
+    todo = [job for job in jobs if job.key not in run.results] if run.stopped_after is None else []
     if progress is None:
         progress = sys.stderr.isatty()
     from tqdm import tqdm
-    bar = tqdm(total=len(jobs), initial=len(jobs) - len(todo), unit=unit, desc=command,
-               disable=not progress, leave=False)
+
+    bar = tqdm(
+        total=len(jobs),
+        initial=len(jobs) - len(todo),
+        unit=unit,
+        desc=command,
+        disable=not progress,
+        leave=False,
+    )
     handle = open(results, "a", encoding="utf-8") if results is not None else None
     stream = (backend or LocalBackend()).results(todo) if todo else iter(())
     try:
@@ -395,8 +453,12 @@ def run_jobs(jobs: Sequence[Job], results: str | Path | None, *, command: str,
             if run.stopped_after is not None:
                 break
     except KeyboardInterrupt:
-        kept = f"; {len(run.results)} of {len(jobs)} {unit}s kept in {results}, rerun with " \
-               "--resume to finish" if results is not None else ""
+        kept = (
+            f"; {len(run.results)} of {len(jobs)} {unit}s kept in {results}, rerun with "
+            "--resume to finish"
+            if results is not None
+            else ""
+        )
         print(f"xenophon: interrupted{kept}", file=sys.stderr)
         raise
     finally:
@@ -416,5 +478,16 @@ def _close(stream: Iterator[Any]) -> None:
         close()
 
 
-__all__ = ["Job", "LocalBackend", "RayBackend", "Run", "RunError", "TASKS", "finished_jobs",
-           "make_backend", "read_results", "run_job", "run_jobs"]
+__all__ = [
+    "Job",
+    "LocalBackend",
+    "RayBackend",
+    "Run",
+    "RunError",
+    "TASKS",
+    "finished_jobs",
+    "make_backend",
+    "read_results",
+    "run_job",
+    "run_jobs",
+]

@@ -6,6 +6,7 @@ the seed of its chance), one job of `xenophon.lab.jobs` a game.
 >>> game["seed"], game["record"][0]["game"] == GAMES[-1]
 (3, True)
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -31,16 +32,20 @@ def selfplay_game(game: Game, specs: list[str], seed: int) -> Record:
     return record
 
 
-def selfplay_job(game: str, options: dict[str, str], bots: list[str], seed: int
-                 ) -> list[dict[str, Any]]:
+def selfplay_job(
+    game: str, options: dict[str, str], bots: list[str], seed: int
+) -> list[dict[str, Any]]:
     """The job of one self-play game (`xenophon.lab.jobs`): its seed, returns and
     record (the rows of its record file; `xenophon.play.records.rows_text`)."""
     record = selfplay_game(game_from_texts(game, options, seed=seed), bots, seed)
     return [{"seed": seed, "returns": record.result, "record": record.rows()}]
 
 
-def selfplay_jobs(game: str, options: dict[str, str], bots: list[str], seeds: list[int]
-                  ) -> list[Job]:
+def selfplay_jobs(
+    game: str, options: dict[str, str], bots: list[str], seeds: list[int]
+) -> list[Job]:
     """Self-play as jobs, one game each, keyed by its seed."""
-    return [Job(str(seed), "selfplay", {"game": game, "options": options, "bots": bots,
-                                        "seed": seed}) for seed in seeds]
+    return [
+        Job(str(seed), "selfplay", {"game": game, "options": options, "bots": bots, "seed": seed})
+        for seed in seeds
+    ]

@@ -15,33 +15,34 @@ gives a time and no iterations searches for that time only.
 >>> report.games
 2
 """
+
 from __future__ import annotations
 
 import json
 import math
 import os
 import random
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
-from collections.abc import Callable
 
 from xenophon.kernel.files import write_atomic
-from xenophon.kernel.stats import wilson_interval
 from xenophon.kernel.registry import SpecError, game_from_spec, spec_files
+from xenophon.kernel.stats import wilson_interval
 from xenophon.lab.jobs import Job, LocalBackend, read_results, results_header, run_jobs
 from xenophon.play.players import make_bot
 from xenophon.search import bots
 
-MAX_GAMES = 1_000_000             # games of one match
-MAX_PROCESSES = 256               # processes playing a match
-MAX_SPRT_ELO = 1000.0             # an SPRT bound's size (1000 Elo is a 99.7% score)
+MAX_GAMES = 1_000_000  # games of one match
+MAX_PROCESSES = 256  # processes playing a match
+MAX_SPRT_ELO = 1000.0  # an SPRT bound's size (1000 Elo is a 99.7% score)
 
 
 @dataclass
 class GameRecord:
     seed: int
-    first_seat_of_a: int       # the seat bot A played
-    returns: list[float]       # per seat
+    first_seat_of_a: int  # the seat bot A played
+    returns: list[float]  # per seat
     turns: int
     actions: int
 
@@ -50,8 +51,9 @@ class GameRecord:
         return (self.returns[self.first_seat_of_a] + 1) / 2
 
 
-def play_one(game_spec: str, bot_specs: tuple[str, str] | list[str], seed: int,
-             a_seat: int) -> GameRecord:
+def play_one(
+    game_spec: str, bot_specs: tuple[str, str] | list[str], seed: int, a_seat: int
+) -> GameRecord:
     """One game: bot A in `a_seat`, bot B in the other; chance from the seed."""
     game = game_from_spec(game_spec, seed=seed)
     players: list[Any] = [None, None]
@@ -84,10 +86,18 @@ def play_pair_job(plays: list[list[Any]], bots: list[str], seed: int) -> list[di
 def match_jobs(game: str, bot_a: str, bot_b: str, games: int, seed: int) -> list[Job]:
     """A match as jobs: game k on deal `seed + k // 2` with bot A in seat
     k % 2, two games (one deal, seats swapped) a job, keyed by the deal."""
-    return [Job(str(seed + pair), "match_pair",
-                {"plays": [[game, a_seat] for a_seat in range(min(2, games - 2 * pair))],
-                 "bots": [bot_a, bot_b], "seed": seed + pair})
-            for pair in range((games + 1) // 2)]
+    return [
+        Job(
+            str(seed + pair),
+            "match_pair",
+            {
+                "plays": [[game, a_seat] for a_seat in range(min(2, games - 2 * pair))],
+                "bots": [bot_a, bot_b],
+                "seed": seed + pair,
+            },
+        )
+        for pair in range((games + 1) // 2)
+    ]
 
 
 def paired_interval(pair_scores: list[float], z: float = 1.96) -> tuple[float, float]:
@@ -131,9 +141,15 @@ class MatchReport:
         deal_points = self.deal_points()
         elo, elo_low, elo_high = pair_elo(deal_points)
         return {
-            "game": self.game, "bot_a": self.bot_a, "bot_b": self.bot_b, "games": self.games,
-            "wins": self.wins, "draws": self.draws, "losses": self.losses,
-            "score": round(self.score, 4), "interval95": [round(low, 4), round(high, 4)],
+            "game": self.game,
+            "bot_a": self.bot_a,
+            "bot_b": self.bot_b,
+            "games": self.games,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+            "score": round(self.score, 4),
+            "interval95": [round(low, 4), round(high, 4)],
             "elo": round(self.elo(self.score), 1),
             "elo_interval95": [round(self.elo(low), 1), round(self.elo(high), 1)],
             "pairs": len(self.pair_scores()),
@@ -156,10 +172,15 @@ class MatchReport:
         """Of the deals played from both seats, those on which one seat won
         both games (each bot won from the same seat, so the deal says nothing
         of the bots): how many the first seat won, how many the second."""
-        pairs = [[record.returns[0] for record in deal]
-                 for deal in self._records_by_deal().values() if len(deal) == 2]
-        return [sum(all(r > 0 for r in pair) for pair in pairs),
-                sum(all(r < 0 for r in pair) for pair in pairs)]
+        pairs = [
+            [record.returns[0] for record in deal]
+            for deal in self._records_by_deal().values()
+            if len(deal) == 2
+        ]
+        return [
+            sum(all(r > 0 for r in pair) for pair in pairs),
+            sum(all(r < 0 for r in pair) for pair in pairs),
+        ]
 
     def pair_scores(self) -> list[float]:
         """Bot A's mean score on each deal, in the order the deals were played."""
@@ -171,8 +192,10 @@ class MatchReport:
 
     def _deals(self) -> dict[int, list[float]]:
         """Bot A's scores on each deal, keyed by the deal's seed."""
-        return {seed: [record.score_of_a for record in deal]
-                for seed, deal in self._records_by_deal().items()}
+        return {
+            seed: [record.score_of_a for record in deal]
+            for seed, deal in self._records_by_deal().items()
+        }
 
     def _records_by_deal(self) -> dict[int, list[GameRecord]]:
         deals: dict[int, list[GameRecord]] = {}
@@ -182,17 +205,23 @@ class MatchReport:
 
     def text(self) -> str:
         s = self.summary()
-        line = (f"{self.bot_a} vs {self.bot_b} ({self.game}): {s['games']} games, "
-                f"+{s['wins']} ={s['draws']} -{s['losses']}, score {s['score']:.1%} "
-                f"[{s['interval95'][0]:.1%}, {s['interval95'][1]:.1%}]")
+        line = (
+            f"{self.bot_a} vs {self.bot_b} ({self.game}): {s['games']} games, "
+            f"+{s['wins']} ={s['draws']} -{s['losses']}, score {s['score']:.1%} "
+            f"[{s['interval95'][0]:.1%}, {s['interval95'][1]:.1%}]"
+        )
         paired = s["paired_interval95"]
-        line += (f", paired-deal interval [{paired[0]:.1%}, {paired[1]:.1%}] "
-                 f"({s['pairs']} deals), pentanomial {s['pentanomial']}, "
-                 f"Elo {s['pair_elo']:+.0f} [{s['pair_elo_interval95'][0]:+.0f}, "
-                 f"{s['pair_elo_interval95'][1]:+.0f}] (from the pairs)")
+        line += (
+            f", paired-deal interval [{paired[0]:.1%}, {paired[1]:.1%}] "
+            f"({s['pairs']} deals), pentanomial {s['pentanomial']}, "
+            f"Elo {s['pair_elo']:+.0f} [{s['pair_elo_interval95'][0]:+.0f}, "
+            f"{s['pair_elo_interval95'][1]:+.0f}] (from the pairs)"
+        )
         first, second = s["seat_split_deals"]
-        line += (f"; the first seat scored {s['first_seat_score']:.1%}, and won both games "
-                 f"of {first} deals to the second seat's {second}")
+        line += (
+            f"; the first seat scored {s['first_seat_score']:.1%}, and won both games "
+            f"of {first} deals to the second seat's {second}"
+        )
         return line + (f", SPRT: {self.sprt}" if self.sprt else "")
 
     def write_json(self, path: str) -> None:
@@ -229,7 +258,7 @@ def logistic_score(elo: float) -> float:
 def logistic_elo(score: float) -> float:
     """The Elo difference of an expected score (clamped away from 0 and 1)."""
     score = min(max(score, 1e-4), 1 - 1e-4)
-    return 400 * math.log10(score / (1 - score)) + 0.0    # + 0.0: never -0
+    return 400 * math.log10(score / (1 - score)) + 0.0  # + 0.0: never -0
 
 
 def pentanomial(deal_points: list[float]) -> list[int]:
@@ -247,14 +276,14 @@ def _mean_constrained(frequencies: list[float], values: list[float], mean: float
     sum f_i (v_i - mean) / (1 + x (v_i - mean)) = 0 (Van den Bergh's
     proposition behind Fishtest's GSPRT), found by bisection."""
     shifted = [v - mean for v in values]
-    low, high = -1 / max(shifted), -1 / min(shifted)     # where every 1 + x a_i stays > 0
+    low, high = -1 / max(shifted), -1 / min(shifted)  # where every 1 + x a_i stays > 0
     margin = (high - low) * 1e-12
     low, high = low + margin, high - margin
 
     def slope(x: float) -> float:
         return sum(f * a / (1 + x * a) for f, a in zip(frequencies, shifted))
 
-    for _ in range(200):                    # slope is decreasing in x
+    for _ in range(200):  # slope is decreasing in x
         middle = (low + high) / 2
         if slope(middle) > 0:
             low = middle
@@ -275,8 +304,7 @@ def pentanomial_llr(counts: list[int], elo0: float, elo1: float) -> float:
     total = sum(regular)
     frequencies = [count / total for count in regular]
     values = [points / 2 for points in PAIR_POINTS]
-    h0, h1 = (_mean_constrained(frequencies, values, logistic_score(elo))
-              for elo in (elo0, elo1))
+    h0, h1 = (_mean_constrained(frequencies, values, logistic_score(elo)) for elo in (elo0, elo1))
     return total * sum(f * math.log(p1 / p0) for f, p0, p1 in zip(frequencies, h0, h1))
 
 
@@ -306,12 +334,14 @@ def check_sprt(elo0: float, elo1: float, alpha: float = 0.05, beta: float = 0.05
 
 def check_match(games: int, processes: int | None) -> None:
     bots.Setting(int, 1, MAX_GAMES).check("the number of games", games)
-    bots.Setting(int, 1, MAX_PROCESSES, none_allowed=True).check("the number of processes",
-                                                                  processes)
+    bots.Setting(int, 1, MAX_PROCESSES, none_allowed=True).check(
+        "the number of processes", processes
+    )
 
 
-def sprt_rule(sprt: tuple[float, float, float, float], decided: list[str]
-              ) -> Callable[[list[dict[str, Any]]], bool]:
+def sprt_rule(
+    sprt: tuple[float, float, float, float], decided: list[str]
+) -> Callable[[list[dict[str, Any]]], bool]:
     """The stop rule of `xenophon.lab.jobs.run_jobs` for an SPRT: given each
     job's games (one deal, seats swapped) in job order, true once the GSPRT
     on the pentanomial counts decides (the decision appended to `decided`)."""
@@ -321,15 +351,18 @@ def sprt_rule(sprt: tuple[float, float, float, float], decided: list[str]
 
     def stop(games: list[dict[str, Any]]) -> bool:
         if len(games) != 2:
-            return False                # a deal played from one seat only is no pair
+            return False  # a deal played from one seat only is no pair
         points = sum(GameRecord(**game_fields(game)).score_of_a for game in games)
         counts[PAIR_POINTS.index(points)] += 1
         llr = pentanomial_llr(counts, elo0, elo1)
         if low < llr < high:
             return False
-        decided.append(f"{'H1' if llr >= high else 'H0'} accepted (LLR {llr:.2f}, bounds "
-                       f"[{low:.2f}, {high:.2f}], Elo {elo0:g} vs {elo1:g})")
+        decided.append(
+            f"{'H1' if llr >= high else 'H0'} accepted (LLR {llr:.2f}, bounds "
+            f"[{low:.2f}, {high:.2f}], Elo {elo0:g} vs {elo1:g})"
+        )
         return True
+
     return stop
 
 
@@ -338,15 +371,28 @@ def game_fields(line: dict[str, Any]) -> dict[str, Any]:
     return {name: line[name] for name in GameRecord.__dataclass_fields__}
 
 
-def match_config(game: str, bot_a: str, bot_b: str, games: int, seed: int,
-                 sprt: tuple[float, float, float, float] | None) -> dict[str, Any]:
+def match_config(
+    game: str,
+    bot_a: str,
+    bot_b: str,
+    games: int,
+    seed: int,
+    sprt: tuple[float, float, float, float] | None,
+) -> dict[str, Any]:
     """What identifies a match in its results file."""
-    return {"game": game, "bot_a": bot_a, "bot_b": bot_b, "games": games, "seed": seed,
-            "sprt": list(sprt) if sprt else None}
+    return {
+        "game": game,
+        "bot_a": bot_a,
+        "bot_b": bot_b,
+        "games": games,
+        "seed": seed,
+        "sprt": list(sprt) if sprt else None,
+    }
 
 
-def finished_match(game: str, bot_a: str, bot_b: str, games: int, seed: int,
-                   results: str) -> MatchReport:
+def finished_match(
+    game: str, bot_a: str, bot_b: str, games: int, seed: int, results: str
+) -> MatchReport:
     """The report of the deals a match's results file holds so far, in deal
     order, without playing any (the file made by `play_match` with the same
     arguments and no SPRT)."""
@@ -360,11 +406,20 @@ def finished_match(game: str, bot_a: str, bot_b: str, games: int, seed: int,
     return report
 
 
-def play_match(game: str, bot_a: str, bot_b: str, games: int = 200, seed: int = 1,
-               processes: int | None = None, progress: bool | None = None,
-               sprt: tuple[float, float, float, float] | None = None,
-               backend: Any = None, results: str | None = None, resume: bool = False,
-               force: bool = False) -> MatchReport:
+def play_match(
+    game: str,
+    bot_a: str,
+    bot_b: str,
+    games: int = 200,
+    seed: int = 1,
+    processes: int | None = None,
+    progress: bool | None = None,
+    sprt: tuple[float, float, float, float] | None = None,
+    backend: Any = None,
+    results: str | None = None,
+    resume: bool = False,
+    force: bool = False,
+) -> MatchReport:
     """Plays `games` games, bot A taking seat 0 in even games and seat 1 in odd
     ones; game k uses seed `seed + k // 2` so each deal is played from both
     seats. `sprt=(elo0, elo1, alpha, beta)` stops early on a decision, taken
@@ -381,10 +436,19 @@ def play_match(game: str, bot_a: str, bot_b: str, games: int = 200, seed: int = 
     decided: list[str] = []
     config = match_config(game, bot_a, bot_b, games, seed, sprt)
     jobs = match_jobs(game, bot_a, bot_b, games, seed)
-    run = run_jobs(jobs, results, command="match", config=config,
-                   backend=backend or LocalBackend(min(games, processes or os.cpu_count() or 1)),
-                   resume=resume, force=force, inputs=spec_files(game), progress=progress,
-                   unit="deal", stop=sprt_rule(sprt, decided) if sprt else None)
+    run = run_jobs(
+        jobs,
+        results,
+        command="match",
+        config=config,
+        backend=backend or LocalBackend(min(games, processes or os.cpu_count() or 1)),
+        resume=resume,
+        force=force,
+        inputs=spec_files(game),
+        progress=progress,
+        unit="deal",
+        stop=sprt_rule(sprt, decided) if sprt else None,
+    )
     report = MatchReport(game, bot_a, bot_b, sprt=decided[-1] if decided else None)
     for deal in run.counted(jobs):
         for line in deal:

@@ -18,6 +18,7 @@ the features change, on any build of the core.
 >>> game["seed"], len(game["positions"]) <= 4
 (3, True)
 """
+
 from __future__ import annotations
 
 import math
@@ -45,14 +46,16 @@ from xenophon.play.players import make_bot
 #: 0.3557 against 0.3545: docs/evaluation.md)
 L2_GRID = (1e-3, 1e-2, 3e-2, 1e-1, 3e-1, 1.0)
 NEWTON_STEPS = 30
-PROBABILITY_FLOOR = 1e-6          # log-loss of a probability clipped to [floor, 1 - floor]
-TAPER_QUANTILE = 0.9              # taper_turns: this quantile of the training games' lengths
+PROBABILITY_FLOOR = 1e-6  # log-loss of a probability clipped to [floor, 1 - floor]
+TAPER_QUANTILE = 0.9  # taper_turns: this quantile of the training games' lengths
 
 
 # -- generation -----------------------------------------------------------------
 
-def positions_job(game: str, options: dict[str, str], bot: str, explore: float,
-                  positions: int, seed: int) -> list[dict[str, Any]]:
+
+def positions_job(
+    game: str, options: dict[str, str], bot: str, explore: float, positions: int, seed: int
+) -> list[dict[str, Any]]:
     """One self-play game (the job of `xenophon.lab.jobs`): the bot plays both
     seats, a uniformly random move instead of its choice with probability
     `explore`. The game is kept as its action codes (chance outcomes
@@ -83,7 +86,7 @@ def positions_job(game: str, options: dict[str, str], bot: str, explore: float,
                 value = round(p if player == 0 else 1 - p, 4)
             decisions += 1
             row = [len(codes), state.backend.turn(), value]
-            if len(kept) < positions:                   # reservoir sampling
+            if len(kept) < positions:  # reservoir sampling
                 kept.append(row)
             else:
                 slot = rng.randrange(decisions)
@@ -92,15 +95,35 @@ def positions_job(game: str, options: dict[str, str], bot: str, explore: float,
         codes.append(code)
         state.apply_code(code)
     kept.sort()
-    return [{"seed": seed, "returns": state.returns(), "decisions": decisions,
-             "codes": codes, "positions": kept}]
+    return [
+        {
+            "seed": seed,
+            "returns": state.returns(),
+            "decisions": decisions,
+            "codes": codes,
+            "positions": kept,
+        }
+    ]
 
 
-def positions_jobs(game: str, options: dict[str, str], bot: str, explore: float,
-                   positions: int, seeds: list[int]) -> list[Job]:
-    return [Job(str(seed), "tune_positions",
-                {"game": game, "options": options, "bot": bot, "explore": explore,
-                 "positions": positions, "seed": seed}) for seed in seeds]
+def positions_jobs(
+    game: str, options: dict[str, str], bot: str, explore: float, positions: int, seeds: list[int]
+) -> list[Job]:
+    return [
+        Job(
+            str(seed),
+            "tune_positions",
+            {
+                "game": game,
+                "options": options,
+                "bot": bot,
+                "explore": explore,
+                "positions": positions,
+                "seed": seed,
+            },
+        )
+        for seed in seeds
+    ]
 
 
 def earlier_games(path: str, game: str, options: dict[str, str]) -> list[dict[str, Any]]:
@@ -109,8 +132,10 @@ def earlier_games(path: str, game: str, options: dict[str, str]) -> list[dict[st
     budget and seeds), in job order, to fit on together with this run's."""
     config = results_config(path, "tune")
     if config.get("game") != game or config.get("options") != options:
-        raise RunError(f"{path}: self-play games of {config.get('game')!r} with options "
-                       f"{config.get('options')!r}, not of {game!r} with {options!r}")
+        raise RunError(
+            f"{path}: self-play games of {config.get('game')!r} with options "
+            f"{config.get('options')!r}, not of {game!r} with {options!r}"
+        )
     finished = read_results(path, results_header("tune", config), None)
     return [finished[key][0] for key in sorted(finished, key=_job_order)]
 
@@ -122,6 +147,7 @@ def _job_order(key: str) -> tuple[int, str]:
 
 # -- the data set -----------------------------------------------------------------
 
+
 @dataclass
 class Positions:
     """Labelled positions from seat 0's side: features, hand-set evaluation,
@@ -132,12 +158,19 @@ class Positions:
     turn: np.ndarray
     y: np.ndarray
     game: np.ndarray
-    value: np.ndarray               # the search's root value for seat 0 (nan: none)
-    last_turn: np.ndarray           # per game: its final turn
+    value: np.ndarray  # the search's root value for seat 0 (nan: none)
+    last_turn: np.ndarray  # per game: its final turn
 
     def subset(self, mask: np.ndarray) -> Positions:
-        return Positions(self.x[mask], self.hand[mask], self.turn[mask], self.y[mask],
-                         self.game[mask], self.value[mask], self.last_turn)
+        return Positions(
+            self.x[mask],
+            self.hand[mask],
+            self.turn[mask],
+            self.y[mask],
+            self.game[mask],
+            self.value[mask],
+            self.last_turn,
+        )
 
 
 def load_positions(game: Game, games: list[dict[str, Any]]) -> Positions:
@@ -160,20 +193,27 @@ def load_positions(game: Game, games: list[dict[str, Any]]) -> Positions:
             values.append(math.nan if value is None else value)
         last.append(max((row[1] for row in played["positions"]), default=0))
     n_features = len(game.tables.feature_names)
-    return Positions(np.array(xs, dtype=float).reshape(-1, n_features), np.array(hands),
-                     np.array(turns, dtype=float), np.array(ys), np.array(ids, dtype=int),
-                     np.array(values), np.array(last, dtype=float))
+    return Positions(
+        np.array(xs, dtype=float).reshape(-1, n_features),
+        np.array(hands),
+        np.array(turns, dtype=float),
+        np.array(ys),
+        np.array(ids, dtype=int),
+        np.array(values),
+        np.array(last, dtype=float),
+    )
 
 
 def held_out_games(n_games: int, fraction: float, seed: int) -> np.ndarray:
     """A boolean per game: True for the held-out ones (a seeded draw of whole games)."""
     order = np.random.default_rng(seed).permutation(n_games)
     held = np.zeros(n_games, dtype=bool)
-    held[order[:int(round(n_games * fraction))]] = True
+    held[order[: int(round(n_games * fraction))]] = True
     return held
 
 
 # -- the fit --------------------------------------------------------------------
+
 
 def sigmoid(z: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-np.clip(z, -40, 40)))
@@ -261,14 +301,14 @@ def validation_games(games: np.ndarray, seed: int) -> np.ndarray:
     return np.isin(games, unique[held_out_games(len(unique), 0.2, seed + 1)])
 
 
-def choose_l2(a: np.ndarray, y: np.ndarray, games: np.ndarray, seed: int, scaling: str
-              ) -> float:
+def choose_l2(a: np.ndarray, y: np.ndarray, games: np.ndarray, seed: int, scaling: str) -> float:
     """The L2 penalty of L2_GRID with the least log-loss on a validation fifth
     of the training games."""
     valid = validation_games(games, seed)
-    losses = [log_loss(sigmoid(a[valid] @ _scaled_fit(a[~valid], y[~valid], l2, scaling)),
-                       y[valid])
-              for l2 in L2_GRID]
+    losses = [
+        log_loss(sigmoid(a[valid] @ _scaled_fit(a[~valid], y[~valid], l2, scaling)), y[valid])
+        for l2 in L2_GRID
+    ]
     return L2_GRID[int(np.argmin(losses))]
 
 
@@ -276,9 +316,17 @@ def _scores(p: np.ndarray, y: np.ndarray) -> dict[str, float]:
     return {"log_loss": round(log_loss(p, y), 5), "accuracy": round(accuracy(p, y), 5)}
 
 
-def fit(game: Game, data: Positions, held_fraction: float, seed: int, blend: float = 0.0,
-        scaling: str = "feature", model: str = "linear", hidden: int = 0,
-        progress: bool = False) -> Fit:
+def fit(
+    game: Game,
+    data: Positions,
+    held_fraction: float,
+    seed: int,
+    blend: float = 0.0,
+    scaling: str = "feature",
+    model: str = "linear",
+    hidden: int = 0,
+    progress: bool = False,
+) -> Fit:
     """The learned weights from the training games and the report on the
     held-out ones. `blend` mixes the search's root value into the label
     (0: the final result only); `scaling`: one of SCALINGS; `model`: one of
@@ -287,21 +335,29 @@ def fit(game: Game, data: Positions, held_fraction: float, seed: int, blend: flo
     test = held_games[data.game]
     train, held = data.subset(~test), data.subset(test)
     if len(train.y) == 0 or len(held.y) == 0:
-        raise XenophonError("too few games to fit: both the training and the held-out set "
-                            "need positions (play more games)")
+        raise XenophonError(
+            "too few games to fit: both the training and the held-out set "
+            "need positions (play more games)"
+        )
     target = train.y
     if blend > 0:
         known = ~np.isnan(train.value)
-        target = np.where(known, (1 - blend) * train.y + blend * np.nan_to_num(train.value),
-                          train.y)
+        target = np.where(
+            known, (1 - blend) * train.y + blend * np.nan_to_num(train.value), train.y
+        )
     taper = max(1, int(np.quantile(data.last_turn[~held_games], TAPER_QUANTILE)))
     a_train = tapered(train.x, train.turn, taper)
     l2 = choose_l2(a_train, target, train.game, seed, scaling)
     w = _scaled_fit(a_train, target, l2, scaling)
     n = train.x.shape[1]
     names = tuple(game.tables.feature_names)
-    linear = Weights(game.name, names, tuple(round(float(v), 6) for v in w[:n]),
-                     tuple(round(float(v), 6) for v in w[n:]), taper)
+    linear = Weights(
+        game.name,
+        names,
+        tuple(round(float(v), 6) for v in w[:n]),
+        tuple(round(float(v), 6) for v in w[n:]),
+        taper,
+    )
     details: dict[str, Any]
     weights, details = linear, {}
     if model == "mlp":
@@ -316,17 +372,24 @@ def fit(game: Game, data: Positions, held_fraction: float, seed: int, blend: flo
     report = {
         "games": {"train": int((~held_games).sum()), "held_out": int(held_games.sum())},
         "positions": {"train": int(len(train.y)), "held_out": int(len(held.y))},
-        "taper_turns": taper, "l2": l2, "hand_scale": round(hand_scale, 5), **details,
+        "taper_turns": taper,
+        "l2": l2,
+        "hand_scale": round(hand_scale, 5),
+        **details,
         "held_out": held_out,
-        "train_log_loss": {"learned": round(log_loss(sigmoid(learned_z(
-                               weights, train.x, train.turn)), train.y), 5),
-                           "hand": round(log_loss(sigmoid(hand_scale * train.hand), train.y), 5)},
+        "train_log_loss": {
+            "learned": round(
+                log_loss(sigmoid(learned_z(weights, train.x, train.turn)), train.y), 5
+            ),
+            "hand": round(log_loss(sigmoid(hand_scale * train.hand), train.y), 5),
+        },
     }
     for other in ("hand", "linear"):
         if other in held_out:
             loss = held_out[other]["log_loss"]
-            report[f"log_loss_reduction_vs_{other}"] = round(
-                1 - held_out["learned"]["log_loss"] / loss, 5) if loss else None
+            report[f"log_loss_reduction_vs_{other}"] = (
+                round(1 - held_out["learned"]["log_loss"] / loss, 5) if loss else None
+            )
     return Fit(weights, l2, hand_scale, report)
 
 
@@ -342,12 +405,12 @@ def fit(game: Game, data: Positions, held_fraction: float, seed: int, blend: flo
 
 MODELS = ("linear", "mlp")
 DEFAULT_HIDDEN = 32
-NETWORK_L2_GRID = (1e-4, 1e-3, 1e-2)      # on the hidden layer's weights
+NETWORK_L2_GRID = (1e-4, 1e-3, 1e-2)  # on the hidden layer's weights
 NETWORK_MAX_EPOCHS = 150
-NETWORK_PATIENCE = 12                      # epochs without a better validation loss
+NETWORK_PATIENCE = 12  # epochs without a better validation loss
 NETWORK_BATCH = 1024
 NETWORK_LEARNING_RATE = 3e-4
-NETWORK_INIT_SCALE = 1.0                   # std of W · sqrt(features), on unit-RMS inputs
+NETWORK_INIT_SCALE = 1.0  # std of W · sqrt(features), on unit-RMS inputs
 ADAM_BETAS = (0.9, 0.999)
 ADAM_EPSILON = 1e-8
 #: significant digits of a network's weights in its file (W is divided by
@@ -411,15 +474,19 @@ def learned_z(weights: Weights, x: np.ndarray, turn: np.ndarray) -> np.ndarray:
     if not weights.hidden:
         return a @ linear
     units = weights.hidden
-    net = Network(linear, np.array([unit.weights for unit in units]),
-                  np.array([unit.bias for unit in units]),
-                  np.array([unit.phase for unit in units]),
-                  np.array([unit.output for unit in units]))
+    net = Network(
+        linear,
+        np.array([unit.weights for unit in units]),
+        np.array([unit.bias for unit in units]),
+        np.array([unit.phase for unit in units]),
+        np.array([unit.output for unit in units]),
+    )
     return network_z(net, Design(a, x, phase_of(turn, weights.taper_turns)))
 
 
-def _gradients(net: Network, d: Design, y: np.ndarray, l2_linear: float, l2: float
-               ) -> list[np.ndarray]:
+def _gradients(
+    net: Network, d: Design, y: np.ndarray, l2_linear: float, l2: float
+) -> list[np.ndarray]:
     """The gradient of the mean log-loss plus the L2 penalties (the linear
     fit's on the linear weights, `l2` on W and v), in Network.arrays order."""
     z, plus, minus = _forward(net, d)
@@ -428,11 +495,13 @@ def _gradients(net: Network, d: Design, y: np.ndarray, l2_linear: float, l2: flo
     slope_plus, slope_minus = 1 - plus * plus, 1 - minus * minus
     d_h = d_unit * (slope_plus + slope_minus)
     d_c = d_unit * (slope_plus - slope_minus)
-    return [d.a.T @ dz + l2_linear * net.linear,
-            d_h.T @ d.x + l2 * net.weights,
-            d_c.sum(axis=0),
-            d.ph @ d_c,
-            (plus - minus).T @ dz + l2 * net.output]
+    return [
+        d.a.T @ dz + l2_linear * net.linear,
+        d_h.T @ d.x + l2 * net.weights,
+        d_c.sum(axis=0),
+        d.ph @ d_c,
+        (plus - minus).T @ dz + l2 * net.output,
+    ]
 
 
 class Adam:
@@ -446,7 +515,7 @@ class Adam:
     def step(self, net: Network, gradients: list[np.ndarray]) -> None:
         self.steps += 1
         b1, b2 = ADAM_BETAS
-        rate = NETWORK_LEARNING_RATE * math.sqrt(1 - b2 ** self.steps) / (1 - b1 ** self.steps)
+        rate = NETWORK_LEARNING_RATE * math.sqrt(1 - b2**self.steps) / (1 - b1**self.steps)
         for array, g, m, v in zip(net.arrays(), gradients, self.moments, self.squares):
             m *= b1
             m += (1 - b1) * g
@@ -460,13 +529,26 @@ def initial_network(linear: np.ndarray, n_features: int, hidden: int, seed: int)
     output weights are zero: z starts as the linear fit's."""
     rng = np.random.default_rng(seed)
     scale = NETWORK_INIT_SCALE / math.sqrt(n_features)
-    return Network(linear.copy(), rng.normal(0.0, scale, (hidden, n_features)),
-                   np.zeros(hidden), np.zeros(hidden), np.zeros(hidden))
+    return Network(
+        linear.copy(),
+        rng.normal(0.0, scale, (hidden, n_features)),
+        np.zeros(hidden),
+        np.zeros(hidden),
+        np.zeros(hidden),
+    )
 
 
-def train_network(net: Network, d: Design, y: np.ndarray, l2_linear: float, l2: float,
-                  epochs: int, seed: int, valid: tuple[Design, np.ndarray] | None = None,
-                  bar: Any = None) -> tuple[Network, int]:
+def train_network(
+    net: Network,
+    d: Design,
+    y: np.ndarray,
+    l2_linear: float,
+    l2: float,
+    epochs: int,
+    seed: int,
+    valid: tuple[Design, np.ndarray] | None = None,
+    bar: Any = None,
+) -> tuple[Network, int]:
     """Mini-batch Adam for up to `epochs` epochs (seeded shuffles). With
     `valid`, stops once NETWORK_PATIENCE epochs pass without a lower
     validation log-loss and returns the best epoch's network (epoch 0: the
@@ -479,7 +561,7 @@ def train_network(net: Network, d: Design, y: np.ndarray, l2_linear: float, l2: 
     for epoch in range(1, epochs + 1):
         order = rng.permutation(len(y))
         for start in range(0, len(y), NETWORK_BATCH):
-            batch = order[start:start + NETWORK_BATCH]
+            batch = order[start : start + NETWORK_BATCH]
             adam.step(net, _gradients(net, d.rows(batch), y[batch], l2_linear, l2))
         if bar is not None:
             bar.update(1)
@@ -497,57 +579,92 @@ def _significant(value: float) -> float:
     return float(f"{value:.{NETWORK_DIGITS}g}")
 
 
-def network_weights(linear: Weights, net: Network, column_scale: np.ndarray,
-                    feature_scale: np.ndarray) -> Weights:
+def network_weights(
+    linear: Weights, net: Network, column_scale: np.ndarray, feature_scale: np.ndarray
+) -> Weights:
     """The weights file's numbers of a network trained on scaled inputs."""
     n = len(linear.features)
     raw = net.linear / column_scale
-    units = tuple(HiddenUnit(tuple(_significant(v) for v in net.weights[j] / feature_scale),
-                             _significant(net.bias[j]), _significant(net.phase[j]),
-                             _significant(net.output[j]))
-                  for j in range(len(net.bias)))
-    return Weights(linear.game, linear.features, tuple(_significant(v) for v in raw[:n]),
-                   tuple(_significant(v) for v in raw[n:]), linear.taper_turns, hidden=units)
+    units = tuple(
+        HiddenUnit(
+            tuple(_significant(v) for v in net.weights[j] / feature_scale),
+            _significant(net.bias[j]),
+            _significant(net.phase[j]),
+            _significant(net.output[j]),
+        )
+        for j in range(len(net.bias))
+    )
+    return Weights(
+        linear.game,
+        linear.features,
+        tuple(_significant(v) for v in raw[:n]),
+        tuple(_significant(v) for v in raw[n:]),
+        linear.taper_turns,
+        hidden=units,
+    )
 
 
-def fit_network(linear: Weights, train: Positions, target: np.ndarray, l2_linear: float,
-                scaling: str, hidden: int, seed: int, progress: bool = False
-                ) -> tuple[Weights, dict[str, Any]]:
+def fit_network(
+    linear: Weights,
+    train: Positions,
+    target: np.ndarray,
+    l2_linear: float,
+    scaling: str,
+    hidden: int,
+    seed: int,
+    progress: bool = False,
+) -> tuple[Weights, dict[str, Any]]:
     """A network on the training positions, started from the linear fit
     `linear` (its L2 penalty `l2_linear`): the L2 penalty of the hidden layer
     and the epochs chosen on the validation fifth of the training games,
     then trained again on all of them. Returns its weights and what the
     report says of it."""
     from tqdm import tqdm
+
     taper = linear.taper_turns
     a = tapered(train.x, train.turn, taper)
     column_scale = column_scales(a, scaling)
-    feature_scale = np.sqrt(np.mean(train.x ** 2, axis=0))
+    feature_scale = np.sqrt(np.mean(train.x**2, axis=0))
     feature_scale[feature_scale == 0] = 1.0
     design = Design(a / column_scale, train.x / feature_scale, phase_of(train.turn, taper))
     valid = validation_games(train.game, seed)
     fit_rows, valid_rows = np.flatnonzero(~valid), np.flatnonzero(valid)
     n_features = train.x.shape[1]
     total = NETWORK_MAX_EPOCHS * (len(NETWORK_L2_GRID) + 1)
-    with tqdm(total=total, desc="network", unit="epoch", disable=not progress,
-              leave=False) as bar:
+    with tqdm(total=total, desc="network", unit="epoch", disable=not progress, leave=False) as bar:
         start = fit_logistic(design.a[fit_rows], target[fit_rows], l2_linear)
         tried = []
         for l2 in NETWORK_L2_GRID:
             net = initial_network(start, n_features, hidden, seed)
             trained, epoch = train_network(
-                net, design.rows(fit_rows), target[fit_rows], l2_linear, l2,
-                NETWORK_MAX_EPOCHS, seed, (design.rows(valid_rows), train.y[valid_rows]), bar)
-            loss = log_loss(sigmoid(network_z(trained, design.rows(valid_rows))),
-                            train.y[valid_rows])
+                net,
+                design.rows(fit_rows),
+                target[fit_rows],
+                l2_linear,
+                l2,
+                NETWORK_MAX_EPOCHS,
+                seed,
+                (design.rows(valid_rows), train.y[valid_rows]),
+                bar,
+            )
+            loss = log_loss(
+                sigmoid(network_z(trained, design.rows(valid_rows))), train.y[valid_rows]
+            )
             tried.append((loss, l2, epoch))
         loss, l2, epochs = min(tried)
-        net = initial_network(np.array(linear.opening + linear.ending) * column_scale,
-                              n_features, hidden, seed)
+        net = initial_network(
+            np.array(linear.opening + linear.ending) * column_scale, n_features, hidden, seed
+        )
         net, _ = train_network(net, design, target, l2_linear, l2, epochs, seed, bar=bar)
-    details = {"model": "mlp", "hidden": hidden, "network_l2": l2, "epochs": epochs,
-               "validation_log_loss": {f"{l2_tried:g}": round(loss_tried, 5)
-                                       for loss_tried, l2_tried, _ in tried}}
+    details = {
+        "model": "mlp",
+        "hidden": hidden,
+        "network_l2": l2,
+        "epochs": epochs,
+        "validation_log_loss": {
+            f"{l2_tried:g}": round(loss_tried, 5) for loss_tried, l2_tried, _ in tried
+        },
+    }
     return network_weights(linear, net, column_scale, feature_scale), details
 
 
@@ -555,16 +672,23 @@ def report_text(game_name: str, report: dict[str, Any]) -> str:
     """The report as a small table."""
     model = ""
     if report.get("model") == "mlp":
-        model = (f"; a network of {report['hidden']} hidden units, L2 "
-                 f"{report['network_l2']:g}, {report['epochs']} epochs")
-    lines = [f"{game_name}: {report['games']['train']} training games "
-             f"({report['positions']['train']} positions), {report['games']['held_out']} "
-             f"held out ({report['positions']['held_out']} positions); taper "
-             f"{report['taper_turns']} turns, L2 {report['l2']:g}{model}",
-             f"{'held-out positions':<34} {'log-loss':>9} {'accuracy':>9}"]
-    names = {"learned": "learned evaluation", "linear": "linear fit",
-             "hand": f"hand-set, best scale ({report['hand_scale']:g})",
-             "constant": "constant (training mean)"}
+        model = (
+            f"; a network of {report['hidden']} hidden units, L2 "
+            f"{report['network_l2']:g}, {report['epochs']} epochs"
+        )
+    lines = [
+        f"{game_name}: {report['games']['train']} training games "
+        f"({report['positions']['train']} positions), {report['games']['held_out']} "
+        f"held out ({report['positions']['held_out']} positions); taper "
+        f"{report['taper_turns']} turns, L2 {report['l2']:g}{model}",
+        f"{'held-out positions':<34} {'log-loss':>9} {'accuracy':>9}",
+    ]
+    names = {
+        "learned": "learned evaluation",
+        "linear": "linear fit",
+        "hand": f"hand-set, best scale ({report['hand_scale']:g})",
+        "constant": "constant (training mean)",
+    }
     for key, label in names.items():
         if key in report["held_out"]:
             scores = report["held_out"][key]

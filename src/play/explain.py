@@ -9,26 +9,27 @@ Every world comes from a *world draw* (`xenophon.search.belief.WorldDraw`):
 anything here. Nothing here reads the hidden cards of the state it is given:
 it only ever looks at drawn worlds.
 """
+
 from __future__ import annotations
 
 import random
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
-from collections.abc import Callable
 
 from xenophon.kernel.game import Move, State
 from xenophon.search.belief import WorldDraw, card_probabilities, draw_uniform_world, hidden_places
 from xenophon.search.bots import CheatingUCTBot
 
-DEFAULT_WORLDS = 24            # worlds each top move is searched in
+DEFAULT_WORLDS = 24  # worlds each top move is searched in
 MAX_WORLDS = 10_000
-EXPLAINED_MOVES = 5            # the top moves searched in each world (at most)
-DEFAULT_CARD_WORLDS = 400      # worlds drawn for the card probabilities (no search)
+EXPLAINED_MOVES = 5  # the top moves searched in each world (at most)
+DEFAULT_CARD_WORLDS = 400  # worlds drawn for the card probabilities (no search)
 MIN_WORLD_ITERATIONS = 50
-HURT_SHOWN = 2                 # hidden cards named per move
-MIN_HURT = 0.05                # a smaller change in win probability is not named
-MIN_SUPPORT = 2                # worlds a card must be in to be named
+HURT_SHOWN = 2  # hidden cards named per move
+MIN_HURT = 0.05  # a smaller change in win probability is not named
+MIN_SUPPORT = 2  # worlds a card must be in to be named
 
 
 @dataclass
@@ -37,8 +38,8 @@ class Hurt:
 
     place: str
     card: str
-    change: float              # the move's win probability with it, less its mean
-    worlds: int                # the worlds that had it
+    change: float  # the move's win probability with it, less its mean
+    worlds: int  # the worlds that had it
 
     def text(self) -> str:
         where = "the opponent's hand holds" if self.place == "hand" else f"{self.place} holds"
@@ -48,8 +49,8 @@ class Hurt:
 @dataclass
 class MoveReason:
     move: str
-    best_share: float          # the weighted share of worlds where it was the best
-    win: float | None          # its mean win probability over the worlds it was tried in
+    best_share: float  # the weighted share of worlds where it was the best
+    win: float | None  # its mean win probability over the worlds it was tried in
     hurts: list[Hurt] = field(default_factory=list)
 
 
@@ -64,22 +65,46 @@ class Explanation:
     card_worlds: int
 
     def as_dict(self) -> dict[str, Any]:
-        return {"worlds": self.worlds, "iterations_per_world": self.iterations_per_world,
-                "moves": [{"move": m.move, "best_share": round(m.best_share, 4),
-                           "win_probability": None if m.win is None else round(m.win, 4),
-                           "hurts": [{"place": h.place, "card": h.card,
-                                      "change": round(h.change, 4), "worlds": h.worlds}
-                                     for h in m.hurts]} for m in self.moves],
-               "hidden_cards": {place: {card: round(p, 4) for card, p in cards.items()}
-                                for place, cards in self.hidden_cards.items()},
-               "card_worlds": self.card_worlds}
+        return {
+            "worlds": self.worlds,
+            "iterations_per_world": self.iterations_per_world,
+            "moves": [
+                {
+                    "move": m.move,
+                    "best_share": round(m.best_share, 4),
+                    "win_probability": None if m.win is None else round(m.win, 4),
+                    "hurts": [
+                        {
+                            "place": h.place,
+                            "card": h.card,
+                            "change": round(h.change, 4),
+                            "worlds": h.worlds,
+                        }
+                        for h in m.hurts
+                    ],
+                }
+                for m in self.moves
+            ],
+            "hidden_cards": {
+                place: {card: round(p, 4) for card, p in cards.items()}
+                for place, cards in self.hidden_cards.items()
+            },
+            "card_worlds": self.card_worlds,
+        }
 
 
-def explain(state: State, seat: int, moves: list[Move], searcher: Callable[[int], Any],
-            draw_world: WorldDraw = draw_uniform_world, worlds: int = DEFAULT_WORLDS,
-            iterations_per_world: int = 200, seed: int = 0,
-            card_worlds: int = DEFAULT_CARD_WORLDS,
-            stopped: Callable[[], bool] = lambda: False) -> Explanation:
+def explain(
+    state: State,
+    seat: int,
+    moves: list[Move],
+    searcher: Callable[[int], Any],
+    draw_world: WorldDraw = draw_uniform_world,
+    worlds: int = DEFAULT_WORLDS,
+    iterations_per_world: int = 200,
+    seed: int = 0,
+    card_worlds: int = DEFAULT_CARD_WORLDS,
+    stopped: Callable[[], bool] = lambda: False,
+) -> Explanation:
     """Each of `moves` (the top moves of a search of `state`, `seat` to move)
     searched in `worlds` worlds from `draw_world`, each with its cards in the
     open: how often each move is the world's best, and the hidden cards that
@@ -108,11 +133,20 @@ def explain(state: State, seat: int, moves: list[Move], searcher: Callable[[int]
             best[tried[0].move.code] += weight
         for stat in tried:
             wins[stat.move.code].append((stat.win_probability, weight, places))
-    reasons = [MoveReason(text, best[code] / total if total else 0.0,
-                          _mean(wins[code]), _hurts(wins[code]))
-               for code, text in codes.items()]
-    return Explanation(seat, searched, iterations_per_world, reasons,
-                       card_probabilities(state, seat, draw_world, rng, card_worlds), card_worlds)
+    reasons = [
+        MoveReason(
+            text, best[code] / total if total else 0.0, _mean(wins[code]), _hurts(wins[code])
+        )
+        for code, text in codes.items()
+    ]
+    return Explanation(
+        seat,
+        searched,
+        iterations_per_world,
+        reasons,
+        card_probabilities(state, seat, draw_world, rng, card_worlds),
+        card_worlds,
+    )
 
 
 def _mean(samples: list[tuple[float, float, set]]) -> float | None:
@@ -131,7 +165,7 @@ def _hurts(samples: list[tuple[float, float, set]]) -> list[Hurt]:
     for place in set.union(*(places for _, _, places in samples)) - every:
         having = [sample for sample in samples if place in sample[2]]
         having_mean = _mean(having)
-        assert having_mean is not None       # `place` is in at least one sample
+        assert having_mean is not None  # `place` is in at least one sample
         change = having_mean - mean
         if len(having) >= MIN_SUPPORT and change <= -MIN_HURT:
             found.append(Hurt(place[0], place[1], change, len(having)))
@@ -139,9 +173,16 @@ def _hurts(samples: list[tuple[float, float, set]]) -> list[Hurt]:
     return found[:HURT_SHOWN]
 
 
-def explain_search(state: State, seat: int, result: Any, worlds: int, seed: int = 0,
-                   top: int = EXPLAINED_MOVES, draw_world: WorldDraw = draw_uniform_world,
-                   stopped: Callable[[], bool] = lambda: False) -> Explanation | None:
+def explain_search(
+    state: State,
+    seat: int,
+    result: Any,
+    worlds: int,
+    seed: int = 0,
+    top: int = EXPLAINED_MOVES,
+    draw_world: WorldDraw = draw_uniform_world,
+    stopped: Callable[[], bool] = lambda: False,
+) -> Explanation | None:
     """The explanation of a search `result` of `state` (`seat` to move): its
     top moves (at most EXPLAINED_MOVES) searched again in `worlds` worlds,
     each given the search's iterations shared out (at least
@@ -150,10 +191,17 @@ def explain_search(state: State, seat: int, result: Any, worlds: int, seed: int 
     if not worlds or not result.iterations:
         return None
     per_world = max(MIN_WORLD_ITERATIONS, result.iterations // worlds)
-    moves = [stat.move for stat in result.moves[:max(top, 1)][:EXPLAINED_MOVES]]
+    moves = [stat.move for stat in result.moves[: max(top, 1)][:EXPLAINED_MOVES]]
     # a perfect-information search of each sampled world: it sees that world's
     # cards, which were drawn from the seat's information, never the true ones
-    return explain(state, seat, moves,
-                   lambda iterations: CheatingUCTBot(iterations=iterations, seed=seed),
-                   draw_world, worlds=worlds, iterations_per_world=per_world, seed=seed,
-                   stopped=stopped)
+    return explain(
+        state,
+        seat,
+        moves,
+        lambda iterations: CheatingUCTBot(iterations=iterations, seed=seed),
+        draw_world,
+        worlds=worlds,
+        iterations_per_world=per_world,
+        seed=seed,
+        stopped=stopped,
+    )

@@ -11,20 +11,20 @@ The Elo of each level is read from ``data/levels.json``, written by
 ``bench/levels.py`` from paired matches of neighbouring levels; the lowest
 measured level is the ladder's anchor.
 """
+
 from __future__ import annotations
 
 import json
 import math
 import os
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
-from collections.abc import Callable
 
 from xenophon.kernel.cardfile import packaged_data
 from xenophon.kernel.errors import XenophonError
-from xenophon.search.bots import (MAX_WORKERS, ISMCTSBot, SearchResult, SettingError,
-                                  check_setting)
+from xenophon.search.bots import MAX_WORKERS, ISMCTSBot, SearchResult, SettingError, check_setting
 
 #: the moves a weakened level chooses among: the most visited ones, and only
 #: those visited often enough for their value to mean something
@@ -60,7 +60,7 @@ LADDER = (
 )
 LEVELS = {level.name: level for level in LADDER}
 MEASURED = tuple(level for level in LADDER if level.iterations)
-ANCHOR_ELO = 1000          # the Elo given to the weakest measured level
+ANCHOR_ELO = 1000  # the Elo given to the weakest measured level
 
 
 def ladder_elos(game_name: str) -> dict[str, float]:
@@ -100,8 +100,9 @@ class LevelBot:
 
     def __init__(self, level: Level, seed: int = 0, workers: int = 1):
         self.level = level
-        self.search = ISMCTSBot(iterations=level.iterations, time_limit=level.seconds,
-                                workers=workers, seed=seed)
+        self.search = ISMCTSBot(
+            iterations=level.iterations, time_limit=level.seconds, workers=workers, seed=seed
+        )
         self.rng = random.Random(seed)
         self.name = f"level:{level.name}"
 
@@ -113,8 +114,12 @@ class LevelBot:
         self.search.reseed(seed)
         self.rng = random.Random(seed ^ 0x5EED)
 
-    def analyse(self, state: Any, on_progress: Callable[[SearchResult], None] | None = None,
-                every: float = 0.5) -> SearchResult:
+    def analyse(
+        self,
+        state: Any,
+        on_progress: Callable[[SearchResult], None] | None = None,
+        every: float = 0.5,
+    ) -> SearchResult:
         if on_progress is None:
             return self.search.analyse(state)
         return self.search.analyse(state, on_progress=on_progress, every=every)
@@ -140,8 +145,10 @@ def level_budget(level: str) -> tuple[int | None, float | None]:
     try:
         value: float = float(level[:-1]) if timed else int(level)
     except ValueError:
-        raise LevelError(f"unknown level '{level}' ({', '.join(LEVELS)}, a time like 2s or "
-                         "an iteration count like 5000)") from None
+        raise LevelError(
+            f"unknown level '{level}' ({', '.join(LEVELS)}, a time like 2s or "
+            "an iteration count like 5000)"
+        ) from None
     try:
         if timed:
             return None, check_setting("time_limit", value, f"the time of level '{level}'")

@@ -9,10 +9,11 @@ Its options are the bot's settings (``time`` for ``time_limit``), checked
 against the ranges in `xenophon.search.bots.SETTINGS`; a spec that gives a
 time and no iterations searches for that time only.
 """
+
 from __future__ import annotations
 
-from typing import Any
 from collections.abc import Callable
+from typing import Any
 
 from xenophon.interop.native import OpenSpielISMCTSBot
 from xenophon.kernel.registry import SpecError, parse_spec
@@ -50,12 +51,11 @@ def bot_settings(spec: str) -> tuple[str, dict[str, Any]]:
     for key, text in texts.items():
         if key not in spec_names:
             offered = ", ".join(spec_names) or "none"
-            raise SpecError(f"bot '{spec}': {name} has no option '{key}' (its options: "
-                            f"{offered})")
+            raise SpecError(f"bot '{spec}': {name} has no option '{key}' (its options: {offered})")
         setting = spec_names[key]
         settings[setting] = bots.SETTINGS[setting].parse(f"bot '{spec}': '{key}'", text)
     if "time_limit" in settings and "iterations" not in settings:
-        settings["iterations"] = None          # a time alone: search for that time only
+        settings["iterations"] = None  # a time alone: search for that time only
     return name, settings
 
 
@@ -65,5 +65,5 @@ def make_bot(spec: str, seed: int):
     constructor, _ = _bot_kind(name)
     try:
         return constructor(seed=seed, **settings)
-    except bots.SettingError as error:         # settings that do not fit together
+    except bots.SettingError as error:  # settings that do not fit together
         raise bots.SettingError(f"bot '{spec}': {error}") from None

@@ -10,10 +10,11 @@ analysis. The older *redacted* form (still read, and still written for saved
 games in progress) carries the seat's information-set key on every line
 instead of the words.
 """
+
 from __future__ import annotations
 
-import random
 import dataclasses
+import random
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeGuard
@@ -35,7 +36,7 @@ RESAMPLE_TRIES = 20000
 SEAT_LABELS = (0, 1, "chance")
 RESULTS = ([1.0, -1.0], [-1.0, 1.0], [0.0, 0.0])
 MAX_KEY_DIGITS = 16
-UNKNOWN_DIGEST = ""        # a seat-view header without a card digest
+UNKNOWN_DIGEST = ""  # a seat-view header without a card digest
 
 
 class RecordError(XenophonError):
@@ -46,14 +47,14 @@ class RecordError(XenophonError):
 class Record:
     game: str
     options: dict[str, Any]
-    seed: int | None                           # only where the game's chance came from it
+    seed: int | None  # only where the game's chance came from it
     card_digest: str
     seats: list[str]
-    view: int | None = None                    # the seat a redacted record is for
+    view: int | None = None  # the seat a redacted record is for
     lines: list[dict[str, Any]] = field(default_factory=list)
     result: list[float] | None = None
     version: str = __version__
-    sealed: str | None = None                  # the hidden part of a saved game in progress
+    sealed: str | None = None  # the hidden part of a saved game in progress
 
     def is_seat_view(self) -> bool:
         """A record of what one seat observed, without engine keys."""
@@ -61,9 +62,16 @@ class Record:
 
     def header(self) -> dict[str, Any]:
         version = SEAT_VIEW_FORMAT if self.is_seat_view() else KEYED_FORMAT
-        head = {"format": FORMAT, "format_version": version, "game": self.game,
-                "options": self.options, "card_digest": self.card_digest,
-                "seats": self.seats, "view": self.view, "xenophon": self.version}
+        head = {
+            "format": FORMAT,
+            "format_version": version,
+            "game": self.game,
+            "options": self.options,
+            "card_digest": self.card_digest,
+            "seats": self.seats,
+            "view": self.view,
+            "xenophon": self.version,
+        }
         if self.seed is not None:
             head["seed"] = self.seed
         if self.sealed is not None:
@@ -75,8 +83,9 @@ class Record:
 
     def rows(self) -> list[dict[str, Any]]:
         """The rows of the record's file: header, moves, result."""
-        rows = [self.header()] + [{k: v for k, v in line.items() if k != "line"}
-                                  for line in self.lines]
+        rows = [self.header()] + [
+            {k: v for k, v in line.items() if k != "line"} for line in self.lines
+        ]
         if self.result is not None:
             rows.append({"result": self.result})
         return rows
@@ -150,8 +159,10 @@ def _record_from_header(head: dict[str, Any], where: str) -> Record:
     if not _is_int(version) or version < 1:
         raise RecordError(f"{where}: the header's format_version must be a whole number")
     if version > FORMAT_VERSION:
-        raise RecordError(f"{where}: written in record format {version} by a newer xenophon; "
-                          f"this one reads format {FORMAT_VERSION}")
+        raise RecordError(
+            f"{where}: written in record format {version} by a newer xenophon; "
+            f"this one reads format {FORMAT_VERSION}"
+        )
     if head.get("view") is not None:
         # a game one seat noted elsewhere: its card set is the one its options
         # name, and its players may be unknown
@@ -161,37 +172,60 @@ def _record_from_header(head: dict[str, Any], where: str) -> Record:
             raise RecordError(f"{where}: the header lacks '{key}'")
     checks = (
         ("game", isinstance(head["game"], str), "a game name"),
-        ("options", isinstance(head.get("options", {}), dict) or head.get("options") is None,
-         "an object"),
+        (
+            "options",
+            isinstance(head.get("options", {}), dict) or head.get("options") is None,
+            "an object",
+        ),
         ("seed", head.get("seed") is None or _is_int(head.get("seed")), "a whole number"),
         ("card_digest", isinstance(head["card_digest"], str), "a text"),
-        ("seats", isinstance(head["seats"], list) and len(head["seats"]) == 2
-         and all(isinstance(s, str) for s in head["seats"]), "two texts"),
-        ("view", head.get("view") in (None, 0, 1) and not isinstance(head.get("view"), bool),
-         "0, 1 or null"),
+        (
+            "seats",
+            isinstance(head["seats"], list)
+            and len(head["seats"]) == 2
+            and all(isinstance(s, str) for s in head["seats"]),
+            "two texts",
+        ),
+        (
+            "view",
+            head.get("view") in (None, 0, 1) and not isinstance(head.get("view"), bool),
+            "0, 1 or null",
+        ),
         ("sealed", head.get("sealed") is None or isinstance(head.get("sealed"), str), "a text"),
     )
     for key, ok, expected in checks:
         if not ok:
             raise RecordError(f"{where}: the header's '{key}' must be {expected}")
     version_text = head.get("xenophon", "?")
-    return Record(head["game"], dict(head.get("options") or {}), head.get("seed"),
-                  head["card_digest"], list(head["seats"]), head.get("view"),
-                  version=version_text if isinstance(version_text, str) else "?",
-                  sealed=head.get("sealed"))
+    return Record(
+        head["game"],
+        dict(head.get("options") or {}),
+        head.get("seed"),
+        head["card_digest"],
+        list(head["seats"]),
+        head.get("view"),
+        version=version_text if isinstance(version_text, str) else "?",
+        sealed=head.get("sealed"),
+    )
 
 
 def _checked_line(row: dict[str, Any], view: int | None, here: str) -> dict[str, Any]:
     seat = row.get("seat")
-    if "seat" not in row or not any(seat == label and type(seat) is type(label)
-                                    for label in SEAT_LABELS):
+    if "seat" not in row or not any(
+        seat == label and type(seat) is type(label) for label in SEAT_LABELS
+    ):
         raise RecordError(f"{here}: 'seat' must be 0, 1 or \"chance\"")
     hidden = row.get("hidden", False)
-    if hidden is not False and hidden is not True and not (
-            isinstance(hidden, str) and is_hidden_text(hidden)):
-        raise RecordError(f"{here}: 'hidden' must be what the seat saw, in words starting "
-                          "with \"opponent\" (e.g. \"opponent draws a card\"), or true in a "
-                          "record with keys")
+    if (
+        hidden is not False
+        and hidden is not True
+        and not (isinstance(hidden, str) and is_hidden_text(hidden))
+    ):
+        raise RecordError(
+            f"{here}: 'hidden' must be what the seat saw, in words starting "
+            'with "opponent" (e.g. "opponent draws a card"), or true in a '
+            "record with keys"
+        )
     if hidden is not False and view is None:
         raise RecordError(f"{here}: a hidden line in a full record (its header has no view)")
     if hidden is not False and seat == view:
@@ -199,22 +233,32 @@ def _checked_line(row: dict[str, Any], view: int | None, here: str) -> dict[str,
     if hidden is False and not isinstance(row.get("move"), str):
         raise RecordError(f"{here}: a line needs 'seat' and 'move'")
     reveals = row.get("reveals", [])
-    if not isinstance(reveals, list) or not all(isinstance(name, str) for name in reveals) \
-            or ("reveals" in row and (view is None or hidden is not False)):
-        raise RecordError(f"{here}: 'reveals' is a list of card names, on a line of a "
-                          "seat-view record that shows a move")
+    if (
+        not isinstance(reveals, list)
+        or not all(isinstance(name, str) for name in reveals)
+        or ("reveals" in row and (view is None or hidden is not False))
+    ):
+        raise RecordError(
+            f"{here}: 'reveals' is a list of card names, on a line of a "
+            "seat-view record that shows a move"
+        )
     if view is not None and ("key" in row or hidden is True):
         key = row.get("key")
-        if not isinstance(key, str) or not 0 < len(key) <= MAX_KEY_DIGITS \
-                or any(c not in "0123456789abcdefABCDEF" for c in key):
+        if (
+            not isinstance(key, str)
+            or not 0 < len(key) <= MAX_KEY_DIGITS
+            or any(c not in "0123456789abcdefABCDEF" for c in key)
+        ):
             raise RecordError(f"{here}: a redacted line needs its key (hexadecimal)")
     return dict(row)
 
 
 def _checked_result(result: Any, here: str) -> list[float]:
-    if not isinstance(result, list) or not all(
-            isinstance(r, (int, float)) and not isinstance(r, bool) for r in result) \
-            or [float(r) for r in result] not in RESULTS:
+    if (
+        not isinstance(result, list)
+        or not all(isinstance(r, (int, float)) and not isinstance(r, bool) for r in result)
+        or [float(r) for r in result] not in RESULTS
+    ):
         raise RecordError(f"{here}: 'result' must be [1, -1], [-1, 1] or [0, 0]")
     return [float(r) for r in result]
 
@@ -223,10 +267,22 @@ def seal_game(full: Record, view: Record, secrets: dict[str, Any]) -> Record:
     """The record a game in progress is saved as: `view` (what its seat saw,
     in plain text, analysable as a redacted record) with everything else, the
     full lines and `secrets`, sealed (xenophon.kernel.seal)."""
-    payload = {"lines": [{k: v for k, v in line.items() if k != "line"} for line in full.lines],
-               "seed": full.seed, **secrets}
-    saved = Record(view.game, view.options, None, view.card_digest, view.seats, view.view,
-                   list(view.lines), view.result, view.version)
+    payload = {
+        "lines": [{k: v for k, v in line.items() if k != "line"} for line in full.lines],
+        "seed": full.seed,
+        **secrets,
+    }
+    saved = Record(
+        view.game,
+        view.options,
+        None,
+        view.card_digest,
+        view.seats,
+        view.view,
+        list(view.lines),
+        view.result,
+        view.version,
+    )
     saved.sealed = seal(dumps_line(payload).encode("utf-8"), _visible_bytes(saved))
     return saved
 
@@ -248,12 +304,23 @@ def open_sealed(record: Record) -> tuple[Record, dict[str, Any]]:
     if not isinstance(payload, dict) or not isinstance(payload.get("lines"), list):
         raise SealError("the sealed part is damaged (no lines)")
     seed = payload.pop("seed", None)
-    lines = [_checked_line(row, None, f"sealed line {n}") if isinstance(row, dict) else
-             _not_a_line(n) for n, row in enumerate(payload.pop("lines"), start=1)]
+    lines = [
+        _checked_line(row, None, f"sealed line {n}") if isinstance(row, dict) else _not_a_line(n)
+        for n, row in enumerate(payload.pop("lines"), start=1)
+    ]
     if len(lines) != len(record.lines):
         raise SealError("the sealed part does not match the record's lines")
-    full = Record(record.game, record.options, seed if _is_int(seed) else None,
-                  record.card_digest, record.seats, None, lines, record.result, record.version)
+    full = Record(
+        record.game,
+        record.options,
+        seed if _is_int(seed) else None,
+        record.card_digest,
+        record.seats,
+        None,
+        lines,
+        record.result,
+        record.version,
+    )
     return full, payload
 
 
@@ -263,14 +330,17 @@ def _not_a_line(number: int) -> dict[str, Any]:
 
 def make_game_for(record: Record, engine: str = "c", **overrides: Any) -> Game:
     try:
-        game = make_game(record.game, seed=record.seed, engine=engine,
-                         **{**record.options, **overrides})
+        game = make_game(
+            record.game, seed=record.seed, engine=engine, **{**record.options, **overrides}
+        )
     except (TypeError, XenophonError) as error:
         raise RecordError(f"the record's options do not fit the game: {error}") from None
     if record.card_digest != UNKNOWN_DIGEST and game.card_digest() != record.card_digest:
-        raise RecordError("the record was played with another card set "
-                          f"(digest {record.card_digest[:12]}..., this one "
-                          f"{game.card_digest()[:12]}...)")
+        raise RecordError(
+            "the record was played with another card set "
+            f"(digest {record.card_digest[:12]}..., this one "
+            f"{game.card_digest()[:12]}...)"
+        )
     return game
 
 
@@ -279,8 +349,16 @@ def redact(record: Record, game: Game, seat: int) -> Record:
     carries the seat's information-set key after it."""
     state = game.new_initial_state()
     # no seed: it would determine every hidden outcome
-    redacted = Record(record.game, record.options, None, record.card_digest,
-                      record.seats, seat, result=record.result, version=record.version)
+    redacted = Record(
+        record.game,
+        record.options,
+        None,
+        record.card_digest,
+        record.seats,
+        seat,
+        result=record.result,
+        version=record.version,
+    )
     for line in record.lines:
         code = state.move(line["move"]).code
         hidden = not state.observed_by(code, seat)
@@ -300,8 +378,16 @@ def seat_view(record: Record, game: Game, seat: int) -> Record:
     lines it saw in the game's notation, the others as what it saw of them
     (`xenophon.play.seatview`); no seed and no engine keys."""
     state = game.new_initial_state()
-    view = Record(record.game, record.options, None, record.card_digest, record.seats, seat,
-                  result=record.result, version=record.version)
+    view = Record(
+        record.game,
+        record.options,
+        None,
+        record.card_digest,
+        record.seats,
+        seat,
+        result=record.result,
+        version=record.version,
+    )
     for line in record.lines:
         code = state.move(line["move"]).code
         entry: dict[str, Any] = {"seat": line["seat"]}
@@ -325,8 +411,9 @@ def observation_lines(texts: list[str]) -> list[dict[str, Any]]:
     return [{"hidden": text} if is_hidden_text(text) else {"move": text} for text in texts]
 
 
-def replay(record: Record, game: Game, upto: int | None = None,
-           seed: int = 0) -> tuple[State, list[State]]:
+def replay(
+    record: Record, game: Game, upto: int | None = None, seed: int = 0
+) -> tuple[State, list[State]]:
     """Replays the first `upto` lines (all by default); returns the final state
     and the state before every line.
 
@@ -376,19 +463,25 @@ def _check_label(state: State, line: dict[str, Any], where: str) -> None:
     expected = "chance" if state.is_chance() else state.current_player
     if line["seat"] != expected:
         labelled = "chance" if line["seat"] == "chance" else f"seat {line['seat']}"
-        raise RecordError(f"{where}: the line is labelled {labelled}, but "
-                          f"{seat_label(state.current_player)} is to move")
+        raise RecordError(
+            f"{where}: the line is labelled {labelled}, but "
+            f"{seat_label(state.current_player)} is to move"
+        )
 
 
 def _check_result(record: Record, final: State) -> None:
     if record.result is None:
         return
     if not final.is_terminal():
-        raise RecordError(f"the record gives the result {record.result}, but the game is "
-                          "not over after its last line")
+        raise RecordError(
+            f"the record gives the result {record.result}, but the game is "
+            "not over after its last line"
+        )
     if final.returns() != record.result:
-        raise RecordError(f"the record's result {record.result} contradicts the game, "
-                          f"which ends {final.returns()}")
+        raise RecordError(
+            f"the record's result {record.result} contradicts the game, "
+            f"which ends {final.returns()}"
+        )
 
 
 def _rebuild_step(state: State, line: dict[str, Any], seat: int, rng: random.Random) -> State:
@@ -401,7 +494,7 @@ def _rebuild_step(state: State, line: dict[str, Any], seat: int, rng: random.Ran
             raise RecordError(f"{where}: a redacted line needs its key") from None
     if "move" in line:
         try:
-            state.parse_code(line["move"])     # not a move at all: no world can play it
+            state.parse_code(line["move"])  # not a move at all: no world can play it
         except XenophonError as error:
             raise RecordError(f"{where}: {error}") from None
     for attempt in range(RESAMPLE_TRIES):
@@ -410,8 +503,10 @@ def _rebuild_step(state: State, line: dict[str, Any], seat: int, rng: random.Ran
         if code is not None:
             world.apply_code(code)
             return world
-    raise RecordError(f"{where}: no world consistent with seat {seat}'s information "
-                      "plays this line (corrupt or edited record?)")
+    raise RecordError(
+        f"{where}: no world consistent with seat {seat}'s information "
+        "plays this line (corrupt or edited record?)"
+    )
 
 
 def _matching_code(state: State, line: dict[str, Any], seat: int, key: int | None) -> int | None:
@@ -424,12 +519,14 @@ def _matching_code(state: State, line: dict[str, Any], seat: int, key: int | Non
         except XenophonError:
             return None
         if key is None and unnamed_reveals(state, candidates[0], seat) != line.get("reveals", []):
-            return None          # this world would show the seat other cards
+            return None  # this world would show the seat other cards
     elif isinstance(line["hidden"], str):
         words = normal(line["hidden"])
-        candidates = [code for code in state.legal_actions()
-                      if not state.observed_by(code, seat)
-                      and normal(hidden_text(state, code, seat)) == words]
+        candidates = [
+            code
+            for code in state.legal_actions()
+            if not state.observed_by(code, seat) and normal(hidden_text(state, code, seat)) == words
+        ]
     else:
         candidates = state.legal_actions()
     if key is None:

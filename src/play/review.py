@@ -1,11 +1,12 @@
 """Reviewing one seat's decisions in a record: the search's win probability
 before each decision and the decisions that lost more than a threshold
 (`xenophon review` and the review page of `xenophon serve`)."""
+
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from typing import Any
-from collections.abc import Iterator
 
 from xenophon.kernel.game import State
 from xenophon.play.records import Record
@@ -15,11 +16,11 @@ from xenophon.play.records import Record
 class ReviewPoint:
     """One decision of the reviewed seat."""
 
-    index: int                 # the record line's index (0 = the first line after the header)
+    index: int  # the record line's index (0 = the first line after the header)
     turn: int
-    win: float                 # the best move's win probability
+    win: float  # the best move's win probability
     played: str
-    played_win: float | None   # None when the search never tried the move played
+    played_win: float | None  # None when the search never tried the move played
     better: str
     mistake: bool
 
@@ -30,12 +31,16 @@ class ReviewPoint:
 def decisions_of(record: Record, states: list[State], seat: int) -> list[int]:
     """Indexes of the record lines that are real decisions of `seat` (more than
     one legal move)."""
-    return [i for i, line in enumerate(record.lines)
-            if line["seat"] == seat and len(states[i].legal_actions()) > 1]
+    return [
+        i
+        for i, line in enumerate(record.lines)
+        if line["seat"] == seat and len(states[i].legal_actions()) > 1
+    ]
 
 
-def review_points(record: Record, before: list[State], seat: int, bot: Any,
-                  threshold: float) -> Iterator[ReviewPoint]:
+def review_points(
+    record: Record, before: list[State], seat: int, bot: Any, threshold: float
+) -> Iterator[ReviewPoint]:
     """Searches the position before each of `seat`'s decisions with `bot`."""
     for index in decisions_of(record, before, seat):
         state = before[index]
@@ -45,14 +50,21 @@ def review_points(record: Record, before: list[State], seat: int, bot: Any,
         mine = next((m for m in result.moves if m.move.code == played.code), None)
         played_win = mine.win_probability if mine is not None and mine.visits else None
         mistake = played_win is not None and best.win_probability - played_win > threshold
-        yield ReviewPoint(index, state.to_dict()["turn"], best.win_probability, played.text,
-                          played_win, best.move.text, mistake)
+        yield ReviewPoint(
+            index,
+            state.to_dict()["turn"],
+            best.win_probability,
+            played.text,
+            played_win,
+            best.move.text,
+            mistake,
+        )
 
 
 # -- the picture -----------------------------------------------------------------
 PLOT_FORMATS = ("svg", "png")
 PNG_DPI = 120
-MAX_TABLE_ROWS = 17            # mistakes listed beside the plot (the rest are counted)
+MAX_TABLE_ROWS = 17  # mistakes listed beside the plot (the rest are counted)
 
 
 def review_picture(points: list[ReviewPoint], title: str, image_format: str) -> bytes:
@@ -60,8 +72,10 @@ def review_picture(points: list[ReviewPoint], title: str, image_format: str) -> 
     decision, against the turn, with the 50% line and each mistake marked and
     labelled; the table of mistakes beside it."""
     import matplotlib
-    matplotlib.use("Agg")               # no display: files only
+
+    matplotlib.use("Agg")  # no display: files only
     import matplotlib.pyplot as plt
+
     # SVG text stays text (searchable, readable by a screen reader), and the
     # same review gives the same file
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "xenophon"}):
@@ -70,16 +84,22 @@ def review_picture(points: list[ReviewPoint], title: str, image_format: str) -> 
 
 def _picture(plt: Any, points: list[ReviewPoint], title: str, image_format: str) -> bytes:
     from io import BytesIO
+
     figure, (curve, table) = plt.subplots(
-        1, 2, figsize=(13, 4.8), gridspec_kw={"width_ratios": [2, 1.3]})
+        1, 2, figsize=(13, 4.8), gridspec_kw={"width_ratios": [2, 1.3]}
+    )
     try:
         _draw_curve(curve, points)
         _draw_table(table, [point for point in points if point.mistake])
         figure.suptitle(title, fontsize=12)
         figure.tight_layout()
         out = BytesIO()
-        figure.savefig(out, format=image_format, dpi=PNG_DPI,
-                       metadata={"Date": None} if image_format == "svg" else None)
+        figure.savefig(
+            out,
+            format=image_format,
+            dpi=PNG_DPI,
+            metadata={"Date": None} if image_format == "svg" else None,
+        )
         return out.getvalue()
     finally:
         plt.close(figure)
@@ -87,8 +107,15 @@ def _picture(plt: Any, points: list[ReviewPoint], title: str, image_format: str)
 
 def _draw_curve(axes: Any, points: list[ReviewPoint]) -> None:
     xs = list(range(len(points)))
-    axes.plot(xs, [point.win * 100 for point in points], color="#1f5fbf", linewidth=1.8,
-              marker="o", markersize=2.5, label="win probability before the decision")
+    axes.plot(
+        xs,
+        [point.win * 100 for point in points],
+        color="#1f5fbf",
+        linewidth=1.8,
+        marker="o",
+        markersize=2.5,
+        label="win probability before the decision",
+    )
     axes.axhline(50, color="#888888", linestyle="--", linewidth=1, label="50%")
     axes.set_ylim(0, 100)
     axes.set_xlim(-0.5, max(0.5, len(points) - 0.5))
@@ -102,21 +129,36 @@ def _draw_curve(axes: Any, points: list[ReviewPoint]) -> None:
         played = (point.played_win if point.played_win is not None else point.win) * 100
         axes.plot([index, index], [played, point.win * 100], color="#c0392b", linewidth=1.2)
         axes.plot(index, played, marker="v", color="#c0392b", markersize=7)
-        below = played > 12            # near 0% the number goes above the mark
-        axes.annotate(str(number), (index, played), textcoords="offset points",
-                      xytext=(0, -13 if below else 7), ha="center", fontsize=8,
-                      color="#c0392b")
+        below = played > 12  # near 0% the number goes above the mark
+        axes.annotate(
+            str(number),
+            (index, played),
+            textcoords="offset points",
+            xytext=(0, -13 if below else 7),
+            ha="center",
+            fontsize=8,
+            color="#c0392b",
+        )
     if mistakes:
-        axes.plot([], [], marker="v", color="#c0392b", linestyle="none",
-                  label="mistake (played move's win probability)")
+        axes.plot(
+            [],
+            [],
+            marker="v",
+            color="#c0392b",
+            linestyle="none",
+            label="mistake (played move's win probability)",
+        )
     axes.legend(loc="upper left", fontsize=8, frameon=False)
 
 
 def _turn_ticks(points: list[ReviewPoint], most: int = 16) -> list[tuple[int, int]]:
     """(decision index, turn) for the first decision of each turn, thinned
     to at most `most` labels."""
-    firsts = [(index, point.turn) for index, point in enumerate(points)
-              if index == 0 or points[index - 1].turn != point.turn]
+    firsts = [
+        (index, point.turn)
+        for index, point in enumerate(points)
+        if index == 0 or points[index - 1].turn != point.turn
+    ]
     step = max(1, -(-len(firsts) // most))
     return firsts[::step]
 
@@ -126,15 +168,27 @@ def _draw_table(axes: Any, mistakes: list[ReviewPoint]) -> None:
     if not mistakes:
         axes.text(0.5, 0.5, "no mistakes", ha="center", va="center", fontsize=11)
         return
-    rows = [[str(number), str(point.turn), _short(point.played),
-             f"{point.played_win * 100:.0f}%",  # type: ignore[operator]  # a mistake has it
-             _short(point.better), f"{point.win * 100:.0f}%"]
-            for number, point in enumerate(mistakes[:MAX_TABLE_ROWS], start=1)]
+    rows = [
+        [
+            str(number),
+            str(point.turn),
+            _short(point.played),
+            f"{point.played_win * 100:.0f}%",  # type: ignore[operator]  # a mistake has it
+            _short(point.better),
+            f"{point.win * 100:.0f}%",
+        ]
+        for number, point in enumerate(mistakes[:MAX_TABLE_ROWS], start=1)
+    ]
     if len(mistakes) > MAX_TABLE_ROWS:
         rows.append(["", "", f"... and {len(mistakes) - MAX_TABLE_ROWS} more", "", "", ""])
-    table = axes.table(cellText=rows, colLabels=["#", "turn", "played", "win", "better", "win"],
-                       loc="upper center", cellLoc="left", colLoc="left",
-                       colWidths=[0.05, 0.08, 0.37, 0.08, 0.34, 0.08])
+    table = axes.table(
+        cellText=rows,
+        colLabels=["#", "turn", "played", "win", "better", "win"],
+        loc="upper center",
+        cellLoc="left",
+        colLoc="left",
+        colWidths=[0.05, 0.08, 0.37, 0.08, 0.34, 0.08],
+    )
     table.auto_set_font_size(False)
     table.set_fontsize(7)
     table.scale(1, 1.25)
@@ -142,4 +196,4 @@ def _draw_table(axes: Any, mistakes: list[ReviewPoint]) -> None:
 
 
 def _short(text: str, width: int = 30) -> str:
-    return text if len(text) <= width else text[:width - 1] + "…"
+    return text if len(text) <= width else text[: width - 1] + "…"

@@ -12,6 +12,7 @@ written as one line of plain words starting with "opponent" (docs/records.md,
 >>> is_hidden_text("opponent draws a card"), is_hidden_text("draw Militia")
 (True, False)
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -61,11 +62,15 @@ def hidden_text(state: State, code: int, seat: int) -> str:
 def _new_face_down_slots(before: dict[str, Any], after: dict[str, Any]) -> list[int]:
     """The slots that hold a face-down card after the action and did not
     before (none in a game without face-down slots)."""
+
     def face_down(slot: Any) -> bool:
         return slot is not None and not slot["face_up"]
-    return [index for index, (old, new) in enumerate(zip(before.get("slots", []),
-                                                            after.get("slots", [])))
-            if face_down(new) and not face_down(old)]
+
+    return [
+        index
+        for index, (old, new) in enumerate(zip(before.get("slots", []), after.get("slots", [])))
+        if face_down(new) and not face_down(old)
+    ]
 
 
 def unseen(state: State, seat: int) -> Counter[str]:
@@ -75,8 +80,9 @@ def unseen(state: State, seat: int) -> Counter[str]:
     docs/hero-engine.md §11.2)."""
     other = state.to_dict()["players"][1 - seat]
     cards = Counter(other["hand"]) + Counter(other["deck"])
-    cards.update(slot["card"] for slot in other.get("slots", [])
-                 if slot is not None and not slot["face_up"])
+    cards.update(
+        slot["card"] for slot in other.get("slots", []) if slot is not None and not slot["face_up"]
+    )
     return cards - Counter(other.get("known", {}))
 
 

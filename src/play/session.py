@@ -9,27 +9,36 @@ position, so undo and resume meet the same draws, strikes and AI choices. A
 game in progress is saved as the human's view with the rest sealed; only a
 finished game is written in full (docs/records.md).
 """
+
 from __future__ import annotations
 
 import random
 import secrets
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from collections.abc import Callable
 
 from xenophon.kernel.chance import ChanceStream, event_kind
-from xenophon.kernel.narration import HIDDEN, narrator_for
 from xenophon.kernel.errors import IllegalMoveError, XenophonError
 from xenophon.kernel.files import check_output, user_data_folder
 from xenophon.kernel.game import CHANCE, Game, Move, State
-from xenophon.play.records import (Record, load_record, make_game_for, new_record, open_sealed,
-                              redact, replay, seal_game)
+from xenophon.kernel.narration import HIDDEN, narrator_for
+from xenophon.play.records import (
+    Record,
+    load_record,
+    make_game_for,
+    new_record,
+    open_sealed,
+    redact,
+    replay,
+    seal_game,
+)
 
 DEFAULT_LEVEL = "normal"
-HINT_LEVEL = "normal"          # the search that answers 'hint'
+HINT_LEVEL = "normal"  # the search that answers 'hint'
 
 
 class SessionError(XenophonError):
@@ -66,8 +75,15 @@ class AiMove:
 class Session:
     """One game between the human and the AI, with no input or output."""
 
-    def __init__(self, state: State, record: Record, view_lines: list[dict[str, Any]],
-                 human: int, chance: ChanceStream, autosave: Path | None):
+    def __init__(
+        self,
+        state: State,
+        record: Record,
+        view_lines: list[dict[str, Any]],
+        human: int,
+        chance: ChanceStream,
+        autosave: Path | None,
+    ):
         self.state = state
         self.game = state.game
         self.record = record
@@ -77,13 +93,13 @@ class Session:
         self.autosave = autosave
         # before each of the human's moves: the state, the record's length, chance used
         self.snapshots: list[tuple[State, int, Counter]] = []
-        self.written: list[Path] = []                   # files this session may replace
+        self.written: list[Path] = []  # files this session may replace
         # what happened, in words, as the human saw it (xenophon.kernel.narration):
         # lines not yet taken, and the chance outcomes waiting to be folded
         self.narrator = narrator_for(state, human)
         self.events: list[str] = []
         self.chance_run: list[tuple[str, str | None]] = []
-        self.announced = ""                            # the last phase line
+        self.announced = ""  # the last phase line
 
     def log(self, player: int, text: str, hidden: bool) -> None:
         """Adds a line to the full record and to the human's view."""
@@ -113,8 +129,9 @@ class Session:
         self.apply_and_narrate(CHANCE, move, hidden)
         return HIDDEN if hidden else move.text
 
-    def ai_search(self, bot: Any, on_progress: Callable[[Any], None] | None = None,
-                  every: float = 0.5) -> Any:
+    def ai_search(
+        self, bot: Any, on_progress: Callable[[Any], None] | None = None, every: float = 0.5
+    ) -> Any:
         """The AI's search of the position. Its randomness is fixed per
         position too, so undo cannot re-roll its choice."""
         bot.reseed(self.chance.seed_for("ai", len(self.record.lines)))
@@ -137,13 +154,17 @@ class Session:
         try:
             legal = self.state.move(move)
         except IllegalMoveError:
-            reason = self.narrator.why_illegal(self.state, self.state.parse_code(move)) \
-                if isinstance(move, str) and not self.state.is_terminal() else None
+            reason = (
+                self.narrator.why_illegal(self.state, self.state.parse_code(move))
+                if isinstance(move, str) and not self.state.is_terminal()
+                else None
+            )
             if reason is None:
                 raise
             raise IllegalMoveError(f"'{str(move).strip()}' is not legal now: {reason}") from None
-        self.snapshots.append((self.state.copy(), len(self.record.lines),
-                               Counter(self.chance.used)))
+        self.snapshots.append(
+            (self.state.copy(), len(self.record.lines), Counter(self.chance.used))
+        )
         self.apply_and_narrate(self.human, legal, hidden=False)
         return legal
 
@@ -165,7 +186,7 @@ class Session:
                 lines.insert(0, self.narrator.chance_line([(kind, text)]))
             self.events += self.folded_chance() + lines
         line = self.narrator.phase_line(after)
-        if line and line != self.announced:          # not again after a window or a chance node
+        if line and line != self.announced:  # not again after a window or a chance node
             self.announced = line
             self.events += self.folded_chance() + [line]
         if self.state.is_terminal():
@@ -175,8 +196,9 @@ class Session:
         """The waiting chance outcomes as one line (none if there are none)."""
         if not self.chance_run:
             return []
-        label = "setup" if not any(line["seat"] != "chance" for line in self.record.lines) \
-            else "chance"
+        label = (
+            "setup" if not any(line["seat"] != "chance" for line in self.record.lines) else "chance"
+        )
         line = f"{label}: {self.narrator.chance_line(self.chance_run)}"
         self.chance_run = []
         return [line]
@@ -187,8 +209,9 @@ class Session:
         self.events = []
         return lines
 
-    def hint(self, bot: Any, on_progress: Callable[[Any], None] | None = None,
-             every: float = 0.5) -> Any:
+    def hint(
+        self, bot: Any, on_progress: Callable[[Any], None] | None = None, every: float = 0.5
+    ) -> Any:
         """The search's view of the human's position, from the human's information."""
         bot.reseed(self.chance.seed_for("hint", len(self.record.lines)))
         if on_progress is None:
@@ -215,8 +238,17 @@ class Session:
         that the human's view with everything else sealed."""
         if self.state.is_terminal():
             return self.record
-        view = Record(self.record.game, self.record.options, None, self.record.card_digest,
-                      self.record.seats, self.human, self.view_lines, None, self.record.version)
+        view = Record(
+            self.record.game,
+            self.record.options,
+            None,
+            self.record.card_digest,
+            self.record.seats,
+            self.human,
+            self.view_lines,
+            None,
+            self.record.version,
+        )
         return seal_game(self.record, view, {"chance_key": self.chance.key.hex()})
 
     def save(self, path: Path, force: bool = False) -> Path:
@@ -254,13 +286,14 @@ class Start:
     human: int
     level: str
     chance: ChanceStream
-    note: str = ""                     # said to the player once (a changed level)
+    note: str = ""  # said to the player once (a changed level)
     # a resumed game's states before each of the human's decisions (Session.snapshots)
     snapshots: list[tuple[State, int, Counter]] = field(default_factory=list)
 
     def session(self, autosave: Path | None) -> Session:
-        session = Session(self.state, self.record, self.view_lines, self.human, self.chance,
-                          autosave)
+        session = Session(
+            self.state, self.record, self.view_lines, self.human, self.chance, autosave
+        )
         session.snapshots = self.snapshots
         return session
 
@@ -290,37 +323,48 @@ def resumed_game(path: str | Path, level: str | None) -> Start:
     if saved.sealed is not None:
         full, secrets_ = open_sealed(saved)
         chance = ChanceStream(_chance_key(secrets_.get("chance_key"), str(path)))
-        view_lines: list | None = [{k: v for k, v in line.items() if k != "line"}
-                                   for line in saved.lines]
+        view_lines: list | None = [
+            {k: v for k, v in line.items() if k != "line"} for line in saved.lines
+        ]
     elif saved.view is None:
         # a full record (an older save): chance goes on from its seed or a new secret
         full = saved
-        chance = ChanceStream.from_seed(saved.seed) if saved.seed is not None \
-            else ChanceStream.secret()
+        chance = (
+            ChanceStream.from_seed(saved.seed) if saved.seed is not None else ChanceStream.secret()
+        )
         view_lines = None
     else:
-        raise SessionError(f"{path}: a record redacted for seat {saved.view} cannot be "
-                           "resumed (the AI's hidden cards are not in it)")
+        raise SessionError(
+            f"{path}: a record redacted for seat {saved.view} cannot be "
+            "resumed (the AI's hidden cards are not in it)"
+        )
     game = make_game_for(full)
     state, before = replay(full, game)
     if state.is_terminal():
         raise SessionError(f"{path}: that game is already over")
     if view_lines is None:
-        view_lines = [{k: v for k, v in line.items() if k != "line"}
-                      for line in redact(full, game, human).lines]
-    chance.rewind(event_kind(before[i]) for i, line in enumerate(full.lines)
-                  if line["seat"] == "chance")
+        view_lines = [
+            {k: v for k, v in line.items() if k != "line"}
+            for line in redact(full, game, human).lines
+        ]
+    chance.rewind(
+        event_kind(before[i]) for i, line in enumerate(full.lines) if line["seat"] == "chance"
+    )
     snapshots = decision_snapshots(full, before, human)
     saved_level = full.seats[1 - human].partition(":")[2] or DEFAULT_LEVEL
     level = level or saved_level
     full.seats[1 - human] = f"ismcts:{level}"
-    note = f"The AI now plays at level {level} (the game was saved at {saved_level})." \
-        if level != saved_level else ""
+    note = (
+        f"The AI now plays at level {level} (the game was saved at {saved_level})."
+        if level != saved_level
+        else ""
+    )
     return Start(state, full, view_lines, human, level, chance, note, snapshots)
 
 
-def decision_snapshots(full: Record, before: list[State], human: int
-                       ) -> list[tuple[State, int, Counter]]:
+def decision_snapshots(
+    full: Record, before: list[State], human: int
+) -> list[tuple[State, int, Counter]]:
     """What undo goes back to in a replayed game: before each of the human's
     lines, the state, the record's length and the chance used."""
     snapshots: list[tuple[State, int, Counter]] = []
@@ -340,8 +384,12 @@ def _chance_key(text: Any, where: str) -> bytes:
         raise SessionError(f"{where}: the sealed part is damaged (no chance key)") from None
 
 
-def play_through(session: Session, ai: Any, choose: Callable[[Session], Move],
-                 stop: Callable[[State], bool] | None = None) -> list[str]:
+def play_through(
+    session: Session,
+    ai: Any,
+    choose: Callable[[Session], Move],
+    stop: Callable[[State], bool] | None = None,
+) -> list[str]:
     """Plays a session on with no one at the keyboard: chance as it falls,
     the AI's moves by `ai`, the human's by `choose(session)`, until the end
     or until `stop(state)` holds at one of the human's decisions; returns

@@ -6,29 +6,43 @@ The engine never stops on a line: a line that is too long, not UTF-8, not
 JSON, nested too deep, or a query with a field of the wrong type or range
 gets one error answer and the engine reads the next line. Answers are always
 valid UTF-8 JSON, one per line, flushed as they are written."""
+
 from __future__ import annotations
 
 import math
 import threading
 import time
-from typing import Any, BinaryIO
 from collections.abc import Callable, Iterator
+from typing import Any, BinaryIO
 
-from xenophon.kernel.errors import XenophonError
-from xenophon.play.explain import MAX_WORLDS, explain_search
-from xenophon.kernel.files import JsonError, decode_text, dumps_line, loads
 from xenophon.kernel.chance import ChanceStream
+from xenophon.kernel.errors import XenophonError
+from xenophon.kernel.files import JsonError, decode_text, dumps_line, loads
 from xenophon.kernel.game import CHANCE, State
 from xenophon.kernel.registry import check_file_name, game_with_options
-from xenophon.play.records import (Record, load_record, make_game_for, observation_lines, replay,
-                              seat_view)
+from xenophon.play.explain import MAX_WORLDS, explain_search
+from xenophon.play.records import (
+    Record,
+    load_record,
+    make_game_for,
+    observation_lines,
+    replay,
+    seat_view,
+)
 from xenophon.play.seatview import is_hidden_text
-from xenophon.search.bots import (MAX_SECONDS, MAX_TOP, ISMCTSBot, SearchResult, Setting,
-                                  check_setting, result_dict)
+from xenophon.search.bots import (
+    MAX_SECONDS,
+    MAX_TOP,
+    ISMCTSBot,
+    SearchResult,
+    Setting,
+    check_setting,
+    result_dict,
+)
 
-MAX_LINE_BYTES = 16 * 1024 * 1024    # one query line
-READ_CHUNK = 1024 * 1024             # how much of an over-long line is read at a time
-MIN_STREAM_SECONDS = 0.01            # the shortest interval between partial answers
+MAX_LINE_BYTES = 16 * 1024 * 1024  # one query line
+READ_CHUNK = 1024 * 1024  # how much of an over-long line is read at a time
+MIN_STREAM_SECONDS = 0.01  # the shortest interval between partial answers
 DEFAULT_ITERATIONS = 2000
 DEFAULT_TOP = 10
 #: the ranges of the fields that are not search settings (those are bots.SETTINGS)
@@ -38,11 +52,27 @@ SEARCH_SEED = Setting(int)
 SEAT = Setting(int, 0, 1, none_allowed=True)
 WORLDS = Setting(int, 0, MAX_WORLDS)
 
-CANCEL_POLL = 0.05                   # how often a running search looks for a cancel
+CANCEL_POLL = 0.05  # how often a running search looks for a cancel
 #: every field a query may have
-QUERY_FIELDS = ("id", "command", "game", "options", "seed", "moves", "observations", "record",
-                "seat", "iterations", "time", "workers", "restrict", "top", "stream",
-                "search_seed", "explain")
+QUERY_FIELDS = (
+    "id",
+    "command",
+    "game",
+    "options",
+    "seed",
+    "moves",
+    "observations",
+    "record",
+    "seat",
+    "iterations",
+    "time",
+    "workers",
+    "restrict",
+    "top",
+    "stream",
+    "search_seed",
+    "explain",
+)
 #: a position given by its moves or by one seat's observations
 POSITION_FIELDS = ("game", "options", "seed", "moves", "observations")
 #: what a query may ask; without 'command' it asks for an analysis
@@ -103,14 +133,17 @@ def holds_only_finite_numbers(value: Any) -> bool:
 def check_fields(query: dict[str, Any]) -> None:
     unknown = [name for name in query if name not in QUERY_FIELDS]
     if unknown:
-        raise QueryError(f"unknown field '{unknown[0]}' (a query's fields: "
-                         f"{', '.join(QUERY_FIELDS)})")
+        raise QueryError(
+            f"unknown field '{unknown[0]}' (a query's fields: {', '.join(QUERY_FIELDS)})"
+        )
     if not holds_only_finite_numbers(query.get("id")):
         raise QueryError("'id' holds NaN or Infinity, which JSON does not allow")
     command = query.get("command", "analyse")
     if command not in COMMANDS:
-        raise QueryError(f"'command' must be one of {', '.join(COMMANDS)} (a query without "
-                         "'command' asks for an analysis)")
+        raise QueryError(
+            f"'command' must be one of {', '.join(COMMANDS)} (a query without "
+            "'command' asks for an analysis)"
+        )
 
 
 def budget_of(query: dict[str, Any]) -> tuple[int | None, float | None, int]:
@@ -125,8 +158,11 @@ def budget_of(query: dict[str, Any]) -> tuple[int | None, float | None, int]:
 
 def restrict_field(query: dict[str, Any]) -> list[str] | None:
     restrict = query.get("restrict")
-    if restrict is not None and (not isinstance(restrict, list) or not restrict
-                                 or not all(isinstance(m, str) for m in restrict)):
+    if restrict is not None and (
+        not isinstance(restrict, list)
+        or not restrict
+        or not all(isinstance(m, str) for m in restrict)
+    ):
         raise QueryError("'restrict' must be a non-empty list of moves")
     return restrict
 
@@ -135,8 +171,9 @@ def restrict_field(query: dict[str, Any]) -> list[str] | None:
 def position_from_record(query: dict[str, Any]):
     given = [name for name in POSITION_FIELDS if name in query]
     if given:
-        raise QueryError(f"give either 'record' or 'game' with 'moves', not both "
-                         f"('{given[0]}' with 'record')")
+        raise QueryError(
+            f"give either 'record' or 'game' with 'moves', not both ('{given[0]}' with 'record')"
+        )
     path = query["record"]
     if not isinstance(path, str) or not path:
         raise QueryError("'record' must be the path of a record file")
@@ -152,7 +189,7 @@ def game_of(query: dict[str, Any]):
         raise QueryError("a query needs 'game' (with 'moves' or 'observations') or 'record'")
     options = query.get("options", {})
     if not isinstance(options, dict):
-        raise QueryError("'options' must be an object, e.g. {\"mode\": \"expert\"}")
+        raise QueryError('\'options\' must be an object, e.g. {"mode": "expert"}')
     return game_with_options(name, options, seed=query.get("seed"))
 
 
@@ -165,8 +202,9 @@ def texts_field(query: dict[str, Any], name: str, what: str) -> list[str]:
 
 def position_from_moves(query: dict[str, Any]):
     if "observations" in query and "moves" in query:
-        raise QueryError("give either 'moves' (the whole game) or 'observations' (what one "
-                         "seat saw), not both")
+        raise QueryError(
+            "give either 'moves' (the whole game) or 'observations' (what one seat saw), not both"
+        )
     if "observations" in query:
         return position_from_observations(query)
     game = game_of(query)
@@ -186,13 +224,19 @@ def observation_line(item: Any, number: int) -> dict[str, Any]:
     'move' and 'reveals' (the cards a move turned up that it does not name)."""
     if isinstance(item, str):
         return {**observation_lines([item])[0], "line": f"observation {number}"}
-    if isinstance(item, dict) and set(item) <= {"move", "reveals"} \
-            and isinstance(item.get("move"), str) and not is_hidden_text(item["move"]) \
-            and isinstance(item.get("reveals", []), list) \
-            and all(isinstance(name, str) for name in item.get("reveals", [])):
+    if (
+        isinstance(item, dict)
+        and set(item) <= {"move", "reveals"}
+        and isinstance(item.get("move"), str)
+        and not is_hidden_text(item["move"])
+        and isinstance(item.get("reveals", []), list)
+        and all(isinstance(name, str) for name in item.get("reveals", []))
+    ):
         return {**item, "line": f"observation {number}"}
-    raise QueryError(f"observation {number}: a text, or an object with 'move' and 'reveals' "
-                     "(a list of card names)")
+    raise QueryError(
+        f"observation {number}: a text, or an object with 'move' and 'reveals' "
+        "(a list of card names)"
+    )
 
 
 def position_from_observations(query: dict[str, Any]):
@@ -203,14 +247,23 @@ def position_from_observations(query: dict[str, Any]):
         raise QueryError("'observations' are one seat's: give that 'seat' (0 or 1)")
     items = query["observations"]
     if not isinstance(items, list):
-        raise QueryError("'observations' must be a list of what the seat saw, in the seat-view "
-                         "notation")
+        raise QueryError(
+            "'observations' must be a list of what the seat saw, in the seat-view notation"
+        )
     game = game_of(query)
-    record = Record(game.name, game.options(), None, game.card_digest(), ["?", "?"], seat,
-                    [observation_line(item, n) for n, item in enumerate(items, start=1)])
+    record = Record(
+        game.name,
+        game.options(),
+        None,
+        game.card_digest(),
+        ["?", "?"],
+        seat,
+        [observation_line(item, n) for n, item in enumerate(items, start=1)],
+    )
     try:
-        state, _ = replay(record, game, seed=SEARCH_SEED.check("'search_seed'",
-                                                             query.get("search_seed", 0)))
+        state, _ = replay(
+            record, game, seed=SEARCH_SEED.check("'search_seed'", query.get("search_seed", 0))
+        )
     except XenophonError as error:
         raise QueryError(f"observations: {error}") from None
     return state, seat
@@ -232,8 +285,9 @@ def viewing_seat(seat: int | None, state: Any, view: int | None) -> int:
     if seat != state.current_player:
         raise QueryError(f"seat {seat} is not to move there (seat {state.current_player} is)")
     if view is not None and view != seat:
-        raise QueryError(f"the position is seat {view}'s view (a record or observations "
-                         f"of seat {view})")
+        raise QueryError(
+            f"the position is seat {view}'s view (a record or observations of seat {view})"
+        )
     return seat
 
 
@@ -254,8 +308,9 @@ class Cancelled(Exception):
         self.partial = partial
 
 
-def answer(query: dict[str, Any], out: BinaryIO,
-           stop: threading.Event | None = None) -> dict[str, Any]:
+def answer(
+    query: dict[str, Any], out: BinaryIO, stop: threading.Event | None = None
+) -> dict[str, Any]:
     """The final answer to an analysis query (partial ones are written to
     `out` on the way); every field is checked before the position is built.
     When `stop` is set (a cancel query), the search ends within about
@@ -274,29 +329,44 @@ def answer(query: dict[str, Any], out: BinaryIO,
         raise QueryError("that position is a chance node: nobody decides there")
     seat = viewing_seat(seat, state, view)
     root_moves = move_codes(restrict, state) if restrict else None
-    bot = ISMCTSBot(iterations=iterations, time_limit=seconds, workers=workers,
-                    seed=search_seed)
+    bot = ISMCTSBot(iterations=iterations, time_limit=seconds, workers=workers, seed=search_seed)
     progress = progress_callback(bot, query, out, seat, top, stream, stop)
     cancelled = False
     try:
-        result = bot.analyse(state, on_progress=progress,
-                             every=min(stream or CANCEL_POLL, CANCEL_POLL) if progress else 0.5,
-                             root_moves=root_moves)
+        result = bot.analyse(
+            state,
+            on_progress=progress,
+            every=min(stream or CANCEL_POLL, CANCEL_POLL) if progress else 0.5,
+            root_moves=root_moves,
+        )
     except Cancelled as stopped:
         result, cancelled = stopped.partial, True
     final = {"id": query.get("id"), "final": True, "seat": seat, **result_dict(result, top)}
     if cancelled:
         return {**final, "cancelled": True}
-    explanation = explain_search(state, seat, result, worlds, search_seed, top,
-                                 stopped=stop.is_set if stop is not None else lambda: False)
+    explanation = explain_search(
+        state,
+        seat,
+        result,
+        worlds,
+        search_seed,
+        top,
+        stopped=stop.is_set if stop is not None else lambda: False,
+    )
     if explanation:
         final["explanation"] = explanation.as_dict()
     return {**final, "cancelled": True} if stop is not None and stop.is_set() else final
 
 
-def progress_callback(bot: ISMCTSBot, query: dict[str, Any], out: BinaryIO, seat: int, top: int,
-                      stream: float | None, stop: threading.Event | None
-                      ) -> Callable[[SearchResult], None] | None:
+def progress_callback(
+    bot: ISMCTSBot,
+    query: dict[str, Any],
+    out: BinaryIO,
+    seat: int,
+    top: int,
+    stream: float | None,
+    stop: threading.Event | None,
+) -> Callable[[SearchResult], None] | None:
     """What the search calls between its slices: a partial answer every
     `stream` seconds, and a stop when `stop` is set (None: neither is asked)."""
     if stream is None and stop is None:
@@ -313,8 +383,11 @@ def progress_callback(bot: ISMCTSBot, query: dict[str, Any], out: BinaryIO, seat
             raise Cancelled(partial)
         if stream is not None and time.perf_counter() - last[0] >= stream * 0.999:
             last[0] = time.perf_counter()
-            write(out, {"id": query.get("id"), "final": False, "seat": seat,
-                        **result_dict(partial, top)})
+            write(
+                out,
+                {"id": query.get("id"), "final": False, "seat": seat, **result_dict(partial, top)},
+            )
+
     return progress
 
 
@@ -332,24 +405,30 @@ def new_game(query: dict[str, Any]) -> dict[str, Any]:
     if seat is None:
         raise QueryError("a new game is answered as one seat sees it: give 'seat' (0 or 1)")
     if "observations" in query or "record" in query:
-        raise QueryError("a new game is given by 'game', 'options', 'seed' and 'moves' "
-                         "(its decisions; chance comes from the seed)")
+        raise QueryError(
+            "a new game is given by 'game', 'options', 'seed' and 'moves' "
+            "(its decisions; chance comes from the seed)"
+        )
     game = game_of(query)
     chance = ChanceStream.from_seed(seed)
     state = game.new_initial_state()
     record = Record(game.name, game.options(), None, game.card_digest(), ["?", "?"])
     draw_chance(state, chance, record)
-    for number, move in enumerate(texts_field(query, "moves", "decisions in the game's "
-                                                              "notation"), start=1):
+    for number, move in enumerate(
+        texts_field(query, "moves", "decisions in the game's notation"), start=1
+    ):
         try:
             record.add(state.current_player, state.apply(move).text)
         except XenophonError as error:
             raise QueryError(f"move {number} ('{move}'): {error}") from None
         draw_chance(state, chance, record)
     observed = seat_view(record, game, seat)
-    return {"id": query.get("id"), "seat": seat,
-            "observations": [observation_text(line) for line in observed.lines],
-            **state_answer(state, seat)}
+    return {
+        "id": query.get("id"),
+        "seat": seat,
+        "observations": [observation_text(line) for line in observed.lines],
+        **state_answer(state, seat),
+    }
 
 
 def draw_chance(state: State, chance: ChanceStream, record: Record) -> None:
@@ -365,18 +444,21 @@ def observation_text(line: dict[str, Any]) -> Any:
     move turned up cards it does not name)."""
     if "hidden" in line:
         return line["hidden"]
-    return {"move": line["move"], "reveals": line["reveals"]} if "reveals" in line \
-        else line["move"]
+    return {"move": line["move"], "reveals": line["reveals"]} if "reveals" in line else line["move"]
 
 
 def state_answer(state: State, seat: int) -> dict[str, Any]:
     """The position as `seat` sees it: the state dict with what is hidden from
     it taken out (`State.view`), the board as text, who is to move, and the
     legal moves when `seat` is to move."""
-    to_move = "over" if state.is_terminal() else (
-        "chance" if state.is_chance() else state.current_player)
-    shown: dict[str, Any] = {"to_move": to_move, "state": state.view(seat),
-                             "board": state.render(seat)}
+    to_move = (
+        "over" if state.is_terminal() else ("chance" if state.is_chance() else state.current_player)
+    )
+    shown: dict[str, Any] = {
+        "to_move": to_move,
+        "state": state.view(seat),
+        "board": state.render(seat),
+    }
     if state.is_terminal():
         shown["returns"] = state.returns()
     if to_move == seat:
@@ -411,20 +493,35 @@ def legal_moves_query(query: dict[str, Any]) -> dict[str, Any]:
         raise QueryError("the game is over in that position")
     if state.is_chance():
         if view is not None:
-            raise QueryError("that position is a chance node whose outcomes depend on cards "
-                             f"hidden from seat {view}")
-        return {"id": query.get("id"), "seat": seat, "to_move": "chance",
-                "legal_moves": [move.text for move, _ in state.chance_outcomes()]}
+            raise QueryError(
+                "that position is a chance node whose outcomes depend on cards "
+                f"hidden from seat {view}"
+            )
+        return {
+            "id": query.get("id"),
+            "seat": seat,
+            "to_move": "chance",
+            "legal_moves": [move.text for move, _ in state.chance_outcomes()],
+        }
     if state.current_player != seat:
         # the opponent's moves would show its hidden hand
-        raise QueryError(f"seat {state.current_player} is to move there, not seat {seat}: "
-                         "a seat is told its own legal moves only")
-    return {"id": query.get("id"), "seat": seat, "to_move": seat,
-            "legal_moves": [move.text for move in state.legal_moves()]}
+        raise QueryError(
+            f"seat {state.current_player} is to move there, not seat {seat}: "
+            "a seat is told its own legal moves only"
+        )
+    return {
+        "id": query.get("id"),
+        "seat": seat,
+        "to_move": seat,
+        "legal_moves": [move.text for move in state.legal_moves()],
+    }
 
 
 COMMAND_ANSWERS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
-    "new_game": new_game, "legal_moves": legal_moves_query, "state": state_query}
+    "new_game": new_game,
+    "legal_moves": legal_moves_query,
+    "state": state_query,
+}
 
 
 def write(out: BinaryIO, data: dict[str, Any]) -> None:
@@ -433,7 +530,7 @@ def write(out: BinaryIO, data: dict[str, Any]) -> None:
         out.flush()
 
 
-WRITING = threading.Lock()        # a search's thread and the reader both answer
+WRITING = threading.Lock()  # a search's thread and the reader both answer
 
 
 def error_answer(query_id: Any, error: BaseException) -> dict[str, Any]:
@@ -455,8 +552,9 @@ class RunningSearch:
 
     def start(self, query: dict[str, Any], query_id: Any) -> None:
         self.stop = threading.Event()
-        self.thread = threading.Thread(target=self._answer, args=(query, query_id, self.stop),
-                                       daemon=True)
+        self.thread = threading.Thread(
+            target=self._answer, args=(query, query_id, self.stop), daemon=True
+        )
         self.thread.start()
 
     def _answer(self, query: dict[str, Any], query_id: Any, stop: threading.Event) -> None:
@@ -491,8 +589,7 @@ def serve(stream: BinaryIO, out: BinaryIO) -> None:
             query_id = None
             try:
                 query = parse_query(line, number)
-                query_id = query.get("id") if holds_only_finite_numbers(query.get("id")) \
-                    else None
+                query_id = query.get("id") if holds_only_finite_numbers(query.get("id")) else None
                 check_fields(query)
                 command = query.get("command", "analyse")
                 if command == "cancel":

@@ -15,6 +15,7 @@ opponent-move inference (`InferredWorldDraw`, ``sampler="policy"``,
 `sampler` setting. They read only what the player saw, as the search does:
 two positions it cannot tell apart give the same belief.
 """
+
 from __future__ import annotations
 
 import random
@@ -43,14 +44,17 @@ def hidden_places(world: State, seat: int) -> set[tuple[str, str]]:
     face-down event (in a game with face-down slots)."""
     other = world.to_dict()["players"][1 - seat]
     places = {("hand", name) for name, count in other["hand"].items() if count}
-    places |= {(f"slot {index + 1}", slot["card"])
-               for index, slot in enumerate(other.get("slots", []))
-               if slot is not None and not slot["face_up"]}
+    places |= {
+        (f"slot {index + 1}", slot["card"])
+        for index, slot in enumerate(other.get("slots", []))
+        if slot is not None and not slot["face_up"]
+    }
     return places
 
 
-def card_probabilities(state: State, seat: int, draw: WorldDraw, rng: random.Random,
-                       worlds: int) -> dict[str, dict[str, float]]:
+def card_probabilities(
+    state: State, seat: int, draw: WorldDraw, rng: random.Random, worlds: int
+) -> dict[str, dict[str, float]]:
     """For each place of the opponent's hidden cards, the probability of each
     card being there, over `worlds` drawn worlds; most likely first."""
     weights: dict[tuple[str, str], float] = defaultdict(float)
@@ -71,38 +75,49 @@ class InferredWorldDraw:
     inferred once per position asked about, then drawn by their weights
     (each returned with weight 1)."""
 
-    def __init__(self, particles: int = world_sampling.DEFAULT_PARTICLES, seed: int = 0,
-                 likelihood: str = world_sampling.DEFAULT_LIKELIHOOD):
+    def __init__(
+        self,
+        particles: int = world_sampling.DEFAULT_PARTICLES,
+        seed: int = 0,
+        likelihood: str = world_sampling.DEFAULT_LIKELIHOOD,
+    ):
         self.particles, self.seed, self.likelihood = particles, seed, likelihood
         self._inferred: dict[tuple[int, bytes, int], world_sampling.Worlds] = {}
 
     def __call__(self, state: State, seat: int, rng: random.Random) -> tuple[State, float]:
         key = (id(state), state.to_bytes(), seat)
         if key not in self._inferred:
-            self._inferred = {key: world_sampling.policy_worlds(state, seat, self.particles,
-                                                                self.seed, self.likelihood)}
+            self._inferred = {
+                key: world_sampling.policy_worlds(
+                    state, seat, self.particles, self.seed, self.likelihood
+                )
+            }
         worlds = self._inferred[key]
-        if not worlds.states:            # no world fits the window: a uniform one
+        if not worlds.states:  # no world fits the window: a uniform one
             return draw_uniform_world(state, seat, rng)
         data = rng.choices(worlds.states, weights=worlds.weights)[0]
         return state.game.state_from_bytes(data), 1.0
 
 
-def world_draw(sampler: str, seed: int = 0,
-               likelihood: str = world_sampling.DEFAULT_LIKELIHOOD) -> WorldDraw:
+def world_draw(
+    sampler: str, seed: int = 0, likelihood: str = world_sampling.DEFAULT_LIKELIHOOD
+) -> WorldDraw:
     """The world draw of the search's `sampler` setting."""
     if sampler not in world_sampling.SAMPLERS:
-        raise XenophonError(f"unknown sampler '{sampler}' "
-                            f"({', '.join(world_sampling.SAMPLERS)})")
+        raise XenophonError(f"unknown sampler '{sampler}' ({', '.join(world_sampling.SAMPLERS)})")
     if sampler == "policy":
         return InferredWorldDraw(seed=seed, likelihood=likelihood)
     return draw_uniform_world
 
 
-def opponent_belief(state: State, player: int | None = None, sampler: str = "uniform",
-                    worlds: int = DEFAULT_WORLDS, seed: int = 0,
-                    likelihood: str = world_sampling.DEFAULT_LIKELIHOOD
-                    ) -> dict[str, dict[str, float]]:
+def opponent_belief(
+    state: State,
+    player: int | None = None,
+    sampler: str = "uniform",
+    worlds: int = DEFAULT_WORLDS,
+    seed: int = 0,
+    likelihood: str = world_sampling.DEFAULT_LIKELIHOOD,
+) -> dict[str, dict[str, float]]:
     """For each place of the opponent's hidden cards ("hand", and "slot N"
     for a face-down event), the probability of each card being
     there, as `player` (default: the player to move) sees this position, over
@@ -111,5 +126,6 @@ def opponent_belief(state: State, player: int | None = None, sampler: str = "uni
         player = state.current_player
     if player not in (0, 1):
         raise XenophonError("a belief is held by a seat: give player 0 or 1")
-    return card_probabilities(state, player, world_draw(sampler, seed, likelihood),
-                              random.Random(seed), worlds)
+    return card_probabilities(
+        state, player, world_draw(sampler, seed, likelihood), random.Random(seed), worlds
+    )

@@ -6,6 +6,7 @@ may know: the searching bots hand the C search the state's bytes and the
 search resamples everything hidden from that player before each iteration
 (the cheating reference is the one exception, and says so in its name).
 """
+
 from __future__ import annotations
 
 import math
@@ -21,17 +22,49 @@ from xenophon.kernel.game import Move, State
 from xenophon.kernel.stats import wilson_interval
 from xenophon.search import world_sampling
 from xenophon.search.ismcts import SharedTree, Worker
-from xenophon.search.settings import (DEFAULT_PRESET, MAX_ITERATIONS, MAX_SECONDS, MAX_TOP,
-                                      MAX_WORKERS, PRESETS, SEARCH_SETTINGS, SETTINGS,
-                                      SearchSettings, Setting, SettingError, check_setting,
-                                      check_settings)
+from xenophon.search.settings import (
+    DEFAULT_PRESET,
+    MAX_ITERATIONS,
+    MAX_SECONDS,
+    MAX_TOP,
+    MAX_WORKERS,
+    PRESETS,
+    SEARCH_SETTINGS,
+    SETTINGS,
+    SearchSettings,
+    Setting,
+    SettingError,
+    check_setting,
+    check_settings,
+)
 
 #: what the floors above read from here: the bots and their results, and the
 #: settings' ranges, presets and checks (owned by xenophon.search.settings)
-__all__ = ["DEFAULT_PRESET", "MAX_ITERATIONS", "MAX_SECONDS", "MAX_TOP", "MAX_WORKERS",
-           "PRESETS", "SETTINGS", "Setting", "SettingError", "check_setting", "SearchSettings",
-           "MoveStat", "SearchResult", "wilson_lower_bound", "Bot", "RandomBot", "SearchBot",
-           "ISMCTSBot", "PIMCBot", "CheatingUCTBot", "GreedyBot", "search_time", "result_dict"]
+__all__ = [
+    "DEFAULT_PRESET",
+    "MAX_ITERATIONS",
+    "MAX_SECONDS",
+    "MAX_TOP",
+    "MAX_WORKERS",
+    "PRESETS",
+    "SETTINGS",
+    "Setting",
+    "SettingError",
+    "check_setting",
+    "SearchSettings",
+    "MoveStat",
+    "SearchResult",
+    "wilson_lower_bound",
+    "Bot",
+    "RandomBot",
+    "SearchBot",
+    "ISMCTSBot",
+    "PIMCBot",
+    "CheatingUCTBot",
+    "GreedyBot",
+    "search_time",
+    "result_dict",
+]
 
 
 @dataclass(frozen=True)
@@ -112,19 +145,39 @@ class SearchBot(Bot):
     is the bot's own randomness, not a setting of its search."""
 
     resample = True
-    settings: tuple[str, ...] = ("iterations", "time_limit", "workers", "parallel", "c_uct",
-                                 "cutoff_turns", "memory_mb", "temperature", "max_playout_actions",
-                                 "uniform_playouts", "evaluation", "weights",
-                                 "preset", "value_scaling", "transpositions", "prior_weight",
-                                 "root_policy", "opponent_nodes", "ties")
+    settings: tuple[str, ...] = (
+        "iterations",
+        "time_limit",
+        "workers",
+        "parallel",
+        "c_uct",
+        "cutoff_turns",
+        "memory_mb",
+        "temperature",
+        "max_playout_actions",
+        "uniform_playouts",
+        "evaluation",
+        "weights",
+        "preset",
+        "value_scaling",
+        "transpositions",
+        "prior_weight",
+        "root_policy",
+        "opponent_nodes",
+        "ties",
+    )
 
-    def __init__(self, search_settings: SearchSettings | None = None, seed: int | None = 0,
-                 **given: Any):
+    def __init__(
+        self, search_settings: SearchSettings | None = None, seed: int | None = 0, **given: Any
+    ):
         unknown = sorted(set(given) - set(self.settings))
         if unknown:
             raise TypeError(f"{type(self).__name__} takes no setting '{unknown[0]}'")
-        self.search_settings = SearchSettings(**given) if search_settings is None \
+        self.search_settings = (
+            SearchSettings(**given)
+            if search_settings is None
             else replace(search_settings, **given)
+        )
         check_settings(seed=seed)
         if seed is None:
             seed = random.getrandbits(32)
@@ -155,20 +208,40 @@ class SearchBot(Bot):
         return self.search_settings.cutoff_for(game)
 
     # -- running workers ----------------------------------------------------
-    def _workers_for(self, state: State, root: bytes, player: int, count: int,
-                     memory_bytes: int, root_moves: list[int] | None = None,
-                     worlds: world_sampling.Worlds | None = None) -> list[Worker]:
+    def _workers_for(
+        self,
+        state: State,
+        root: bytes,
+        player: int,
+        count: int,
+        memory_bytes: int,
+        root_moves: list[int] | None = None,
+        worlds: world_sampling.Worlds | None = None,
+    ) -> list[Worker]:
         """`count` workers that share `memory_bytes`: a tree each, or one
         SharedTree (`parallel` shared, with more than one worker)."""
         api, tables = state.game.search_interface(self.evaluation, self.weights)
         base = self.seed * 1_000_003 + self.searches * 7919
         shared = SharedTree(memory_bytes) if self.parallel == "shared" and count > 1 else None
-        return [Worker(api, tables, root, player, (base + index * 104_729) & (2**63 - 1),
-                       self.search_settings, self.resample, memory_bytes // count,
-                       self.cutoff_for(state.game), state.game, root_moves,
-                       worlds.states if worlds else None, worlds.weights if worlds else None,
-                       shared)
-                for index in range(count)]
+        return [
+            Worker(
+                api,
+                tables,
+                root,
+                player,
+                (base + index * 104_729) & (2**63 - 1),
+                self.search_settings,
+                self.resample,
+                memory_bytes // count,
+                self.cutoff_for(state.game),
+                state.game,
+                root_moves,
+                worlds.states if worlds else None,
+                worlds.weights if worlds else None,
+                shared,
+            )
+            for index in range(count)
+        ]
 
     @staticmethod
     def _trees(workers: list[Worker]) -> list[Worker]:
@@ -199,8 +272,10 @@ class SearchBot(Bot):
         if len(workers) == 1:
             workers[0].run(shares[0], time_limit)
             return
-        threads = [threading.Thread(target=w.run, args=(share, time_limit))
-                   for w, share in zip(workers, shares)]
+        threads = [
+            threading.Thread(target=w.run, args=(share, time_limit))
+            for w, share in zip(workers, shares)
+        ]
         for thread in threads:
             thread.start()
         for thread in threads:
@@ -235,8 +310,9 @@ class SearchBot(Bot):
             texts.append(state.game.state_from_bytes(before).format_code(code))
         return tuple(texts)
 
-    def _result(self, state: State, player: int, workers: list[Worker], seconds: float,
-                worlds: int) -> SearchResult:
+    def _result(
+        self, state: State, player: int, workers: list[Worker], seconds: float, worlds: int
+    ) -> SearchResult:
         merged = self._merge(workers)
         legal = {m.code: m for m in state.legal_moves()}
         stats = []
@@ -252,14 +328,29 @@ class SearchBot(Bot):
             if rank < 5 and visits:
                 pv = lead.principal_variation(code, 8, self.rng.getrandbits(63))
                 line = (legal[code].text,) + self._describe_line(state, pv)
-            moves.append(MoveStat(legal[code], visits, probability,
-                                  wilson_lower_bound(probability, visits), line))
+            moves.append(
+                MoveStat(
+                    legal[code], visits, probability, wilson_lower_bound(probability, visits), line
+                )
+            )
         iterations = sum(w.iterations for w in workers)
         trees = self._trees(workers)
-        notes = ["tree full: the search went on without growing"] \
-            if any(w.tree_full for w in trees) else []
-        return SearchResult(player, moves, iterations, worlds, sum(w.nodes for w in trees),
-                            sum(w.tree_bytes for w in trees), seconds, len(workers), notes)
+        notes = (
+            ["tree full: the search went on without growing"]
+            if any(w.tree_full for w in trees)
+            else []
+        )
+        return SearchResult(
+            player,
+            moves,
+            iterations,
+            worlds,
+            sum(w.nodes for w in trees),
+            sum(w.tree_bytes for w in trees),
+            seconds,
+            len(workers),
+            notes,
+        )
 
     def _trivial(self, state: State, player: int) -> SearchResult | None:
         if state.is_terminal():
@@ -268,8 +359,17 @@ class SearchBot(Bot):
             raise XenophonError("it is a chance node: nobody decides here")
         moves = state.legal_moves()
         if len(moves) == 1:
-            return SearchResult(player, [MoveStat(moves[0], 0, 0.5, 0.0, (moves[0].text,))],
-                                0, 0, 0, 0, 0.0, 0, ["only one legal move"])
+            return SearchResult(
+                player,
+                [MoveStat(moves[0], 0, 0.5, 0.0, (moves[0].text,))],
+                0,
+                0,
+                0,
+                0,
+                0.0,
+                0,
+                ["only one legal move"],
+            )
         return None
 
     def choose(self, state: State) -> Move:
@@ -282,8 +382,11 @@ class SearchBot(Bot):
         best = result.best
         if self.ties == "first":
             return best.move
-        tied = [m.move for m in result.moves
-                if m.visits == best.visits and m.win_probability == best.win_probability]
+        tied = [
+            m.move
+            for m in result.moves
+            if m.visits == best.visits and m.win_probability == best.win_probability
+        ]
         return tied[0] if len(tied) == 1 else self.rng.choice(tied)
 
     def choose_from(self, result: SearchResult) -> Move:
@@ -322,11 +425,23 @@ class ISMCTSBot(SearchBot):
         if self.sampler != "policy":
             return None
         seed = self.seed * 1_000_033 + self.searches * 7907
-        return world_sampling.policy_worlds(state, player, self.particles, seed, self.likelihood,
-                                      evaluation=self.evaluation, weights=self.weights)
+        return world_sampling.policy_worlds(
+            state,
+            player,
+            self.particles,
+            seed,
+            self.likelihood,
+            evaluation=self.evaluation,
+            weights=self.weights,
+        )
 
-    def analyse(self, state: State, on_progress: Callable[[SearchResult], None] | None = None,
-                every: float = 0.5, root_moves: list[int] | None = None) -> SearchResult:
+    def analyse(
+        self,
+        state: State,
+        on_progress: Callable[[SearchResult], None] | None = None,
+        every: float = 0.5,
+        root_moves: list[int] | None = None,
+    ) -> SearchResult:
         """Searches the position for the player to move. `on_progress` gets a
         partial result about every `every` seconds; `root_moves` restricts the
         search to those move codes."""
@@ -337,11 +452,13 @@ class ISMCTSBot(SearchBot):
         self.searches += 1
         start = time.perf_counter()
         worlds = self._sampled_worlds(state, player)
-        workers = self._workers_for(state, state.to_bytes(), player, self.workers,
-                                    self.memory_bytes, root_moves, worlds)
+        workers = self._workers_for(
+            state, state.to_bytes(), player, self.workers, self.memory_bytes, root_moves, worlds
+        )
         # the inference's time comes out of the move's budget
         run_time = search_time(self.time_limit) and max(
-            0.001, search_time(self.time_limit) - (time.perf_counter() - start))
+            0.001, search_time(self.time_limit) - (time.perf_counter() - start)
+        )
         if on_progress is None:
             self._run(workers, self.iterations, run_time)
         else:
@@ -352,8 +469,15 @@ class ISMCTSBot(SearchBot):
                 if (self.iterations and done >= self.iterations) or left <= 0:
                     break
                 self._run(workers, max(0, self.iterations - done), min(every, left))
-                on_progress(self._result(state, player, workers, time.perf_counter() - start,
-                                         sum(w.iterations for w in workers)))
+                on_progress(
+                    self._result(
+                        state,
+                        player,
+                        workers,
+                        time.perf_counter() - start,
+                        sum(w.iterations for w in workers),
+                    )
+                )
         seconds = time.perf_counter() - start
         iterations = sum(w.iterations for w in workers)
         result = self._result(state, player, workers, seconds, worlds=iterations)
@@ -381,7 +505,7 @@ class PIMCBot(SearchBot):
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.search_settings.check_trees(self.worlds)
-        share = self.iterations // self.worlds if self.iterations else ''
+        share = self.iterations // self.worlds if self.iterations else ""
         self.name = f"pimc({self.worlds}x{share})"
 
     def analyse(self, state: State) -> SearchResult:
@@ -396,17 +520,21 @@ class PIMCBot(SearchBot):
         share = search_time(self.time_limit) / self.worlds if self.time_limit else 0.0
         for _ in range(self.worlds):
             world = state.resample(player, self.rng)
-            workers = self._workers_for(state, world.to_bytes(), player, 1,
-                                        self.memory_bytes // self.worlds)
-            self._run(workers, max(1, self.iterations // self.worlds) if self.iterations else 0,
-                      share)
+            workers = self._workers_for(
+                state, world.to_bytes(), player, 1, self.memory_bytes // self.worlds
+            )
+            self._run(
+                workers, max(1, self.iterations // self.worlds) if self.iterations else 0, share
+            )
             stats = workers[0].root_statistics()
-            best = min(stats, key=lambda s: self._rank_key(s[1], s[2] / max(1, s[1]), s[3],
-                                                           s[0]))[0]
+            best = min(stats, key=lambda s: self._rank_key(s[1], s[2] / max(1, s[1]), s[3], s[0]))[
+                0
+            ]
             votes[best] = votes.get(best, 0) + 1
             all_workers.extend(workers)
-        result = self._result(state, player, all_workers, time.perf_counter() - start,
-                              worlds=self.worlds)
+        result = self._result(
+            state, player, all_workers, time.perf_counter() - start, worlds=self.worlds
+        )
         # the choice is by votes; visits and values stay as merged statistics
         result.moves.sort(key=lambda m: (-votes.get(m.move.code, 0), -m.visits))
         return result
@@ -429,8 +557,9 @@ class CheatingUCTBot(SearchBot):
             return trivial
         self.searches += 1
         start = time.perf_counter()
-        workers = self._workers_for(state, state.to_bytes(), player, self.workers,
-                                    self.memory_bytes)
+        workers = self._workers_for(
+            state, state.to_bytes(), player, self.workers, self.memory_bytes
+        )
         self._run(workers, self.iterations, search_time(self.time_limit))
         return self._result(state, player, workers, time.perf_counter() - start, worlds=1)
 
@@ -457,8 +586,9 @@ class GreedyBot(Bot):
         if branches * len(outcomes) > self.max_branches:
             total = 0.0
             for _ in range(self.samples):
-                code = self.rng.choices([c for c, _ in outcomes],
-                                        weights=[p for _, p in outcomes])[0]
+                code = self.rng.choices([c for c, _ in outcomes], weights=[p for _, p in outcomes])[
+                    0
+                ]
                 state.apply_code(code)
                 total += self._value(state, player, branches)
                 state.undo()
@@ -489,12 +619,20 @@ def result_dict(result: SearchResult, top: int) -> dict[str, Any]:
     statistics and principal lines (the engine's answers, `analyse --json`)."""
     return {
         "player": result.player,
-        "moves": [{"move": m.move.text, "visits": m.visits,
-                   "win_probability": round(m.win_probability, 4),
-                   "lower_bound": round(m.lower_bound, 4),
-                   "principal_variation": list(m.principal_variation)}
-                  for m in result.moves[:top]],
-        "iterations": result.iterations, "worlds": result.worlds, "nodes": result.nodes,
-        "bytes_per_node": round(result.bytes_per_node, 1), "seconds": round(result.seconds, 3),
+        "moves": [
+            {
+                "move": m.move.text,
+                "visits": m.visits,
+                "win_probability": round(m.win_probability, 4),
+                "lower_bound": round(m.lower_bound, 4),
+                "principal_variation": list(m.principal_variation),
+            }
+            for m in result.moves[:top]
+        ],
+        "iterations": result.iterations,
+        "worlds": result.worlds,
+        "nodes": result.nodes,
+        "bytes_per_node": round(result.bytes_per_node, 1),
+        "seconds": round(result.seconds, 3),
         "notes": result.notes,
     }

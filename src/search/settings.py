@@ -10,6 +10,7 @@ out from its preset, and checks the settings that must fit together.
 >>> SearchSettings(iterations=500, root_policy="halving").c_uct
 0.4
 """
+
 from __future__ import annotations
 
 import math
@@ -27,28 +28,36 @@ DEFAULT_MEMORY_MB = 256
 DEFAULT_EVALUATION = "default"
 
 # -- the ranges of the settings: the one owner of every budget cap ------------
-MAX_ITERATIONS = 50_000_000       # iterations of one search (hours at the slowest speeds)
-MAX_SECONDS = 3600.0              # seconds of one search
-MAX_WORKERS = 64                  # search threads
+MAX_ITERATIONS = 50_000_000  # iterations of one search (hours at the slowest speeds)
+MAX_SECONDS = 3600.0  # seconds of one search
+MAX_WORKERS = 64  # search threads
 # how several workers share a search: a tree each, their root statistics
 # summed ("root"), or one tree grown by all, with virtual loss ("shared")
 PARALLEL_MODES = ("root", "shared")
-MAX_MEMORY_MB = 16_384            # the tree memory cap of one search
-MAX_WORLDS = 1024                 # PIMC's sampled worlds
-MAX_TOP = 1000                    # moves a result lists (a position has far fewer)
-MAX_CUTOFF_TURNS = 10_000         # playout turns before the evaluation (-1: to the end)
+MAX_MEMORY_MB = 16_384  # the tree memory cap of one search
+MAX_WORLDS = 1024  # PIMC's sampled worlds
+MAX_TOP = 1000  # moves a result lists (a position has far fewer)
+MAX_CUTOFF_TURNS = 10_000  # playout turns before the evaluation (-1: to the end)
 MAX_PLAYOUT_ACTIONS = 10_000_000  # actions of one playout
-MAX_C_UCT = 100.0                 # exploration constant (returns are in [-1, 1])
-MAX_TEMPERATURE = 100.0           # beyond it the choice is as good as uniform
-MAX_GREEDY_BRANCHES = 65_536      # chance leaves GreedyBot expands exhaustively
-MAX_GREEDY_SAMPLES = 1024         # chance samples GreedyBot draws beyond that
-MAX_PRIOR_WEIGHT = 100.0          # progressive bias weight (values are in [-1, 1])
+MAX_C_UCT = 100.0  # exploration constant (returns are in [-1, 1])
+MAX_TEMPERATURE = 100.0  # beyond it the choice is as good as uniform
+MAX_GREEDY_BRANCHES = 65_536  # chance leaves GreedyBot expands exhaustively
+MAX_GREEDY_SAMPLES = 1024  # chance samples GreedyBot draws beyond that
+MAX_PRIOR_WEIGHT = 100.0  # progressive bias weight (values are in [-1, 1])
 
 # -- the tree's options and their named presets -------------------------------
 #: the search options a preset fixes; a bot given one of them explicitly
 #: overrides its preset's value
-TREE_OPTIONS = ("c_uct", "cutoff_turns", "value_scaling", "transpositions", "prior_weight",
-                "root_policy", "opponent_nodes", "ties")
+TREE_OPTIONS = (
+    "c_uct",
+    "cutoff_turns",
+    "value_scaling",
+    "transpositions",
+    "prior_weight",
+    "root_policy",
+    "opponent_nodes",
+    "ties",
+)
 #: how the move to play is chosen among root moves equal in visits and value:
 #: the first in code order (which puts `end` first), or one at random
 TIE_RULES = ("first", "random")
@@ -57,8 +66,16 @@ TIE_RULES = ("first", "random")
 #: statistics, no priors; a cut-off of None is the game's and its
 #: evaluation's own (GamePlugin.cutoff_turns)
 PRESETS: dict[str, dict[str, Any]] = {
-    "v1": {"c_uct": 0.4, "cutoff_turns": None, "value_scaling": "none", "transpositions": False,
-           "prior_weight": 0.0, "root_policy": "uct", "opponent_nodes": "own", "ties": "first"},
+    "v1": {
+        "c_uct": 0.4,
+        "cutoff_turns": None,
+        "value_scaling": "none",
+        "transpositions": False,
+        "prior_weight": 0.0,
+        "root_policy": "uct",
+        "opponent_nodes": "own",
+        "ties": "first",
+    },
 }
 #: `v2` is v1 drawing the move to play among root moves equal in visits and
 #: value (docs/search.md, "The final move among equals"), the default
@@ -77,9 +94,9 @@ class Setting:
     kind: type
     least: float | None = None
     most: float | None = None
-    above: bool = False           # `least` itself is out of range
-    none_allowed: bool = False    # None leaves it out (a budget not given, a random seed)
-    choices: tuple[str, ...] = () # a text setting: the texts it may be (any, if empty)
+    above: bool = False  # `least` itself is out of range
+    none_allowed: bool = False  # None leaves it out (a budget not given, a random seed)
+    choices: tuple[str, ...] = ()  # a text setting: the texts it may be (any, if empty)
 
     def describe(self) -> str:
         """'a whole number from 1 to 64', 'a number above 0 and at most 3,600', ..."""
@@ -92,8 +109,9 @@ class Setting:
             return noun
         if self.above or self.kind is float:
             low = f"above {self.least:,g}" if self.above else f"at least {self.least:,g}"
-            return f"{noun} {low}" + (f" and at most {self.most:,g}" if self.most is not None
-                                      else "")
+            return f"{noun} {low}" + (
+                f" and at most {self.most:,g}" if self.most is not None else ""
+            )
         if self.most is None:
             return f"{noun} of at least {self.least:,}"
         return f"{noun} from {self.least:,} to {self.most:,}"
@@ -113,16 +131,25 @@ class Setting:
         if self.kind is bool:
             fits = isinstance(value, bool)
         elif self.kind is str:
-            fits = isinstance(value, str) and value != "" \
+            fits = (
+                isinstance(value, str)
+                and value != ""
                 and (not self.choices or value in self.choices)
+            )
         elif self.kind is int:
             fits = isinstance(value, int) and not isinstance(value, bool) and self._in_range(value)
         else:
-            fits = isinstance(value, (int, float)) and not isinstance(value, bool) \
+            fits = (
+                isinstance(value, (int, float))
+                and not isinstance(value, bool)
                 and self._in_range(value)
+            )
         if not fits:
-            shown = f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) \
+            shown = (
+                f"{value:,}"
+                if isinstance(value, int) and not isinstance(value, bool)
                 else repr(value)
+            )
             raise SettingError(f"{label} must be {self.describe()} (got {shown})")
         return float(value) if self.kind is float else value
 
@@ -133,7 +160,7 @@ class Setting:
         if self.kind is bool:
             value = {"true": True, "1": True, "false": False, "0": False}.get(text.lower(), text)
         elif self.kind is not str:
-            for kind in ((int,) if self.kind is int else (int, float)):
+            for kind in (int,) if self.kind is int else (int, float):
                 try:
                     value = kind(text)
                     break
@@ -194,8 +221,10 @@ def check_tree_memory(memory_bytes: int, trees: int) -> None:
     """Each of the `trees` trees a search grows gets memory_bytes // trees."""
     share = memory_bytes // trees
     if share < MIN_TREE_BYTES:
-        raise SettingError(f"'memory_mb' is too small for {trees} trees: {share:,} bytes "
-                           f"each, and a tree needs at least {MIN_TREE_BYTES:,}")
+        raise SettingError(
+            f"'memory_mb' is too small for {trees} trees: {share:,} bytes "
+            f"each, and a tree needs at least {MIN_TREE_BYTES:,}"
+        )
 
 
 @dataclass(frozen=True)
@@ -255,18 +284,29 @@ class SearchSettings:
     def __post_init__(self) -> None:
         # the order of the checks is the order a bot has always reported
         # its first wrong setting in
-        check_settings(sampler=self.sampler, likelihood=self.likelihood,
-                       particles=self.particles, worlds=self.worlds, preset=self.preset)
+        check_settings(
+            sampler=self.sampler,
+            likelihood=self.likelihood,
+            particles=self.particles,
+            worlds=self.worlds,
+            preset=self.preset,
+        )
         for name in TREE_OPTIONS:
             if getattr(self, name) is None:
                 object.__setattr__(self, name, PRESETS[self.preset][name])
-        check_settings(iterations=self.iterations, time_limit=self.time_limit,
-                       workers=self.workers, parallel=self.parallel, memory_mb=self.memory_mb,
-                       temperature=self.temperature,
-                       max_playout_actions=self.max_playout_actions,
-                       uniform_playouts=self.uniform_playouts, evaluation=self.evaluation,
-                       weights=self.weights,
-                       **{name: getattr(self, name) for name in TREE_OPTIONS})
+        check_settings(
+            iterations=self.iterations,
+            time_limit=self.time_limit,
+            workers=self.workers,
+            parallel=self.parallel,
+            memory_mb=self.memory_mb,
+            temperature=self.temperature,
+            max_playout_actions=self.max_playout_actions,
+            uniform_playouts=self.uniform_playouts,
+            evaluation=self.evaluation,
+            weights=self.weights,
+            **{name: getattr(self, name) for name in TREE_OPTIONS},
+        )
         self._check_together()
 
     def _check_together(self) -> None:
@@ -275,10 +315,12 @@ class SearchSettings:
             raise SettingError("'weights' (a weights file) goes with evaluation 'learned'")
         if self.iterations is None and self.time_limit is None:
             raise SettingError("a search needs an iteration budget, a time budget, or both")
-        if self.parallel == "shared" and (self.root_policy == "halving"
-                                          or self.opponent_nodes == "fused"):
-            raise SettingError("'parallel' shared takes neither root_policy halving nor "
-                               "opponent_nodes fused")
+        if self.parallel == "shared" and (
+            self.root_policy == "halving" or self.opponent_nodes == "fused"
+        ):
+            raise SettingError(
+                "'parallel' shared takes neither root_policy halving nor opponent_nodes fused"
+            )
         check_tree_memory(self.memory_bytes, 1 if self.parallel == "shared" else self.workers)
 
     @property

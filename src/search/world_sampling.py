@@ -16,6 +16,7 @@ searcher could not tell apart there (what happened before the window is not
 weighed), and gives chance shown to the searcher no weight (its probability
 does not depend on what the searcher cannot see in either game).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -64,7 +65,7 @@ def _step_code(backend, after: bytes) -> int:
         trial.apply(code)
         if trial.to_bytes() == after:
             return code
-    raise AssertionError("the undo history does not replay")   # the core's undo is exact
+    raise AssertionError("the undo history does not replay")  # the core's undo is exact
 
 
 def observation_window(state: State, searcher: int, turns: int = WINDOW_TURNS) -> Window:
@@ -95,17 +96,31 @@ def observation_window(state: State, searcher: int, turns: int = WINDOW_TURNS) -
     return Window(start, steps)
 
 
-def policy_worlds(state: State, searcher: int, particles: int, seed: int,
-                  likelihood: str = DEFAULT_LIKELIHOOD,
-                  temperature: float = DEFAULT_TEMPERATURE, evaluation: str = "default",
-                  weights: str | None = None) -> Worlds:
+def policy_worlds(
+    state: State,
+    searcher: int,
+    particles: int,
+    seed: int,
+    likelihood: str = DEFAULT_LIKELIHOOD,
+    temperature: float = DEFAULT_TEMPERATURE,
+    evaluation: str = "default",
+    weights: str | None = None,
+) -> Worlds:
     """Up to `particles` states the searcher cannot tell from this one, each
     weighted by the likelihood of the opponent's decisions of the observation
     window in it (the greedy model scores with `evaluation`, and `weights` for
     a learned one); no states when none fits the window."""
     window = observation_window(state, searcher)
     api, tables = state.game.search_interface(evaluation, weights)
-    states, probabilities = infer_worlds(api, tables, window.start, window.steps, searcher,
-                                         particles, likelihood, temperature,
-                                         seed & (2**64 - 1))
+    states, probabilities = infer_worlds(
+        api,
+        tables,
+        window.start,
+        window.steps,
+        searcher,
+        particles,
+        likelihood,
+        temperature,
+        seed & (2**64 - 1),
+    )
     return Worlds(states, probabilities, len(window.steps))

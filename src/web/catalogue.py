@@ -4,6 +4,7 @@ of a move, the things on the board its text names (a square, a card in the
 hand or the market, a unit, an event slot), in the order a player clicks
 them. Each game's plugin reads them from the move's text in its notation;
 which moves are legal, and what they do, stays the engine's."""
+
 from __future__ import annotations
 
 from typing import Any

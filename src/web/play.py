@@ -3,28 +3,37 @@ and what it may ask. Nothing here touches the network (server.py does); every
 message is built from the human seat's view only (State.view), the human's
 view of the record (Session.view_lines) and the search's results for the
 human's own decisions, so a test can check the messages directly."""
+
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-from collections.abc import Callable
 
-from xenophon.play.levels import LEVELS, bot_for_level
 from xenophon.kernel.errors import XenophonError
 from xenophon.kernel.plugin import find_plugin, game_names, plugins
 from xenophon.kernel.registry import game_options_from_text, game_with_options
+from xenophon.play.levels import LEVELS, bot_for_level
 from xenophon.play.records import Record, load_record, make_game_for, parse_record, replay
 from xenophon.play.review import review_points
+from xenophon.play.session import (
+    DEFAULT_LEVEL,
+    HIDDEN,
+    HINT_LEVEL,
+    Session,
+    Start,
+    default_save_path,
+    new_game,
+    resumed_game,
+)
 from xenophon.search.bots import ISMCTSBot, SearchResult
-from xenophon.play.session import (DEFAULT_LEVEL, HIDDEN, HINT_LEVEL, Session, Start,
-                              default_save_path, new_game, resumed_game)
 from xenophon.web.catalogue import anchors_of, catalogue, moves_for_page, opponent_anchors
 
 Send = Callable[[dict[str, Any]], None]
 TOP_MOVES = 5
-PROGRESS_EVERY = 0.25           # seconds between the search's partial results
-REVIEW_ITERATIONS = 300         # per decision, by default (the page may ask for more)
+PROGRESS_EVERY = 0.25  # seconds between the search's partial results
+REVIEW_ITERATIONS = 300  # per decision, by default (the page may ask for more)
 MAX_REVIEW_ITERATIONS = 20000
 REVIEW_THRESHOLD = 0.10
 RESULT_TEXT = {1: "You win.", -1: "The AI wins.", 0: "Draw."}
@@ -49,11 +58,21 @@ def lines_for_page(view_lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def analysis_message(result: SearchResult, game_name: str, final: bool) -> dict[str, Any]:
-    return {"type": "analysis", "final": final, "iterations": result.iterations,
-            "moves": [{"text": stat.move.text, "win": stat.win_probability,
-                       "visits": stat.visits, "line": list(stat.principal_variation[1:6]),
-                       "anchors": anchors_of(game_name, stat.move.text)}
-                      for stat in result.moves[:TOP_MOVES]]}
+    return {
+        "type": "analysis",
+        "final": final,
+        "iterations": result.iterations,
+        "moves": [
+            {
+                "text": stat.move.text,
+                "win": stat.win_probability,
+                "visits": stat.visits,
+                "line": list(stat.principal_variation[1:6]),
+                "anchors": anchors_of(game_name, stat.move.text),
+            }
+            for stat in result.moves[:TOP_MOVES]
+        ],
+    }
 
 
 def _text(request: dict[str, Any], key: str, default: str | None = None) -> str | None:
@@ -88,13 +107,17 @@ def game_for_request(request: dict[str, Any]) -> Any:
     plugin = find_plugin(name) if name is not None else None
     if plugin is None:
         raise PageError(f"unknown game {name!r} ({' or '.join(game_names())})")
-    texts = {key: request[key] for key in plugin.options
-             if isinstance(request.get(key), str) and request[key]}
-    return game_with_options(plugin.name, game_options_from_text(plugin.name, texts),
-                             seed=_seed(request))
+    texts = {
+        key: request[key]
+        for key in plugin.options
+        if isinstance(request.get(key), str) and request[key]
+    }
+    return game_with_options(
+        plugin.name, game_options_from_text(plugin.name, texts), seed=_seed(request)
+    )
 
 
-_RESERVED: set[Path] = set()       # the autosave files of this server's games
+_RESERVED: set[Path] = set()  # the autosave files of this server's games
 _RESERVING = threading.Lock()
 
 
@@ -121,10 +144,9 @@ class WebGame:
     @classmethod
     def new(cls, request: dict[str, Any]) -> WebGame:
         level = _text(request, "level") or DEFAULT_LEVEL
-        bot_for_level(level, 0)                     # an unknown level: one line, before the game
+        bot_for_level(level, 0)  # an unknown level: one line, before the game
         game = game_for_request(request)
-        return cls(new_game(game, _seat(request), level, _seed(request)),
-                   autosave_path(game.name))
+        return cls(new_game(game, _seat(request), level, _seed(request)), autosave_path(game.name))
 
     @classmethod
     def resume(cls, request: dict[str, Any]) -> WebGame:
@@ -138,18 +160,27 @@ class WebGame:
     # -- messages -------------------------------------------------------------
     def setup_message(self) -> dict[str, Any]:
         game = self.session.game
-        return {"type": "setup", "game": game.name, "options": game.options(),
-                "seat": self.session.human, "level": self.level,
-                "cards": catalogue(game), "note": self.note}
+        return {
+            "type": "setup",
+            "game": game.name,
+            "options": game.options(),
+            "seat": self.session.human,
+            "level": self.level,
+            "cards": catalogue(game),
+            "note": self.note,
+        }
 
     def position_message(self) -> dict[str, Any]:
         session = self.session
         to_move = session.to_move()
-        return {"type": "position", "view": session.state.view(session.human),
-                "to_move": to_move,
-                "legal": moves_for_page(session.state) if to_move == "human" else [],
-                "log": lines_for_page(session.view_lines),
-                "can_undo": bool(session.snapshots)}
+        return {
+            "type": "position",
+            "view": session.state.view(session.human),
+            "to_move": to_move,
+            "legal": moves_for_page(session.state) if to_move == "human" else [],
+            "log": lines_for_page(session.view_lines),
+            "can_undo": bool(session.snapshots),
+        }
 
     # -- play -----------------------------------------------------------------
     def advance(self, send: Send) -> None:
@@ -173,24 +204,42 @@ class WebGame:
 
         def progress(partial: SearchResult) -> None:
             # the AI's candidates would name the cards in its hand: only the counts go out
-            send({"type": "thinking", "iterations": partial.iterations,
-                  "win": partial.best.win_probability})
+            send(
+                {
+                    "type": "thinking",
+                    "iterations": partial.iterations,
+                    "win": partial.best.win_probability,
+                }
+            )
 
         result = session.ai_search(self.bot, progress, PROGRESS_EVERY)
         played = session.ai_play(self.bot, result)
         hidden = session.view_lines[-1].get("hidden", False)
-        send({"type": "ai_move", "seat": played.seat, "text": played.shown, "win": played.win,
-              "anchors": [] if hidden else opponent_anchors(session.game.name, played.shown),
-              "view": session.state.view(session.human)})
+        send(
+            {
+                "type": "ai_move",
+                "seat": played.seat,
+                "text": played.shown,
+                "win": played.win,
+                "anchors": [] if hidden else opponent_anchors(session.game.name, played.shown),
+                "view": session.state.view(session.human),
+            }
+        )
 
     def finish(self, send: Send) -> None:
         session = self.session
         session.finish()
         path, reasons = session.save_somewhere()
         outcome = int(session.state.returns()[session.human])
-        send({"type": "over", "result": session.state.returns(), "text": RESULT_TEXT[outcome],
-              "path": str(path) if path else None,
-              "error": None if path else "not saved: " + "; ".join(reasons)})
+        send(
+            {
+                "type": "over",
+                "result": session.state.returns(),
+                "text": RESULT_TEXT[outcome],
+                "path": str(path) if path else None,
+                "error": None if path else "not saved: " + "; ".join(reasons),
+            }
+        )
 
     def move(self, request: dict[str, Any], send: Send) -> None:
         text = _text(request, "move")
@@ -207,8 +256,10 @@ class WebGame:
             raise PageError("a hint is for your own move")
         name = self.session.game.name
         result = self.session.hint(
-            self.hint_bot, lambda partial: send(analysis_message(partial, name, False)),
-            PROGRESS_EVERY)
+            self.hint_bot,
+            lambda partial: send(analysis_message(partial, name, False)),
+            PROGRESS_EVERY,
+        )
         send(analysis_message(result, name, True))
 
     def undo(self, send: Send) -> None:
@@ -248,8 +299,10 @@ def _review_seat(record: Record, request: dict[str, Any]) -> int:
     asked = _seat(request)
     if record.view is not None:
         if asked not in (None, record.view):
-            raise PageError(f"this record was redacted for seat {record.view}; it can only be "
-                            f"reviewed as seat {record.view}")
+            raise PageError(
+                f"this record was redacted for seat {record.view}; it can only be "
+                f"reviewed as seat {record.view}"
+            )
         return record.view
     if asked is not None:
         return asked
@@ -260,10 +313,14 @@ def _review_iterations(request: dict[str, Any]) -> int:
     value = request.get("iterations", REVIEW_ITERATIONS)
     if isinstance(value, str) and value.strip().isdigit():
         value = int(value)
-    if not isinstance(value, int) or isinstance(value, bool) \
-            or not 1 <= value <= MAX_REVIEW_ITERATIONS:
-        raise PageError(f"review iterations must be a whole number from 1 to "
-                        f"{MAX_REVIEW_ITERATIONS:,}")
+    if (
+        not isinstance(value, int)
+        or isinstance(value, bool)
+        or not 1 <= value <= MAX_REVIEW_ITERATIONS
+    ):
+        raise PageError(
+            f"review iterations must be a whole number from 1 to {MAX_REVIEW_ITERATIONS:,}"
+        )
     return value
 
 
@@ -278,10 +335,20 @@ def review(request: dict[str, Any], send: Send, cancelled: Callable[[], bool]) -
     final, before = replay(record, game)
     positions = [state.view(seat) for state in before[1:]] + ([final.view(seat)] if before else [])
     lines = [{"seat": line["seat"], "text": line.get("move", HIDDEN)} for line in record.lines]
-    send({"type": "review", "game": game.name, "options": game.options(), "seat": seat,
-          "cards": catalogue(game), "start": before[0].view(seat) if before else final.view(seat),
-          "positions": positions, "lines": lines, "result": record.result,
-          "redacted": record.view is not None})
+    send(
+        {
+            "type": "review",
+            "game": game.name,
+            "options": game.options(),
+            "seat": seat,
+            "cards": catalogue(game),
+            "start": before[0].view(seat) if before else final.view(seat),
+            "positions": positions,
+            "lines": lines,
+            "result": record.result,
+            "redacted": record.view is not None,
+        }
+    )
     bot = ISMCTSBot(iterations=iterations, seed=0)
     for point in review_points(record, before, seat, bot, REVIEW_THRESHOLD):
         if cancelled():

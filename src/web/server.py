@@ -6,23 +6,24 @@ a worker thread; its messages are queued to the socket in order. A request
 that arrives while a job runs waits for it (a review in progress is stopped
 first). Any fault in a request is answered with one `error` message; a game
 in progress is saved when its page goes away, as the terminal's quit does."""
+
 from __future__ import annotations
 
 import asyncio
 import json
 import signal
 import sys
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 from typing import Any
-from collections.abc import Callable
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from xenophon.kernel.errors import XenophonError
 from xenophon.web.play import PageError, WebGame, hello_message, review
 
-MAX_MESSAGE_BYTES = 70 * 1024 * 1024     # an uploaded record: the record reader's 64 MiB, and JSON
+MAX_MESSAGE_BYTES = 70 * 1024 * 1024  # an uploaded record: the record reader's 64 MiB, and JSON
 STATIC = "static"
 ANY_ADDRESS = "*"
 SOCKETS = web.AppKey("sockets", set)
@@ -36,8 +37,12 @@ def static_folder() -> Path:
 class Connection:
     """One open page: its socket, its game or review, and its job."""
 
-    def __init__(self, socket: web.WebSocketResponse, loop: asyncio.AbstractEventLoop,
-                 observer: Callable[[dict[str, Any], Any], None] | None = None):
+    def __init__(
+        self,
+        socket: web.WebSocketResponse,
+        loop: asyncio.AbstractEventLoop,
+        observer: Callable[[dict[str, Any], Any], None] | None = None,
+    ):
         self.socket = socket
         self.loop = loop
         self.outbox: asyncio.Queue = asyncio.Queue()
@@ -58,7 +63,7 @@ class Connection:
             if message is None:
                 return
             if self.socket.closed:
-                continue                # the page went: the rest is dropped
+                continue  # the page went: the rest is dropped
             try:
                 await self.socket.send_str(json.dumps(message))
             except ConnectionError:
@@ -91,15 +96,16 @@ class Connection:
             self.dispatch(request)
         except XenophonError as error:
             self.send({"type": "error", "message": str(error)})
-        except Exception as error:      # a bug: answered, so that one request cannot stop the page
-            self.send({"type": "error",
-                       "message": f"internal error: {type(error).__name__}: {error}"})
+        except Exception as error:  # a bug: answered, so that one request cannot stop the page
+            self.send(
+                {"type": "error", "message": f"internal error: {type(error).__name__}: {error}"}
+            )
 
     def dispatch(self, request: dict[str, Any]) -> None:
         kind = request.get("type")
         if kind in ("new", "resume"):
             game = WebGame.new(request) if kind == "new" else WebGame.resume(request)
-            self.leave_game()                  # only once the new game could be made
+            self.leave_game()  # only once the new game could be made
             self.game = game
             self.send(game.setup_message())
             game.advance(self.send)
@@ -124,8 +130,9 @@ class Connection:
             path = self.game.leave()
             if path is not None:
                 self.send({"type": "saved", "path": str(path), "left": True})
-                print(f"xenophon: a game in progress was saved to {path}", file=sys.stderr,
-                      flush=True)
+                print(
+                    f"xenophon: a game in progress was saved to {path}", file=sys.stderr, flush=True
+                )
             self.game = None
 
     async def close(self) -> None:
@@ -153,13 +160,16 @@ def same_origin(request: web.Request, hosts: frozenset[str]) -> bool:
     return origin is None or origin == f"{request.scheme}://{host}"
 
 
-def make_app(observer: Callable[[dict[str, Any], Any], None] | None = None,
-             host: str = "127.0.0.1") -> web.Application:
+def make_app(
+    observer: Callable[[dict[str, Any], Any], None] | None = None, host: str = "127.0.0.1"
+) -> web.Application:
     """The application; `observer(message, connection)` sees every message sent
     (for tests)."""
     # listening on every address (--host 0.0.0.0): any name of the machine will do
-    hosts = frozenset({"127.0.0.1", "localhost", "::1", host} |
-                      ({ANY_ADDRESS} if host in ("0.0.0.0", "::", "") else set()))
+    hosts = frozenset(
+        {"127.0.0.1", "localhost", "::1", host}
+        | ({ANY_ADDRESS} if host in ("0.0.0.0", "::", "") else set())
+    )
 
     async def socket(request: web.Request) -> web.StreamResponse:
         if not same_origin(request, hosts):
@@ -202,8 +212,9 @@ def run(host: str, port: int, announce: Callable[[str], None] = print) -> None:
 
 
 async def _serve(host: str, port: int, announce: Callable[[str], None]) -> None:
-    runner = web.AppRunner(make_app(host=host), handle_signals=False,
-                           shutdown_timeout=SHUTDOWN_SECONDS)
+    runner = web.AppRunner(
+        make_app(host=host), handle_signals=False, shutdown_timeout=SHUTDOWN_SECONDS
+    )
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     try:
@@ -217,6 +228,6 @@ async def _serve(host: str, port: int, announce: Callable[[str], None]) -> None:
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
     try:
-        await stop.wait()           # Ctrl-C cancels it (asyncio.run), SIGTERM sets it
+        await stop.wait()  # Ctrl-C cancels it (asyncio.run), SIGTERM sets it
     finally:
         await runner.cleanup()

@@ -4,23 +4,31 @@ The file goes through the public loaders; what they accept must make a game
 the C core can play (a short random playout), and what they refuse they must
 refuse with a CardFileError or another XenophonError.
 """
+
 from __future__ import annotations
 
 import functools
 import random
 import zlib
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
-from collections.abc import Callable
 
 from xenophon.anabasis import Game as AnabasisGame
 from xenophon.anabasis.cards import load_card_set as load_anabasis_cards
+from xenophon.hero import Game as HeroGame
+from xenophon.hero.cards import (
+    MAX_COPIES,
+    MIN_DECK_SIZE,
+    Deck,
+    HeroCardSet,
+    build_deck,
+    load_deck,
+    prebuilt_decks,
+)
+from xenophon.hero.cards import load_card_set as load_hero_cards
 from xenophon.kernel.errors import CardFileError, XenophonError
 from xenophon.kernel.game import Game
-from xenophon.hero import Game as HeroGame
-from xenophon.hero.cards import (MAX_COPIES, MIN_DECK_SIZE, Deck, HeroCardSet, build_deck,
-                                 load_deck, prebuilt_decks)
-from xenophon.hero.cards import load_card_set as load_hero_cards
 
 from . import sample
 
@@ -31,6 +39,7 @@ DATA = resources.files("xenophon") / "data"
 def card_target(name: str, game_of: Callable[[Path, int], Game]) -> Callable[[bytes], None]:
     """A target writing the input to a file that `game_of(path, choice)` loads
     (`choice` is a number taken from the input, for the loader's own choices)."""
+
     def target(data: bytes) -> None:
         path = sample.scratch(f"{name}.toml")
         path.write_bytes(data)
@@ -40,6 +49,7 @@ def card_target(name: str, game_of: Callable[[Path, int], Game]) -> Callable[[by
         except XenophonError:
             return
         sample.playout(game.new_initial_state(), random.Random(choice), PLAYOUT_ACTIONS)
+
     target.__name__ = name
     return target
 
@@ -91,8 +101,12 @@ def hero_deck_game(path: Path, choice: int) -> Game:
 def files(*parts: str) -> Callable[[], list[bytes]]:
     def seeds() -> list[bytes]:
         folder = DATA.joinpath(*parts[:-1])
-        return [entry.read_bytes() for entry in sorted(folder.iterdir(), key=lambda e: e.name)
-                if entry.name.endswith(parts[-1])]
+        return [
+            entry.read_bytes()
+            for entry in sorted(folder.iterdir(), key=lambda e: e.name)
+            if entry.name.endswith(parts[-1])
+        ]
+
     return seeds
 
 

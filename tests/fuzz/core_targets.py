@@ -21,6 +21,7 @@ applied and undone leaves every byte as it was and the state after it passes
 the check too, a chance node samples, resampling gives valid states, and the
 C random walk from the state runs. Anything else raises: a finding.
 """
+
 from __future__ import annotations
 
 import functools
@@ -87,7 +88,7 @@ def read_bytes(name: str, data: bytes) -> tuple[Game, State] | None:
     if data[0] & REHASH:
         try:
             raw = _core_state(game).rehashed(game.tables, raw)
-        except ValueError:   # not the size of a state: from_bytes refuses it anyway
+        except ValueError:  # not the size of a state: from_bytes refuses it anyway
             pass
     try:
         state = game.state_from_bytes(raw)
@@ -104,7 +105,7 @@ def read_dict(name: str, data: bytes) -> tuple[Game, State] | None:
     game = _game(name, data)
     try:
         position = json.loads(data[1:].decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError):   # not JSON: not an input
+    except (UnicodeDecodeError, ValueError, RecursionError):  # not JSON: not an input
         return None
     try:
         state = game.state_from_dict(position)
@@ -123,6 +124,7 @@ def _target(name: str, reader: str) -> Callable[[bytes], None]:
         read = READERS[reader](name, data)
         if read is not None:
             exercise(*read, zlib.crc32(data))
+
     target.__name__ = f"{name}_{reader}"
     return target
 
@@ -160,8 +162,9 @@ def _dict_seeds(name: str) -> tuple[bytes, ...]:
     return tuple(seeds)
 
 
-TARGETS = {f"{name}_{reader}": _target(name, reader)
-           for name in ("anabasis", "hero") for reader in READERS}
+TARGETS = {
+    f"{name}_{reader}": _target(name, reader) for name in ("anabasis", "hero") for reader in READERS
+}
 SEEDS = {
     "anabasis_from_bytes": lambda: list(_byte_seeds("anabasis")),
     "hero_from_bytes": lambda: list(_byte_seeds("hero")),

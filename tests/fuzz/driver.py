@@ -11,6 +11,7 @@ worker died: the input it was running is saved) and start the worker again
 after that input. Nothing is lost on Ctrl-C: findings are already on disk,
 and the summary names the input to resume from (`--start`).
 """
+
 from __future__ import annotations
 
 import ctypes
@@ -22,17 +23,17 @@ import sys
 import time
 import traceback
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from collections.abc import Callable
 
 from xenophon.kernel.files import write_atomic
 
 from .mutate import MAX_INPUT, Mutator
 
 POLL_SECONDS = 0.05
-STARTUP_SECONDS = 300.0         # to import the target and make its seeds
+STARTUP_SECONDS = 300.0  # to import the target and make its seeds
 DEFAULT_FINDINGS = Path(__file__).resolve().parent / "findings"
 
 # slots of a worker's shared counters
@@ -41,15 +42,15 @@ INDEX, STARTED, BUSY, DONE, FAILED, READY = range(6)
 
 @dataclass
 class Settings:
-    inputs: int | None = None          # run inputs number start..inputs-1 (None: no end)
-    seconds: float | None = None       # stop after this long (None: no limit)
+    inputs: int | None = None  # run inputs number start..inputs-1 (None: no end)
+    seconds: float | None = None  # stop after this long (None: no limit)
     jobs: int = 1
     seed: int = 0
-    timeout: float = 10.0              # per input, seconds
+    timeout: float = 10.0  # per input, seconds
     start: int = 0
     findings: Path = DEFAULT_FINDINGS
-    memory_mb: int = 4096              # address-space limit of a worker (0: none)
-    max_per_bug: int = 0               # inputs saved per bug and worker (0: every one)
+    memory_mb: int = 4096  # address-space limit of a worker (0: none)
+    max_per_bug: int = 0  # inputs saved per bug and worker (0: every one)
     progress: bool = False
 
 
@@ -61,7 +62,7 @@ class Stats:
     hangs: int = 0
     crashes: int = 0
     seconds: float = 0.0
-    resume: int = 0                    # every input below this number has run
+    resume: int = 0  # every input below this number has run
     interrupted: bool = False
 
     @property
@@ -69,8 +70,10 @@ class Stats:
         return self.failures + self.hangs + self.crashes
 
     def summary(self) -> str:
-        line = (f"{self.target}: {self.inputs} inputs, {self.failures + self.crashes} failures, "
-                f"{self.hangs} hangs, {self.seconds:.1f} s")
+        line = (
+            f"{self.target}: {self.inputs} inputs, {self.failures + self.crashes} failures, "
+            f"{self.hangs} hangs, {self.seconds:.1f} s"
+        )
         if self.crashes:
             line += f" ({self.crashes} of the failures crashed the process)"
         if self.interrupted:
@@ -84,10 +87,12 @@ def save_finding(folder: Path, target: str, data: bytes, kind: str, report: str)
     folder.mkdir(parents=True, exist_ok=True)
     stem = f"{target.replace(':', '.')}-{hashlib.sha1(data).hexdigest()[:16]}"
     write_atomic(folder / f"{stem}.bin", data)
-    write_atomic(folder / f"{stem}.txt",
-                 f"{kind} in fuzz target {target} ({len(data)} bytes: {data[:200]!r})\n"
-                 f"replay: python -m tests.fuzz.run {target} --replay {folder / stem}.bin\n\n"
-                 f"{report}")
+    write_atomic(
+        folder / f"{stem}.txt",
+        f"{kind} in fuzz target {target} ({len(data)} bytes: {data[:200]!r})\n"
+        f"replay: python -m tests.fuzz.run {target} --replay {folder / stem}.bin\n\n"
+        f"{report}",
+    )
     return folder / f"{stem}.bin"
 
 
@@ -101,7 +106,7 @@ class Shared:
         self.buffer = context.RawArray(ctypes.c_ubyte, MAX_INPUT)
 
     def begin(self, index: int, data: bytes) -> None:
-        length = min(len(data), MAX_INPUT)      # only a seed can be longer
+        length = min(len(data), MAX_INPUT)  # only a seed can be longer
         ctypes.memmove(self.buffer, data, length)
         self.length.value = length
         self.counters[INDEX] = index
@@ -109,7 +114,7 @@ class Shared:
         self.counters[BUSY] = 1
 
     def current(self) -> tuple[int, bytes]:
-        return int(self.counters[INDEX]), bytes(self.buffer[:self.length.value])
+        return int(self.counters[INDEX]), bytes(self.buffer[: self.length.value])
 
 
 def _isolate(memory_mb: int) -> None:
@@ -121,9 +126,11 @@ def _isolate(memory_mb: int) -> None:
         os.dup2(null, descriptor)
     if memory_mb:
         import resource
+
         limit = memory_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     import warnings
+
     warnings.simplefilter("ignore")
 
 
@@ -134,20 +141,23 @@ def bug(error: BaseException) -> str:
     return type(error).__name__ + where
 
 
-def work(target: str, settings: Settings, job: int, first: int, shared: Shared,
-         stop: Any) -> None:
+def work(target: str, settings: Settings, job: int, first: int, shared: Shared, stop: Any) -> None:
     """A worker: inputs first, first + jobs, ... until the end, or `stop`, or
     until its parent is gone (killed, it could not set `stop`)."""
     parent = os.getppid()
     _isolate(settings.memory_mb)
     from .targets import resolve
+
     fn, seeds = resolve(target)
     mutator = Mutator(seeds(), settings.seed)
     saved: Counter[str] = Counter()
     shared.counters[READY] = 1
     index = first
-    while (not stop.value and os.getppid() == parent
-           and (settings.inputs is None or index < settings.inputs)):
+    while (
+        not stop.value
+        and os.getppid() == parent
+        and (settings.inputs is None or index < settings.inputs)
+    ):
         data = mutator.input(index)
         shared.begin(index, data)
         try:
@@ -157,9 +167,13 @@ def work(target: str, settings: Settings, job: int, first: int, shared: Shared,
             which = bug(error)
             saved[which] += 1
             if not settings.max_per_bug or saved[which] <= settings.max_per_bug:
-                save_finding(settings.findings, target, data, "failure",
-                             f"input {index} of seed {settings.seed}: {which}\n\n"
-                             f"{traceback.format_exc()}")
+                save_finding(
+                    settings.findings,
+                    target,
+                    data,
+                    "failure",
+                    f"input {index} of seed {settings.seed}: {which}\n\n{traceback.format_exc()}",
+                )
         shared.counters[BUSY] = 0
         shared.counters[DONE] += 1
         index += settings.jobs
@@ -173,10 +187,10 @@ class Job:
         self.context = context
         self.number = number
         self.shared = Shared(context)
-        self.next = first               # the first input of the process to start
+        self.next = first  # the first input of the process to start
         self.process: Any = None
         self.started = 0.0
-        self.ended = False              # its last process ended and was dealt with
+        self.ended = False  # its last process ended and was dealt with
 
     @property
     def alive(self) -> bool:
@@ -186,8 +200,10 @@ class Job:
         self.shared.counters[BUSY] = 0
         self.shared.counters[READY] = 0
         self.process = self.context.Process(
-            target=work, args=(target, settings, self.number, self.next, self.shared, stop),
-            daemon=True)
+            target=work,
+            args=(target, settings, self.number, self.next, self.shared, stop),
+            daemon=True,
+        )
         self.process.start()
         self.started = time.monotonic()
 
@@ -208,8 +224,9 @@ class Job:
 class Run:
     """One target run by `settings.jobs` workers until done, out of time or interrupted."""
 
-    def __init__(self, target: str, settings: Settings,
-                 on_progress: Callable[[Stats], None] | None = None):
+    def __init__(
+        self, target: str, settings: Settings, on_progress: Callable[[Stats], None] | None = None
+    ):
         self.target = target
         self.settings = settings
         self.on_progress = on_progress
@@ -253,8 +270,10 @@ class Run:
         if not counters[READY]:
             if not alive or now - job.started > STARTUP_SECONDS:
                 job.kill()
-                raise RuntimeError(f"fuzz target {self.target}: the worker could not start "
-                                   "(run the target once in-process to see why)")
+                raise RuntimeError(
+                    f"fuzz target {self.target}: the worker could not start "
+                    "(run the target once in-process to see why)"
+                )
         elif alive and counters[BUSY] and now - counters[STARTED] > self.settings.timeout:
             job.kill()
             self.lost_input(job, "hang", f"ran longer than {self.settings.timeout:g} s")
@@ -263,14 +282,21 @@ class Run:
         elif not alive:
             job.ended = True
             if job.process.exitcode != 0:
-                raise RuntimeError(f"fuzz target {self.target}: a worker died between inputs "
-                                   f"(exit code {job.process.exitcode})")
+                raise RuntimeError(
+                    f"fuzz target {self.target}: a worker died between inputs "
+                    f"(exit code {job.process.exitcode})"
+                )
 
     def lost_input(self, job: Job, kind: str, what: str) -> None:
         """Saves the input that hung or crashed the worker; starts it again after it."""
         index, data = job.shared.current()
-        save_finding(self.settings.findings, self.target, data, kind,
-                     f"input {index} of seed {self.settings.seed} {what}\n")
+        save_finding(
+            self.settings.findings,
+            self.target,
+            data,
+            kind,
+            f"input {index} of seed {self.settings.seed} {what}\n",
+        )
         if kind == "hang":
             self.stats.hangs += 1
         else:
@@ -278,7 +304,9 @@ class Run:
         job.shared.counters[DONE] += 1
         job.shared.counters[BUSY] = 0
         job.next = index + self.settings.jobs
-        if not self.stop.value and (self.settings.inputs is None or job.next < self.settings.inputs):
+        if not self.stop.value and (
+            self.settings.inputs is None or job.next < self.settings.inputs
+        ):
             job.start(self.target, self.settings, self.stop)
         else:
             job.ended = True
@@ -298,14 +326,16 @@ class Run:
         stats.resume = min(job.resume_point(self.settings.jobs) for job in self.jobs)
 
 
-def run_target(target: str, settings: Settings,
-               on_progress: Callable[[Stats], None] | None = None) -> Stats:
+def run_target(
+    target: str, settings: Settings, on_progress: Callable[[Stats], None] | None = None
+) -> Stats:
     return Run(target, settings, on_progress).run()
 
 
 def replay(target: str, paths: list[Path]) -> int:
     """Runs the target in this process on saved inputs; the number that fail."""
     from .targets import resolve
+
     fn, _ = resolve(target)
     failed = 0
     for path in paths:

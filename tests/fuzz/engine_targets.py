@@ -4,6 +4,7 @@ Every answer line must be valid UTF-8 JSON, an object with an `id`, and no
 answer may report an internal error. Searches are cut to a few iterations
 (whatever the query asks) so that a fuzzed query cannot search for long.
 """
+
 from __future__ import annotations
 
 import io
@@ -28,12 +29,21 @@ class TinyBot(ISMCTSBot):
     """The engine's search with its budget cut to a few iterations, one worker
     and a small tree, whatever the query asks."""
 
-    def __init__(self, iterations: int | None = None, time_limit: float | None = None,
-                 workers: int = 1, **options: Any):
+    def __init__(
+        self,
+        iterations: int | None = None,
+        time_limit: float | None = None,
+        workers: int = 1,
+        **options: Any,
+    ):
         options.pop("memory_mb", None)
-        super().__init__(iterations=min(iterations or MAX_ITERATIONS, MAX_ITERATIONS),
-                         time_limit=min(time_limit, MAX_SECONDS) if time_limit else None,
-                         workers=1, memory_mb=MEMORY_MB, **options)
+        super().__init__(
+            iterations=min(iterations or MAX_ITERATIONS, MAX_ITERATIONS),
+            time_limit=min(time_limit, MAX_SECONDS) if time_limit else None,
+            workers=1,
+            memory_mb=MEMORY_MB,
+            **options,
+        )
 
 
 def answers(data: bytes) -> bytes:
@@ -70,10 +80,15 @@ def decision_prefixes(name: str) -> list[tuple[list[str], int]]:
     game = sample.games(name)[0]
     states = [state for state, _ in sample.walk(game, game.seed)]
     lines = sample.game_lines(name)
-    choices = [i for i, state in enumerate(states)
-               if state.current_player >= 0 and len(state.legal_actions()) > 1]
-    return [([move for _, move in lines[:i]], states[i].current_player)
-            for i in (choices[0], choices[len(choices) // 3])]
+    choices = [
+        i
+        for i, state in enumerate(states)
+        if state.current_player >= 0 and len(state.legal_actions()) > 1
+    ]
+    return [
+        ([move for _, move in lines[:i]], states[i].current_player)
+        for i in (choices[0], choices[len(choices) // 3])
+    ]
 
 
 def query(**fields: Any) -> bytes:
@@ -89,8 +104,9 @@ def engine_seeds() -> list[bytes]:
             seeds.append(query(**base, iterations=MAX_ITERATIONS, top=3))
             seeds.append(query(**base, time=MAX_SECONDS, stream=0.01, search_seed=5))
             seeds.append(query(**base, iterations=4, restrict=["end"], seat=seat))
-        seeds.append(query(id=name, record=str(record_targets.stable_record_file(name)),
-                           iterations=4))
+        seeds.append(
+            query(id=name, record=str(record_targets.stable_record_file(name)), iterations=4)
+        )
     seeds += [query(id=None, game="chess"), b'{"id": 1, "command": "quit"}\n', b"not json\n"]
     return seeds
 

@@ -9,6 +9,7 @@ stops at the first finding and writes it as ``tests/fuzz/findings/TARGET-crash-*
 
     python -m tests.fuzz.libfuzzer hero_cards -max_total_time=3600 -timeout=10
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -35,11 +36,14 @@ def main(argv: list[str]) -> None:
     try:
         import atheris
     except ImportError:
-        sys.exit("atheris is not installed (pip install '.[fuzz]'); "
-                 "python -m tests.fuzz.run needs nothing more")
+        sys.exit(
+            "atheris is not installed (pip install '.[fuzz]'); "
+            "python -m tests.fuzz.run needs nothing more"
+        )
     target, options = argv[0], argv[1:]
     with atheris.instrument_imports(include=["xenophon", __package__]):
         from .targets import resolve
+
         fn, seeds = resolve(target)
     findings = HERE / "findings"
     findings.mkdir(exist_ok=True)

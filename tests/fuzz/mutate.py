@@ -6,6 +6,7 @@ Input number `i` of a run depends only on the seeds, the run's seed and `i`
 (`Mutator.input(i)`), so any input can be made again from its number and a
 run can be resumed or split between processes without sharing state.
 """
+
 from __future__ import annotations
 
 import random
@@ -19,25 +20,126 @@ from collections.abc import Callable, Sequence
 #: (superscript two, Arabic-Indic three, fullwidth one, dotted I, Kelvin sign,
 #: sharp s, right-to-left override), and paths that are not regular files
 INTERESTING = (
-    b"0", b"-0", b"1", b"-1", b"2", b"3", b"6", b"7", b"63", b"64", b"99", b"100", b"255",
-    b"256", b"4096", b"65535", b"65536", b"2147483647", b"2147483648", b"-2147483649",
-    b"4294967296", b"9223372036854775807", b"18446744073709551616", b"1e309", b"0.5",
-    b"1.0", b"-1e-9", b"NaN", b"nan", b"inf", b"-inf", b"Infinity", b"0x10", b"1_000",
-    b"9" * 5000, b"true", b"false", b"null", b"[]", b"{}", b'""', b"''", b'"', b"'",
-    b'"""', b"'''", b"[", b"]", b"[[", b"]]", b"{", b"}", b"(", b")", b",", b"=", b":",
-    b">", b"-", b"x", b".", b"#", b"\\", b"\\u0000", b"\\ud800", b"\\udfff", b"\\x",
-    b"\x00", b"\n", b"\r", b"\r\n", b"\t", b"\x0b", b" ", b"\xff", b"\xfe", b"\x80",
-    b"\xc3", b"\xed\xa0\x80", b"\xef\xbb\xbf", b"\xc2\xb2", b"\xd9\xa3", b"\xef\xbc\x91",
-    b"\xc4\xb0", b"\xe2\x84\xaa", b"\xc3\x9f", b"\xe2\x80\xae", b"/dev/zero",
-    b"/dev/null", b"/dev/stdin", b"/tmp", b".", b"..", b"/",
+    b"0",
+    b"-0",
+    b"1",
+    b"-1",
+    b"2",
+    b"3",
+    b"6",
+    b"7",
+    b"63",
+    b"64",
+    b"99",
+    b"100",
+    b"255",
+    b"256",
+    b"4096",
+    b"65535",
+    b"65536",
+    b"2147483647",
+    b"2147483648",
+    b"-2147483649",
+    b"4294967296",
+    b"9223372036854775807",
+    b"18446744073709551616",
+    b"1e309",
+    b"0.5",
+    b"1.0",
+    b"-1e-9",
+    b"NaN",
+    b"nan",
+    b"inf",
+    b"-inf",
+    b"Infinity",
+    b"0x10",
+    b"1_000",
+    b"9" * 5000,
+    b"true",
+    b"false",
+    b"null",
+    b"[]",
+    b"{}",
+    b'""',
+    b"''",
+    b'"',
+    b"'",
+    b'"""',
+    b"'''",
+    b"[",
+    b"]",
+    b"[[",
+    b"]]",
+    b"{",
+    b"}",
+    b"(",
+    b")",
+    b",",
+    b"=",
+    b":",
+    b">",
+    b"-",
+    b"x",
+    b".",
+    b"#",
+    b"\\",
+    b"\\u0000",
+    b"\\ud800",
+    b"\\udfff",
+    b"\\x",
+    b"\x00",
+    b"\n",
+    b"\r",
+    b"\r\n",
+    b"\t",
+    b"\x0b",
+    b" ",
+    b"\xff",
+    b"\xfe",
+    b"\x80",
+    b"\xc3",
+    b"\xed\xa0\x80",
+    b"\xef\xbb\xbf",
+    b"\xc2\xb2",
+    b"\xd9\xa3",
+    b"\xef\xbc\x91",
+    b"\xc4\xb0",
+    b"\xe2\x84\xaa",
+    b"\xc3\x9f",
+    b"\xe2\x80\xae",
+    b"/dev/zero",
+    b"/dev/null",
+    b"/dev/stdin",
+    b"/tmp",
+    b".",
+    b"..",
+    b"/",
 )
-INTERESTING_BYTES = (0, 1, 0x7F, 0x80, 0xFF, 0xC0, 0xED, ord('"'), ord("'"), ord("["),
-                     ord("]"), ord("{"), ord("}"), ord("\\"), ord("\n"), ord(" "), ord("0"),
-                     ord("9"), ord("-"))
+INTERESTING_BYTES = (
+    0,
+    1,
+    0x7F,
+    0x80,
+    0xFF,
+    0xC0,
+    0xED,
+    ord('"'),
+    ord("'"),
+    ord("["),
+    ord("]"),
+    ord("{"),
+    ord("}"),
+    ord("\\"),
+    ord("\n"),
+    ord(" "),
+    ord("0"),
+    ord("9"),
+    ord("-"),
+)
 WORD = re.compile(rb"[A-Za-z_][A-Za-z0-9_.']*|-?\d+(?:\.\d+)?")
 DICTIONARY_SIZE = 400
 MAX_STACK = 8
-MAX_INPUT = 1 << 20       # no input made is longer (the driver shares a buffer this size)
+MAX_INPUT = 1 << 20  # no input made is longer (the driver shares a buffer this size)
 
 
 def dictionary(seeds: Sequence[bytes], size: int = DICTIONARY_SIZE) -> tuple[bytes, ...]:
@@ -83,7 +185,7 @@ def replace_word(m: Mutator, data: bytearray, rng: random.Random) -> bytearray:
     if not words:
         return insert_token(m, data, rng)
     word = rng.choice(words)
-    data[word.start():word.end()] = m.token(rng)
+    data[word.start() : word.end()] = m.token(rng)
     return data
 
 
@@ -108,13 +210,13 @@ def duplicate_span(m: Mutator, data: bytearray, rng: random.Random) -> bytearray
 
 
 def truncate(m: Mutator, data: bytearray, rng: random.Random) -> bytearray:
-    return data[:_point(data, rng)]
+    return data[: _point(data, rng)]
 
 
 def splice(m: Mutator, data: bytearray, rng: random.Random) -> bytearray:
     """The start of this input and the end of another seed."""
     other = rng.choice(m.seeds)
-    return data[:_point(data, rng)] + other[rng.randint(0, len(other)):]
+    return data[: _point(data, rng)] + other[rng.randint(0, len(other)) :]
 
 
 def insert_chunk(m: Mutator, data: bytearray, rng: random.Random) -> bytearray:
@@ -141,10 +243,24 @@ def shuffle_lines(m: Mutator, data: bytearray, rng: random.Random) -> bytearray:
     return bytearray(b"\n".join(lines))
 
 
-EDITS: tuple[Edit, ...] = (flip_bit, set_byte, set_byte, insert_token, insert_token,
-                           replace_word, replace_word, replace_word, repeat_token, delete_span,
-                           delete_span, duplicate_span, truncate, splice, insert_chunk,
-                           shuffle_lines)
+EDITS: tuple[Edit, ...] = (
+    flip_bit,
+    set_byte,
+    set_byte,
+    insert_token,
+    insert_token,
+    replace_word,
+    replace_word,
+    replace_word,
+    repeat_token,
+    delete_span,
+    delete_span,
+    duplicate_span,
+    truncate,
+    splice,
+    insert_chunk,
+    shuffle_lines,
+)
 
 
 class Mutator:
@@ -165,10 +281,10 @@ class Mutator:
         rng = random.Random(f"{self.seed}/{index}")
         base = self.seeds[index % len(self.seeds)]
         if index < len(self.seeds):
-            return base                    # every seed once, as it is, first
+            return base  # every seed once, as it is, first
         data = bytearray(base)
         for _ in range(1 + min(MAX_STACK - 1, int(rng.expovariate(1 / 1.5)))):
             data = rng.choice(EDITS)(self, data, rng)
             if len(data) > self.max_len:
-                data = data[:self.max_len]
+                data = data[: self.max_len]
         return bytes(data)

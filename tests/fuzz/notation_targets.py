@@ -6,6 +6,7 @@ terminal or a file with a stray byte can hand to the parser). `State.move`
 must give a legal `Move` whose text parses back to the same code, or refuse
 with NotationError or IllegalMoveError; anything else is a finding.
 """
+
 from __future__ import annotations
 
 import random
@@ -33,8 +34,10 @@ def check_round_trip(state: State) -> None:
     for move in state.legal_moves():
         again = state.move(move.text)
         if again.code != move.code or again.text != move.text:
-            raise NotationFinding(f"'{move.text}' (code {move.code}) parses back as "
-                                  f"'{again.text}' (code {again.code}) in {state!r}")
+            raise NotationFinding(
+                f"'{move.text}' (code {move.code}) parses back as "
+                f"'{again.text}' (code {again.code}) in {state!r}"
+            )
 
 
 _CHECKED: set[str] = set()
@@ -66,12 +69,14 @@ def notation_target(game: str) -> Callable[[bytes], None]:
         states = checked_positions(game)
         if data:
             check_move(states[data[0] % len(states)], decode(data[1:]))
+
     target.__name__ = f"{game}_notation"
     return target
 
 
 def notation_seeds(game: str) -> Callable[[], list[bytes]]:
     """A few legal moves of every position (and 'end', which is often illegal)."""
+
     def seeds() -> list[bytes]:
         rng = random.Random(0)
         found = []
@@ -80,6 +85,7 @@ def notation_seeds(game: str) -> Callable[[], list[bytes]]:
             for text in rng.sample(texts, min(len(texts), SEED_MOVES_PER_POSITION)) + ["end"]:
                 found.append(bytes([index]) + text.encode())
         return found
+
     return seeds
 
 

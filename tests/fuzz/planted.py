@@ -1,5 +1,6 @@
 """Targets with planted faults, for the driver's own tests: one that raises,
 one that hangs, one that crashes its process, one that is merely slow."""
+
 from __future__ import annotations
 
 import os

@@ -10,19 +10,20 @@ until the line fits; for a corrupt line that is `records.RESAMPLE_TRIES`
 The target cuts that budget to RESAMPLE_TRIES (the seeds replay with far
 fewer), so that one such input does not cost as much as thousands of others.
 """
+
 from __future__ import annotations
 
 import tempfile
 from pathlib import Path
 
-from xenophon.play import records
 from xenophon.kernel.errors import XenophonError
 from xenophon.kernel.files import write_atomic
+from xenophon.play import records
 from xenophon.play.records import Record, load_record, make_game_for, new_record, redact, replay
 
 from . import sample
 
-SEED_LINES = 60           # records cut after this many lines (a game in progress)
+SEED_LINES = 60  # records cut after this many lines (a game in progress)
 REDACTED_LINES = 30
 RESAMPLE_TRIES = 100
 

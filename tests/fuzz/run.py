@@ -8,6 +8,7 @@ found (a failure, a hang or a crash), 2 on a usage error.
     python -m tests.fuzz.run record_file --seconds 3600 --jobs 2 --seed 7
     python -m tests.fuzz.run record_file --replay tests/fuzz/findings/record_file-*.bin
 """
+
 from __future__ import annotations
 
 import argparse
@@ -23,36 +24,87 @@ def positive(kind: type):
         if value <= 0:
             raise argparse.ArgumentTypeError(f"must be above 0 ({text})")
         return value
+
     return convert
 
 
 def parser() -> argparse.ArgumentParser:
     from .targets import TARGETS
-    p = argparse.ArgumentParser(prog="python -m tests.fuzz.run",
-                                description="Run fuzz targets (docs/fuzzing.md).")
-    p.add_argument("targets", nargs="*", metavar="TARGET",
-                   help=f"'all', or any of: {', '.join(TARGETS)} (or module:function)")
-    p.add_argument("--inputs", type=positive(int), metavar="N",
-                   help="stop after input number N-1 (default: no end)")
-    p.add_argument("--seconds", type=positive(float), metavar="S",
-                   help="stop each target after S seconds (default: no limit)")
-    p.add_argument("--jobs", type=positive(int), default=1, metavar="J",
-                   help="worker processes (default 1)")
-    p.add_argument("--seed", type=int, default=0, metavar="K",
-                   help="the run's seed: same seed, same inputs (default 0)")
-    p.add_argument("--timeout", type=positive(float), default=10.0, metavar="T",
-                   help="seconds one input may take before it counts as a hang (default 10)")
-    p.add_argument("--start", type=int, default=0, metavar="I",
-                   help="begin at input number I (to resume an interrupted run)")
-    p.add_argument("--findings", type=Path, default=DEFAULT_FINDINGS, metavar="DIR",
-                   help="folder for failing inputs (default tests/fuzz/findings)")
-    p.add_argument("--max-per-bug", type=int, default=0, metavar="B",
-                   help="save at most B failing inputs per bug (exception type and place) "
-                        "and worker; 0 saves every one (the default)")
-    p.add_argument("--memory-mb", type=int, default=4096, metavar="M",
-                   help="address-space limit per worker, 0 for none (default 4096)")
-    p.add_argument("--replay", nargs="+", type=Path, metavar="FILE",
-                   help="run the target in this process on saved inputs instead")
+
+    p = argparse.ArgumentParser(
+        prog="python -m tests.fuzz.run", description="Run fuzz targets (docs/fuzzing.md)."
+    )
+    p.add_argument(
+        "targets",
+        nargs="*",
+        metavar="TARGET",
+        help=f"'all', or any of: {', '.join(TARGETS)} (or module:function)",
+    )
+    p.add_argument(
+        "--inputs",
+        type=positive(int),
+        metavar="N",
+        help="stop after input number N-1 (default: no end)",
+    )
+    p.add_argument(
+        "--seconds",
+        type=positive(float),
+        metavar="S",
+        help="stop each target after S seconds (default: no limit)",
+    )
+    p.add_argument(
+        "--jobs", type=positive(int), default=1, metavar="J", help="worker processes (default 1)"
+    )
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        metavar="K",
+        help="the run's seed: same seed, same inputs (default 0)",
+    )
+    p.add_argument(
+        "--timeout",
+        type=positive(float),
+        default=10.0,
+        metavar="T",
+        help="seconds one input may take before it counts as a hang (default 10)",
+    )
+    p.add_argument(
+        "--start",
+        type=int,
+        default=0,
+        metavar="I",
+        help="begin at input number I (to resume an interrupted run)",
+    )
+    p.add_argument(
+        "--findings",
+        type=Path,
+        default=DEFAULT_FINDINGS,
+        metavar="DIR",
+        help="folder for failing inputs (default tests/fuzz/findings)",
+    )
+    p.add_argument(
+        "--max-per-bug",
+        type=int,
+        default=0,
+        metavar="B",
+        help="save at most B failing inputs per bug (exception type and place) "
+        "and worker; 0 saves every one (the default)",
+    )
+    p.add_argument(
+        "--memory-mb",
+        type=int,
+        default=4096,
+        metavar="M",
+        help="address-space limit per worker, 0 for none (default 4096)",
+    )
+    p.add_argument(
+        "--replay",
+        nargs="+",
+        type=Path,
+        metavar="FILE",
+        help="run the target in this process on saved inputs instead",
+    )
     p.add_argument("--list", action="store_true", help="list the targets")
     return p
 
@@ -64,15 +116,18 @@ class Progress:
         self.bar = None
         if settings.progress:
             from tqdm import tqdm
+
             total = settings.inputs - settings.start if settings.inputs else None
-            self.bar = tqdm(total=total, desc=target, unit=" inputs", dynamic_ncols=True,
-                            file=sys.stderr)
+            self.bar = tqdm(
+                total=total, desc=target, unit=" inputs", dynamic_ncols=True, file=sys.stderr
+            )
 
     def __call__(self, stats: Stats) -> None:
         if self.bar is not None:
             self.bar.n = stats.inputs
-            self.bar.set_postfix(failures=stats.failures + stats.crashes, hangs=stats.hangs,
-                                 refresh=False)
+            self.bar.set_postfix(
+                failures=stats.failures + stats.crashes, hangs=stats.hangs, refresh=False
+            )
             self.bar.refresh()
 
     def close(self) -> None:
@@ -99,6 +154,7 @@ def fuzz(targets: list[str], settings: Settings) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     from .targets import TARGETS
+
     args = parser().parse_args(argv)
     if args.list:
         print("\n".join(TARGETS))
@@ -113,11 +169,18 @@ def main(argv: list[str] | None = None) -> int:
         if len(targets) != 1:
             parser().error("--replay runs one target")
         return 1 if replay(targets[0], args.replay) else 0
-    settings = Settings(inputs=args.inputs, seconds=args.seconds, jobs=args.jobs,
-                        seed=args.seed, timeout=args.timeout, start=args.start,
-                        findings=args.findings, memory_mb=args.memory_mb,
-                        max_per_bug=args.max_per_bug,
-                        progress=sys.stderr.isatty())
+    settings = Settings(
+        inputs=args.inputs,
+        seconds=args.seconds,
+        jobs=args.jobs,
+        seed=args.seed,
+        timeout=args.timeout,
+        start=args.start,
+        findings=args.findings,
+        memory_mb=args.memory_mb,
+        max_per_bug=args.max_per_bug,
+        progress=sys.stderr.isatty(),
+    )
     return fuzz(targets, settings)
 
 

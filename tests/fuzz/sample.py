@@ -1,5 +1,6 @@
 """Real games to take positions, records and queries from: seeded random
 play on the C core, so that every fuzz run starts from the same material."""
+
 from __future__ import annotations
 
 import atexit
@@ -8,9 +9,9 @@ import functools
 import random
 import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from collections.abc import Iterator
 
 from xenophon.kernel.game import Game, State
 from xenophon.kernel.registry import make_game
@@ -18,8 +19,11 @@ from xenophon.kernel.registry import make_game
 #: the games the seeds come from: (game name, options, seed)
 GAMES = {
     "anabasis": (("anabasis", {}, 1), ("anabasis", {}, 2), ("anabasis", {"mode": "expert"}, 3)),
-    "hero": (("hero", {}, 1), ("hero", {}, 2),
-             ("hero", {"decks": ("wild_grove", "crimson_conqueror")}, 3)),
+    "hero": (
+        ("hero", {}, 1),
+        ("hero", {}, 2),
+        ("hero", {"decks": ("wild_grove", "crimson_conqueror")}, 3),
+    ),
 }
 MAX_ACTIONS = 3000
 
@@ -27,8 +31,7 @@ MAX_ACTIONS = 3000
 def step(state: State, rng: random.Random) -> int:
     """Plays one random action, or a chance outcome with its true probability;
     returns its code."""
-    code = state.sample_chance(rng).code if state.is_chance() else \
-        rng.choice(state.legal_actions())
+    code = state.sample_chance(rng).code if state.is_chance() else rng.choice(state.legal_actions())
     state.apply_code(code)
     return code
 
@@ -82,8 +85,11 @@ def positions(name: str, per_game: int = 24) -> tuple[State, ...]:
 def game_lines(name: str, index: int = 0) -> tuple[tuple[int, str], ...]:
     """(player, move text) for every action of the `index`-th seeded game of `name`."""
     game = games(name)[index]
-    return tuple((state.current_player, state.format_code(code))
-                 for state, code in walk(game, game.seed) if code is not None)
+    return tuple(
+        (state.current_player, state.format_code(code))
+        for state, code in walk(game, game.seed)
+        if code is not None
+    )
 
 
 @functools.cache

@@ -6,6 +6,7 @@ seed inputs (taken from real games, shipped card files and records).
 `resolve("package.module:function")` also finds a target outside the
 registry (the driver's own tests plant theirs that way).
 """
+
 from __future__ import annotations
 
 import importlib
@@ -19,14 +20,16 @@ Seeds = Callable[[], list[bytes]]
 _MODULES = [notation_targets, record_targets, card_targets, engine_targets]
 try:
     _MODULES.append(importlib.import_module(f"{__package__}.core_targets"))
-except ModuleNotFoundError as error:          # written by another hand; not there yet
+except ModuleNotFoundError as error:  # written by another hand; not there yet
     if error.name != f"{__package__}.core_targets":
         raise
 
-TARGETS: dict[str, Target] = {name: fn for module in _MODULES
-                              for name, fn in module.TARGETS.items()}
-SEEDS: dict[str, Seeds] = {name: module.SEEDS.get(name, lambda: [b""]) for module in _MODULES
-                           for name in module.TARGETS}
+TARGETS: dict[str, Target] = {
+    name: fn for module in _MODULES for name, fn in module.TARGETS.items()
+}
+SEEDS: dict[str, Seeds] = {
+    name: module.SEEDS.get(name, lambda: [b""]) for module in _MODULES for name in module.TARGETS
+}
 
 
 def resolve(name: str) -> tuple[Target, Seeds]:
@@ -35,8 +38,9 @@ def resolve(name: str) -> tuple[Target, Seeds]:
     if name in TARGETS:
         return TARGETS[name], SEEDS[name]
     if ":" not in name:
-        raise KeyError(f"unknown fuzz target '{name}' (one of {', '.join(TARGETS)}, "
-                       "or module:function)")
+        raise KeyError(
+            f"unknown fuzz target '{name}' (one of {', '.join(TARGETS)}, or module:function)"
+        )
     module_name, _, attribute = name.partition(":")
     module = importlib.import_module(module_name)
     seeds = getattr(module, "SEEDS", {}).get(attribute, lambda: [b""])

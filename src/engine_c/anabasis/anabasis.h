@@ -105,7 +105,7 @@ enum {
     ANA_FILES = 7,
     ANA_RANKS = 6,
     ANA_SQUARES = 42,
-    ANA_MAX_CARDS = 48,      /* card ids fit the 6 bits of an action code */
+    ANA_MAX_CARDS = 48, /* card ids fit the 6 bits of an action code */
     ANA_MAX_FIELDS = 16,
     ANA_SLOTS = 3,
     ANA_ROW_SIZE = 5,
@@ -113,15 +113,27 @@ enum {
      * field <= 600) */
     ANA_MAX_OUTCOMES = 48,
     ANA_MAX_TURNS = 200,
-    ANA_MAX_OFFSETS = 168,   /* a 13 x 13 pattern without its centre */
+    ANA_MAX_OFFSETS = 168, /* a 13 x 13 pattern without its centre */
     ANA_NONE = 0xFF,
 };
 
 /* Action kinds (code >> 12). */
 enum {
-    ANA_END = 0, ANA_PASS = 1, ANA_BUY = 2, ANA_BUY_PLACE = 3, ANA_PLACE = 4,
-    ANA_SET = 5, ANA_MOVE = 6, ANA_ATTACK = 7, ANA_READY = 8, ANA_EVENT = 9,
-    ANA_EVADE = 10, ANA_DEAL = 11, ANA_REVEAL = 12, ANA_FIELD = 13, ANA_DRAW = 14,
+    ANA_END = 0,
+    ANA_PASS = 1,
+    ANA_BUY = 2,
+    ANA_BUY_PLACE = 3,
+    ANA_PLACE = 4,
+    ANA_SET = 5,
+    ANA_MOVE = 6,
+    ANA_ATTACK = 7,
+    ANA_READY = 8,
+    ANA_EVENT = 9,
+    ANA_EVADE = 10,
+    ANA_DEAL = 11,
+    ANA_REVEAL = 12,
+    ANA_FIELD = 13,
+    ANA_DRAW = 14,
     ANA_STRIKE = 15,
 };
 
@@ -129,45 +141,63 @@ enum { ANA_STRIKE_MISS = 0, ANA_STRIKE_HIT = 1, ANA_STRIKE_CRIT = 2 };
 
 /* Card kinds, keywords, market piles, effects, modes. */
 enum { ANA_CHARACTER = 0, ANA_TERRITORY = 1, ANA_EVENT_CARD = 2 };
-enum { ANA_MAX_COST = 99 };   /* a card's cost is 0 to ANA_MAX_COST */
+enum { ANA_MAX_COST = 99 }; /* a card's cost is 0 to ANA_MAX_COST */
 enum { ANA_KW_ARMORED = 1, ANA_KW_CHARGE = 2, ANA_KW_SIEGE = 4, ANA_KW_COMMAND = 8 };
 enum { ANA_PILE_A = 0, ANA_PILE_B = 1, ANA_PILE_C = 2, ANA_PILE_ROW = 3, ANA_PILE_NONE = 0xFF };
 enum {
-    ANA_EV_NONE = 0, ANA_EV_FLOOD, ANA_EV_EVASION, ANA_EV_NULLIFY, ANA_EV_RALLY,
-    ANA_EV_FORCED_MARCH, ANA_EV_WINDFALL, ANA_EV_AMBUSH, ANA_EV_FORTIFY, ANA_EV_SABOTAGE,
+    ANA_EV_NONE = 0,
+    ANA_EV_FLOOD,
+    ANA_EV_EVASION,
+    ANA_EV_NULLIFY,
+    ANA_EV_RALLY,
+    ANA_EV_FORCED_MARCH,
+    ANA_EV_WINDFALL,
+    ANA_EV_AMBUSH,
+    ANA_EV_FORTIFY,
+    ANA_EV_SABOTAGE,
 };
 enum {
-    ANA_FX_NONE = 0, ANA_FX_HIT, ANA_FX_INCOME_FUNDS, ANA_FX_MOVE_COST, ANA_FX_PRICE,
+    ANA_FX_NONE = 0,
+    ANA_FX_HIT,
+    ANA_FX_INCOME_FUNDS,
+    ANA_FX_MOVE_COST,
+    ANA_FX_PRICE,
     ANA_FX_ATTACK_COST,
 };
 enum { ANA_STANDARD = 0, ANA_EXPERT = 1 };
 
 /* Internal stages of the state machine (AnaState.stage). */
 enum {
-    ANA_SG_DEAL = 0,        /* chance: deal a starting event to seat `sub` */
-    ANA_SG_SETUP_PILE,      /* chance: turn up the top of pile `sub` */
-    ANA_SG_SETUP_ROW,       /* chance: a row pile card into the row */
-    ANA_SG_SETUP_FIELD,     /* chance: the first field card */
-    ANA_SG_SETUP_DRAW,      /* chance: seat `sub` draws (draws_left to go) */
-    ANA_SG_STANDBY1,        /* decision of the active player */
+    ANA_SG_DEAL = 0,    /* chance: deal a starting event to seat `sub` */
+    ANA_SG_SETUP_PILE,  /* chance: turn up the top of pile `sub` */
+    ANA_SG_SETUP_ROW,   /* chance: a row pile card into the row */
+    ANA_SG_SETUP_FIELD, /* chance: the first field card */
+    ANA_SG_SETUP_DRAW,  /* chance: seat `sub` draws (draws_left to go) */
+    ANA_SG_STANDBY1,    /* decision of the active player */
     ANA_SG_FIELD,
     ANA_SG_STANDBY2,
-    ANA_SG_REFILL,          /* chance: refill pile `sub` (3: row), then stage `ret` */
-    ANA_SG_TURN_FIELD,      /* chance: next field card at Standby 1 step 4 */
-    ANA_SG_RESPONSE,        /* decision of the defender */
-    ANA_SG_NULLIFY_RESPONSE,/* decision of the attacker */
-    ANA_SG_STRIKE,          /* chance: strike `b_step` */
-    ANA_SG_EVADE,           /* decision of the defender */
-    ANA_SG_EVENT_WINDOW,    /* decision of the opponent of the active player */
-    ANA_SG_END_DRAW,        /* chance: the active player draws (draws_left) */
+    ANA_SG_REFILL,           /* chance: refill pile `sub` (3: row), then stage `ret` */
+    ANA_SG_TURN_FIELD,       /* chance: next field card at Standby 1 step 4 */
+    ANA_SG_RESPONSE,         /* decision of the defender */
+    ANA_SG_NULLIFY_RESPONSE, /* decision of the attacker */
+    ANA_SG_STRIKE,           /* chance: strike `b_step` */
+    ANA_SG_EVADE,            /* decision of the defender */
+    ANA_SG_EVENT_WINDOW,     /* decision of the opponent of the active player */
+    ANA_SG_END_DRAW,         /* chance: the active player draws (draws_left) */
     ANA_SG_OVER,
     ANA_SG_COUNT,
 };
 
 /* Phases of the canonical dict (spec §8). */
 enum {
-    ANA_PH_STANDBY1 = 0, ANA_PH_FIELD, ANA_PH_STANDBY2, ANA_PH_RESPONSE, ANA_PH_NULLIFY,
-    ANA_PH_EVADE, ANA_PH_CHANCE, ANA_PH_OVER,
+    ANA_PH_STANDBY1 = 0,
+    ANA_PH_FIELD,
+    ANA_PH_STANDBY2,
+    ANA_PH_RESPONSE,
+    ANA_PH_NULLIFY,
+    ANA_PH_EVADE,
+    ANA_PH_CHANCE,
+    ANA_PH_OVER,
 };
 
 /* AnaState.b_step: the strike pending at ANA_SG_STRIKE (§4 step 2). */
@@ -219,20 +249,20 @@ typedef struct AnaUndo {
 /* One card as plain C data, read from the card file by the bindings.
  * Patterns are (file offset, rank offset) pairs for seat 0, flattened. */
 typedef struct AnaCardSpec {
-    int kind;                 /* ANA_CHARACTER, ANA_TERRITORY, ANA_EVENT_CARD */
+    int kind; /* ANA_CHARACTER, ANA_TERRITORY, ANA_EVENT_CARD */
     int cost, copies, start_copies;
-    int pile;                 /* ANA_PILE_A/B/C (characters), ANA_PILE_ROW, ANA_PILE_NONE */
+    int pile; /* ANA_PILE_A/B/C (characters), ANA_PILE_ROW, ANA_PILE_NONE */
     int hp, atk, hit, crit;
-    int keywords;             /* ANA_KW_* bits */
+    int keywords; /* ANA_KW_* bits */
     int ap_income, funds_income;
-    int effect, amount;       /* events: ANA_EV_*, amount */
-    int n_move, n_attack;     /* number of (file, rank) pairs */
-    const int *move;          /* 2 * n_move ints */
+    int effect, amount;   /* events: ANA_EV_*, amount */
+    int n_move, n_attack; /* number of (file, rank) pairs */
+    const int *move;      /* 2 * n_move ints */
     const int *attack;
 } AnaCardSpec;
 
 typedef struct AnaFieldSpec {
-    int duration, effect, amount;   /* effect: ANA_FX_* */
+    int duration, effect, amount; /* effect: ANA_FX_* */
 } AnaFieldSpec;
 
 typedef struct AnaCard {
@@ -250,7 +280,7 @@ typedef struct AnaFieldCard {
 typedef struct AnaTables {
     int n_cards, n_fields, mode;
     int castle_hp, cemetery_limit;
-    int start_territory;                  /* card id or -1 */
+    int start_territory; /* card id or -1 */
     int n_start_events;
     AnaCard card[ANA_MAX_CARDS];
     AnaFieldCard field[ANA_MAX_FIELDS];
@@ -259,20 +289,20 @@ typedef struct AnaTables {
     uint8_t pile_size[4];                 /* number of card ids in pile_cards[i] */
     uint64_t move_mask[ANA_MAX_CARDS][2][ANA_SQUARES];
     uint64_t attack_mask[ANA_MAX_CARDS][2][ANA_SQUARES];
-    uint64_t around[ANA_SQUARES];         /* the 8 squares around (COMMAND) */
-    uint64_t home[2];                     /* home zone without the castle */
+    uint64_t around[ANA_SQUARES]; /* the 8 squares around (COMMAND) */
+    uint64_t home[2];             /* home zone without the castle */
     uint64_t castles;
-    uint64_t event_ids;                   /* bit c: card c is an event */
-    uint64_t territory_ids;               /* bit c: card c is a territory */
+    uint64_t event_ids;                      /* bit c: card c is an event */
+    uint64_t territory_ids;                  /* bit c: card c is a territory */
     uint64_t cost_at_most[ANA_MAX_COST + 1]; /* [b] bit c: card c costs at most b */
     uint64_t rank_mask[ANA_RANKS];
-    XenKey zobrist[sizeof(AnaState)];     /* per byte offset (zobrist.h); 0 on the hash
+    XenKey zobrist[sizeof(AnaState)]; /* per byte offset (zobrist.h); 0 on the hash
                                              and the hidden sums */
-    uint64_t z_unseen[ANA_MAX_CARDS];     /* information sets: the opponent's U */
-    uint64_t z_face_down[ANA_SLOTS];      /* opponent's slot k is face down */
-    uint64_t z_view[2];                   /* whose view */
-    uint64_t z_start_events;              /* the starting events as unseen cards */
-    XenLearnedEval learned;               /* the learned evaluation's weights (learned.h) */
+    uint64_t z_unseen[ANA_MAX_CARDS]; /* information sets: the opponent's U */
+    uint64_t z_face_down[ANA_SLOTS];  /* opponent's slot k is face down */
+    uint64_t z_view[2];               /* whose view */
+    uint64_t z_start_events;          /* the starting events as unseen cards */
+    XenLearnedEval learned;           /* the learned evaluation's weights (learned.h) */
 } AnaTables;
 
 /* ------------------------------------------------------------ functions */
@@ -280,9 +310,8 @@ typedef struct AnaTables {
 /* Build the tables. Returns 0, or -1 with a message in err (card set not
  * supported: too many cards, more than one starting territory, more than 3
  * starting events, a character without a pile that has market copies...). */
-int ana_tables_init(AnaTables *t, const AnaCardSpec *cards, int n_cards,
-                    const AnaFieldSpec *fields, int n_fields, int mode,
-                    char *err, size_t err_size);
+int ana_tables_init(AnaTables *t, const AnaCardSpec *cards, int n_cards, const AnaFieldSpec *fields,
+                    int n_fields, int mode, char *err, size_t err_size);
 
 /* The state before setup (a chance node), spec §2. */
 void ana_initial_state(const AnaTables *t, AnaState *s);
@@ -299,8 +328,8 @@ int ana_legal_actions(const AnaTables *t, const AnaState *s, uint16_t *out);
 
 /* Chance outcomes with integer weights; probability = weight / *total.
  * Buffers of ANA_MAX_OUTCOMES. Returns the count (0 at a decision). */
-int ana_chance_outcomes(const AnaTables *t, const AnaState *s, uint16_t *codes,
-                        uint32_t *weights, uint32_t *total);
+int ana_chance_outcomes(const AnaTables *t, const AnaState *s, uint16_t *codes, uint32_t *weights,
+                        uint32_t *total);
 
 /* 1 if code is legal here (a decision or a chance outcome of nonzero weight). */
 int ana_is_legal(const AnaTables *t, const AnaState *s, uint16_t code);
@@ -356,8 +385,7 @@ void ana_resample(const AnaTables *t, AnaState *s, int player, XenRng *rng);
 uint64_t ana_random_playout(const AnaTables *t, AnaState *s, XenRng *rng);
 
 /* n_games playouts, each from a copy of *start; total codes applied. */
-uint64_t ana_random_games(const AnaTables *t, const AnaState *start, int n_games,
-                          uint64_t seed);
+uint64_t ana_random_games(const AnaTables *t, const AnaState *start, int n_games, uint64_t seed);
 
 /* n random codes from *start (a copy), a new game from *start whenever one
  * ends. Returns n (0 if *start is over). */
@@ -369,8 +397,7 @@ uint64_t ana_random_actions_unkeyed(const AnaTables *t, const AnaState *start, u
 /* Random walk from *start (a copy): n times, apply + undo a uniformly chosen
  * legal code (chance: outcome code), then advance by a random code (chance:
  * true probabilities); a new game whenever one ends. Returns n. */
-uint64_t ana_apply_undo_pairs(const AnaTables *t, const AnaState *start, uint64_t n,
-                              uint64_t seed);
+uint64_t ana_apply_undo_pairs(const AnaTables *t, const AnaState *start, uint64_t n, uint64_t seed);
 
 /* Leaves of the tree of the given depth, chance nodes expanded (each
  * outcome one branch); a finished game before the depth counts 0. */

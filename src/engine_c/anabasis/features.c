@@ -14,40 +14,40 @@
 #include "multiset.h"
 
 /* The scalar features, in order (the side value each one differences). */
-#define SCALARS(X)                                                              \
-    X(to_move)          /* 1 for the active seat (whose turn it is) */          \
-    X(first_seat)       /* 1 for seat 0 */                                      \
-    X(castle)           /* castle HP / starting castle HP */                    \
-    X(castle_danger)    /* 1 / (1 + castle HP left) */                          \
-    X(cemetery)         /* cemetery cards / cemetery limit */                   \
-    X(cemetery_danger)  /* 1 / (1 + cards the cemetery may still take) */       \
-    X(material)         /* characters: sum of cost * HP left / HP, / 20 */      \
-    X(characters)       /* characters on the grid */                            \
-    X(damage)           /* damage on own characters */                          \
-    X(threat)           /* characters that can strike the enemy castle */       \
-    X(tempo_threat)     /* threat, for the active seat only */                  \
-    X(castle_pressure)  /* threat / (1 + enemy castle HP left) */               \
-    X(attacked_squares) /* squares own characters can strike */                 \
-    X(attacked_enemies) /* enemy characters own characters can strike */        \
-    X(tempo_attacks)    /* attacked_enemies, for the active seat only */        \
-    X(ready)            /* ready characters */                                  \
-    X(advanced)         /* characters in the enemy's home zone */               \
-    X(territories)      /* face-up territories */                               \
-    X(funds_income)     /* funds income of face-up territories */               \
-    X(ap_income)        /* AP income of face-up territories */                  \
-    X(funds)                                                                    \
-    X(ap)                                                                       \
-    X(affordable)       /* face-up market cards the funds pay for */            \
-    X(deck)             /* cards in the deck */                                 \
-    X(hand)             /* cards in hand */                                     \
-    X(flow)             /* cards in the FLOW (the next deck) */                 \
-    X(slots)            /* event slots filled */                                \
-    X(slots_up)         /* event slots face up */
+#define SCALARS(X) \
+    X(to_move)          /* 1 for the active seat (whose turn it is) */ \
+    X(first_seat)       /* 1 for seat 0 */ \
+    X(castle)           /* castle HP / starting castle HP */ \
+    X(castle_danger)    /* 1 / (1 + castle HP left) */ \
+    X(cemetery)         /* cemetery cards / cemetery limit */ \
+    X(cemetery_danger)  /* 1 / (1 + cards the cemetery may still take) */ \
+    X(material)         /* characters: sum of cost * HP left / HP, / 20 */ \
+    X(characters)       /* characters on the grid */ \
+    X(damage)           /* damage on own characters */ \
+    X(threat)           /* characters that can strike the enemy castle */ \
+    X(tempo_threat)     /* threat, for the active seat only */ \
+    X(castle_pressure)  /* threat / (1 + enemy castle HP left) */ \
+    X(attacked_squares) /* squares own characters can strike */ \
+    X(attacked_enemies) /* enemy characters own characters can strike */ \
+    X(tempo_attacks)    /* attacked_enemies, for the active seat only */ \
+    X(ready)            /* ready characters */ \
+    X(advanced)         /* characters in the enemy's home zone */ \
+    X(territories)      /* face-up territories */ \
+    X(funds_income)     /* funds income of face-up territories */ \
+    X(ap_income)        /* AP income of face-up territories */ \
+    X(funds) \
+    X(ap) \
+    X(affordable) /* face-up market cards the funds pay for */ \
+    X(deck)       /* cards in the deck */ \
+    X(hand)       /* cards in hand */ \
+    X(flow)       /* cards in the FLOW (the next deck) */ \
+    X(slots)      /* event slots filled */ \
+    X(slots_up)   /* event slots face up */
 
 /* The card groups: one feature per card id. */
 #define CARD_GROUPS(X) \
-    X(grid)             /* copies on the grid */ \
-    X(owned)            /* copies in deck + hand + FLOW + event slots */
+    X(grid)  /* copies on the grid */ \
+    X(owned) /* copies in deck + hand + FLOW + event slots */
 
 typedef struct Side {
     SCALARS(XEN_FEATURE_FIELD)
@@ -59,15 +59,17 @@ static const char *const SCALAR_NAMES[] = {SCALARS(XEN_FEATURE_NAME)};
 static const char *const CARD_GROUP_NAMES[] = {CARD_GROUPS(XEN_FEATURE_NAME)};
 
 const XenFeatureSet ana_feature_set = {
-    (int)(sizeof SCALAR_NAMES / sizeof *SCALAR_NAMES), SCALAR_NAMES,
-    (int)(sizeof CARD_GROUP_NAMES / sizeof *CARD_GROUP_NAMES), CARD_GROUP_NAMES,
+    (int)(sizeof SCALAR_NAMES / sizeof *SCALAR_NAMES),
+    SCALAR_NAMES,
+    (int)(sizeof CARD_GROUP_NAMES / sizeof *CARD_GROUP_NAMES),
+    CARD_GROUP_NAMES,
 };
 
 /* The grid of seat p: material, threats, territories; grid copies. */
 static void grid_values(const AnaTables *t, const AnaState *s, int p, Side *v) {
     uint64_t struck = 0, enemy_castle = BIT(CASTLE_SQ[1 - p]);
     int q;
-    FOR_BITS(q, s->occ[p]) {
+    FOR_BITS (q, s->occ[p]) {
         int c = s->sq_card[q];
         const AnaCard *card = &t->card[c];
         v->grid[c] += 1.0;

@@ -24,7 +24,8 @@
 #include "zobrist.h"
 
 #define BIT(q) (1ULL << (q))
-#define FOR_BITS(q, bb) for (uint64_t b_ = (bb); b_ && (((q) = __builtin_ctzll(b_)), 1); b_ &= b_ - 1)
+#define FOR_BITS(q, bb) \
+    for (uint64_t b_ = (bb); b_ && (((q) = __builtin_ctzll(b_)), 1); b_ &= b_ - 1)
 
 enum { CASTLE0 = 3, CASTLE1 = 38, VILLAGE0 = 6, VILLAGE1 = 35 };
 static const int CASTLE_SQ[2] = {CASTLE0, CASTLE1};
@@ -91,10 +92,9 @@ static inline void hidden_add(const AnaTables *t, AnaState *s, uint8_t *counts, 
 /* ================================================================ queries */
 
 /* The stages where a seat decides (the others are chance, and OVER). */
-#define ANA_DECISION_STAGES                                                          \
-    (1u << ANA_SG_STANDBY1 | 1u << ANA_SG_FIELD | 1u << ANA_SG_STANDBY2 |             \
-     1u << ANA_SG_RESPONSE | 1u << ANA_SG_NULLIFY_RESPONSE | 1u << ANA_SG_EVADE |     \
-     1u << ANA_SG_EVENT_WINDOW)
+#define ANA_DECISION_STAGES \
+    (1u << ANA_SG_STANDBY1 | 1u << ANA_SG_FIELD | 1u << ANA_SG_STANDBY2 | 1u << ANA_SG_RESPONSE | \
+     1u << ANA_SG_NULLIFY_RESPONSE | 1u << ANA_SG_EVADE | 1u << ANA_SG_EVENT_WINDOW)
 /* ... and those where it is the seat that is not active. */
 #define ANA_OTHER_SEAT_STAGES \
     (1u << ANA_SG_RESPONSE | 1u << ANA_SG_EVADE | 1u << ANA_SG_EVENT_WINDOW)
@@ -107,7 +107,8 @@ static inline int stage_is_decision(int stage) {
 
 /* ana_current_player, inlined where the rules ask it once an action. */
 static inline int mover(const AnaState *s) {
-    if (stage_is_decision(s->stage)) return s->active ^ (int)(ANA_OTHER_SEAT_STAGES >> s->stage & 1);
+    if (stage_is_decision(s->stage))
+        return s->active ^ (int)(ANA_OTHER_SEAT_STAGES >> s->stage & 1);
     return s->stage == ANA_SG_OVER ? XEN_TERMINAL : XEN_CHANCE;
 }
 
@@ -223,7 +224,7 @@ static inline void strike_sides(const AnaState *s, int *x, int *y, int *main_str
 
 static inline int command_near(const AnaTables *t, const AnaState *s, int x, int owner) {
     int q;
-    FOR_BITS(q, t->around[x] & s->occ[owner] & s->chars)
+    FOR_BITS (q, t->around[x] & s->occ[owner] & s->chars)
         if (t->card[s->sq_card[q]].keywords & ANA_KW_COMMAND) return 1;
     return 0;
 }
@@ -238,7 +239,7 @@ static inline void strike_weights(const AnaTables *t, const AnaState *s, uint32_
     if (field_active(t, s, ANA_FX_HIT, &a)) hit += a;
     if (main && ((s->chars >> y) & 1) &&
         !(t->attack_mask[s->sq_card[y]][owner_of(s, y)][y] & BIT(x))) {
-        hit += 20;   /* out of the target's range */
+        hit += 20; /* out of the target's range */
         crit += 10;
     }
     hit = clampi(hit, 0, 100);
@@ -270,7 +271,8 @@ static inline uint64_t event_args(const AnaState *s, int p, int effect) {
     case ANA_EV_FLOOD: return (1ULL << ANA_RANKS) - 1;
     case ANA_EV_RALLY: return s->occ[p] & s->chars;
     case ANA_EV_SABOTAGE: return s->occ[1 - p] & ~s->chars;
-    case ANA_EV_FORCED_MARCH: case ANA_EV_WINDFALL: return 1;
+    case ANA_EV_FORCED_MARCH:
+    case ANA_EV_WINDFALL: return 1;
     default: return 0;
     }
 }

@@ -14,16 +14,16 @@ static int runs_standby(const AnaTables *t, const AnaState *s, XenRun *runs) {
     uint64_t empty_home = t->home[p] & ~occupied(s);
     uint64_t held = xen_multiset_mask(pl->hand, (t->n_cards + 7) & ~7);
     uint64_t events = held & t->event_ids, affordable = affordable_ids(t, s, pl->funds);
-    uint64_t tops = 0, row = 0;   /* the face-up market's ids (a card id is in one pile) */
+    uint64_t tops = 0, row = 0; /* the face-up market's ids (a card id is in one pile) */
     for (int i = 0; i < 3; i++)
         if (s->top[i] != ANA_NONE) tops |= BIT(s->top[i]);
     for (int i = 0; i < ANA_ROW_SIZE && s->row[i] != ANA_NONE; i++) row |= BIT(s->row[i]);
     n = xen_run_add(runs, n, ANA_END, 0, 0, 1);
     n = xen_run_add(runs, n, ANA_BUY, 0, 1, (tops | row) & affordable);
     if (pl->ap >= 1) {
-        FOR_BITS(c, row & affordable & t->territory_ids)
+        FOR_BITS (c, row & affordable & t->territory_ids)
             n = xen_run_add(runs, n, ANA_BUY_PLACE, c, 0, empty_home);
-        FOR_BITS(c, held & ~events) n = xen_run_add(runs, n, ANA_PLACE, c, 0, empty_home);
+        FOR_BITS (c, held & ~events) n = xen_run_add(runs, n, ANA_PLACE, c, 0, empty_home);
     }
     if (first_empty_slot(s, p) >= 0) n = xen_run_add(runs, n, ANA_SET, 0, 1, events);
     return n;
@@ -34,7 +34,7 @@ static int runs_standby(const AnaTables *t, const AnaState *s, XenRun *runs) {
 int ana_field_attack_runs(const AnaTables *t, const AnaState *s, XenRun *runs, int n) {
     int p = s->active, d = 1 - p, a;
     uint64_t mine = s->ready & s->occ[p], targets = s->occ[d] | BIT(CASTLE_SQ[d]);
-    FOR_BITS(a, attack_affordable(t, s, mine, s->pl[p].ap))
+    FOR_BITS (a, attack_affordable(t, s, mine, s->pl[p].ap))
         n = xen_run_add(runs, n, ANA_ATTACK, a, 0, t->attack_mask[s->sq_card[a]][p][a] & targets);
     return n;
 }
@@ -49,7 +49,8 @@ static int runs_field_with(const AnaTables *t, const AnaState *s, const XenRun *
     uint64_t mine = s->ready & s->occ[p], free_sq = ~occupied(s) & ~t->castles;
     n = xen_run_add(runs, n, ANA_END, 0, 0, 1);
     if (pl->ap >= move_cost(t, s))
-        FOR_BITS(a, mine) n = xen_run_add(runs, n, ANA_MOVE, a, 0, t->move_mask[s->sq_card[a]][p][a] & free_sq);
+        FOR_BITS (a, mine)
+            n = xen_run_add(runs, n, ANA_MOVE, a, 0, t->move_mask[s->sq_card[a]][p][a] & free_sq);
     if (attacks) {
         memcpy(runs + n, attacks, (size_t)n_attacks * sizeof *runs);
         n += n_attacks;
@@ -59,7 +60,8 @@ static int runs_field_with(const AnaTables *t, const AnaState *s, const XenRun *
     if (pl->ap >= 1) n = xen_run_add(runs, n, ANA_READY, 0, 1, s->occ[p] & s->chars & ~s->ready);
     for (int k = 0; k < ANA_SLOTS; k++)
         if (slot_face_down(s, p, k))
-            n = xen_run_add(runs, n, ANA_EVENT, k, 0, event_args(s, p, t->card[pl->slot[k]].effect));
+            n = xen_run_add(runs, n, ANA_EVENT, k, 0,
+                            event_args(s, p, t->card[pl->slot[k]].effect));
     return n;
 }
 
@@ -87,7 +89,8 @@ static int runs_window(const AnaTables *t, const AnaState *s, int p, int respons
 /* The runs of a decision (0 at a chance node or the end). */
 static int decision_runs(const AnaTables *t, const AnaState *s, XenRun *runs) {
     switch (s->stage) {
-    case ANA_SG_STANDBY1: case ANA_SG_STANDBY2: return runs_standby(t, s, runs);
+    case ANA_SG_STANDBY1:
+    case ANA_SG_STANDBY2: return runs_standby(t, s, runs);
     case ANA_SG_FIELD: return runs_field(t, s, runs);
     case ANA_SG_RESPONSE: return runs_window(t, s, 1 - s->active, 1, runs);
     case ANA_SG_NULLIFY_RESPONSE: return runs_window(t, s, s->active, 0, runs);
@@ -129,8 +132,8 @@ static int outcomes_multiset(const uint8_t *counts, int kind, const uint8_t *ids
     return n;
 }
 
-int ana_chance_outcomes(const AnaTables *t, const AnaState *s, uint16_t *codes,
-                        uint32_t *w, uint32_t *total) {
+int ana_chance_outcomes(const AnaTables *t, const AnaState *s, uint16_t *codes, uint32_t *w,
+                        uint32_t *total) {
     int n = 0;
     *total = 0;
     switch (s->stage) {
@@ -139,12 +142,15 @@ int ana_chance_outcomes(const AnaTables *t, const AnaState *s, uint16_t *codes,
         for (int c = 0; c < t->n_cards; c++) counts[c] = (uint8_t)to_deal_count(t, s, s->sub, c);
         return outcomes_multiset(counts, ANA_DEAL, NULL, t->n_cards, codes, w, total);
     }
-    case ANA_SG_SETUP_PILE: case ANA_SG_REFILL: case ANA_SG_SETUP_ROW: {
+    case ANA_SG_SETUP_PILE:
+    case ANA_SG_REFILL:
+    case ANA_SG_SETUP_ROW: {
         int pile = s->stage == ANA_SG_SETUP_ROW ? ANA_PILE_ROW : s->sub;
         return outcomes_multiset(s->unseen, ANA_REVEAL, t->pile_cards[pile], t->pile_size[pile],
                                  codes, w, total);
     }
-    case ANA_SG_SETUP_FIELD: case ANA_SG_TURN_FIELD: {
+    case ANA_SG_SETUP_FIELD:
+    case ANA_SG_TURN_FIELD: {
         uint32_t seen = 0;
         for (int i = 0; i < s->field_n; i++) seen |= 1u << s->field_rev[i];
         for (int f = 0; f < t->n_fields; f++)
@@ -155,7 +161,8 @@ int ana_chance_outcomes(const AnaTables *t, const AnaState *s, uint16_t *codes,
             }
         return n;
     }
-    case ANA_SG_SETUP_DRAW: case ANA_SG_END_DRAW: {
+    case ANA_SG_SETUP_DRAW:
+    case ANA_SG_END_DRAW: {
         int p = s->stage == ANA_SG_SETUP_DRAW ? s->sub : s->active;
         return outcomes_multiset(s->pl[p].deck, ANA_DRAW, NULL, t->n_cards, codes, w, total);
     }
@@ -170,8 +177,7 @@ int ana_chance_outcomes(const AnaTables *t, const AnaState *s, uint16_t *codes,
             }
         return n;
     }
-    default:
-        return 0;
+    default: return 0;
     }
 }
 
@@ -200,12 +206,15 @@ uint16_t ana_sample_chance(const AnaTables *t, const AnaState *s, XenRng *rng) {
         uint32_t total = (uint32_t)to_deal_total(t, s, s->sub);
         return pick_card(counts, NULL, t->n_cards, ANA_DEAL, xen_rng_below(rng, total));
     }
-    case ANA_SG_SETUP_PILE: case ANA_SG_REFILL: case ANA_SG_SETUP_ROW: {
+    case ANA_SG_SETUP_PILE:
+    case ANA_SG_REFILL:
+    case ANA_SG_SETUP_ROW: {
         int pile = s->stage == ANA_SG_SETUP_ROW ? ANA_PILE_ROW : s->sub;
         return pick_card(s->unseen, t->pile_cards[pile], t->pile_size[pile], ANA_REVEAL,
                          xen_rng_below(rng, s->pile_n[pile]));
     }
-    case ANA_SG_SETUP_FIELD: case ANA_SG_TURN_FIELD: {
+    case ANA_SG_SETUP_FIELD:
+    case ANA_SG_TURN_FIELD: {
         uint32_t seen = 0;
         for (int i = 0; i < s->field_n; i++) seen |= 1u << s->field_rev[i];
         uint32_t unseen = ((1u << t->n_fields) - 1) & ~seen;
@@ -213,12 +222,13 @@ uint16_t ana_sample_chance(const AnaTables *t, const AnaState *s, XenRng *rng) {
         while (r--) unseen &= unseen - 1;
         return XEN_CODE(ANA_FIELD, __builtin_ctz(unseen), 0);
     }
-    case ANA_SG_SETUP_DRAW: case ANA_SG_END_DRAW: {
+    case ANA_SG_SETUP_DRAW:
+    case ANA_SG_END_DRAW: {
         int p = s->stage == ANA_SG_SETUP_DRAW ? s->sub : s->active;
         return pick_card(s->pl[p].deck, NULL, t->n_cards, ANA_DRAW,
                          xen_rng_below(rng, s->pl[p].deck_n));
     }
-    default: {   /* ANA_SG_STRIKE */
+    default: { /* ANA_SG_STRIKE */
         uint32_t w[3];
         strike_weights(t, s, w);
         uint32_t r = xen_rng_below(rng, w[0] + w[1] + w[2]);
@@ -239,8 +249,8 @@ int ana_is_legal(const AnaTables *t, const AnaState *s, uint16_t code) {
     while (lo <= hi) {
         int mid = (lo + hi) / 2;
         if (list[mid] == code) return 1;
-        if (list[mid] < code) lo = mid + 1; else hi = mid - 1;
+        if (list[mid] < code) lo = mid + 1;
+        else hi = mid - 1;
     }
     return 0;
 }
-

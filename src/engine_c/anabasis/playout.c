@@ -63,11 +63,9 @@ double ana_evaluate(const AnaTables *t, const AnaState *s, int player) {
     material[1] = side_material(t, s, 1, &threat[1], &income[1]);
     double castle = (double)(s->pl[player].castle_hp - s->pl[o].castle_hp) / t->castle_hp;
     double cemetery = (double)(s->pl[o].cem_cards - s->pl[player].cem_cards) / t->cemetery_limit;
-    double score = 1.6 * (castle + cemetery)
-                 + 0.35 * (material[player] - material[o]) / 20.0
-                 + 0.25 * (threat[player] - threat[o])
-                 + 0.04 * (income[player] - income[o])
-                 + 0.01 * ((double)s->pl[player].funds - s->pl[o].funds);
+    double score = 1.6 * (castle + cemetery) + 0.35 * (material[player] - material[o]) / 20.0 +
+                   0.25 * (threat[player] - threat[o]) + 0.04 * (income[player] - income[o]) +
+                   0.01 * ((double)s->pl[player].funds - s->pl[o].funds);
     return tanh(score);
 }
 
@@ -90,12 +88,12 @@ double ana_evaluate_learned(const AnaTables *t, const AnaState *s, int player) {
  * in four the other actions are never generated; no code list is written.
  */
 XenCode ana_playout_action(const AnaTables *t, const AnaState *s, XenRng *rng) {
-    if (s->stage == ANA_SG_FIELD) {   /* the only stage with attacks */
+    if (s->stage == ANA_SG_FIELD) { /* the only stage with attacks */
         XenRun runs[ANA_MAX_RUNS];
         int n = ana_field_attack_runs(t, s, runs, 0), attacks = xen_runs_count(runs, n);
         if (attacks > 0 && xen_rng_below(rng, 4) != 0)
             return xen_runs_code(runs, n, (int)xen_rng_below(rng, (uint32_t)attacks));
-        return ana_random_field_decision(t, s, runs, n, rng);   /* the attacks not listed again */
+        return ana_random_field_decision(t, s, runs, n, rng); /* the attacks not listed again */
     }
     return ana_random_decision(t, s, rng);
 }

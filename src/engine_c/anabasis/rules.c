@@ -175,7 +175,8 @@ static void setup_field(const AnaTables *t, AnaState *s) {
 }
 
 static void setup_row(const AnaTables *t, AnaState *s) {
-    if (row_count(s) < ANA_ROW_SIZE && s->pile_n[ANA_PILE_ROW] > 0) enter(t, s, ANA_SG_SETUP_ROW, 0, 0);
+    if (row_count(s) < ANA_ROW_SIZE && s->pile_n[ANA_PILE_ROW] > 0)
+        enter(t, s, ANA_SG_SETUP_ROW, 0, 0);
     else setup_field(t, s);
 }
 
@@ -209,7 +210,7 @@ void ana_initial_state(const AnaTables *t, AnaState *s) {
         AnaPlayer *pl = &s->pl[p];
         memset(pl->slot, ANA_NONE, sizeof pl->slot);
         pl->castle_hp = (int16_t)t->castle_hp;
-        pl->funds = p == 1 ? 1 : 0;   /* D-12 */
+        pl->funds = p == 1 ? 1 : 0; /* D-12 */
         for (int c = 0; c < t->n_cards; c++)
             if (t->card[c].kind == ANA_CHARACTER) {
                 pl->deck[c] = t->card[c].start_copies;
@@ -232,7 +233,7 @@ void ana_initial_state(const AnaTables *t, AnaState *s) {
 
 static void income(const AnaTables *t, AnaState *s) {
     int p = s->active, ap = 3, funds = 2, q, a;
-    FOR_BITS(q, s->occ[p] & ~s->chars & ~s->face_down) {
+    FOR_BITS (q, s->occ[p] & ~s->chars & ~s->face_down) {
         ap += t->card[s->sq_card[q]].ap_income;
         funds += t->card[s->sq_card[q]].funds_income;
     }
@@ -252,11 +253,11 @@ static void begin_turn(const AnaTables *t, AnaState *s) {
             set8(t, s, &pl->slot[k], ANA_NONE);
         }
     set8(t, s, &pl->slot_up, 0);
-    FOR_BITS(q, s->occ[p]) {
+    FOR_BITS (q, s->occ[p]) {
         set8(t, s, &s->sq_damage[q], 0);
         bb_clear(t, s, &s->face_down, q);
     }
-    FOR_BITS(q, s->occ[p] & s->chars) {
+    FOR_BITS (q, s->occ[p] & s->chars) {
         bb_set(t, s, &s->ready, q);
         bb_clear(t, s, &s->moved, q);
     }
@@ -289,10 +290,10 @@ static void end_draws(const AnaTables *t, AnaState *s) {
 static void end_turn(const AnaTables *t, AnaState *s) {
     int p = s->active, q;
     AnaPlayer *pl = &s->pl[p];
-    FOR_BITS(q, occupied(s)) set16(t, s, &s->sq_bonus[q], 0);
+    FOR_BITS (q, occupied(s)) set16(t, s, &s->sq_bonus[q], 0);
     int added = 0, c;
-    int ids = (t->n_cards + 7) & ~7;   /* whole words of counts (multiset.h) */
-    FOR_BITS(c, xen_multiset_mask(pl->hand, ids) | xen_multiset_mask(pl->flow, ids)) {
+    int ids = (t->n_cards + 7) & ~7; /* whole words of counts (multiset.h) */
+    FOR_BITS (c, xen_multiset_mask(pl->hand, ids) | xen_multiset_mask(pl->flow, ids)) {
         int n = pl->hand[c] + pl->flow[c];
         hidden_add(t, s, pl->deck, c, n);
         hidden_set8(t, s, &pl->hand[c], 0);
@@ -302,7 +303,7 @@ static void end_turn(const AnaTables *t, AnaState *s) {
     add16(t, s, &pl->deck_n, added);
     set16(t, s, &pl->hand_n, 0);
     if (s->turn == ANA_MAX_TURNS) {
-        game_over(t, s, XEN_RES_DRAW);   /* D-11 */
+        game_over(t, s, XEN_RES_DRAW); /* D-11 */
         return;
     }
     set8(t, s, &s->draws_left, 3);
@@ -362,11 +363,11 @@ static int strike_damage(const AnaTables *t, const AnaState *s, int k) {
     const AnaCard *c = &t->card[s->sq_card[x]];
     int d = c->atk + s->sq_bonus[x];
     if (main && s->b_charge && (c->keywords & ANA_KW_CHARGE)) d += 1;
-    int building = s->sq_card[y] == ANA_NONE || !((s->chars >> y) & 1);   /* castle or territory */
+    int building = s->sq_card[y] == ANA_NONE || !((s->chars >> y) & 1); /* castle or territory */
     int siege = building && (c->keywords & ANA_KW_SIEGE);
     d *= (k == ANA_STRIKE_CRIT && siege) ? 3 : (k == ANA_STRIKE_CRIT || siege) ? 2 : 1;
     if (s->sq_card[y] != ANA_NONE && (t->card[s->sq_card[y]].keywords & ANA_KW_ARMORED))
-        d = d > 2 ? d - 1 : 1;   /* ARMORED: 1 less, at least 1 (literally max(1, d - 1)) */
+        d = d > 2 ? d - 1 : 1; /* ARMORED: 1 less, at least 1 (literally max(1, d - 1)) */
     return d;
 }
 
@@ -382,7 +383,7 @@ static void resolve_battle(const AnaTables *t, AnaState *s, int response) {
     set8(t, s, &s->b_resp, response);
     if (response == ANA_EV_AMBUSH) begin_strike(t, s, ANA_BS_AMBUSH);
     else if (response == ANA_EV_NONE) begin_strike(t, s, ANA_BS_MAIN);
-    else finish_battle(t, s);   /* evasion, fortify: no strike */
+    else finish_battle(t, s); /* evasion, fortify: no strike */
 }
 
 static void apply_strike(const AnaTables *t, AnaState *s, int k) {
@@ -399,7 +400,7 @@ static void apply_strike(const AnaTables *t, AnaState *s, int k) {
             if (grid_damage(t, s, y, d) && t->card[card].kind == ANA_TERRITORY) bounty_card = card;
         }
     }
-    if (check_end(t, s)) return;   /* the battle stops with the game */
+    if (check_end(t, s)) return; /* the battle stops with the game */
     int a = s->b_att, b = s->b_tgt;
     if (step == ANA_BS_MAIN) {
         if (bounty_card >= 0) gain_funds(t, s, s->active, t->card[bounty_card].cost / 2);
@@ -453,7 +454,7 @@ static void do_response(const AnaTables *t, AnaState *s, int code) {
     int k = XEN_X(code), effect = t->card[s->pl[d].slot[k]].effect;
     turn_up(t, s, d, k);
     if (has_face_down_event(s, s->active)) {
-        set8(t, s, &s->b_resp, effect);   /* pending, until the Nullify window closes */
+        set8(t, s, &s->b_resp, effect); /* pending, until the Nullify window closes */
         enter(t, s, ANA_SG_NULLIFY_RESPONSE, 0, 0);
     } else {
         resolve_battle(t, s, effect);
@@ -483,22 +484,13 @@ static void event_effect(const AnaTables *t, AnaState *s) {
     switch (c->effect) {
     case ANA_EV_FLOOD:
         /* E-6: ascending squares, one end check after the whole effect */
-        FOR_BITS(q, t->rank_mask[arg] & s->chars) grid_damage(t, s, q, c->amount);
+        FOR_BITS (q, t->rank_mask[arg] & s->chars) grid_damage(t, s, q, c->amount);
         break;
-    case ANA_EV_RALLY:
-        set16(t, s, &s->sq_bonus[arg], s->sq_bonus[arg] + c->amount);
-        break;
-    case ANA_EV_FORCED_MARCH:
-        set16(t, s, &s->pl[p].ap, s->pl[p].ap + c->amount);
-        break;
-    case ANA_EV_WINDFALL:
-        gain_funds(t, s, p, c->amount);
-        break;
-    case ANA_EV_SABOTAGE:
-        grid_damage(t, s, arg, c->amount);
-        break;
-    default:
-        break;
+    case ANA_EV_RALLY: set16(t, s, &s->sq_bonus[arg], s->sq_bonus[arg] + c->amount); break;
+    case ANA_EV_FORCED_MARCH: set16(t, s, &s->pl[p].ap, s->pl[p].ap + c->amount); break;
+    case ANA_EV_WINDFALL: gain_funds(t, s, p, c->amount); break;
+    case ANA_EV_SABOTAGE: grid_damage(t, s, arg, c->amount); break;
+    default: break;
     }
 }
 
@@ -576,23 +568,21 @@ static void apply_chance(const AnaTables *t, AnaState *s, int x) {
         reveal_field(t, s, x);
         income(t, s);
         break;
-    case ANA_SG_STRIKE:
-        apply_strike(t, s, x);
-        break;
+    case ANA_SG_STRIKE: apply_strike(t, s, x); break;
     case ANA_SG_END_DRAW:
         draw_card(t, s, s->active, x);
         set8(t, s, &s->draws_left, s->draws_left - 1);
         end_draws(t, s);
         break;
-    default:
-        XEN_ASSERT(0);
+    default: XEN_ASSERT(0);
     }
 }
 
 static void apply_decision(const AnaTables *t, AnaState *s, uint16_t code) {
     int kind = XEN_KIND(code), x = XEN_X(code), y = XEN_Y(code);
     switch (s->stage) {
-    case ANA_SG_STANDBY1: case ANA_SG_STANDBY2:
+    case ANA_SG_STANDBY1:
+    case ANA_SG_STANDBY2:
         switch (kind) {
         case ANA_END:
             if (s->stage == ANA_SG_STANDBY1) enter(t, s, ANA_SG_FIELD, 0, 0);
@@ -659,4 +649,3 @@ void ana_undo(const AnaTables *t, AnaState *s, const AnaUndo *u) {
     debug_check(t, s);
 }
 #endif
-

@@ -26,7 +26,8 @@ int ana_phase(const AnaState *s) {
     case ANA_SG_FIELD: return ANA_PH_FIELD;
     case ANA_SG_STANDBY2: return ANA_PH_STANDBY2;
     case ANA_SG_RESPONSE: return ANA_PH_RESPONSE;
-    case ANA_SG_NULLIFY_RESPONSE: case ANA_SG_EVENT_WINDOW: return ANA_PH_NULLIFY;
+    case ANA_SG_NULLIFY_RESPONSE:
+    case ANA_SG_EVENT_WINDOW: return ANA_PH_NULLIFY;
     case ANA_SG_EVADE: return ANA_PH_EVADE;
     case ANA_SG_OVER: return ANA_PH_OVER;
     default: return ANA_PH_CHANCE;
@@ -53,11 +54,13 @@ static const char *check_grid(const AnaTables *t, const AnaState *s) {
     for (int q = 0; q < ANA_SQUARES; q++) {
         int c = s->sq_card[q];
         if (!((occupied(s) >> q) & 1)) {
-            if (c != ANA_NONE || s->sq_damage[q] || s->sq_bonus[q]) return "leftovers on an empty square";
+            if (c != ANA_NONE || s->sq_damage[q] || s->sq_bonus[q])
+                return "leftovers on an empty square";
             continue;
         }
         if (c >= t->n_cards || t->card[c].kind == ANA_EVENT_CARD) return "a bad card on the grid";
-        if ((t->card[c].kind == ANA_CHARACTER) != (int)((s->chars >> q) & 1)) return "chars bitboard";
+        if ((t->card[c].kind == ANA_CHARACTER) != (int)((s->chars >> q) & 1))
+            return "chars bitboard";
         if (s->sq_damage[q] >= t->card[c].hp) return "a card with damage >= HP";
         if (s->sq_bonus[q] && t->card[c].kind != ANA_CHARACTER) return "a bonus on a territory";
     }
@@ -94,7 +97,8 @@ static const char *check_market(const AnaTables *t, const AnaState *s) {
     int pile_total[4] = {0, 0, 0, 0};
     for (int c = 0; c < ANA_MAX_CARDS; c++) {
         if (!s->unseen[c]) continue;
-        if (c >= t->n_cards || t->card[c].pile == ANA_PILE_NONE) return "a market card outside every pile";
+        if (c >= t->n_cards || t->card[c].pile == ANA_PILE_NONE)
+            return "a market card outside every pile";
         pile_total[t->card[c].pile] += s->unseen[c];
     }
     for (int i = 0; i < 4; i++)
@@ -108,7 +112,8 @@ static const char *check_market(const AnaTables *t, const AnaState *s) {
             if (i + 1 < ANA_ROW_SIZE && s->row[i + 1] != ANA_NONE) return "a hole in the row";
             continue;
         }
-        if (c >= t->n_cards || t->card[c].pile != ANA_PILE_ROW) return "a row card of the wrong pile";
+        if (c >= t->n_cards || t->card[c].pile != ANA_PILE_ROW)
+            return "a row card of the wrong pile";
         if (i > 0 && s->row[i - 1] > c) return "the row is not sorted";
     }
     return NULL;
@@ -153,14 +158,17 @@ static const char *check_control(const AnaTables *t, const AnaState *s) {
     int uses_sub = st == ANA_SG_DEAL || st == ANA_SG_SETUP_PILE || st == ANA_SG_SETUP_DRAW ||
                    st == ANA_SG_REFILL;
     if (!uses_sub && s->sub) return "sub outside its stages";
-    if (uses_sub && s->sub > (st == ANA_SG_REFILL ? 3 : st == ANA_SG_SETUP_PILE ? 2 : 1)) return "sub";
-    if ((st == ANA_SG_SETUP_DRAW || st == ANA_SG_END_DRAW) != (s->draws_left > 0)) return "draws_left";
+    if (uses_sub && s->sub > (st == ANA_SG_REFILL ? 3 : st == ANA_SG_SETUP_PILE ? 2 : 1))
+        return "sub";
+    if ((st == ANA_SG_SETUP_DRAW || st == ANA_SG_END_DRAW) != (s->draws_left > 0))
+        return "draws_left";
     if (s->draws_left > 3) return "draws_left";
     if (st == ANA_SG_REFILL ? (s->ret != ANA_SG_STANDBY1 && s->ret != ANA_SG_STANDBY2) : s->ret)
         return "ret";
     int battle = st == ANA_SG_RESPONSE || st == ANA_SG_NULLIFY_RESPONSE || st == ANA_SG_STRIKE ||
                  st == ANA_SG_EVADE;
-    if (!battle && (s->b_att | s->b_tgt | s->b_step | s->b_charge | s->b_resp)) return "battle leftovers";
+    if (!battle && (s->b_att | s->b_tgt | s->b_step | s->b_charge | s->b_resp))
+        return "battle leftovers";
     if ((st == ANA_SG_STRIKE) != (s->b_step != 0)) return "b_step";
     if (battle && (s->b_att >= ANA_SQUARES || s->b_tgt >= ANA_SQUARES)) return "battle squares";
     if (st != ANA_SG_EVENT_WINDOW && (s->ev_slot | s->ev_arg)) return "event leftovers";
@@ -195,10 +203,12 @@ static const char *check_reveals(const AnaTables *t, const AnaState *s) {
             for (int c = 0; c < t->n_cards; c++)
                 if (to_deal_count(t, s, p, c) < 0) return "slots hold starting events never dealt";
     }
-    int pile = st == ANA_SG_SETUP_ROW ? ANA_PILE_ROW
-             : st == ANA_SG_SETUP_PILE || st == ANA_SG_REFILL ? s->sub : -1;
+    int pile = st == ANA_SG_SETUP_ROW                           ? ANA_PILE_ROW
+               : st == ANA_SG_SETUP_PILE || st == ANA_SG_REFILL ? s->sub
+                                                                : -1;
     if (pile == ANA_PILE_ROW && row_count(s) == ANA_ROW_SIZE) return "a reveal into a full row";
-    if (pile >= 0 && pile < ANA_PILE_ROW && s->top[pile] != ANA_NONE) return "a reveal onto a face-up top";
+    if (pile >= 0 && pile < ANA_PILE_ROW && s->top[pile] != ANA_NONE)
+        return "a reveal onto a face-up top";
     return NULL;
 }
 
@@ -249,9 +259,11 @@ static int is_character_of(const AnaState *s, int q, int p) {
  * the ambush read the card on their squares. */
 static const char *check_battle(const AnaState *s) {
     int st = s->stage, p = s->active, d = 1 - p, b = s->b_tgt, resp = s->b_resp, step = s->b_step;
-    if (st != ANA_SG_RESPONSE && st != ANA_SG_NULLIFY_RESPONSE && st != ANA_SG_STRIKE && st != ANA_SG_EVADE)
-        return NULL;   /* no battle: check_control wants its bookkeeping zero */
-    if (!is_character_of(s, s->b_att, p)) return "the attacker is not a character of the active player";
+    if (st != ANA_SG_RESPONSE && st != ANA_SG_NULLIFY_RESPONSE && st != ANA_SG_STRIKE &&
+        st != ANA_SG_EVADE)
+        return NULL; /* no battle: check_control wants its bookkeeping zero */
+    if (!is_character_of(s, s->b_att, p))
+        return "the attacker is not a character of the active player";
     int target_is_character = is_character_of(s, b, d);
     if (b >= ANA_SQUARES || !(((s->occ[d] >> b) & 1) || b == CASTLE_SQ[d]))
         return "the attack target is not the defender's";
@@ -265,10 +277,11 @@ static const char *check_battle(const AnaState *s) {
         break;
     case ANA_SG_STRIKE:
         ok = resp == ANA_EV_NONE ? step == ANA_BS_MAIN || step == ANA_BS_COUNTER
-           : resp == ANA_EV_AMBUSH && (step == ANA_BS_AMBUSH || step == ANA_BS_MAIN_AFTER_AMBUSH);
+                                 : resp == ANA_EV_AMBUSH &&
+                                       (step == ANA_BS_AMBUSH || step == ANA_BS_MAIN_AFTER_AMBUSH);
         ok = ok && (step == ANA_BS_MAIN || target_is_character);
         break;
-    default: ok = resp == ANA_EV_EVASION && target_is_character; break;   /* EVADE */
+    default: ok = resp == ANA_EV_EVASION && target_is_character; break; /* EVADE */
     }
     return ok ? NULL : "a battle stage with a step or response that does not lead to it";
 }
@@ -276,12 +289,13 @@ static const char *check_battle(const AnaState *s) {
 /* The event window: the event played is a face-up event of the active
  * player, with an argument its effect takes (what event_effect reads). */
 static const char *check_event(const AnaTables *t, const AnaState *s) {
-    if (s->stage != ANA_SG_EVENT_WINDOW) return NULL;   /* check_control wants the fields zero */
+    if (s->stage != ANA_SG_EVENT_WINDOW) return NULL; /* check_control wants the fields zero */
     int p = s->active, k = s->ev_slot;
     if (k >= ANA_SLOTS || s->pl[p].slot[k] == ANA_NONE || !slot_up(s, p, k))
         return "the event played is not a face-up event of the active player";
     uint64_t args = event_args(s, p, t->card[s->pl[p].slot[k]].effect);
-    if (s->ev_arg >= 64 || !((args >> s->ev_arg) & 1)) return "the event's argument is not one it takes";
+    if (s->ev_arg >= 64 || !((args >> s->ev_arg) & 1))
+        return "the event's argument is not one it takes";
     return NULL;
 }
 
@@ -318,4 +332,3 @@ const char *ana_state_check_unkeyed(const AnaTables *t, const AnaState *s) {
 }
 
 int ana_state_is_ok(const AnaTables *t, const AnaState *s) { return ana_state_check(t, s) == NULL; }
-

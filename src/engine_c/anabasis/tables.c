@@ -57,9 +57,10 @@ static void build_hidden_keys(AnaTables *t) {
  * (drawn in the same order as before the hidden sums existed: the hash and
  * the information-set keys of a state did not change with them). */
 static void build_zobrist(AnaTables *t) {
-    uint64_t seed = 0x58454E4F50484F4EULL;   /* "XENOPHON" */
+    uint64_t seed = 0x58454E4F50484F4EULL; /* "XENOPHON" */
     memset(t->zobrist, 0, sizeof t->zobrist);
-    for (size_t o = 0; o < offsetof(AnaState, hidden); o++) t->zobrist[o].hash = xen_splitmix64(&seed);
+    for (size_t o = 0; o < offsetof(AnaState, hidden); o++)
+        t->zobrist[o].hash = xen_splitmix64(&seed);
     for (size_t o = 0; o < sizeof(uint64_t); o++) t->zobrist[offsetof(AnaState, hash) + o].hash = 0;
     for (int c = 0; c < ANA_MAX_CARDS; c++) t->z_unseen[c] = xen_splitmix64(&seed);
     for (int k = 0; k < ANA_SLOTS; k++) t->z_face_down[k] = xen_splitmix64(&seed);
@@ -76,9 +77,8 @@ static int card_in_range(const AnaCardSpec *c) {
            c->n_move <= ANA_MAX_OFFSETS && c->n_attack >= 0 && c->n_attack <= ANA_MAX_OFFSETS;
 }
 
-int ana_tables_init(AnaTables *t, const AnaCardSpec *cards, int n_cards,
-                    const AnaFieldSpec *fields, int n_fields, int mode,
-                    char *err, size_t err_size) {
+int ana_tables_init(AnaTables *t, const AnaCardSpec *cards, int n_cards, const AnaFieldSpec *fields,
+                    int n_fields, int mode, char *err, size_t err_size) {
     memset(t, 0, sizeof *t);
     if (n_cards < 1 || n_cards > ANA_MAX_CARDS)
         return fail(err, err_size, "the card set must hold 1 to 48 cards");
@@ -130,7 +130,8 @@ int ana_tables_init(AnaTables *t, const AnaCardSpec *cards, int n_cards,
             d->keywords = 0;
             if (c->kind == ANA_TERRITORY && c->hp < 1)
                 return fail(err, err_size, "a territory needs HP >= 1");
-            if (c->kind == ANA_EVENT_CARD && (c->effect < ANA_EV_FLOOD || c->effect > ANA_EV_SABOTAGE))
+            if (c->kind == ANA_EVENT_CARD &&
+                (c->effect < ANA_EV_FLOOD || c->effect > ANA_EV_SABOTAGE))
                 return fail(err, err_size, "an event has an unknown effect");
         }
         if (c->kind == ANA_TERRITORY && c->start_copies) {
@@ -139,7 +140,8 @@ int ana_tables_init(AnaTables *t, const AnaCardSpec *cards, int n_cards,
             t->start_territory = i;
         }
         if (c->kind == ANA_EVENT_CARD && c->start_copies) {
-            if (c->start_copies != 1) return fail(err, err_size, "a starting event has start_copies = 1");
+            if (c->start_copies != 1)
+                return fail(err, err_size, "a starting event has start_copies = 1");
             t->start_events[i] = 1;
             t->n_start_events++;
         }
@@ -152,7 +154,8 @@ int ana_tables_init(AnaTables *t, const AnaCardSpec *cards, int n_cards,
         return fail(err, err_size, "at most 3 starting events (one per EVENT slot)");
     for (int f = 0; f < t->n_fields; f++) {
         if (fields[f].duration < 1 || fields[f].duration > 50 || fields[f].amount < -100 ||
-            fields[f].amount > 100 || fields[f].effect < ANA_FX_HIT || fields[f].effect > ANA_FX_ATTACK_COST)
+            fields[f].amount > 100 || fields[f].effect < ANA_FX_HIT ||
+            fields[f].effect > ANA_FX_ATTACK_COST)
             return fail(err, err_size, "a field card has a value out of range");
         t->field[f].duration = (uint8_t)fields[f].duration;
         t->field[f].effect = (uint8_t)fields[f].effect;
@@ -160,7 +163,7 @@ int ana_tables_init(AnaTables *t, const AnaCardSpec *cards, int n_cards,
     }
     build_zobrist(t);
     t->z_start_events = 0;
-    for (int c = 0; c < ANA_MAX_CARDS; c++) t->z_start_events += t->start_events[c] * t->z_unseen[c];
+    for (int c = 0; c < ANA_MAX_CARDS; c++)
+        t->z_start_events += t->start_events[c] * t->z_unseen[c];
     return 0;
 }
-

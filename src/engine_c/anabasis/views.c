@@ -33,7 +33,8 @@ uint64_t ana_information_set_key_from_scratch(const AnaTables *t, const AnaState
         h += (uint64_t)u[c] * t->z_unseen[c] - (uint64_t)op->deck[c] * z_deck[c].hash -
              (uint64_t)op->hand[c] * z_hand[c].hash;
     for (int k = 0; k < ANA_SLOTS; k++)
-        if (slot_face_down(s, o, k)) h += t->z_face_down[k] - (uint64_t)op->slot[k] * z_slot[k].hash;
+        if (slot_face_down(s, o, k))
+            h += t->z_face_down[k] - (uint64_t)op->slot[k] * z_slot[k].hash;
     return h;
 }
 
@@ -52,7 +53,8 @@ uint64_t ana_information_set_key(const AnaTables *t, const AnaState *s, int play
         int c = op->slot[k];
         if (c == ANA_NONE) continue;
         if (dealing) h -= t->z_unseen[c];
-        if (!slot_up(s, o, k)) h += t->z_unseen[c] + t->z_face_down[k] - (uint64_t)c * z_slot[k].hash;
+        if (!slot_up(s, o, k))
+            h += t->z_unseen[c] + t->z_face_down[k] - (uint64_t)c * z_slot[k].hash;
     }
     return h;
 }
@@ -61,7 +63,7 @@ uint64_t ana_information_set_key(const AnaTables *t, const AnaState *s, int play
 static uint32_t events_total(const AnaTables *t, const uint8_t u[ANA_MAX_CARDS]) {
     uint32_t total = 0;
     int c;
-    FOR_BITS(c, t->event_ids) total += u[c];
+    FOR_BITS (c, t->event_ids) total += u[c];
     return total;
 }
 
@@ -69,14 +71,14 @@ static uint32_t events_total(const AnaTables *t, const uint8_t u[ANA_MAX_CARDS])
  * removed from it: r = below(*total), the card whose cumulative range in
  * ascending id order holds r. *total is the count of the cards that may be
  * drawn (all of u, or its events), and stays so. */
-static int draw_from(const AnaTables *t, uint8_t u[ANA_MAX_CARDS], int events_only,
-                     uint32_t *total, XenRng *rng) {
+static int draw_from(const AnaTables *t, uint8_t u[ANA_MAX_CARDS], int events_only, uint32_t *total,
+                     XenRng *rng) {
     uint32_t r = xen_rng_below(rng, *total);
     int c = 0;
     if (!events_only) {
         c = xen_multiset_pick(u, t->n_cards, r);
     } else {
-        FOR_BITS(c, t->event_ids) {
+        FOR_BITS (c, t->event_ids) {
             if (r < u[c]) break;
             r -= u[c];
         }
@@ -107,9 +109,9 @@ void ana_resample(const AnaTables *t, AnaState *s, int player, XenRng *rng) {
     for (int i = 0; i < hand_n; i++) hand[draw_from(t, u, 0, &cards, rng)]++;
     /* most counts stay as they were: only the others pay a keyed write */
     int c;
-    FOR_BITS(c, xen_multiset_differ(op->hand, hand, ANA_MAX_CARDS))
+    FOR_BITS (c, xen_multiset_differ(op->hand, hand, ANA_MAX_CARDS))
         hidden_set8(t, s, &op->hand[c], hand[c]);
-    FOR_BITS(c, xen_multiset_differ(op->deck, u, ANA_MAX_CARDS))
+    FOR_BITS (c, xen_multiset_differ(op->deck, u, ANA_MAX_CARDS))
         hidden_set8(t, s, &op->deck[c], u[c]);
     debug_check(t, s);
 }
@@ -126,7 +128,8 @@ int ana_observed_by(const AnaTables *t, const AnaState *s, XenCode code, int sea
     if (player == seat) return 1;
     if (player != XEN_CHANCE) return XEN_KIND(code) != ANA_SET;
     switch (s->stage) {
-    case ANA_SG_DEAL: case ANA_SG_SETUP_DRAW: return s->sub == seat;
+    case ANA_SG_DEAL:
+    case ANA_SG_SETUP_DRAW: return s->sub == seat;
     case ANA_SG_END_DRAW: return s->active == seat;
     default: return 1;
     }

@@ -17,49 +17,49 @@
 #include "internal.h"
 #include "learned.h"
 
-#define SCALARS(X)                                                              \
-    X(to_move)          /* 1 for the active seat (whose turn it is) */          \
-    X(first_seat)       /* 1 for seat 0 */                                      \
-    X(hp_sqrt)          /* sqrt(HP / starting HP), HP clamped at 0 */           \
-    X(hp)               /* HP / starting HP */                                  \
-    X(hp_danger)        /* 1 / (1 + HP left) */                                 \
-    X(front_units)                                                              \
-    X(back_units)                                                               \
-    X(front_power)      /* power / 1000, as derived by the rules */             \
-    X(back_power)                                                               \
-    X(front_attack)                                                             \
-    X(back_attack)                                                              \
-    X(pressure)         /* attack on the field / (1 + enemy HP left) */         \
-    X(lethal)           /* 1 if the attack on the field reaches the enemy HP */ \
-    X(tempo_attack)     /* attack on the field, for the active seat only */     \
-    X(damage)           /* damage on own units, / 1000 */                       \
-    X(tokens)           /* Retainer tokens on the field */                      \
-    X(ready_units)      /* units on the field not used this turn */             \
-    X(ranged)           /* units with each keyword */                           \
-    X(blitz)                                                                    \
-    X(first_strike)                                                             \
-    X(flying)                                                                   \
-    X(protection)                                                               \
-    X(horde)                                                                    \
-    X(hand)             /* cards in hand */                                     \
-    X(hand_units)       /* units in hand */                                     \
-    X(hand_power)       /* their power / 1000 + attack */                       \
-    X(hand_cost)        /* cost of the cards in hand, / 10 */                   \
-    X(deck)             /* cards in the deck */                                 \
-    X(deck_safety)      /* min(deck, 5) / 5: an empty deck loses */             \
-    X(deck_danger)      /* 1 / (1 + cards in the deck) */                       \
-    X(charisma_left)    /* charisma not used this turn */                       \
-    X(ability_used)                                                             \
-    X(known)            /* cards in hand the other seat knows */
+#define SCALARS(X) \
+    X(to_move)    /* 1 for the active seat (whose turn it is) */ \
+    X(first_seat) /* 1 for seat 0 */ \
+    X(hp_sqrt)    /* sqrt(HP / starting HP), HP clamped at 0 */ \
+    X(hp)         /* HP / starting HP */ \
+    X(hp_danger)  /* 1 / (1 + HP left) */ \
+    X(front_units) \
+    X(back_units) \
+    X(front_power) /* power / 1000, as derived by the rules */ \
+    X(back_power) \
+    X(front_attack) \
+    X(back_attack) \
+    X(pressure)     /* attack on the field / (1 + enemy HP left) */ \
+    X(lethal)       /* 1 if the attack on the field reaches the enemy HP */ \
+    X(tempo_attack) /* attack on the field, for the active seat only */ \
+    X(damage)       /* damage on own units, / 1000 */ \
+    X(tokens)       /* Retainer tokens on the field */ \
+    X(ready_units)  /* units on the field not used this turn */ \
+    X(ranged)       /* units with each keyword */ \
+    X(blitz) \
+    X(first_strike) \
+    X(flying) \
+    X(protection) \
+    X(horde) \
+    X(hand)          /* cards in hand */ \
+    X(hand_units)    /* units in hand */ \
+    X(hand_power)    /* their power / 1000 + attack */ \
+    X(hand_cost)     /* cost of the cards in hand, / 10 */ \
+    X(deck)          /* cards in the deck */ \
+    X(deck_safety)   /* min(deck, 5) / 5: an empty deck loses */ \
+    X(deck_danger)   /* 1 / (1 + cards in the deck) */ \
+    X(charisma_left) /* charisma not used this turn */ \
+    X(ability_used) \
+    X(known) /* cards in hand the other seat knows */
 
 /* One feature per card id of the card set, for each group ("in_hand:Mercenary"):
  * what a side holds and will draw card by card, which the sums above blur
  * (a Fire Drake in hand is not two Goblin Raiders; the Crown wins outright). */
-#define CARD_GROUPS(X)                                                          \
-    X(in_hand)          /* copies in hand */                                    \
-    X(in_deck)          /* copies in the deck / cards in the deck: the chance   \
-                           that the next draw is this card (0: empty deck) */   \
-    X(on_field)         /* units of the card on the field (tokens apart) */
+#define CARD_GROUPS(X) \
+    X(in_hand)  /* copies in hand */ \
+    X(in_deck)  /* copies in the deck / cards in the deck: the chance   \
+                           that the next draw is this card (0: empty deck) */ \
+    X(on_field) /* units of the card on the field (tokens apart) */
 
 typedef struct Side {
     SCALARS(XEN_FEATURE_FIELD)
@@ -77,8 +77,10 @@ _Static_assert(0 SCALARS(COUNT_ONE) CARD_GROUPS(COUNT_ONE) * HERO_MAX_CARDS <= X
 #undef COUNT_ONE
 
 const XenFeatureSet hero_feature_set = {
-    (int)(sizeof SCALAR_NAMES / sizeof *SCALAR_NAMES), SCALAR_NAMES,
-    (int)(sizeof CARD_GROUP_NAMES / sizeof *CARD_GROUP_NAMES), CARD_GROUP_NAMES,
+    (int)(sizeof SCALAR_NAMES / sizeof *SCALAR_NAMES),
+    SCALAR_NAMES,
+    (int)(sizeof CARD_GROUP_NAMES / sizeof *CARD_GROUP_NAMES),
+    CARD_GROUP_NAMES,
 };
 
 /* The unit on `slot` (of its seat, p). */
@@ -95,10 +97,8 @@ static void unit_values(const HeroTables *t, const HeroState *s, int slot, Side 
         v->back_attack += attack;
     }
     v->damage += s->damage[slot] / 1000.0;
-    if (s->card[slot] == HERO_TOKEN)
-        v->tokens += 1.0;
-    else
-        v->on_field[s->card[slot]] += 1.0;
+    if (s->card[slot] == HERO_TOKEN) v->tokens += 1.0;
+    else v->on_field[s->card[slot]] += 1.0;
     v->ready_units += !(s->flags[slot] & HERO_F_USED);
     v->ranged += (kw & HERO_KW_RANGED) != 0;
     v->blitz += (kw & HERO_KW_BLITZ) != 0;

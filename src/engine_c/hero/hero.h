@@ -102,49 +102,76 @@ extern "C" {
 #endif
 
 enum {
-    HERO_MAX_CARDS = 64,      /* spec limit: a card id fits 6 bits */
+    HERO_MAX_CARDS = 64, /* spec limit: a card id fits 6 bits */
     HERO_MAX_EFFECTS = 4,
     HERO_ROW_SIZE = 5,
-    HERO_SLOTS = 20,          /* absolute unit slots, 2 seats x 2 rows x 5 */
+    HERO_SLOTS = 20, /* absolute unit slots, 2 seats x 2 rows x 5 */
     HERO_MAX_DECK = 200,
     HERO_MAX_NUMBER = 100000, /* bound on power and effect arguments */
     /* legal lists hold XEN_MAX_ACTIONS codes: the tables refuse a card set
      * whose worst case, 81 + 21 N, is above it */
-    HERO_TOKEN = 64,          /* card code of a Retainer token */
-    HERO_REF_NONE = 0xFF,     /* GONE, or no target */
+    HERO_TOKEN = 64,      /* card code of a Retainer token */
+    HERO_REF_NONE = 0xFF, /* GONE, or no target */
     HERO_REF_AVATAR = 0xFE,
-    HERO_NO_TARGET = 63,      /* relative target code NONE */
-    HERO_AVATAR_SLOT = 20,    /* relative code of the enemy avatar (ATTACK) */
+    HERO_NO_TARGET = 63,   /* relative target code NONE */
+    HERO_AVATAR_SLOT = 20, /* relative code of the enemy avatar (ATTACK) */
 };
 
 /* Action kinds (code >> 12). */
 enum {
-    HERO_END = 0, HERO_PASS = 1, HERO_MOVE = 2, HERO_DEPLOY = 3, HERO_PLAY = 4,
-    HERO_RETAINER = 5, HERO_ABILITY = 6, HERO_TARGET = 7, HERO_ATTACK = 8, HERO_GUARD = 9,
+    HERO_END = 0,
+    HERO_PASS = 1,
+    HERO_MOVE = 2,
+    HERO_DEPLOY = 3,
+    HERO_PLAY = 4,
+    HERO_RETAINER = 5,
+    HERO_ABILITY = 6,
+    HERO_TARGET = 7,
+    HERO_ATTACK = 8,
+    HERO_GUARD = 9,
     HERO_DRAW = 15,
 };
 
 /* Codes of §1. */
-enum { HERO_R = 0, HERO_U = 1, HERO_G = 2, HERO_K = 3, HERO_N = 4 };      /* factions */
+enum { HERO_R = 0, HERO_U = 1, HERO_G = 2, HERO_K = 3, HERO_N = 4 }; /* factions */
 enum {
-    HERO_KW_RANGED = 1, HERO_KW_BLITZ = 2, HERO_KW_FIRST_STRIKE = 4, HERO_KW_FLYING = 8,
-    HERO_KW_PROTECTION = 16, HERO_KW_HORDE = 32,
+    HERO_KW_RANGED = 1,
+    HERO_KW_BLITZ = 2,
+    HERO_KW_FIRST_STRIKE = 4,
+    HERO_KW_FLYING = 8,
+    HERO_KW_PROTECTION = 16,
+    HERO_KW_HORDE = 32,
 };
 enum { HERO_TG_NONE = 0, HERO_TG_UNIT = 1, HERO_TG_OWN_UNIT = 2, HERO_TG_ENEMY_UNIT = 3 };
 enum {
-    HERO_FX_DAMAGE_UNIT = 1, HERO_FX_DESTROY_UNIT = 2, HERO_FX_DAMAGE_AVATAR = 3,
-    HERO_FX_HEAL_AVATAR = 4, HERO_FX_LOSE_HP = 5, HERO_FX_DRAW = 6, HERO_FX_PUMP = 7,
-    HERO_FX_BOUNCE = 8, HERO_FX_TAP = 9, HERO_FX_UNTAP = 10, HERO_FX_WIN_IF_UNITS = 11,
+    HERO_FX_DAMAGE_UNIT = 1,
+    HERO_FX_DESTROY_UNIT = 2,
+    HERO_FX_DAMAGE_AVATAR = 3,
+    HERO_FX_HEAL_AVATAR = 4,
+    HERO_FX_LOSE_HP = 5,
+    HERO_FX_DRAW = 6,
+    HERO_FX_PUMP = 7,
+    HERO_FX_BOUNCE = 8,
+    HERO_FX_TAP = 9,
+    HERO_FX_UNTAP = 10,
+    HERO_FX_WIN_IF_UNITS = 11,
 };
 enum {
-    HERO_AB_NONE = 0, HERO_AB_ACTIVATED = 1, HERO_AB_ON_ENEMY_DESTROYED = 2,
+    HERO_AB_NONE = 0,
+    HERO_AB_ACTIVATED = 1,
+    HERO_AB_ON_ENEMY_DESTROYED = 2,
     HERO_AB_RACE_BONUS = 3,
 };
 
 /* HeroState.phase (§3), .pend_kind, unit flags (.result: XEN_RES_*, codes.h). */
 enum {
-    HERO_PH_SETUP = 0, HERO_PH_DRAW, HERO_PH_ACTION, HERO_PH_WINDOW, HERO_PH_BATTLE,
-    HERO_PH_DEFEND, HERO_PH_OVER,
+    HERO_PH_SETUP = 0,
+    HERO_PH_DRAW,
+    HERO_PH_ACTION,
+    HERO_PH_WINDOW,
+    HERO_PH_BATTLE,
+    HERO_PH_DEFEND,
+    HERO_PH_OVER,
 };
 enum { HERO_PEND_NONE = 0, HERO_PEND_TARGET = 1, HERO_PEND_DRAW = 2 };
 enum { HERO_F_USED = 1, HERO_F_CAN_MOVE = 2 };
@@ -187,32 +214,32 @@ typedef struct HeroUndo {
  * xenophon.hero.cards. Race ids are small integers of the caller's choice
  * (the bindings number them by first appearance, avatars then cards). */
 typedef struct HeroEffectSpec {
-    int op;                   /* HERO_FX_* */
-    int a, b;                 /* arguments (pump: a = power, b = attack), 0..100000 */
+    int op;   /* HERO_FX_* */
+    int a, b; /* arguments (pump: a = power, b = attack), 0..100000 */
 } HeroEffectSpec;
 
 typedef struct HeroCardSpec {
-    int is_unit;              /* 1 unit, 0 operation */
-    int faction;              /* HERO_R .. HERO_N */
-    int cost;                 /* 1..99 */
-    int cond_colours[4];      /* condition symbols R, U, G, K */
-    int cond_generic;         /* the condition's number */
-    int race;                 /* units: race id */
-    int power, attack;        /* units */
-    int keywords;             /* HERO_KW_* bits */
-    int fast;                 /* operations: 1 fast, 0 normal */
-    int target;               /* HERO_TG_* shared by all effects (E-21) */
+    int is_unit;         /* 1 unit, 0 operation */
+    int faction;         /* HERO_R .. HERO_N */
+    int cost;            /* 1..99 */
+    int cond_colours[4]; /* condition symbols R, U, G, K */
+    int cond_generic;    /* the condition's number */
+    int race;            /* units: race id */
+    int power, attack;   /* units */
+    int keywords;        /* HERO_KW_* bits */
+    int fast;            /* operations: 1 fast, 0 normal */
+    int target;          /* HERO_TG_* shared by all effects (E-21) */
     int n_effects;
     HeroEffectSpec effects[HERO_MAX_EFFECTS];
 } HeroCardSpec;
 
 typedef struct HeroAvatarSpec {
     int faction, hp, hand, charisma, race;
-    int ability;              /* HERO_AB_* */
-    int target;               /* activated: HERO_TG_* */
-    int n_effects;            /* activated and on_enemy_destroyed */
+    int ability;   /* HERO_AB_* */
+    int target;    /* activated: HERO_TG_* */
+    int n_effects; /* activated and on_enemy_destroyed */
     HeroEffectSpec effects[HERO_MAX_EFFECTS];
-    int bonus_race, bonus_power, bonus_attack;   /* race_bonus */
+    int bonus_race, bonus_power, bonus_attack; /* race_bonus */
 } HeroAvatarSpec;
 
 /* ------------------------------------------------------------ tables */
@@ -224,14 +251,14 @@ typedef struct HeroEffect {
 /* An effect list with its target kind: a card's or an avatar ability's. */
 typedef struct HeroEffects {
     uint8_t n, target;
-    int32_t destroy_max;      /* min max_power of its destroy_unit effects, else INT32_MAX */
+    int32_t destroy_max; /* min max_power of its destroy_unit effects, else INT32_MAX */
     HeroEffect fx[HERO_MAX_EFFECTS];
 } HeroEffects;
 
 typedef struct HeroCard {
     uint8_t is_unit, faction, cost, fast, keywords;
     uint8_t cond[4];
-    int32_t cond_total;       /* symbols + number */
+    int32_t cond_total; /* symbols + number */
     HeroEffects effects;
 } HeroCard;
 
@@ -241,11 +268,11 @@ typedef struct HeroCard {
 typedef struct HeroSeat {
     int32_t hp, hand, charisma;
     uint8_t faction, ability;
-    HeroEffects ability_fx;   /* activated / on_enemy_destroyed */
-    int32_t power[HERO_MAX_CARDS + 1];     /* printed + race bonus */
+    HeroEffects ability_fx;            /* activated / on_enemy_destroyed */
+    int32_t power[HERO_MAX_CARDS + 1]; /* printed + race bonus */
     int32_t attack[HERO_MAX_CARDS + 1];
     uint8_t unit_faction[HERO_MAX_CARDS + 1];
-    uint8_t keywords[HERO_MAX_CARDS + 1];  /* a token has none */
+    uint8_t keywords[HERO_MAX_CARDS + 1]; /* a token has none */
     uint8_t decklist[HERO_MAX_CARDS];
     int32_t deck_size;
 } HeroSeat;
@@ -257,10 +284,10 @@ typedef struct HeroTables {
     uint64_t unit_ids, op_ids, fast_op_ids;
     HeroCard card[HERO_MAX_CARDS];
     HeroSeat seat[2];
-    XenKey zobrist[sizeof(HeroState)];    /* per byte offset (zobrist.h); 0 outside
+    XenKey zobrist[sizeof(HeroState)]; /* per byte offset (zobrist.h); 0 outside
                                              hashed fields */
-    uint64_t z_view[2];                   /* information-set keys: whose view */
-    XenLearnedEval learned;               /* the learned evaluation's weights (learned.h) */
+    uint64_t z_view[2];                /* information-set keys: whose view */
+    XenLearnedEval learned;            /* the learned evaluation's weights (learned.h) */
 } HeroTables;
 
 /* ------------------------------------------------------------ functions */
@@ -270,8 +297,8 @@ typedef struct HeroTables {
  * anything out of the spec's ranges and any card set whose worst-case number
  * of legal codes, 81 + 21 N (§8), exceeds XEN_MAX_ACTIONS (N <= 44). */
 int hero_tables_init(HeroTables *t, const HeroCardSpec *cards, int n_cards,
-                     const HeroAvatarSpec avatars[2], const int decks[2][HERO_MAX_CARDS],
-                     char *err, size_t err_size);
+                     const HeroAvatarSpec avatars[2], const int decks[2][HERO_MAX_CARDS], char *err,
+                     size_t err_size);
 
 /* The state at creation (§4): the first setup chance node (or, with two
  * empty starting hands, the first Draw phase). */
@@ -328,8 +355,7 @@ int32_t hero_attack(const HeroTables *t, const HeroState *s, int slot);
  * keys. O(1) from the hidden sums; the _from_scratch form reads every card
  * id (the state check compares the two). */
 uint64_t hero_information_set_key(const HeroTables *t, const HeroState *s, int player);
-uint64_t hero_information_set_key_from_scratch(const HeroTables *t, const HeroState *s,
-                                               int player);
+uint64_t hero_information_set_key_from_scratch(const HeroTables *t, const HeroState *s, int player);
 
 /* §11.1: 1 if `seat` is shown which code `code` (legal at s) is, 0 if it
  * sees only that an action or outcome of its kind happened. */

@@ -57,7 +57,7 @@ enum { REF_TARGET = 0, REF_X = 1, REF_Y = 2, N_REFS = 3 };
 typedef struct Ctx {
     const HeroTables *t;
     HeroState *s;
-    int special_winner;       /* -1, or the seat a win_if_units made win */
+    int special_winner; /* -1, or the seat a win_if_units made win */
     uint8_t ref[N_REFS];
     /* A unit's damage rose since the last settle. Only then can a unit have
      * died (powers are >= 1 and pumps >= 0, and a settle leaves no unit with
@@ -84,9 +84,7 @@ static inline void w8_hidden(Ctx *c, uint8_t *p, int v) {
     xen_set_u8(c->s, c->s->hidden, c->t->zobrist, p, v);
 }
 
-static inline void w8(Ctx *c, uint8_t *p, int v) {
-    xen_set_u8(c->s, NULL, c->t->zobrist, p, v);
-}
+static inline void w8(Ctx *c, uint8_t *p, int v) { xen_set_u8(c->s, NULL, c->t->zobrist, p, v); }
 
 static inline void w32(Ctx *c, int32_t *p, int32_t v) {
     xen_set_i32(c->s, NULL, c->t->zobrist, p, v);
@@ -100,7 +98,7 @@ const char *hero_check_keys(const HeroTables *t, const HeroState *s);
 
 /* The legal codes of a decision as runs (runs.h), ascending (moves.c): the
  * playout policy picks from them without listing the codes. */
-enum { HERO_MAX_RUNS = HERO_MAX_CARDS + 16 };   /* a run per card held, and a few */
+enum { HERO_MAX_RUNS = HERO_MAX_CARDS + 16 }; /* a run per card held, and a few */
 int hero_decision_runs(const HeroTables *t, const HeroState *s, XenRun *runs);
 
 
@@ -122,18 +120,17 @@ static inline int current_player_of(const HeroState *s) {
     return s->active;
 }
 _Static_assert(HERO_PH_WINDOW == HERO_PH_ACTION + 1 && HERO_PH_DEFEND == HERO_PH_ACTION + 3 &&
-               (HERO_PH_WINDOW & 1) && (HERO_PH_DEFEND & 1) && !(HERO_PH_ACTION & 1) &&
-               !(HERO_PH_BATTLE & 1), "current_player_of: the decision phases, the odd ones the other seat's");
+                   (HERO_PH_WINDOW & 1) && (HERO_PH_DEFEND & 1) && !(HERO_PH_ACTION & 1) &&
+                   !(HERO_PH_BATTLE & 1),
+               "current_player_of: the decision phases, the odd ones the other seat's");
 
 
 /* ======================================================== units and rows */
 
 static inline int seat_of(int slot) { return slot / 10; }
-static inline int row_of(int slot) { return slot / 5; }          /* rr = seat * 2 + row */
+static inline int row_of(int slot) { return slot / 5; } /* rr = seat * 2 + row */
 static inline int is_front(int slot) { return (slot % 10) < 5; }
-static inline int occupied(const HeroState *s, int slot) {
-    return slot % 5 < s->row_n[slot / 5];
-}
+static inline int occupied(const HeroState *s, int slot) { return slot % 5 < s->row_n[slot / 5]; }
 
 /* Seat u's units as a 10-bit mask of relative slots (bit i: slot u * 10 + i;
  * 0..4 front, 5..9 back): rows are left-packed, so no slot is tested. */
@@ -170,7 +167,8 @@ static inline uint32_t seat_flagged(const HeroState *s, int u, int flag) {
     return out;
 #endif
 }
-_Static_assert(offsetof(HeroState, flags) + HERO_SLOTS + 6 <= sizeof(HeroState), "seat_flagged's load");
+_Static_assert(offsetof(HeroState, flags) + HERO_SLOTS + 6 <= sizeof(HeroState),
+               "seat_flagged's load");
 
 /* Occupied slots as a 20-bit mask. */
 static inline uint32_t occupied_mask(const HeroState *s) {

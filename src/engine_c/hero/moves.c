@@ -85,7 +85,8 @@ static int runs_play(Decision *d, int normal_too, XenRun *runs, int n) {
         int card = __builtin_ctzll(m);
         const HeroCard *k = &d->t->card[card];
         if (!can_use(d, card)) continue;
-        n = xen_run_add(runs, n, HERO_PLAY, card, 0, targets_or_none(d->t, d->s, &k->effects, d->u));
+        n = xen_run_add(runs, n, HERO_PLAY, card, 0,
+                        targets_or_none(d->t, d->s, &k->effects, d->u));
     }
     return n;
 }
@@ -112,8 +113,8 @@ static int runs_ability(const HeroTables *t, const HeroState *s, int u, XenRun *
 static int runs_attack(const HeroTables *t, const HeroState *s, int a, XenRun *runs, int n) {
     int op = 1 - a;
     uint32_t used = seat_units(s, op) & seat_flagged(s, op, HERO_F_USED);
-    uint64_t used_front = (uint64_t)(used & 0x1F) << 10;   /* relative codes 10..14 */
-    uint64_t used_back = (uint64_t)(used & 0x3E0) << 10;   /* 15..19 */
+    uint64_t used_front = (uint64_t)(used & 0x1F) << 10; /* relative codes 10..14 */
+    uint64_t used_back = (uint64_t)(used & 0x3E0) << 10; /* 15..19 */
     for (uint32_t m = seat_units(s, a) & ~seat_flagged(s, a, HERO_F_USED); m; m &= m - 1) {
         int rel = __builtin_ctz(m), slot = a * 10 + rel;
         if (rel < 5)
@@ -163,7 +164,7 @@ int hero_decision_runs(const HeroTables *t, const HeroState *s, XenRun *runs) {
     if (s->pend_kind == HERO_PEND_TARGET)
         return xen_run_add(runs, 0, HERO_TARGET, 0, 0,
                            legal_targets(t, s, &t->card[s->pend_source].effects, u));
-    d.held = held_cards(s, u);   /* the cards held, not every id */
+    d.held = held_cards(s, u); /* the cards held, not every id */
     switch (s->phase) {
     case HERO_PH_ACTION:
         n = xen_run_add(runs, n, HERO_END, 0, 0, 1);
@@ -190,8 +191,7 @@ int hero_decision_runs(const HeroTables *t, const HeroState *s, XenRun *runs) {
         n = runs_retainer(&d, runs, n);
         n = runs_guard(t, s, u, runs, n);
         break;
-    default:
-        break;
+    default: break;
     }
     return n;
 }
@@ -246,4 +246,3 @@ uint16_t hero_sample_chance(const HeroTables *t, const HeroState *s, XenRng *rng
     int card = xen_multiset_pick(s->deck[d], t->n_cards, r);
     return XEN_CODE(HERO_DRAW, card, 0);
 }
-

@@ -8,11 +8,11 @@
 /* ================================================================ evaluation */
 
 /* Weights of the static evaluation (see hero_evaluate). */
-#define EVAL_W_HP 2.0       /* per unit of sqrt-HP difference (in [-1, 1]) */
-#define EVAL_W_BOARD 0.05   /* per "point" of board difference */
-#define EVAL_W_HAND 0.04    /* per card of hand-size difference */
-#define EVAL_W_DECK 0.4     /* per unit of deck-safety difference (in [-1, 1]) */
-#define EVAL_DECK_SAFE 5    /* a deck of this many cards or more is safe */
+#define EVAL_W_HP 2.0     /* per unit of sqrt-HP difference (in [-1, 1]) */
+#define EVAL_W_BOARD 0.05 /* per "point" of board difference */
+#define EVAL_W_HAND 0.04  /* per card of hand-size difference */
+#define EVAL_W_DECK 0.4   /* per unit of deck-safety difference (in [-1, 1]) */
+#define EVAL_DECK_SAFE 5  /* a deck of this many cards or more is safe */
 
 /* sqrt(hp / max) with hp clamped to [0, max]: HP weighs more as it runs out
  * (losing the 2nd of 20 HP matters less than losing the 19th). */

@@ -48,7 +48,7 @@ static void remove_units(Ctx *c, uint32_t mask) {
         for (int i = j; i < n; i++) clear_unit(c, rr * 5 + i);
         w8(c, &s->row_n[rr], j);
     }
-    if (s->phase == HERO_PH_DEFEND) {   /* outside it the record is zero, not a ref */
+    if (s->phase == HERO_PH_DEFEND) { /* outside it the record is zero, not a ref */
         w8(c, &s->att_from, remap(s->att_from, mask));
         w8(c, &s->att_to, remap(s->att_to, mask));
     }
@@ -138,7 +138,7 @@ static void enemy_destroyed_trigger(Ctx *c, int u) {
  * is the spec's order (seat 0 front, back, seat 1 front, back, left to right). */
 static void destroy_units(Ctx *c, uint32_t mask) {
     HeroState *s = c->s;
-    uint32_t owners = 0;   /* bit i: owner of the i-th destroyed unit, in order */
+    uint32_t owners = 0; /* bit i: owner of the i-th destroyed unit, in order */
     int n = 0;
     for (uint32_t m = mask; m; m &= m - 1) {
         int slot = __builtin_ctz(m), owner = seat_of(slot), card = s->card[slot];
@@ -184,7 +184,7 @@ static void draw_card(Ctx *c, int seat, int card) {
     HeroState *s = c->s;
     w8_hidden(c, &s->deck[seat][card], s->deck[seat][card] - 1);
     w8(c, &s->deck_n[seat], s->deck_n[seat] - 1);
-    c->vitals = 1;   /* an empty deck loses: the next end check looks */
+    c->vitals = 1; /* an empty deck loses: the next end check looks */
     w8_hidden(c, &s->hand[seat][card], s->hand[seat][card] + 1);
     w8(c, &s->hand_n[seat], s->hand_n[seat] + 1);
 }
@@ -247,7 +247,7 @@ static int resolve(Ctx *c, int card, int is_ability, int u, int from) {
     for (int i = from; i < list->n; i++) {
         const HeroEffect *e = &list->fx[i];
         int t = c->ref[REF_TARGET];
-        if (effect_needs_target(e->op) && t == HERO_REF_NONE) continue;   /* GONE: skipped (E-8) */
+        if (effect_needs_target(e->op) && t == HERO_REF_NONE) continue; /* GONE: skipped (E-8) */
         switch (e->op) {
         case HERO_FX_DAMAGE_UNIT:
             add_damage(c, t, e->a);
@@ -285,21 +285,14 @@ static int resolve(Ctx *c, int card, int is_ability, int u, int from) {
             w32(c, &s->pump_power[t], s->pump_power[t] + e->a);
             w32(c, &s->pump_attack[t], s->pump_attack[t] + e->b);
             break;
-        case HERO_FX_BOUNCE:
-            bounce(c, t);
-            break;
-        case HERO_FX_TAP:
-            w8(c, &s->flags[t], s->flags[t] | HERO_F_USED);
-            break;
-        case HERO_FX_UNTAP:
-            w8(c, &s->flags[t], s->flags[t] & ~HERO_F_USED);
-            break;
+        case HERO_FX_BOUNCE: bounce(c, t); break;
+        case HERO_FX_TAP: w8(c, &s->flags[t], s->flags[t] | HERO_F_USED); break;
+        case HERO_FX_UNTAP: w8(c, &s->flags[t], s->flags[t] & ~HERO_F_USED); break;
         case HERO_FX_WIN_IF_UNITS:
             if (non_token_units(s, u) >= e->a) c->special_winner = u;
             if (settle(c)) return 1;
             break;
-        default:
-            break;
+        default: break;
         }
     }
     return 0;
@@ -464,20 +457,14 @@ static void apply_decision(Ctx *c, uint16_t code) {
         if (s->phase == HERO_PH_WINDOW) w8(c, &s->phase, HERO_PH_BATTLE);
         else resolve_attack(c, HERO_REF_NONE);
         break;
-    case HERO_MOVE:
-        move_unit(c, u * 10 + y);
-        break;
-    case HERO_DEPLOY:
-        deploy(c, u, x, y);
-        break;
+    case HERO_MOVE: move_unit(c, u * 10 + y); break;
+    case HERO_DEPLOY: deploy(c, u, x, y); break;
     case HERO_PLAY:
         use_card(c, u, x);
-        to_grave(c, u, x);   /* E-7: before its effects */
+        to_grave(c, u, x); /* E-7: before its effects */
         resolve_on(c, x, 0, u, y == HERO_NO_TARGET ? HERO_REF_NONE : abs_slot(u, y));
         break;
-    case HERO_RETAINER:
-        retainer(c, u, x);
-        break;
+    case HERO_RETAINER: retainer(c, u, x); break;
     case HERO_ABILITY:
         w8(c, &s->ability_used[u], 1);
         resolve_on(c, 0, 1, u, y == HERO_NO_TARGET ? HERO_REF_NONE : abs_slot(u, y));
@@ -498,8 +485,7 @@ static void apply_decision(Ctx *c, uint16_t code) {
         w8(c, &s->flags[u * 10 + y], s->flags[u * 10 + y] | HERO_F_USED);
         resolve_attack(c, u * 10 + y);
         break;
-    default:
-        break;
+    default: break;
     }
 }
 
@@ -507,7 +493,7 @@ static void apply_code(const HeroTables *t, HeroState *s, uint16_t code) {
     Ctx c = ctx_of(t, s);
     if (XEN_KIND(code) == HERO_DRAW) apply_draw(&c, XEN_X(code));
     else apply_decision(&c, code);
-    if (s->phase != HERO_PH_OVER) settle(&c);   /* "after every action" (§5) */
+    if (s->phase != HERO_PH_OVER) settle(&c); /* "after every action" (§5) */
 }
 
 /* Undo design: a full copy of the 840-byte state (Pons style), chosen by
@@ -550,7 +536,7 @@ void hero_undo(const HeroTables *t, HeroState *s, const HeroUndo *u) {
 /* ==================================================================== setup */
 
 void hero_initial_state(const HeroTables *t, HeroState *s) {
-    memset(s, 0, sizeof *s);   /* every hashed field 0: hash and hidden sums 0 */
+    memset(s, 0, sizeof *s); /* every hashed field 0: hash and hidden sums 0 */
     Ctx c = ctx_of(t, s);
     for (int p = 0; p < 2; p++) {
         w32(&c, &s->hp[p], t->seat[p].hp);

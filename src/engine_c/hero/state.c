@@ -43,8 +43,14 @@ int hero_drawer(const HeroTables *t, const HeroState *s) {
 
 void hero_returns(const HeroState *s, int out[2]) {
     out[0] = out[1] = 0;
-    if (s->result == XEN_RES_WIN0) { out[0] = 1; out[1] = -1; }
-    if (s->result == XEN_RES_WIN1) { out[0] = -1; out[1] = 1; }
+    if (s->result == XEN_RES_WIN0) {
+        out[0] = 1;
+        out[1] = -1;
+    }
+    if (s->result == XEN_RES_WIN1) {
+        out[0] = -1;
+        out[1] = 1;
+    }
 }
 
 /* ===================================================== hash, checks, views */
@@ -100,7 +106,7 @@ static const char *check_unit(const HeroTables *t, const HeroState *s, int slot)
 /* Rows are left-packed: units, then all-zero slots. */
 static const char *check_rows(const HeroTables *t, const HeroState *s) {
     if (s->charisma_used[0] > t->seat[0].charisma || s->charisma_used[1] > t->seat[1].charisma)
-        return "charisma overspent";   /* before the pumps, whose bound it is part of */
+        return "charisma overspent"; /* before the pumps, whose bound it is part of */
     if (s->ability_used[0] > 1 || s->ability_used[1] > 1) return "ability flag out of range";
     for (int rr = 0; rr < 4; rr++) {
         if (s->row_n[rr] > HERO_ROW_SIZE) return "row holds more than 5 units";
@@ -125,8 +131,8 @@ static const char *check_zones(const HeroTables *t, const HeroState *s) {
         for (int slot = p * 10; slot < p * 10 + 10; slot++)
             if (occupied(s, slot) && s->card[slot] != HERO_TOKEN) field[s->card[slot]]++;
         for (int card = 0; card < HERO_MAX_CARDS; card++) {
-            if (card >= t->n_cards && (s->hand[p][card] || s->deck[p][card] || s->grave[p][card] ||
-                                       s->known[p][card]))
+            if (card >= t->n_cards &&
+                (s->hand[p][card] || s->deck[p][card] || s->grave[p][card] || s->known[p][card]))
                 return "a multiset counts a card outside the set";
             if (s->known[p][card] > s->hand[p][card]) return "known exceeds the hand";
             if (s->hand[p][card] + s->deck[p][card] + s->grave[p][card] + field[card] !=
@@ -174,9 +180,8 @@ static const char *check_pending_draw(const HeroTables *t, const HeroState *s) {
 
 static const char *check_pending(const HeroTables *t, const HeroState *s) {
     if (s->pend_kind > HERO_PEND_DRAW) return "pending kind out of range";
-    if (s->pend_kind == HERO_PEND_NONE &&
-        (s->pend_source || s->pend_ability || s->pend_player || s->pend_effect || s->pend_target ||
-         s->draws_left))
+    if (s->pend_kind == HERO_PEND_NONE && (s->pend_source || s->pend_ability || s->pend_player ||
+                                           s->pend_effect || s->pend_target || s->draws_left))
         return "pending fields set without a pending";
     if (s->pend_kind == HERO_PEND_TARGET) {
         if (s->phase != HERO_PH_ACTION || s->pend_source >= t->n_cards ||
@@ -194,7 +199,8 @@ static const char *check_attack(const HeroState *s) {
     if (s->phase != HERO_PH_DEFEND)
         return s->att_from || s->att_to ? "attack record outside the defend phase" : NULL;
     if (s->att_from != HERO_REF_NONE &&
-        (s->att_from >= HERO_SLOTS || seat_of(s->att_from) != s->active || !occupied(s, s->att_from)))
+        (s->att_from >= HERO_SLOTS || seat_of(s->att_from) != s->active ||
+         !occupied(s, s->att_from)))
         return "bad attacker ref";
     if (s->att_to != HERO_REF_NONE && s->att_to != HERO_REF_AVATAR &&
         (s->att_to >= HERO_SLOTS || seat_of(s->att_to) == s->active || !occupied(s, s->att_to)))
@@ -235,7 +241,8 @@ static const char *check_going_on(const HeroTables *t, const HeroState *s) {
         if (s->phase == HERO_PH_SETUP && s->hand_n[p] > t->seat[p].hand)
             return "hand: more cards than the avatar's starting hand during setup";
     }
-    if (s->phase == HERO_PH_SETUP && s->hand_n[0] == t->seat[0].hand && s->hand_n[1] == t->seat[1].hand)
+    if (s->phase == HERO_PH_SETUP && s->hand_n[0] == t->seat[0].hand &&
+        s->hand_n[1] == t->seat[1].hand)
         return "phase: both starting hands are complete: the setup is over";
     return NULL;
 }

@@ -4,7 +4,7 @@
 #include "internal.h"
 
 /* Seed of the Zobrist keys: fixed, so hashes are stable across runs. */
-#define HERO_ZOBRIST_SEED 0x6865726f5a6f6272ULL  /* "heroZobr" */
+#define HERO_ZOBRIST_SEED 0x6865726f5a6f6272ULL /* "heroZobr" */
 /* ==================================================================== tables */
 
 /* The builders below return NULL, or the reason a spec is refused. */
@@ -29,8 +29,7 @@ static const char *build_effects(HeroEffects *out, const HeroEffectSpec *fx, int
     /* E-21: `target` is none exactly when no effect needs one. */
     if (needs && target == HERO_TG_NONE)
         return "an effect needs a target but the target kind is none";
-    if (!needs && target != HERO_TG_NONE)
-        return "a target kind but no effect uses a target";
+    if (!needs && target != HERO_TG_NONE) return "a target kind but no effect uses a target";
     return NULL;
 }
 
@@ -51,7 +50,7 @@ static const char *build_card(HeroCard *c, const HeroCardSpec *s) {
         c->cond[k] = (uint8_t)s->cond_colours[k];
         total += s->cond_colours[k];
     }
-    c->cond_total = total > 1000 ? 1000 : (int32_t)total;   /* a field holds at most 11 cards */
+    c->cond_total = total > 1000 ? 1000 : (int32_t)total; /* a field holds at most 11 cards */
     if (c->is_unit) {
         if (s->power < 1 || s->power > HERO_MAX_NUMBER) return "power outside 1..100000";
         if (s->attack < 0 || s->attack > 99) return "attack outside 0..99";
@@ -99,7 +98,7 @@ static const char *build_seat(HeroTables *t, HeroSeat *seat, const HeroAvatarSpe
     if (why) return why;
     for (int c = 0; c <= HERO_MAX_CARDS; c++) {
         int is_token = c == HERO_TOKEN;
-        if (!is_token && c >= t->n_cards) continue;   /* stays 0 */
+        if (!is_token && c >= t->n_cards) continue; /* stays 0 */
         int race = is_token ? a->race : cards[c].race;
         int bonus = a->ability == HERO_AB_RACE_BONUS && race == a->bonus_race;
         seat->power[c] = (is_token ? 500 : cards[c].power) + (bonus ? a->bonus_power : 0);
@@ -126,15 +125,16 @@ static void build_zobrist(HeroTables *t) {
     memset(t->zobrist, 0, sizeof t->zobrist);
     for (size_t o = REGION32_BEGIN; o < REGION32_END; o += 4)
         t->zobrist[o].hash = xen_splitmix64(&x) | 1;
-    for (size_t o = REGION32_END; o < REGION8_END; o++)
-        t->zobrist[o].hash = xen_splitmix64(&x) | 1;
+    for (size_t o = REGION32_END; o < REGION8_END; o++) t->zobrist[o].hash = xen_splitmix64(&x) | 1;
     t->zobrist[offsetof(HeroState, zero_)].hash = 0;
     t->z_view[0] = xen_splitmix64(&x);
     t->z_view[1] = xen_splitmix64(&x);
     for (int p = 0; p < 2; p++)
         for (int card = 0; card < HERO_MAX_CARDS; card++) {
-            XenKey *hand = &t->zobrist[offsetof(HeroState, hand) + (size_t)(p * HERO_MAX_CARDS + card)];
-            XenKey *deck = &t->zobrist[offsetof(HeroState, deck) + (size_t)(p * HERO_MAX_CARDS + card)];
+            XenKey *hand =
+                &t->zobrist[offsetof(HeroState, hand) + (size_t)(p * HERO_MAX_CARDS + card)];
+            XenKey *deck =
+                &t->zobrist[offsetof(HeroState, deck) + (size_t)(p * HERO_MAX_CARDS + card)];
             hand->hidden[p] = -hand->hash;
             deck->hidden[p] = -deck->hash;
         }
@@ -142,8 +142,8 @@ static void build_zobrist(HeroTables *t) {
 
 /* err receives "card <id>: <reason>", "seat <p>: <reason>" or "<reason>". */
 int hero_tables_init(HeroTables *t, const HeroCardSpec *cards, int n_cards,
-                     const HeroAvatarSpec avatars[2], const int decks[2][HERO_MAX_CARDS],
-                     char *err, size_t err_size) {
+                     const HeroAvatarSpec avatars[2], const int decks[2][HERO_MAX_CARDS], char *err,
+                     size_t err_size) {
     memset(t, 0, sizeof *t);
     if (n_cards < 1 || n_cards > HERO_MAX_CARDS) {
         snprintf(err, err_size, "%d cards: a card set holds 1 to %d", n_cards, HERO_MAX_CARDS);
@@ -153,8 +153,8 @@ int hero_tables_init(HeroTables *t, const HeroCardSpec *cards, int n_cards,
     if (81 + 21 * n_cards > XEN_MAX_ACTIONS) {
         snprintf(err, err_size,
                  "%d cards: up to 81 + 21 x %d = %d legal actions, above the engine's bound of %d "
-                 "(at most %d cards)", n_cards, n_cards, 81 + 21 * n_cards, XEN_MAX_ACTIONS,
-                 (XEN_MAX_ACTIONS - 81) / 21);
+                 "(at most %d cards)",
+                 n_cards, n_cards, 81 + 21 * n_cards, XEN_MAX_ACTIONS, (XEN_MAX_ACTIONS - 81) / 21);
         return -1;
     }
     t->n_cards = n_cards;
@@ -179,4 +179,3 @@ int hero_tables_init(HeroTables *t, const HeroCardSpec *cards, int n_cards,
     build_zobrist(t);
     return 0;
 }
-
