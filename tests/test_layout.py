@@ -23,11 +23,23 @@ from xenophon.kernel.plugin import ENTRY_POINT_GROUP, GamePlugin, plugins
 from xenophon.kernel.registry import GAMES, make_game
 
 ROOT = Path(__file__).resolve().parents[1]
-#: the shared code: every Python module of src/ and cli/, and the bindings' glue
+#: the shared code: every Python module of src/ and cli/, the kernel's C
+#: headers, the bindings' and the OpenSpiel bridge's glue, and the build
 SHARED_PATTERNS = {
-    "src": ("*.py", "*.pyx", "*.pxd", "bindings/*.cpp", "bindings/*.hpp"),
+    "src": (
+        "*.py",
+        "*.pyx",
+        "*.pxd",
+        "*.pxi",
+        "engine_c/*.h",
+        "bindings/*.cpp",
+        "bindings/*.hpp",
+        "interop/*.cc",
+        "interop/*.hpp",
+    ),
     "cli": ("*.py",),
 }
+SHARED_FILES = ("setup.py",)
 DOC_PATH = re.compile(r"\bdocs/[\w./-]+\.md\b")
 
 
@@ -51,6 +63,7 @@ def shared_files() -> list[Path]:
     for top, patterns in SHARED_PATTERNS.items():
         for pattern in patterns:
             files.update((ROOT / top).rglob(pattern))
+    files.update(ROOT / name for name in SHARED_FILES)
     return sorted(path for path in files if not is_games_own(path))
 
 
@@ -69,6 +82,9 @@ def test_the_shared_code_is_found():
     assert ROOT / "src" / "kernel" / "registry.py" in files
     assert ROOT / "cli" / "main.py" in files
     assert ROOT / "src" / "bindings" / "module.cpp" in files
+    assert ROOT / "src" / "interop" / "xenophon_spiel.hpp" in files
+    assert ROOT / "src" / "engine_c" / "codes.h" in files
+    assert ROOT / "setup.py" in files
     assert not any(path.parent.name in GAMES for path in files)
 
 

@@ -1,5 +1,5 @@
-/* check.h - what the state checks of both cores share (ana_state_check,
- * hero_state_check).
+/* check.h - what the state checks of every core share (each core's
+ * P_state_check, P its prefix).
  *
  * A state check returns NULL for a state the core can play on, else a static
  * message naming the first broken invariant. from_bytes and from_dict accept

@@ -5,7 +5,7 @@
  *
  *     code = kind << 12 | x << 6 | y        kind 0..15, x and y 0..63
  *
- * Each game names its kinds and what x and y mean (anabasis.h, hero.h).
+ * Each game names its kinds and what x and y mean (its GAME/GAME.h).
  * Every move generator emits codes kind-major, then x, then y, so legal
  * lists come out ascending without sorting.
  */

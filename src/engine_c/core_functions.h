@@ -1,5 +1,5 @@
 /* core_functions.h - the functions every game's core provides under its
- * prefix (ana_, hero_), with the same shapes (anabasis.h, hero.h), named once
+ * prefix P (P_apply, ...), with the same shapes (its GAME/GAME.h), named once
  * for C++ code that drives a core by traits (the bindings, the OpenSpiel
  * bridge); what they must do is the game contract, written in game_api.h.
  * Inside a traits struct, XEN_CORE_FUNCTIONS(ana) declares

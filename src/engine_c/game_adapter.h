@@ -3,9 +3,9 @@
  *
  * A game's adapter.c defines
  *
- *     XEN_GAME_NAME    "anabasis"
- *     XEN_PREFIX       ana            the prefix of the core's functions
- *     XEN_TABLES       AnaTables
+ *     XEN_GAME_NAME    "GAME"
+ *     XEN_PREFIX       P              the prefix of the core's functions
+ *     XEN_TABLES       PTables
  *     XEN_STATE        AnaState       starts with its hash, ends with its hidden
  *                                     sums (zobrist.h); has a `turn` field
  *

@@ -14,8 +14,8 @@
  * core_functions.h names those functions for C++ traits, and
  * src/engine_c/game_api.pxd declares for Cython the part the search calls.
  *
- * A game's core provides, under its prefix P (ana_, hero_), with T its
- * tables, S its state and U its undo record (anabasis.h, hero.h):
+ * A game's core provides, under its prefix P (P_apply, ...), with T its
+ * tables, S its state and U its undo record (declared in its GAME/GAME.h):
  *
  *     int      P_current_player(const S *);
  *     int      P_legal_actions(const T *, const S *, XenCode *out);

@@ -38,9 +38,9 @@
 
 #include <math.h>
 
-/* An upper bound on the feature count of either game (Anabasis: scalars and
- * two groups per card of at most 48 cards; Hero: scalars and three groups per
- * card of at most 64 cards, checked in its features.c). */
+/* An upper bound on the feature count of every game (scalars and a few groups
+ * per card of its card set; each game checks its own count against it in its
+ * features.c). */
 #define XEN_MAX_FEATURES 232
 /* The most hidden units a network may have. */
 #define XEN_MAX_HIDDEN 64

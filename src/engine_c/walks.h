@@ -6,7 +6,7 @@
  * direct and the loops as fast as hand-written ones.
  *
  * Undo is a copy of the state (both cores measured a full copy faster than
- * a delta journal: the comments above ana_apply and hero_apply).
+ * a delta journal: the comments above each core's P_apply).
  */
 #ifndef XENOPHON_WALKS_H
 #define XENOPHON_WALKS_H

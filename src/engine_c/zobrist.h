@@ -6,8 +6,8 @@
  *
  *     hash = sum over hashed fields f of value(f) * keys[offset(f)]  (mod 2^64)
  *
- * a field being a byte (Anabasis: every field, bitboards byte by byte) or a
- * signed 32-bit value (Hero's counters). Writing a field from v to w adds
+ * a field being a byte (bitboards byte by byte) or a signed 32-bit value
+ * (counters). Writing a field from v to w adds
  * (w - v) * key, so a setter keeps the hash current without knowing what the
  * field means, and a multiset count n contributes n keys (the additive form
  * is what makes counts cheap; a xor form would need a key per count). Two
@@ -15,8 +15,8 @@
  * vanishes mod 2^64.
  *
  * Every write to a state goes through these setters; the games wrap them as
- * set8 / set16 / bb_set ... and hidden_set8 / hidden_add (Anabasis), w8 /
- * w32 and w8_hidden (Hero): the plain ones write the fields no seat hides
+ * plain setters and hidden ones (in their rules.c: set8, bb_set, w32, ...
+ * and hidden_set8, w8_hidden, ...): the plain ones write the fields no seat hides
  * (hidden = NULL below: the hash alone), the *hidden ones the hand and deck
  * counts. A direct write would break the hash: debug builds recompute it
  * after every apply.

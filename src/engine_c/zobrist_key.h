@@ -1,5 +1,5 @@
 /* zobrist_key.h - the keys of one byte offset of a state (zobrist.h), a type
- * of both games' tables (anabasis.h, hero.h). */
+ * of every game's tables (GAME/GAME.h). */
 #ifndef XENOPHON_ZOBRIST_KEY_H
 #define XENOPHON_ZOBRIST_KEY_H
 

@@ -2,8 +2,9 @@
 
 OpenSpiel's C++ ``ISMCTSBot`` cannot play a game registered from Python (it
 does not forward ``resample_from_infostate``), so for it the games are also
-compiled as C++ OpenSpiel games over our C core: src/interop/xenophon_spiel.cc
-plus the C cores (src/engine_c/*/*.c), built with g++ (C++20) against the headers shipped in
+compiled as C++ OpenSpiel games over our C core: each game's src/engine_c/GAME/openspiel.cc
+(over the templates of src/interop/xenophon_spiel.hpp) with src/interop/xenophon_spiel.cc
+and the C cores (src/engine_c/*/*.c), built with g++ (C++20) against the headers shipped in
 the open-spiel wheel into a cache directory (``$XENOPHON_CACHE``, default
 ``~/.cache/xenophon``), then loaded into pyspiel's symbol scope. This needs a
 source checkout, OpenSpiel and a compiler; `unavailable_reason()` says which
@@ -44,7 +45,8 @@ DEFAULT_C_UCT = 1.0
 
 PACKAGE_DIR = Path(xenophon.__file__).resolve().parent
 ENGINE_DIR = PACKAGE_DIR / "engine_c"
-WRAPPER_SOURCE = Path(__file__).resolve().parent / "xenophon_spiel.cc"  # shipped with the package
+WRAPPER_DIR = Path(__file__).resolve().parent
+WRAPPER_SOURCE = WRAPPER_DIR / "xenophon_spiel.cc"  # shipped with the package, with its .hpp
 
 _library: ctypes.CDLL | None = None
 
@@ -99,8 +101,11 @@ def build_library() -> Path:
     cc, cxx = _compilers()
     site = Path(pyspiel.__file__).parent
     c_sources = sorted(ENGINE_DIR.glob("*/*.c"))  # each game's core in its folder
+    # the shared part, then each game's OpenSpiel game in its own folder
+    cxx_sources = [WRAPPER_SOURCE, *sorted(ENGINE_DIR.glob("*/openspiel.cc"))]
     digest = hashlib.sha256()
-    for path in [WRAPPER_SOURCE, *c_sources, *sorted(ENGINE_DIR.glob("**/*.h"))]:
+    headers = [*sorted(ENGINE_DIR.glob("**/*.h")), *sorted(WRAPPER_DIR.glob("*.hpp"))]
+    for path in [*cxx_sources, *c_sources, *headers]:
         digest.update(path.read_bytes())
     digest.update(str(site).encode())
     for compiler in (cc, cxx):
@@ -110,9 +115,8 @@ def build_library() -> Path:
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=target.parent) as work:
-        objects = [Path(work, f"{path.parent.name}-{path.stem}.o") for path in c_sources] + [
-            Path(work, "spiel.o")
-        ]
+        objects = [Path(work, f"{path.parent.name}-{path.stem}.o") for path in c_sources]
+        cxx_objects = [Path(work, f"{path.parent.name}-{path.stem}.o") for path in cxx_sources]
         # the core's symbols stay inside the library (hidden), away from xenophon._core's
         commands = [
             [
@@ -130,14 +134,14 @@ def build_library() -> Path:
             ]
             for path, obj in zip(c_sources, objects)
         ]
-        commands.append(
+        commands += [
             [
                 cxx,
                 "-O3",
                 "-std=c++20",
                 "-fPIC",
                 "-c",
-                str(WRAPPER_SOURCE),
+                str(path),
                 "-I",
                 str(site),
                 "-I",
@@ -146,13 +150,16 @@ def build_library() -> Path:
                 str(site / "open_spiel" / "json" / "include"),
                 "-I",
                 str(ENGINE_DIR),
+                "-I",
+                str(WRAPPER_DIR),
                 "-o",
-                str(objects[-1]),
+                str(obj),
             ]
-        )
+            for path, obj in zip(cxx_sources, cxx_objects)
+        ]
         _run(commands)
         linked = Path(work, target.name)
-        _run([[cxx, "-shared", "-o", str(linked), *map(str, objects)]])
+        _run([[cxx, "-shared", "-o", str(linked), *map(str, objects + cxx_objects)]])
         os.replace(linked, target)
     return target
 

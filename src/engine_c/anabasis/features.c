@@ -58,6 +58,11 @@ typedef struct Side {
 static const char *const SCALAR_NAMES[] = {SCALARS(XEN_FEATURE_NAME)};
 static const char *const CARD_GROUP_NAMES[] = {CARD_GROUPS(XEN_FEATURE_NAME)};
 
+#define COUNT_ONE(name) +1
+_Static_assert(0 SCALARS(COUNT_ONE) CARD_GROUPS(COUNT_ONE) * ANA_MAX_CARDS <= XEN_MAX_FEATURES,
+               "the largest Anabasis card set's features exceed XEN_MAX_FEATURES");
+#undef COUNT_ONE
+
 const XenFeatureSet ana_feature_set = {
     (int)(sizeof SCALAR_NAMES / sizeof *SCALAR_NAMES),
     SCALAR_NAMES,
