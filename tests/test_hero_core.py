@@ -16,7 +16,7 @@ from xenophon._core import hero as core
 from xenophon.hero.cards import build_deck, load_card_set
 from xenophon.kernel.oracle import perft as walk_perft  # the tree walked in Python
 
-TABLES = {name: core.Tables(CARDS, d0, d1) for name, (d0, d1) in PAIRINGS.items()}
+TABLES = {name: core.Tables(CARDS.core_data(d0, d1)) for name, (d0, d1) in PAIRINGS.items()}
 
 
 def choose(state, rng: random.Random) -> int:
@@ -93,20 +93,20 @@ def test_tables_refuse_card_sets_with_too_many_legal_actions(tmp_path, n_cards, 
     cards = load_card_set(write_card_file(tmp_path / "cards.toml", n_cards))
     deck = build_deck(cards, "Test Lord", {cards.cards[0].name: 40})
     if accepted:
-        state = core.CoreState.initial(core.Tables(cards, deck, deck))
+        state = core.CoreState.initial(core.Tables(cards.core_data(deck, deck)))
         assert state.random_actions(2000, 1) == 2000
     else:
         with pytest.raises(ValueError, match="1024"):
-            core.Tables(cards, deck, deck)
+            core.Tables(cards.core_data(deck, deck))
 
 
 def test_tables_refuse_decks_of_another_card_set(tmp_path):
     other = load_card_set(write_card_file(tmp_path / "cards.toml", 3))
     deck = build_deck(other, "Test Lord", {other.cards[0].name: 40})
     with pytest.raises(ValueError, match="another card set"):
-        core.Tables(CARDS, deck, DECKS["wild_grove"])
+        core.Tables(CARDS.core_data(deck, DECKS["wild_grove"]))
     with pytest.raises(ValueError, match="Deck objects"):
-        core.Tables(CARDS, "wild_grove", DECKS["wild_grove"])
+        core.Tables(CARDS.core_data("wild_grove", DECKS["wild_grove"]))
 
 
 # --------------------------------------------------------------------------- random walks
@@ -233,7 +233,7 @@ def exotic_tables(tmp_path, avatar0, avatar1):
         "Zero Draw": 4,
     }
     return core.Tables(
-        cards, build_deck(cards, avatar0, counts), build_deck(cards, avatar1, counts)
+        cards.core_data(build_deck(cards, avatar0, counts), build_deck(cards, avatar1, counts))
     )
 
 
@@ -489,7 +489,7 @@ class Script:
     """Plays a game move by move: draws picked by name, decisions checked legal."""
 
     def __init__(self, deck0, deck1):
-        self.tables = core.Tables(CARDS, deck0, deck1)
+        self.tables = core.Tables(CARDS.core_data(deck0, deck1))
         self.state = core.CoreState.initial(self.tables)
         self.ids = {name: i for i, name in enumerate(self.tables.card_names)}
 
@@ -997,7 +997,7 @@ HAND_WRITTEN = {
 def test_from_dict_hand_written_positions_agree_with_the_oracle(name):
     d = HAND_WRITTEN[name]()
     decks = QUEEN_SAGE if d["players"][0]["avatar"] == "Night Queen" else CRIMSON_WILD
-    tables = core.Tables(CARDS, *decks)
+    tables = core.Tables(CARDS.core_data(*decks))
     expected = check_against_oracle(tables, OracleGame(CARDS, *decks), d)
     assert expected["phase"] == d["phase"] and expected["attack"] == d["attack"]
     # once completed by the oracle's to_dict, the dict round trips on the C core
@@ -1020,7 +1020,7 @@ def test_from_dict_hand_written_exotic_positions_agree_with_the_oracle(tmp_path)
         "Zero Draw": 4,
     }
     decks = (build_deck(cards, "Seer", counts), build_deck(cards, "Reaper", counts))
-    tables, oracle = core.Tables(cards, *decks), OracleGame(cards, *decks)
+    tables, oracle = core.Tables(cards.core_data(*decks)), OracleGame(cards, *decks)
     ability_draw = hand_written(
         decks,
         cards,
@@ -1100,7 +1100,7 @@ def test_from_dict_takes_the_oracles_defaults():
         "Fireball": 0,
     }
     del sparse["result"], sparse["pending"], sparse["attack"]
-    tables = core.Tables(CARDS, *CRIMSON_WILD)
+    tables = core.Tables(CARDS.core_data(*CRIMSON_WILD))
     oracle = OracleGame(CARDS, *CRIMSON_WILD)
     built = core.CoreState.from_dict(tables, sparse).to_dict()
     assert built == oracle.state_from_dict(sparse).to_dict()
@@ -1111,7 +1111,9 @@ def test_from_dict_takes_the_oracles_defaults():
 
 
 def valid_action_dict() -> dict:
-    d = core.CoreState.from_dict(core.Tables(CARDS, *CRIMSON_WILD), crimson_wild()).to_dict()
+    d = core.CoreState.from_dict(
+        core.Tables(CARDS.core_data(*CRIMSON_WILD)), crimson_wild()
+    ).to_dict()
     assert d["current"] == 0 and d["players"][0]["front"][0]["power"] == 3000
     return d
 
@@ -1305,7 +1307,7 @@ BROKEN = {
 
 @pytest.mark.parametrize("name", sorted(BROKEN))
 def test_from_dict_refuses_what_the_c_state_cannot_hold(name):
-    tables = core.Tables(CARDS, *CRIMSON_WILD)
+    tables = core.Tables(CARDS.core_data(*CRIMSON_WILD))
     d = valid_action_dict()
     core.CoreState.from_dict(tables, d)  # valid before the change
     change, message = BROKEN[name]
@@ -1321,7 +1323,7 @@ def test_from_dict_game_over_and_the_game_interface():
     d = valid_action_dict()
     d["players"][1]["hp"] = -2
     d.update(phase="over", current=None, result=[1, -1])
-    tables = core.Tables(CARDS, *CRIMSON_WILD)
+    tables = core.Tables(CARDS.core_data(*CRIMSON_WILD))
     state = core.CoreState.from_dict(tables, d)
     assert state.is_terminal() and state.returns() == [1.0, -1.0] and state.to_dict() == d
     check_against_oracle(tables, OracleGame(CARDS, *CRIMSON_WILD), d, seeds=range(1))

@@ -19,7 +19,7 @@ MAX_ACTIONS = 5000
 
 def factories(pairing):
     deck0, deck1 = PAIRINGS[pairing]
-    tables = core.Tables(CARDS, deck0, deck1)
+    tables = core.Tables(CARDS.core_data(deck0, deck1))
     oracle_game = OracleGame(CARDS, deck0, deck1)
     return (lambda: core.CoreState.initial(tables)), oracle_game.new_initial_state
 

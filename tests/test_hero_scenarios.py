@@ -74,7 +74,9 @@ class Backend(SwitchedBackend):
 
     def __init__(self, cards, deck0, deck1):
         super().__init__(
-            OracleGame(cards, deck0, deck1), core.CoreState, core.Tables(cards, deck0, deck1)
+            OracleGame(cards, deck0, deck1),
+            core.CoreState,
+            core.Tables(cards.core_data(deck0, deck1)),
         )
         self.cards = cards
         self.decks = (deck0, deck1)

@@ -134,7 +134,9 @@ def chance_states(new_game, games: int, walk: random.Random):
 
 GAMES = {
     f"hero {name}": (
-        lambda pair=pair: hero_core.CoreState.initial(hero_core.Tables(HERO_CARDS, *pair)),
+        lambda pair=pair: hero_core.CoreState.initial(
+            hero_core.Tables(HERO_CARDS.core_data(*pair))
+        ),
         hero_policy,
         6,
     )

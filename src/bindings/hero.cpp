@@ -1,15 +1,16 @@
 // xenophon._core.hero: the int-level backend over the C core
-// (src/engine_c/hero/hero.h). Thin: it reads the Python card set and decks of
-// xenophon.hero.cards into plain C specs and builds (and reads) the canonical
+// (src/engine_c/hero/hero.h). Thin: it copies the plain data of the card set and
+// decks (HeroCardSet.core_data) into C specs and builds (and reads) the canonical
 // dict of docs/hero-engine.md §10; the undo history, the code checks and the
 // rest of the protocol that both games share are in backend.hpp. The rules
 // live only in the C core.
 #include <array>
 #include <cctype>
 #include <cstring>
-#include <map>
 #include <memory>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "backend.hpp"
@@ -28,146 +29,97 @@ struct Tables : xen::TablesBase<HeroTables> {
 };
 using TablesPtr = std::shared_ptr<Tables>;
 
-int index_of(const std::vector<std::string> &names, const std::string &name,
-             const std::string &what, const std::string &where) {
-    for (size_t i = 0; i < names.size(); i++)
-        if (names[i] == name) return static_cast<int>(i);
-    throw py::value_error(where + ": unknown " + what + " '" + name + "'");
-}
+// The card set and the two decks as plain data, built by the Python side in the
+// core's numbering (xenophon.hero.cards.HeroCardSet.core_data: the vocabulary's
+// one owner, which also numbers the races and checks the decks against the set):
+// a card is (name, [is_unit, faction, cost, the condition's R, U, G, K counts,
+// its number, race, power, attack, keyword bits, fast, target], effects), a seat
+// (deck name, avatar name, [faction, hp, hand, charisma, race, ability, target,
+// bonus race, bonus power, bonus attack], effects, the deck's count of every
+// card id), an effect (opcode, a, b). The C core checks the numbers' ranges.
+using EffectData = std::vector<std::tuple<int, int, int>>;
+using CardData = std::tuple<std::string, std::vector<int>, EffectData>;
+using SeatData =
+    std::tuple<std::string, std::string, std::vector<int>, EffectData, std::vector<int>>;
+constexpr size_t CARD_NUMBERS = 14, AVATAR_NUMBERS = 10;
 
-const std::vector<std::string> FACTIONS = {"R", "U", "G", "K", "N"};
-const std::vector<std::string> KEYWORDS = {"RANGED", "BLITZ",      "FIRST_STRIKE",
-                                           "FLYING", "PROTECTION", "HORDE"};
-const std::vector<std::string> TARGETS = {"none", "unit", "own_unit", "enemy_unit"};
-const std::vector<std::string> ABILITIES = {"none", "activated", "on_enemy_destroyed",
-                                            "race_bonus"};
-
-// Race ids by first appearance: avatars, then cards (spec §14).
-struct Races {
-    std::map<std::string, int> ids;
-    int id(const std::string &race) {
-        auto it = ids.find(race);
-        if (it != ids.end()) return it->second;
-        int next = static_cast<int>(ids.size());
-        ids[race] = next;
-        return next;
-    }
-};
-
-int read_effects(const py::handle &effects, HeroEffectSpec *out, const std::string &where) {
+int effect_specs(const EffectData &effects, HeroEffectSpec *out, const std::string &where) {
+    if (effects.size() > HERO_MAX_EFFECTS)
+        throw py::value_error(where + ": more than " + std::to_string(HERO_MAX_EFFECTS) +
+                              " effects");
     int n = 0;
-    for (auto e : effects) {
-        if (n >= HERO_MAX_EFFECTS)
-            throw py::value_error(where + ": more than " + std::to_string(HERO_MAX_EFFECTS) +
-                                  " effects");
-        HeroEffectSpec &spec = out[n++];
-        spec.op = e.attr("opcode").cast<int>();
-        auto args = e.attr("args").cast<std::vector<int>>();
-        if (args.size() > 2)
-            throw py::value_error(where + ": an effect with more than 2 arguments");
-        spec.a = args.size() > 0 ? args[0] : 0;
-        spec.b = args.size() > 1 ? args[1] : 0;
-    }
+    for (const auto &[op, a, b] : effects) out[n++] = HeroEffectSpec{op, a, b};
     return n;
 }
 
-HeroCardSpec read_card(const py::handle &card, Races &races) {
-    std::string where = "card '" + card.attr("name").cast<std::string>() + "'";
+HeroCardSpec card_spec(const CardData &card) {
+    const auto &[name, n, effects] = card;
+    std::string where = "card '" + name + "'";
+    if (n.size() != CARD_NUMBERS)
+        throw py::value_error(where + ": a card's data holds " + std::to_string(CARD_NUMBERS) +
+                              " numbers");
     HeroCardSpec s{};
-    std::string kind = card.attr("kind").cast<std::string>();
-    if (kind != "unit" && kind != "operation")
-        throw py::value_error(where + ": unknown kind '" + kind + "'");
-    s.is_unit = kind == "unit";
-    s.faction = index_of(FACTIONS, card.attr("faction").cast<std::string>(), "faction", where);
-    s.cost = card.attr("cost").cast<int>();
-    py::object condition = card.attr("condition");
-    auto colours = condition.attr("colours").cast<std::vector<int>>();
-    if (colours.size() != 4) throw py::value_error(where + ": a condition has 4 colour counts");
-    for (int k = 0; k < 4; k++) s.cond_colours[k] = colours[k];
-    s.cond_generic = condition.attr("generic").cast<int>();
-    if (s.is_unit) {
-        s.race = races.id(card.attr("race").cast<std::string>());
-        s.power = card.attr("power").cast<int>();
-        s.attack = card.attr("attack").cast<int>();
-    }
-    for (auto kw : card.attr("keywords"))
-        s.keywords |= 1 << index_of(KEYWORDS, kw.cast<std::string>(), "keyword", where);
-    py::object timing = card.attr("timing");
-    s.fast = !timing.is_none() && timing.cast<std::string>() == "fast";
-    s.target = index_of(TARGETS, card.attr("target").cast<std::string>(), "target kind", where);
-    s.n_effects = read_effects(card.attr("effects"), s.effects, where);
+    s.is_unit = n[0];
+    s.faction = n[1];
+    s.cost = n[2];
+    for (int k = 0; k < 4; k++) s.cond_colours[k] = n[3 + k];
+    s.cond_generic = n[7];
+    s.race = n[8];
+    s.power = n[9];
+    s.attack = n[10];
+    s.keywords = n[11];
+    s.fast = n[12];
+    s.target = n[13];
+    s.n_effects = effect_specs(effects, s.effects, where);
     return s;
 }
 
-HeroAvatarSpec read_avatar(const py::handle &avatar, Races &races) {
-    std::string where = "avatar '" + avatar.attr("name").cast<std::string>() + "'";
+HeroAvatarSpec avatar_spec(const std::vector<int> &n, const EffectData &effects,
+                           const std::string &where) {
+    if (n.size() != AVATAR_NUMBERS)
+        throw py::value_error(where + ": an avatar's data holds " + std::to_string(AVATAR_NUMBERS) +
+                              " numbers");
     HeroAvatarSpec s{};
-    s.faction = index_of(FACTIONS, avatar.attr("faction").cast<std::string>(), "faction", where);
-    s.hp = avatar.attr("hp").cast<int>();
-    s.hand = avatar.attr("hand").cast<int>();
-    s.charisma = avatar.attr("charisma").cast<int>();
-    s.race = races.id(avatar.attr("race").cast<std::string>());
-    py::object ability = avatar.attr("ability");
-    s.ability = index_of(ABILITIES, ability.attr("kind").cast<std::string>(), "ability kind",
-                         where);
-    s.target = index_of(TARGETS, ability.attr("target").cast<std::string>(), "target kind", where);
-    s.n_effects = read_effects(ability.attr("effects"), s.effects, where);
-    if (s.ability == HERO_AB_RACE_BONUS) {
-        s.bonus_race = races.id(ability.attr("race").cast<std::string>());
-        s.bonus_power = ability.attr("power").cast<int>();
-        s.bonus_attack = ability.attr("attack").cast<int>();
-    }
+    s.faction = n[0];
+    s.hp = n[1];
+    s.hand = n[2];
+    s.charisma = n[3];
+    s.race = n[4];
+    s.ability = n[5];
+    s.target = n[6];
+    s.bonus_race = n[7];
+    s.bonus_power = n[8];
+    s.bonus_attack = n[9];
+    s.n_effects = effect_specs(effects, s.effects, where);
     return s;
 }
 
-TablesPtr make_tables(const py::object &card_set, const py::object &deck0,
-                      const py::object &deck1) {
-    for (const py::object *d : {&deck0, &deck1})
-        if (!py::hasattr(*d, "counts") || !py::hasattr(*d, "avatar") ||
-            !py::hasattr(*d, "card_set_digest"))
-            throw py::value_error("decks must be Deck objects of xenophon.hero.cards (load_deck, "
-                                  "build_deck or prebuilt_decks)");
-    if (!py::hasattr(card_set, "cards") || !py::hasattr(card_set, "avatars"))
-        throw py::value_error(
-            "card_set must be a HeroCardSet of xenophon.hero.cards (load_card_set)");
-    auto tables = std::make_shared<Tables>();
-    py::list cards(card_set.attr("cards")), avatars(card_set.attr("avatars"));
+TablesPtr make_tables(const std::pair<std::vector<CardData>, std::vector<SeatData>> &data) {
+    const auto &[cards, seat_data] = data;
     int n_cards = static_cast<int>(cards.size());
     if (n_cards > HERO_MAX_CARDS)
         throw py::value_error("card set not supported: " + std::to_string(n_cards) +
                               " cards, at most " + std::to_string(HERO_MAX_CARDS));
-    Races races;
-    std::vector<HeroAvatarSpec> avatar_specs;
-    for (auto a : avatars) avatar_specs.push_back(read_avatar(a, races));
+    if (seat_data.size() != 2) throw py::value_error("the data holds two seats");
+    auto tables = std::make_shared<Tables>();
     std::vector<HeroCardSpec> specs;
-    for (auto c : cards) {
-        specs.push_back(read_card(c, races));
-        tables->card_names.push_back(c.attr("name").cast<std::string>());
+    for (const auto &card : cards) {
+        specs.push_back(card_spec(card));
+        tables->card_names.push_back(std::get<0>(card));
     }
-    std::string digest = py::str(card_set.attr("digest")).cast<std::string>();
     HeroAvatarSpec seats[2];
     int counts[2][HERO_MAX_CARDS] = {};
-    const py::object *decks[2] = {&deck0, &deck1};
     for (int p = 0; p < 2; p++) {
-        const py::object &deck = *decks[p];
-        std::string name = py::str(deck.attr("name")).cast<std::string>();
-        std::string where = "deck " + std::to_string(p) + " ('" + name + "')";
-        if (py::str(deck.attr("card_set_digest")).cast<std::string>() != digest)
-            throw py::value_error(where + " was built for another card set");
-        auto deck_counts = deck.attr("counts").cast<std::vector<int>>();
+        const auto &[deck_name, avatar_name, numbers, effects, deck_counts] = seat_data[p];
+        std::string where = "deck " + std::to_string(p) + " ('" + deck_name + "')";
         if (static_cast<int>(deck_counts.size()) != n_cards)
             throw py::value_error(where + ": " + std::to_string(deck_counts.size()) +
                                   " card counts for a set of " + std::to_string(n_cards) +
                                   " cards");
         for (int c = 0; c < n_cards; c++) counts[p][c] = deck_counts[c];
-        int avatar_id = deck.attr("avatar").attr("id").cast<int>();
-        std::string avatar_name = deck.attr("avatar").attr("name").cast<std::string>();
-        if (avatar_id < 0 || avatar_id >= static_cast<int>(avatar_specs.size()) ||
-            py::str(avatars[avatar_id].attr("name")).cast<std::string>() != avatar_name)
-            throw py::value_error(where + ": avatar '" + avatar_name + "' is not in the card set");
-        seats[p] = avatar_specs[avatar_id];
+        seats[p] = avatar_spec(numbers, effects, "avatar '" + avatar_name + "'");
         tables->avatar_names[p] = avatar_name;
-        tables->deck_names[p] = name;
+        tables->deck_names[p] = deck_name;
     }
     char err[256] = "";
     if (hero_tables_init(tables->t.get(), specs.data(), n_cards, seats, counts, err, sizeof err) !=
@@ -676,10 +628,53 @@ void bind_hero(py::module_ &m) {
     m.attr("NO_TARGET") = static_cast<int>(HERO_NO_TARGET);
     m.attr("AVATAR_SLOT") = static_cast<int>(HERO_AVATAR_SLOT);
     m.attr("MAX_ACTIONS") = static_cast<int>(XEN_MAX_ACTIONS);
+    // The core's numbering of the card vocabulary and its limits, by the C
+    // names of hero.h: the binding reads no names (core_data numbers them), this
+    // is for the test tying xenophon.hero.cards' order to the enums.
+    py::dict enums;
+#define HERO_ENUM(name) std::make_pair(#name, static_cast<int>(name))
+    for (const auto &[name, value] : {HERO_ENUM(HERO_R),
+                                      HERO_ENUM(HERO_U),
+                                      HERO_ENUM(HERO_G),
+                                      HERO_ENUM(HERO_K),
+                                      HERO_ENUM(HERO_N),
+                                      HERO_ENUM(HERO_KW_RANGED),
+                                      HERO_ENUM(HERO_KW_BLITZ),
+                                      HERO_ENUM(HERO_KW_FIRST_STRIKE),
+                                      HERO_ENUM(HERO_KW_FLYING),
+                                      HERO_ENUM(HERO_KW_PROTECTION),
+                                      HERO_ENUM(HERO_KW_HORDE),
+                                      HERO_ENUM(HERO_TG_NONE),
+                                      HERO_ENUM(HERO_TG_UNIT),
+                                      HERO_ENUM(HERO_TG_OWN_UNIT),
+                                      HERO_ENUM(HERO_TG_ENEMY_UNIT),
+                                      HERO_ENUM(HERO_AB_NONE),
+                                      HERO_ENUM(HERO_AB_ACTIVATED),
+                                      HERO_ENUM(HERO_AB_ON_ENEMY_DESTROYED),
+                                      HERO_ENUM(HERO_AB_RACE_BONUS),
+                                      HERO_ENUM(HERO_FX_DAMAGE_UNIT),
+                                      HERO_ENUM(HERO_FX_DESTROY_UNIT),
+                                      HERO_ENUM(HERO_FX_DAMAGE_AVATAR),
+                                      HERO_ENUM(HERO_FX_HEAL_AVATAR),
+                                      HERO_ENUM(HERO_FX_LOSE_HP),
+                                      HERO_ENUM(HERO_FX_DRAW),
+                                      HERO_ENUM(HERO_FX_PUMP),
+                                      HERO_ENUM(HERO_FX_BOUNCE),
+                                      HERO_ENUM(HERO_FX_TAP),
+                                      HERO_ENUM(HERO_FX_UNTAP),
+                                      HERO_ENUM(HERO_FX_WIN_IF_UNITS),
+                                      HERO_ENUM(HERO_MAX_CARDS),
+                                      HERO_ENUM(HERO_MAX_EFFECTS),
+                                      HERO_ENUM(HERO_MAX_DECK),
+                                      HERO_ENUM(HERO_MAX_NUMBER)})
+        enums[name] = value;
+#undef HERO_ENUM
+    m.attr("ENUMS") = enums;
 
     xen::bind_game_api<Hero>(m);
     xen::bind_tables<Hero>(m, "Card tables of one Hero game: a card set and the two decks.")
-        .def(py::init(&make_tables), py::arg("card_set"), py::arg("deck0"), py::arg("deck1"))
+        .def(py::init(&make_tables), py::arg("data"),
+             "The tables of HeroCardSet.core_data(deck0, deck1): the card set and both seats.")
         .def_property_readonly("avatar_names",
                                [](const Tables &t) {
                                    return std::vector<std::string>(t.avatar_names.begin(),

@@ -35,6 +35,12 @@ from xenophon.kernel.cardfile import (
     read_card_file,
 )
 
+# The card vocabulary, owned here: each list is in the order the C core
+# numbers it (src/engine_c/hero/hero.h: HERO_R.. for FACTIONS, the HERO_KW_*
+# bits for KEYWORDS, HERO_TG_* for TARGETS, HERO_AB_* for ABILITY_KINDS, and
+# HERO_FX_* for the opcodes of EFFECT_KINDS), and HeroCardSet.core_data() hands
+# the core those numbers, so the binding holds no names
+# (tests/test_hero_core_data.py checks the order against the enums it exports).
 #: faction symbols; the index is the faction's code in the C tables
 FACTIONS = ("R", "U", "G", "K", "N")
 FACTION_NAMES = {"R": "red", "U": "blue", "G": "green", "K": "black", "N": "neutral"}
@@ -45,6 +51,7 @@ TARGETS = ("none", "unit", "own_unit", "enemy_unit")
 CARD_TYPES = ("unit", "operation")
 TIMINGS = ("fast", "normal")
 TRIGGERS = ("on_deploy",)
+#: avatar ability kinds; the index is the ability's code in the C tables
 ABILITY_KINDS = ("none", "activated", "on_enemy_destroyed", "race_bonus")
 
 
@@ -248,6 +255,57 @@ class HeroCardSet:
     def card_id(self, name: str) -> int:
         return self.by_name(name).id
 
+    def core_data(
+        self, deck0: Deck, deck1: Deck
+    ) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+        """The card set and the two seats' decks as the C core's tables take them
+        (xenophon._core.hero.Tables): plain numbers in the core's numbering, one
+        tuple a card (name, the fields of HeroCardSpec, its effects) and a seat
+        (deck name, avatar name, the fields of HeroAvatarSpec, its ability's
+        effects, the deck's count of every card id); an effect is (opcode, a, b).
+        Race ids by first appearance: avatars (an avatar's race, then its race
+        bonus's), then units (docs/hero-engine.md §14). ValueError, naming the
+        card, avatar or deck, for what the core cannot take or number (a card
+        set of load_card_set passes the checks on words; they name what is
+        wrong in one built in memory), and for decks of another card set."""
+        for deck in (deck0, deck1):
+            if not all(hasattr(deck, key) for key in ("counts", "avatar", "card_set_digest")):
+                raise ValueError(
+                    "decks must be Deck objects of xenophon.hero.cards (load_deck, "
+                    "build_deck or prebuilt_decks)"
+                )
+        if len(self.cards) > MAX_CARDS:
+            raise ValueError(
+                f"card set not supported: {len(self.cards)} cards, at most {MAX_CARDS}"
+            )
+        races: dict[str, int] = {}
+        avatars = [_avatar_data(avatar, races) for avatar in self.avatars]
+        cards = [_card_data(card, races) for card in self.cards]
+        seats = [self._seat_data(seat, deck, avatars) for seat, deck in enumerate((deck0, deck1))]
+        return cards, seats
+
+    def _seat_data(
+        self,
+        seat: int,
+        deck: Deck,
+        avatars: list[tuple[tuple[int, ...], list[tuple[int, int, int]]]],
+    ) -> tuple[Any, ...]:
+        """One seat of core_data: its deck, checked against this card set, and its avatar."""
+        where = f"deck {seat} ('{deck.name}')"
+        if str(deck.card_set_digest) != str(self.digest):
+            raise ValueError(f"{where} was built for another card set")
+        if len(deck.counts) != len(self.cards):
+            raise ValueError(
+                f"{where}: {len(deck.counts)} card counts for a set of {len(self.cards)} cards"
+            )
+        avatar_id = deck.avatar.id
+        if not 0 <= avatar_id < len(self.avatars) or (
+            self.avatars[avatar_id].name != deck.avatar.name
+        ):
+            raise ValueError(f"{where}: avatar '{deck.avatar.name}' is not in the card set")
+        numbers, effects = avatars[avatar_id]
+        return (str(deck.name), deck.avatar.name, numbers, effects, list(deck.counts))
+
 
 @dataclass(frozen=True)
 class Deck:
@@ -271,6 +329,87 @@ class Deck:
     def cards(self, card_set: HeroCardSet) -> dict[str, int]:
         """{card name: count} in card id order."""
         return {card_set.cards[card_id].name: n for card_id, n in self.multiset().items()}
+
+
+# --------------------------------------------------------------------------- the core's data
+
+
+def _code(names: tuple[str, ...], name: str, what: str, where: str) -> int:
+    """The core's number of a word of the vocabulary `names` (its index)."""
+    if name not in names:
+        raise ValueError(f"{where}: unknown {what} '{name}'")
+    return names.index(name)
+
+
+def _race_id(races: dict[str, int], race: str) -> int:
+    """A race's id: the next free one at its first appearance."""
+    return races.setdefault(race, len(races))
+
+
+def _effects_data(effects: tuple[Effect, ...], where: str) -> list[tuple[int, int, int]]:
+    """(opcode, a, b) of each effect, the arguments missing taken as 0."""
+    if len(effects) > MAX_EFFECTS:
+        raise ValueError(f"{where}: more than {MAX_EFFECTS} effects")
+    data = []
+    for effect in effects:
+        if len(effect.args) > 2:
+            raise ValueError(f"{where}: an effect with more than 2 arguments")
+        a, b = (tuple(effect.args) + (0, 0))[:2]
+        data.append((effect.opcode, a, b))
+    return data
+
+
+def _card_data(card: HeroCard, races: dict[str, int]) -> tuple[Any, ...]:
+    """A card of core_data: name; is_unit, faction, cost, the condition's R, U,
+    G and K counts, its number, race, power, attack, keyword bits, fast, target
+    (the order of the binding's reader); effects."""
+    where = f"card '{card.name}'"
+    if card.kind not in CARD_TYPES:
+        raise ValueError(f"{where}: unknown kind '{card.kind}'")
+    faction = _code(FACTIONS, card.faction, "faction", where)
+    colours = tuple(card.condition.colours)
+    if len(colours) != 4:
+        raise ValueError(f"{where}: a condition has 4 colour counts")
+    race, power, attack = 0, 0, 0  # an operation's
+    if card.is_unit:
+        race, power, attack = _race_id(races, card.race), card.power, card.attack
+    keywords = 0
+    for keyword in card.keywords:
+        keywords |= 1 << _code(KEYWORDS, keyword, "keyword", where)
+    numbers = (
+        int(card.is_unit),
+        faction,
+        card.cost,
+        *colours,
+        card.condition.generic,
+        race,
+        power,
+        attack,
+        keywords,
+        int(card.timing == "fast"),
+        _code(TARGETS, card.target, "target kind", where),
+    )
+    return (card.name, numbers, _effects_data(card.effects, where))
+
+
+def _avatar_data(
+    avatar: HeroAvatar, races: dict[str, int]
+) -> tuple[tuple[int, ...], list[tuple[int, int, int]]]:
+    """An avatar of core_data: faction, hp, hand, charisma, race, ability,
+    target, bonus race, bonus power, bonus attack (the order of the binding's
+    reader); the ability's effects."""
+    where = f"avatar '{avatar.name}'"
+    faction = _code(FACTIONS, avatar.faction, "faction", where)
+    race = _race_id(races, avatar.race)
+    ability = avatar.ability
+    kind = _code(ABILITY_KINDS, ability.kind, "ability kind", where)
+    target = _code(TARGETS, ability.target, "target kind", where)
+    effects = _effects_data(ability.effects, where)
+    bonus = (0, 0, 0)
+    if ability.kind == "race_bonus":
+        bonus = (_race_id(races, ability.race), ability.power, ability.attack)
+    numbers = (faction, avatar.hp, avatar.hand, avatar.charisma, race, kind, target, *bonus)
+    return numbers, effects
 
 
 # --------------------------------------------------------------------------- loading

@@ -82,7 +82,7 @@ class Game(BaseGame):
 
     def _make_tables(self) -> Any:
         try:
-            return self._core().Tables(self.cards, *self.decks)
+            return self._core().Tables(self.cards.core_data(*self.decks))
         except ValueError as error:
             raise XenophonError(str(error)) from None
 

@@ -210,9 +210,10 @@ typedef struct HeroUndo {
 
 /* ------------------------------------------------------------ card specs */
 
-/* Plain C input of hero_tables_init, filled by the bindings from
- * xenophon.hero.cards. Race ids are small integers of the caller's choice
- * (the bindings number them by first appearance, avatars then cards). */
+/* Plain C input of hero_tables_init, filled by the binding from the plain data
+ * of xenophon.hero.cards (HeroCardSet.core_data). Race ids are small integers
+ * of the caller's choice (core_data numbers them by first appearance, avatars
+ * then cards). */
 typedef struct HeroEffectSpec {
     int op;   /* HERO_FX_* */
     int a, b; /* arguments (pump: a = power, b = attack), 0..100000 */
