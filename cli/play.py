@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 import textwrap
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -73,6 +72,8 @@ def add_parser(commands: Any) -> None:
 
 WHICH_GAME = "which game? " + " | ".join(f"xenophon play {name}" for name in GAMES)
 COMMANDS = ("moves", "card ", "hint", "undo", "save ", "board", "help", "quit")
+#: the live line while the AI searches: the same words whatever its cards
+AI_THINKING = "  the AI is thinking..."
 
 
 class TerminalSession(Session):
@@ -160,17 +161,18 @@ class TerminalSession(Session):
         return 0
 
     def play_ai(self) -> None:
+        """The AI's move. While it searches, a terminal shows one fixed line:
+        the search's progress, best move and estimate come from the AI's
+        hidden cards, and so would tell the human something of them."""
         self.tell_events()
-        thinking = ThinkingLine(self.out, self.narrator.intention) if self.live else None
-        result = self.ai_search(self.bot, thinking.update if thinking else None)
+        thinking = ThinkingLine(self.out) if self.live else None
+        if thinking:
+            thinking.show(AI_THINKING)
+        result = self.ai_search(self.bot)
         if thinking:
             thinking.clear()
         played = self.ai_play(self.bot, result)
-        shown = self.narrator.as_seen(played.shown, played.seat)
-        self.say(
-            f"AI: {shown}"
-            + (f"   (AI's win chance {percent(played.win)})" if played.win is not None else "")
-        )
+        self.say(f"AI: {self.narrator.as_seen(played.shown, played.seat)}")
         if not self.state.is_terminal():
             self.show_board()
 
@@ -222,7 +224,7 @@ class TerminalSession(Session):
             self.say(str(error.args[0]))
 
     def show_hint(self) -> None:
-        thinking = ThinkingLine(self.out, lambda text: text) if self.live else None
+        thinking = ThinkingLine(self.out) if self.live else None
         result = self.hint(self.hint_bot, thinking.update if thinking else None)
         if thinking:
             thinking.clear()
@@ -277,24 +279,25 @@ class TerminalSession(Session):
 
 
 class ThinkingLine:
-    """The live line of a search on a terminal: elapsed time, iterations,
-    the best move so far (as `shown` lets the human know of it) and its win
-    probability, redrawn in place."""
+    """A line redrawn in place on a terminal while a search runs: the AI's
+    fixed words, or the progress of the human's own search (`hint`: elapsed
+    time, iterations, the best move so far and its win probability)."""
 
-    def __init__(self, out: TextIO, shown: Callable[[str], str]):
+    def __init__(self, out: TextIO):
         self.out = out
-        self.shown = shown
+
+    def show(self, text: str) -> None:
+        self.out.write("\r\x1b[K" + text[:79])
+        self.out.flush()
 
     def update(self, result: Any) -> None:
         if not result.moves:
             return
         best = result.best
-        text = (
+        self.show(
             f"  thinking {result.seconds:4.1f} s, {result.iterations:,} iterations, "
-            f"best {self.shown(best.move.text)} ({percent(best.win_probability)})"
+            f"best {best.move.text} ({percent(best.win_probability)})"
         )
-        self.out.write("\r\x1b[K" + text[:79])
-        self.out.flush()
 
     def clear(self) -> None:
         self.out.write("\r\x1b[K")

@@ -65,11 +65,13 @@ def shown_move(text: str, hidden: bool) -> str:
 
 @dataclass
 class AiMove:
-    """The AI's move as the human sees it, and the AI's own estimate."""
+    """The AI's move as the human sees it. Nothing of its search comes with
+    it: the search's estimates are computed from the AI's hidden cards, so
+    they would differ between worlds the human cannot tell apart
+    (docs/play.md, "The AI thinking")."""
 
     seat: int
     shown: str
-    win: float | None
 
 
 class Session:
@@ -129,15 +131,13 @@ class Session:
         self.apply_and_narrate(CHANCE, move, hidden)
         return HIDDEN if hidden else move.text
 
-    def ai_search(
-        self, bot: Any, on_progress: Callable[[Any], None] | None = None, every: float = 0.5
-    ) -> Any:
+    def ai_search(self, bot: Any) -> Any:
         """The AI's search of the position. Its randomness is fixed per
-        position too, so undo cannot re-roll its choice."""
+        position too, so undo cannot re-roll its choice. The result is the
+        AI's own, from its hidden cards: nothing of it is for the human's
+        eyes but the move it leads to (ai_play)."""
         bot.reseed(self.chance.seed_for("ai", len(self.record.lines)))
-        if on_progress is None:
-            return bot.analyse(self.state)
-        return bot.analyse(self.state, on_progress=on_progress, every=every)
+        return bot.analyse(self.state)
 
     def ai_play(self, bot: Any, result: Any) -> AiMove:
         """Plays the AI's choice from `result` (of ai_search)."""
@@ -145,8 +145,7 @@ class Session:
         move = bot.choose_from(result)
         hidden = not self.state.observed_by(move.code, self.human)
         self.apply_and_narrate(player, move, hidden)
-        win = result.best.win_probability if result.iterations else None
-        return AiMove(player, shown_move(move.text, hidden), win)
+        return AiMove(player, shown_move(move.text, hidden))
 
     def human_play(self, move: Move | str) -> Move:
         """Plays the human's move (a legal Move or a text; XenophonError,
