@@ -99,7 +99,7 @@ def test_undo_and_replay_meet_the_same_chance(name):
     and AI replies (they used to be drawn anew from a running generator)."""
     session = session_for(name, seed=5)
     script = Script(session, seed=7, decisions=40)
-    session.leave = lambda why: 0
+    session.leave = lambda can_stay=True: 0
     session.save_or_say = lambda: None
     session.run(script)
     assert len(script.tries) >= 20

@@ -23,7 +23,7 @@ from typing import Any
 
 from xenophon.kernel.chance import ChanceStream, event_kind
 from xenophon.kernel.errors import IllegalMoveError, XenophonError
-from xenophon.kernel.files import check_output, user_data_folder
+from xenophon.kernel.files import FileError, check_output, user_data_folder
 from xenophon.kernel.game import CHANCE, Game, Move, State
 from xenophon.kernel.narration import HIDDEN, narrator_for
 from xenophon.play.records import (
@@ -252,26 +252,61 @@ class Session:
 
     def save(self, path: Path, force: bool = False) -> Path:
         """Saves to `path` (checked first; FileError, with nothing written, if
-        it cannot be)."""
+        it cannot be; FileError or SealError if the game cannot be sealed)."""
         check_output(path, force=force, replaceable=self.written, what="saved game")
-        saved = self.saved_form().save(path)
+        return self._write(path, self.saved_form())
+
+    def _write(self, path: Path, form: Record) -> Path:
+        saved = form.save(path)
         self.written.append(saved)
         return saved
 
     def save_somewhere(self) -> tuple[Path | None, list[str]]:
-        """Saves to the session's own file, or failing that to the working
-        folder: the path (None when neither works) and why the others failed."""
-        reasons: list[str] = []
+        """Saves to the session's own file, or failing that beside a file the
+        player saved to, or in the working folder: the path (None when
+        nothing works) and why each place failed, once each (a game that
+        cannot be sealed is written nowhere: that one reason)."""
         if self.autosave is None:
             return None, ["this game has no file of its own"]
-        for path in (self.autosave, Path.cwd() / self.autosave.name):
+        try:
+            form = self.saved_form()
+        except (XenophonError, OSError) as error:
+            return None, [str(error)]
+        return self._write_somewhere(form, self.autosave)
+
+    def save_unsealed_somewhere(self) -> tuple[Path | None, list[str]]:
+        """The last resort of a game that is left and cannot be saved sealed:
+        the full record, everything hidden from the human in plain text, as
+        NAME-unsealed.jsonl where save_somewhere would put it. Resumed, it
+        goes on with chance from a new secret (the chance key is not in it)."""
+        if self.autosave is None:
+            return None, ["this game has no file of its own"]
+        own = self.autosave
+        return self._write_somewhere(self.record, own.with_name(f"{own.stem}-unsealed{own.suffix}"))
+
+    def _write_somewhere(self, form: Record, own: Path) -> tuple[Path | None, list[str]]:
+        """Writes `form` as `own` (its folder made if missing), or under that
+        name beside the files this session wrote, or in the working folder."""
+        folders = [path.parent for path in reversed(self.written)] + [Path.cwd()]
+        places = [own] + [folder / own.name for folder in dict.fromkeys(folders)]
+        reasons: list[str] = []
+        for path in dict.fromkeys(places):
             try:
-                if path == self.autosave:
-                    path.parent.mkdir(parents=True, exist_ok=True)
-                return self.save(path), reasons
+                if path == own:
+                    _make_folder(path.parent)
+                check_output(path, replaceable=self.written, what="saved game")
+                return self._write(path, form), reasons
             except (XenophonError, OSError) as error:
                 reasons.append(str(error))
-        return None, reasons
+        return None, list(dict.fromkeys(reasons))
+
+
+def _make_folder(folder: Path) -> None:
+    """The user's own games folder, made when missing (FileError if it cannot be)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise FileError(f"{folder}: cannot make the folder ({error.strerror})") from None
 
 
 @dataclass
