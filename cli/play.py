@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 import textwrap
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -73,6 +72,14 @@ def add_parser(commands: Any) -> None:
 
 WHICH_GAME = "which game? " + " | ".join(f"xenophon play {name}" for name in GAMES)
 COMMANDS = ("moves", "card ", "hint", "undo", "save ", "board", "help", "quit")
+#: said when leaving fails to save the game
+STAYS_OPEN = (
+    "The game stays open: 'save FILE' saves it where you can write; 'quit' again "
+    "tries once more and, if that fails too, leaves with the whole game written "
+    "unsealed (a file that shows the AI's cards)."
+)
+#: the live line while the AI searches: the same words whatever its cards
+AI_THINKING = "  the AI is thinking..."
 
 
 class TerminalSession(Session):
@@ -92,6 +99,7 @@ class TerminalSession(Session):
         color: bool,
         autosave: Path | None,
         live: bool = False,
+        interactive: bool = False,
     ):
         super().__init__(state, record, view_lines, human, chance, autosave)
         self.bot = bot
@@ -99,6 +107,8 @@ class TerminalSession(Session):
         self.out = out
         self.color = color
         self.live = live  # a terminal: the search shows a live line
+        self.interactive = interactive  # input from a terminal: the end of it is Ctrl-D
+        self.leave_failed = False  # the last line asked to leave, and the save failed
         self.last_question = ""  # the last question the prompt put
 
     def say(self, text: str = "") -> None:
@@ -143,11 +153,21 @@ class TerminalSession(Session):
                     asked = True
                 line = read_line("your move> ")
                 if line is None:
-                    return self.leave("end of input")
+                    # the end of the input on a terminal (Ctrl-D) asks to leave
+                    # as quit does; from a pipe or a file, no one is left to ask
+                    left = self.leave(can_stay=self.interactive)
+                    if left is not None:
+                        return left
+                    continue
                 length = len(self.record.lines)
                 shown = self.handle(line.strip())
                 if shown is None:
-                    return self.leave("quit")
+                    left = self.leave()
+                    if left is not None:
+                        return left
+                    shown = True
+                    continue
+                self.leave_failed = False  # a second quit counts straight after the first
                 asked = asked and len(self.record.lines) == length
         self.show_board()
         self.finish()
@@ -160,17 +180,18 @@ class TerminalSession(Session):
         return 0
 
     def play_ai(self) -> None:
+        """The AI's move. While it searches, a terminal shows one fixed line:
+        the search's progress, best move and estimate come from the AI's
+        hidden cards, and so would tell the human something of them."""
         self.tell_events()
-        thinking = ThinkingLine(self.out, self.narrator.intention) if self.live else None
-        result = self.ai_search(self.bot, thinking.update if thinking else None)
+        thinking = ThinkingLine(self.out) if self.live else None
+        if thinking:
+            thinking.show(AI_THINKING)
+        result = self.ai_search(self.bot)
         if thinking:
             thinking.clear()
         played = self.ai_play(self.bot, result)
-        shown = self.narrator.as_seen(played.shown, played.seat)
-        self.say(
-            f"AI: {shown}"
-            + (f"   (AI's win chance {percent(played.win)})" if played.win is not None else "")
-        )
+        self.say(f"AI: {self.narrator.as_seen(played.shown, played.seat)}")
         if not self.state.is_terminal():
             self.show_board()
 
@@ -222,7 +243,7 @@ class TerminalSession(Session):
             self.say(str(error.args[0]))
 
     def show_hint(self) -> None:
-        thinking = ThinkingLine(self.out, lambda text: text) if self.live else None
+        thinking = ThinkingLine(self.out) if self.live else None
         result = self.hint(self.hint_bot, thinking.update if thinking else None)
         if thinking:
             thinking.clear()
@@ -268,33 +289,61 @@ class TerminalSession(Session):
             self.say("The game could not be saved: " + "; ".join(reasons))
         return path
 
-    def leave(self, why: str) -> int:
-        path = self.save_or_say()
+    def leave(self, can_stay: bool = True) -> int | None:
+        """Saves the game and leaves: the exit code. When the game cannot be
+        saved, it stays open (None) if it can, and the player is told where
+        it could not be written and why; asked to leave again straight
+        away, or with no one left to ask, it is written in full, unsealed,
+        as the last resort (docs/records.md, "When a save fails")."""
+        path, reasons = self.save_somewhere()
+        if path is not None:
+            self.say(f"\nGame saved to {path}\nResume it with: xenophon play --resume {path}")
+            return 0
+        if can_stay and not self.leave_failed:
+            self.leave_failed = True
+            self.say("Not saved: " + "; ".join(reasons))  # one line, paths whole
+            self.say(folded(STAYS_OPEN))
+            return None
+        return self.leave_unsealed(reasons)
+
+    def leave_unsealed(self, reasons: list[str]) -> int:
+        path, more = self.save_unsealed_somewhere()
         if path is None:
+            everything = list(dict.fromkeys(reasons + more))
+            self.say("The game could not be saved anywhere: " + "; ".join(everything))
             return 1
-        self.say(f"\nGame saved to {path}\nResume it with: xenophon play --resume {path}")
-        return 0
+        self.say("Not saved as usual: " + "; ".join(reasons))
+        self.say(f"The game was written in full, unsealed, to {path}")
+        self.say(
+            folded(
+                "That file shows the AI's hidden cards: do not open it if you mean "
+                "to play on fairly."
+            )
+        )
+        self.say(f"Resume it with: xenophon play --resume {path}")
+        return 1
 
 
 class ThinkingLine:
-    """The live line of a search on a terminal: elapsed time, iterations,
-    the best move so far (as `shown` lets the human know of it) and its win
-    probability, redrawn in place."""
+    """A line redrawn in place on a terminal while a search runs: the AI's
+    fixed words, or the progress of the human's own search (`hint`: elapsed
+    time, iterations, the best move so far and its win probability)."""
 
-    def __init__(self, out: TextIO, shown: Callable[[str], str]):
+    def __init__(self, out: TextIO):
         self.out = out
-        self.shown = shown
+
+    def show(self, text: str) -> None:
+        self.out.write("\r\x1b[K" + text[:79])
+        self.out.flush()
 
     def update(self, result: Any) -> None:
         if not result.moves:
             return
         best = result.best
-        text = (
+        self.show(
             f"  thinking {result.seconds:4.1f} s, {result.iterations:,} iterations, "
-            f"best {self.shown(best.move.text)} ({percent(best.win_probability)})"
+            f"best {best.move.text} ({percent(best.win_probability)})"
         )
-        self.out.write("\r\x1b[K" + text[:79])
-        self.out.flush()
 
     def clear(self) -> None:
         self.out.write("\r\x1b[K")
@@ -366,6 +415,8 @@ def run(args: argparse.Namespace) -> int:
     session.snapshots = start.snapshots
     if args.resume:
         session.written.append(Path(args.resume))  # this game's own file
+    read_line = LineReader(session.candidates)
+    session.interactive = read_line.interactive
     session.say(
         folded(
             f"{state.game.name}: you are seat {human} ("
@@ -374,7 +425,10 @@ def run(args: argparse.Namespace) -> int:
             "commands."
         )
     )
-    try:
-        return session.run(LineReader(session.candidates))
-    except KeyboardInterrupt:
-        return session.leave("interrupted")
+    while True:
+        try:
+            return session.run(read_line)
+        except KeyboardInterrupt:  # Ctrl-C: leave, as quit does
+            left = session.leave(can_stay=session.interactive)
+            if left is not None:
+                return left

@@ -99,7 +99,7 @@ def test_undo_and_replay_meet_the_same_chance(name):
     and AI replies (they used to be drawn anew from a running generator)."""
     session = session_for(name, seed=5)
     script = Script(session, seed=7, decisions=40)
-    session.leave = lambda why: 0
+    session.leave = lambda can_stay=True: 0
     session.save_or_say = lambda: None
     session.run(script)
     assert len(script.tries) >= 20
@@ -357,3 +357,151 @@ def test_policy_sampler_reads_only_what_the_searcher_saw(name):
         )
     assert compared >= 5, "the test needs positions with a different line to them"
     assert weighed >= 3, "the inference weighed the worlds in too few positions"
+
+
+# -- the AI's turn as the human is shown it: the same in every world the human
+# cannot tell apart (its own estimate, computed from its hidden cards, is not shown)
+
+
+class SteeredBot(ISMCTSBot):
+    """The AI's real search (its estimates are what a screen could leak), but
+    the move it plays is the test's: the twins' AIs all play the same line, so
+    that a difference in what the human is shown can only come from the
+    search of hands the human has not seen."""
+
+    def __init__(self, moves, **settings):
+        super().__init__(**settings)
+        self.moves = moves  # the moves to play, in order
+        self.estimates = []  # the search's own win estimate at each decision
+
+    def choose_from(self, result):
+        self.estimates.append(result.best.win_probability if result.iterations else None)
+        return self.moves.pop(0)
+
+
+def twin_positions(name, count, seed, twins=4):
+    """Positions of random games where the player to move (the AI) has a real
+    choice, each as `twins` states that differ only in what the other seat
+    (the human) has not seen: (human, states)."""
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        state = GAMES[name](seed=rng.getrandbits(32)).new_initial_state()
+        for _ in range(rng.randrange(30, 160)):
+            if state.is_terminal():
+                break
+            if state.is_chance():
+                state.apply_code(state.sample_chance(rng).code)
+            else:
+                state.apply_code(rng.choice(state.legal_actions()))
+        if state.is_terminal() or state.is_chance() or len(state.legal_actions()) < 2:
+            continue
+        human = 1 - state.current_player
+        states = {state.to_bytes(): state}
+        for _ in range(40):
+            twin = state.resample(human, rng)
+            assert twin.information_set_key(human) == state.information_set_key(human)
+            states.setdefault(twin.to_bytes(), twin)
+            if len(states) == twins:
+                found.append((human, list(states.values())))
+                break
+    return found
+
+
+def terminal_for(state, human, bot, key):
+    seats = ["human", "ismcts:300"] if human == 0 else ["ismcts:300", "human"]
+    from xenophon.play.records import new_record
+
+    return TerminalSession(
+        state.copy(),
+        new_record(state.game, seats),
+        [],
+        human,
+        bot,
+        ISMCTSBot(iterations=300),
+        ChanceStream(key),
+        io.StringIO(),
+        False,
+        None,
+        live=True,
+    )
+
+
+def ai_turn_on_terminals(human, states, seed):
+    """Each state's terminal session played from the AI's decision to the
+    human's next one (or the end), the AI playing the same moves in all (a
+    move legal in every one of them, drawn at random), then a hint: what each
+    printed, the moves played and each AI's own estimates."""
+    key = ChanceStream.from_seed(seed).key
+    bots = [SteeredBot([], iterations=300, seed=0) for _ in states]
+    sessions = [terminal_for(state, human, bot, key) for state, bot in zip(states, bots)]
+    rng = random.Random(seed)
+    played = []
+    for _ in range(80):
+        turn = {session.to_move() for session in sessions}
+        assert len(turn) == 1, "whose turn it is is public"
+        turn = turn.pop()
+        if turn in ("human", "over"):
+            break
+        if turn == "chance":
+            for session in sessions:
+                session.chance_step()
+            continue
+        common = set.intersection(*(set(s.state.legal_actions()) for s in sessions))
+        code = rng.choice(sorted(common))
+        move = next(m for m in sessions[0].state.legal_moves() if m.code == code)
+        played.append(move)
+        for session, bot in zip(sessions, bots):
+            bot.moves.append(move)
+            session.play_ai()
+    for session in sessions:
+        session.tell_events()
+        if session.to_move() == "human":
+            session.live = False  # the hint's own live line shows its time
+            session.show_hint()
+    return [session.out.getvalue() for session in sessions], played, [b.estimates for b in bots]
+
+
+def ai_turn_on_pages(human, states, seed, played, monkeypatch):
+    """The same turn (the same moves) played by each state's web game: the
+    messages sent to the page, then a hint's."""
+    import xenophon.web.play as web_play
+    from xenophon.play.records import new_record
+    from xenophon.play.session import Start
+
+    # one partial result a search, whatever the machine's speed
+    monkeypatch.setattr(web_play, "PROGRESS_EVERY", 3600.0)
+    key = ChanceStream.from_seed(seed).key
+    sent = []
+    for state in states:
+        seats = ["human", "ismcts:300"] if human == 0 else ["ismcts:300", "human"]
+        start = Start(
+            state.copy(), new_record(state.game, seats), [], human, "300", ChanceStream(key)
+        )
+        game = web_play.WebGame(start, None)
+        game.bot = SteeredBot(list(played), iterations=300, seed=0)
+        messages = []
+        game.advance(messages.append)
+        if game.session.to_move() == "human":
+            game.hint(messages.append)
+        sent.append(json.dumps(messages))
+    return sent
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_the_ai_turn_shows_the_same_in_worlds_the_human_cannot_tell_apart(name, monkeypatch):
+    """Finding 3 of issue 46: the AI's win chance and its live line came from
+    its hidden cards. Now the human's screen and the page's messages over the
+    AI's turn (and a hint after it) are byte for byte the same whatever the
+    AI's hidden cards, while the AI's own estimates differ between them."""
+    differed = 0
+    for number, (human, states) in enumerate(twin_positions(name, 4, seed=21)):
+        screens, played, estimates = ai_turn_on_terminals(human, states, seed=number)
+        assert played, "the AI made no move"
+        for screen in screens[1:]:
+            assert screen == screens[0]
+        differed += any(len(set(at)) > 1 for at in zip(*estimates))
+        pages = ai_turn_on_pages(human, states, number, played, monkeypatch)
+        for page in pages[1:]:
+            assert page == pages[0]
+    assert differed >= 2, "the AI's estimates hardly differed: the test would see no leak"

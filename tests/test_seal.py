@@ -122,7 +122,9 @@ def test_the_key_file_is_private_and_whole(data_home):
     key = sealing.key_path()
     assert key.stat().st_mode & 0o777 == 0o600
     assert key.parent.stat().st_mode & 0o777 == 0o700
-    assert [path.name for path in key.parent.iterdir()] == ["seal.key"]
+    assert sorted(path.name for path in key.parent.iterdir()) == ["seal.key", "seal.keys"]
+    history = (key.parent / "seal.keys").lstat()
+    assert history.st_mode & 0o777 == 0o600
 
 
 def test_a_key_others_can_read_is_refused(data_home):
@@ -145,13 +147,55 @@ def test_a_symlinked_key_is_refused(data_home, tmp_path):
 
 
 def test_a_replaced_key_is_named(data_home):
-    """A save sealed under a key since replaced says so, with both key ids."""
+    """A save sealed under this machine's key, since deleted and replaced by
+    a new one, says so with both key ids (not "another machine")."""
     sealed = sealing.seal(b"x", b"")
     old_id = sealing.key_id(sealing.key_path().read_bytes()).hex()
     sealing.key_path().unlink()
     sealing.seal(b"y", b"")  # a new key
-    with pytest.raises(sealing.SealError, match=f"sealed with another key \\(key {old_id}"):
+    new_id = sealing.key_id(sealing.key_path().read_bytes()).hex()
+    with pytest.raises(sealing.SealError) as raised:
         sealing.unseal(sealed, b"")
+    message = str(raised.value)
+    assert f"sealed with this machine's earlier key (key {old_id}, known here since " in message
+    assert f"replaced since by key {new_id}" in message
+    assert "another machine" not in message
+
+
+def test_a_deleted_key_is_told_apart_from_another_machine(data_home, tmp_path, monkeypatch):
+    """The key ids this data folder has had are kept (seal.keys), so a save
+    whose key was deleted here, one whose key was replaced here and one
+    sealed on another machine each get their own message."""
+    here = sealing.seal(b"x", b"")
+    here_id = sealing.key_id(sealing.key_path().read_bytes()).hex()
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "other machine"))
+    there = sealing.seal(b"x", b"")
+    there_id = sealing.key_id(sealing.key_path().read_bytes()).hex()
+    monkeypatch.setenv("XDG_DATA_HOME", str(data_home))
+    with pytest.raises(sealing.SealError, match=f"sealed with another key \\(key {there_id}"):
+        sealing.unseal(there, b"")
+    with pytest.raises(sealing.SealError, match="has no record of that key: sealed on another"):
+        sealing.unseal(there, b"")
+    sealing.key_path().unlink()
+    with pytest.raises(sealing.SealError) as deleted:
+        sealing.unseal(here, b"")
+    assert f"sealed with this machine's key {here_id}" in str(deleted.value)
+    assert "has been deleted" in str(deleted.value)
+    with pytest.raises(sealing.SealError, match="is not on this machine") as elsewhere:
+        sealing.unseal(there, b"")
+    assert there_id in str(elsewhere.value) and "has been deleted" not in str(elsewhere.value)
+
+
+def test_resuming_after_the_key_was_replaced_says_so(tmp_path):
+    """At the command line: a game saved, the key deleted, another game
+    played (a new key is made): the first game's resume names the change."""
+    first = saved_game(tmp_path, 3, "quit\n")
+    (tmp_path / "xenophon" / "seal.key").unlink()
+    saved_game(tmp_path, 4, "quit\n")
+    resumed = xenophon("play", "--resume", first, input_text="quit\n", home=tmp_path)
+    assert resumed.returncode == 2 and "Traceback" not in resumed.stderr
+    assert "sealed with this machine's earlier key" in resumed.stderr
+    assert "another machine" not in resumed.stderr
 
 
 def _seal_without_room(home: str) -> None:

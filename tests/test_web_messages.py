@@ -91,7 +91,10 @@ def test_messages_carry_nothing_hidden_from_the_human(name, seed):
     key = game.session.chance.key.hex()
     assert game.session.to_move() == "over"
     kinds = {message["type"] for message, *_ in sent}
-    assert {"setup", "chance", "ai_move", "position", "analysis", "over"} <= kinds
+    assert {"setup", "chance", "thinking", "ai_move", "position", "analysis", "over"} <= kinds
+    # one `thinking` for each of the AI's decisions, forced ones too
+    types = [message["type"] for message, *_ in sent]
+    assert types.count("thinking") == types.count("ai_move")
     hidden_lines = 0
     for message, state, record_lines, view_lines in sent:
         text = json.dumps(message)
@@ -105,7 +108,9 @@ def test_messages_carry_nothing_hidden_from_the_human(name, seed):
         if message["type"] == "position":
             assert message["log"] == lines_for_page(view_lines)
         if message["type"] == "thinking":
-            assert set(message) == {"type", "iterations", "win"}  # no candidate moves
+            assert set(message) == {"type"}  # nothing of the AI's search
+        if message["type"] == "ai_move":
+            assert set(message) == {"type", "seat", "text", "anchors", "view"}  # no estimate
         if message["type"] == "analysis":
             assert state.current_player == human
     assert hidden_lines > 0  # the games did hide something, and it stayed hidden

@@ -44,7 +44,6 @@ CHANCE_WORDS = {
 
 class AnabasisNarrator(Narrator):
     folded_kinds = frozenset({"deal", "reveal", "draw", "field"})
-    hidden_words = frozenset({"place", "set", "event"})
 
     def __init__(self, state: State, seat: int):
         super().__init__(state, seat)

@@ -39,7 +39,6 @@ ASKED = {
 
 class HeroNarrator(Narrator):
     folded_kinds = frozenset({"draw"})
-    hidden_words = frozenset({"deploy", "play", "retainer"})
 
     def __init__(self, state: State, seat: int):
         super().__init__(state, seat)

@@ -77,17 +77,6 @@ class Narrator:
         """One kind of outcome: the `names` seen, or None and only their `count`."""
         raise NotImplementedError
 
-    #: the move words that name a card the mover holds hidden (its hand, a
-    #: face-down slot): an opponent's move of these is shown only by its word
-    #: until it is played (a move searched and not played would tell a card)
-    hidden_words: frozenset[str] = frozenset()
-
-    def intention(self, text: str) -> str:
-        """The opponent's move under consideration as the seat may be told of
-        it: in full, or its word alone when it would name a hidden card."""
-        word = text.split()[0]
-        return f"{word} {HIDDEN}" if word in self.hidden_words else text
-
     def as_seen(self, text: str, actor: int) -> str:
         """A move of `actor`'s as the seat reads it (the same text, unless the
         game's notation is relative to the mover)."""

@@ -17,6 +17,11 @@ else cannot be opened without the key file; a changed file is refused. What
 it does not give: protection from the player at their own machine, who can
 read the key file (the AI plays on that machine anyway).
 
+Each key has a public id (derived from it), which a seal carries; the ids
+of every key the data folder has had are listed in `seal.keys`, so that a
+save that does not open here says why: its key was deleted here, or
+replaced here by a newer one, or it was sealed on another machine.
+
 Formats: `xs2:` + base64(key id, nonce, ciphertext and tag); the older
 `xs1:` seals (a SHA-256 key stream and an HMAC, over the hidden part only)
 are still opened, so earlier saves resume.
@@ -31,6 +36,7 @@ import hmac
 import os
 import secrets
 import stat
+import time
 import zlib
 from pathlib import Path
 
@@ -40,9 +46,12 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from xenophon.kernel.errors import XenophonError
-from xenophon.kernel.files import FileError, read_bytes, user_data_folder
+from xenophon.kernel.files import FileError, read_bytes, read_text, user_data_folder
 
 KEY_FILE = "seal.key"
+#: the ids of the keys this data folder has had, one a line: "ID DATE"
+KEY_HISTORY = "seal.keys"
+MAX_HISTORY_BYTES = 64 * 1024
 KEY_BYTES = 32
 KEY_ID_BYTES = 8
 NONCE_BYTES = 12  # AES-GCM's standard nonce
@@ -138,15 +147,93 @@ def _load_key(create: bool) -> bytes:
     path = key_path()
     try:
         if os.path.lexists(path):
-            return _read_key(path)
-        if not create:
+            key = _read_key(path)
+        elif not create:
             raise SealError(f"the seal key {path} is not on this machine")
-        try:
-            return _create_key(path)
-        except FileExistsError:  # another xenophon made it meanwhile
-            return _read_key(path)
+        else:
+            try:
+                key = _create_key(path)
+            except FileExistsError:  # another xenophon made it meanwhile
+                key = _read_key(path)
     except OSError as error:
         raise FileError(f"{path}: cannot use the seal key ({error.strerror})") from None
+    _remember(key)
+    return key
+
+
+# -- the keys this data folder has had ----------------------------------------
+
+
+def history_path() -> Path:
+    return user_data_folder() / KEY_HISTORY
+
+
+def key_history() -> dict[str, str]:
+    """The id (hex) of each key this data folder has had, with the date it
+    was first used here; empty when there is no history or it cannot be
+    read (lines that are not "ID DATE" are skipped)."""
+    try:
+        text = read_text(history_path(), "key history", max_bytes=MAX_HISTORY_BYTES)
+    except FileError:
+        return {}
+    history: dict[str, str] = {}
+    for line in text.splitlines():
+        words = line.split()
+        if len(words) == 2 and len(words[0]) == 2 * KEY_ID_BYTES:
+            try:
+                bytes.fromhex(words[0])
+            except ValueError:
+                continue
+            history.setdefault(words[0], words[1])
+    return history
+
+
+def _remember(key: bytes) -> None:
+    """Adds the key's id to the history when it is not there yet (a key made
+    now, or one made before the history was kept). Best effort: a history
+    that cannot be written only makes a later message less precise, and no
+    save should fail for it. Never written through a symbolic link."""
+    name = key_id(key).hex()
+    if name in key_history():
+        return
+    flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        descriptor = os.open(history_path(), flags, PRIVATE_FILE)
+        with os.fdopen(descriptor, "a", encoding="ascii") as handle:
+            handle.write(f"{name} {time.strftime('%Y-%m-%d')}\n")
+    except OSError:
+        pass
+
+
+def _no_key_message(sealed_by: str) -> str:
+    """Why a seal of key `sealed_by` cannot be opened where there is no key."""
+    path, known = key_path(), key_history()
+    if sealed_by in known:
+        return (
+            f"sealed with this machine's key {sealed_by} (known here since "
+            f"{known[sealed_by]}), but {path} has been deleted: the game cannot "
+            "be opened without that file (put it back from a backup to resume it)"
+        )
+    return (
+        f"the seal key {path} is not on this machine: this game was sealed with "
+        f"key {sealed_by}, elsewhere (or here, before the data folder was cleared)"
+    )
+
+
+def _other_key_message(sealed_by: str, current: str) -> str:
+    """Why a seal of key `sealed_by` cannot be opened under key `current`."""
+    path, known = key_path(), key_history()
+    if sealed_by in known:
+        return (
+            f"sealed with this machine's earlier key (key {sealed_by}, known here "
+            f"since {known[sealed_by]}); {path} was replaced since by key {current}, "
+            "so the game cannot be opened: put the earlier key file back to resume it"
+        )
+    return (
+        f"sealed with another key (key {sealed_by}; this machine's {KEY_FILE} is "
+        f"key {current}, and {history_path()} has no record of that key: sealed on "
+        "another machine, or here before the data folder was cleared)"
+    )
 
 
 def _derived(key: bytes, purpose: bytes, length: int) -> bytes:
@@ -205,13 +292,11 @@ def unseal(text: str, associated: bytes) -> bytes:
         raw[KEY_ID_BYTES : KEY_ID_BYTES + NONCE_BYTES],
         raw[KEY_ID_BYTES + NONCE_BYTES :],
     )
+    if not os.path.lexists(key_path()):
+        raise SealError(_no_key_message(sealed_by.hex()))
     key = _load_key(create=False)
     if sealed_by != key_id(key):
-        raise SealError(
-            f"sealed with another key (key {sealed_by.hex()}; this machine's "
-            f"{KEY_FILE} is key {key_id(key).hex()}): on another machine, or "
-            f"before {key_path()} was replaced"
-        )
+        raise SealError(_other_key_message(sealed_by.hex(), key_id(key).hex()))
     try:
         plain = AESGCM(_derived(key, b"encryption", KEY_BYTES)).decrypt(nonce, cipher, associated)
     except InvalidTag:

@@ -23,7 +23,7 @@ from typing import Any
 
 from xenophon.kernel.chance import ChanceStream, event_kind
 from xenophon.kernel.errors import IllegalMoveError, XenophonError
-from xenophon.kernel.files import check_output, user_data_folder
+from xenophon.kernel.files import FileError, check_output, user_data_folder
 from xenophon.kernel.game import CHANCE, Game, Move, State
 from xenophon.kernel.narration import HIDDEN, narrator_for
 from xenophon.play.records import (
@@ -65,11 +65,13 @@ def shown_move(text: str, hidden: bool) -> str:
 
 @dataclass
 class AiMove:
-    """The AI's move as the human sees it, and the AI's own estimate."""
+    """The AI's move as the human sees it. Nothing of its search comes with
+    it: the search's estimates are computed from the AI's hidden cards, so
+    they would differ between worlds the human cannot tell apart
+    (docs/play.md, "The AI thinking")."""
 
     seat: int
     shown: str
-    win: float | None
 
 
 class Session:
@@ -129,15 +131,13 @@ class Session:
         self.apply_and_narrate(CHANCE, move, hidden)
         return HIDDEN if hidden else move.text
 
-    def ai_search(
-        self, bot: Any, on_progress: Callable[[Any], None] | None = None, every: float = 0.5
-    ) -> Any:
+    def ai_search(self, bot: Any) -> Any:
         """The AI's search of the position. Its randomness is fixed per
-        position too, so undo cannot re-roll its choice."""
+        position too, so undo cannot re-roll its choice. The result is the
+        AI's own, from its hidden cards: nothing of it is for the human's
+        eyes but the move it leads to (ai_play)."""
         bot.reseed(self.chance.seed_for("ai", len(self.record.lines)))
-        if on_progress is None:
-            return bot.analyse(self.state)
-        return bot.analyse(self.state, on_progress=on_progress, every=every)
+        return bot.analyse(self.state)
 
     def ai_play(self, bot: Any, result: Any) -> AiMove:
         """Plays the AI's choice from `result` (of ai_search)."""
@@ -145,8 +145,7 @@ class Session:
         move = bot.choose_from(result)
         hidden = not self.state.observed_by(move.code, self.human)
         self.apply_and_narrate(player, move, hidden)
-        win = result.best.win_probability if result.iterations else None
-        return AiMove(player, shown_move(move.text, hidden), win)
+        return AiMove(player, shown_move(move.text, hidden))
 
     def human_play(self, move: Move | str) -> Move:
         """Plays the human's move (a legal Move or a text; XenophonError,
@@ -253,26 +252,61 @@ class Session:
 
     def save(self, path: Path, force: bool = False) -> Path:
         """Saves to `path` (checked first; FileError, with nothing written, if
-        it cannot be)."""
+        it cannot be; FileError or SealError if the game cannot be sealed)."""
         check_output(path, force=force, replaceable=self.written, what="saved game")
-        saved = self.saved_form().save(path)
+        return self._write(path, self.saved_form())
+
+    def _write(self, path: Path, form: Record) -> Path:
+        saved = form.save(path)
         self.written.append(saved)
         return saved
 
     def save_somewhere(self) -> tuple[Path | None, list[str]]:
-        """Saves to the session's own file, or failing that to the working
-        folder: the path (None when neither works) and why the others failed."""
-        reasons: list[str] = []
+        """Saves to the session's own file, or failing that beside a file the
+        player saved to, or in the working folder: the path (None when
+        nothing works) and why each place failed, once each (a game that
+        cannot be sealed is written nowhere: that one reason)."""
         if self.autosave is None:
             return None, ["this game has no file of its own"]
-        for path in (self.autosave, Path.cwd() / self.autosave.name):
+        try:
+            form = self.saved_form()
+        except (XenophonError, OSError) as error:
+            return None, [str(error)]
+        return self._write_somewhere(form, self.autosave)
+
+    def save_unsealed_somewhere(self) -> tuple[Path | None, list[str]]:
+        """The last resort of a game that is left and cannot be saved sealed:
+        the full record, everything hidden from the human in plain text, as
+        NAME-unsealed.jsonl where save_somewhere would put it. Resumed, it
+        goes on with chance from a new secret (the chance key is not in it)."""
+        if self.autosave is None:
+            return None, ["this game has no file of its own"]
+        own = self.autosave
+        return self._write_somewhere(self.record, own.with_name(f"{own.stem}-unsealed{own.suffix}"))
+
+    def _write_somewhere(self, form: Record, own: Path) -> tuple[Path | None, list[str]]:
+        """Writes `form` as `own` (its folder made if missing), or under that
+        name beside the files this session wrote, or in the working folder."""
+        folders = [path.parent for path in reversed(self.written)] + [Path.cwd()]
+        places = [own] + [folder / own.name for folder in dict.fromkeys(folders)]
+        reasons: list[str] = []
+        for path in dict.fromkeys(places):
             try:
-                if path == self.autosave:
-                    path.parent.mkdir(parents=True, exist_ok=True)
-                return self.save(path), reasons
+                if path == own:
+                    _make_folder(path.parent)
+                check_output(path, replaceable=self.written, what="saved game")
+                return self._write(path, form), reasons
             except (XenophonError, OSError) as error:
                 reasons.append(str(error))
-        return None, reasons
+        return None, list(dict.fromkeys(reasons))
+
+
+def _make_folder(folder: Path) -> None:
+    """The user's own games folder, made when missing (FileError if it cannot be)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise FileError(f"{folder}: cannot make the folder ({error.strerror})") from None
 
 
 @dataclass

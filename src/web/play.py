@@ -201,18 +201,10 @@ class WebGame:
 
     def ai_step(self, send: Send) -> None:
         session = self.session
-
-        def progress(partial: SearchResult) -> None:
-            # the AI's candidates would name the cards in its hand: only the counts go out
-            send(
-                {
-                    "type": "thinking",
-                    "iterations": partial.iterations,
-                    "win": partial.best.win_probability,
-                }
-            )
-
-        result = session.ai_search(self.bot, progress, PROGRESS_EVERY)
+        # one message a decision, and nothing of the search: its progress,
+        # candidates and estimates come from the AI's hidden cards
+        send({"type": "thinking"})
+        result = session.ai_search(self.bot)
         played = session.ai_play(self.bot, result)
         hidden = session.view_lines[-1].get("hidden", False)
         send(
@@ -220,7 +212,6 @@ class WebGame:
                 "type": "ai_move",
                 "seat": played.seat,
                 "text": played.shown,
-                "win": played.win,
                 "anchors": [] if hidden else opponent_anchors(session.game.name, played.shown),
                 "view": session.state.view(session.human),
             }

@@ -86,10 +86,10 @@ const HANDLERS = {
     return 0;
   },
   chance(m) { addLog("chance", `chance: ${m.text}`); return 0; },
-  thinking(m) { $("#thinking").textContent = `AI thinking… ${m.iterations} iterations, its win chance ${pct(m.win)}`; return 0; },
+  thinking(m) { $("#thinking").textContent = "AI thinking…"; return 0; },
   ai_move(m) {
     $("#thinking").textContent = "";
-    addLog("ai", `AI: ${m.text}` + (m.win !== null ? `   (AI's win chance ${pct(m.win)})` : ""));
+    addLog("ai", `AI: ${m.text}`);
     $("#status").textContent = `AI: ${describe(m.text)}`;
     drawPlay(m.view, []);
     for (const anchor of m.anchors || [])
