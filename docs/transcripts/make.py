@@ -21,8 +21,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from xenophon.cli.common import bot_for_level
 from xenophon.kernel.registry import game_from_spec
+from xenophon.play.levels import bot_for_level
 from xenophon.play.session import new_game, play_through
 
 HERE = Path(__file__).resolve().parent
