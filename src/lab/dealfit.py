@@ -37,7 +37,7 @@ seat) gives a finite fit at the edge, and the fit says so (`note`).
 
 >>> fit = fit_deals([(1, 0), (1, 1), (0, 1), (1, 0), (0, 0), (1, 1)] * 10)
 >>> round(fit.elo), fit.deals
-(82, 60)
+(60, 60)
 """
 
 from __future__ import annotations
