@@ -6,6 +6,7 @@ and, only when named with --only, the doubling rungs at equal time
 (`doubling-GAME-tT`: 2T seconds a move against T, T from 0.1 to 0.8).
 
     python bench/ladder.py [--deals 100] [--only NAME ...] [--processes N] [--tally]
+                           [--sprt ELO0 ELO1]
 
 Each pairing's games go to bench/ladder/NAME.jsonl as they finish (an
 interrupted ladder resumes where it stopped), its report to
@@ -13,6 +14,9 @@ bench/ladder/NAME.json; the summaries to bench/ladder-results.json (a run
 replaces the rows of the pairings it ran and keeps the others), and a
 table (pentanomial counts, score, Elo from the pairs) is printed. `--tally`
 plays nothing: it reports the deals the results files hold so far.
+`--sprt ELO0 ELO1` stops each pairing when the GSPRT on its pentanomial
+pairs decides between two Elo within a deal (`xenophon match --sprt`),
+--deals being the cap.
 """
 
 import argparse
@@ -23,7 +27,8 @@ import time
 from pathlib import Path
 
 from xenophon.kernel.errors import XenophonError
-from xenophon.lab.tournament import finished_match, play_match
+from xenophon.kernel.registry import SpecError
+from xenophon.lab.tournament import check_sprt, finished_match, play_match
 
 HERE = Path(__file__).resolve().parent
 #: OpenSpiel's setting: one uniformly random rollout to the end a leaf, c = 1
@@ -113,7 +118,20 @@ def main() -> None:
     parser.add_argument(
         "--tally", action="store_true", help="play nothing: report what the results files hold"
     )
+    parser.add_argument(
+        "--sprt",
+        nargs=2,
+        type=float,
+        metavar=("ELO0", "ELO1"),
+        help="stop a pairing on the GSPRT's decision (Elo within a deal; --deals the cap)",
+    )
     args = parser.parse_args()
+    if args.sprt:
+        try:
+            check_sprt(*args.sprt)
+        except SpecError as error:
+            parser.error(str(error))
+    sprt = (*args.sprt, 0.05, 0.05) if args.sprt else None
     out = HERE / "ladder"
     out.mkdir(exist_ok=True)
     rows = []
@@ -125,7 +143,9 @@ def main() -> None:
         if args.tally:
             if not results.exists():
                 continue
-            report = finished_match(game, bot_a, bot_b, 2 * args.deals, seed, str(results))
+            report = finished_match(
+                game, bot_a, bot_b, 2 * args.deals, seed, str(results), sprt=sprt
+            )
         else:
             report = play_match(
                 game,
@@ -136,6 +156,7 @@ def main() -> None:
                 processes=args.processes,
                 results=str(results),
                 resume=True,
+                sprt=sprt,
             )
         report.write_json(str(out / f"{name}.json"))
         rows.append({"name": name, **report.summary(), "seconds": round(time.time() - start)})
@@ -143,15 +164,22 @@ def main() -> None:
     # The command as typed, so every option (seed, processes) reruns as it ran.
     command = "python bench/ladder.py " + shlex.join(sys.argv[1:])
     save_rows(HERE / "ladder-results.json", rows, command)
-    print("\n| pairing | game | deals | pentanomial | score | paired 95% interval | Elo [95%] |")
-    print("|---|---|---|---|---|---|---|")
+    print(
+        "\n| pairing | game | deals | pentanomial | score | paired 95% interval | Elo [95%] "
+        "| Elo within a deal [95%] | SPRT |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         low, high = r["paired_interval95"]
         elo_low, elo_high = r["pair_elo_interval95"]
+        fit = r["deal_fit"]
+        within_low, within_high = fit["elo_interval95"]
         print(
             f"| {r['name']} | {r['game']} | {sum(r['pentanomial'])} | {r['pentanomial']} "
             f"| {r['score']:.1%} | {low:.1%} – {high:.1%} "
-            f"| {r['pair_elo']:+.0f} [{elo_low:+.0f}, {elo_high:+.0f}] |"
+            f"| {r['pair_elo']:+.0f} [{elo_low:+.0f}, {elo_high:+.0f}] "
+            f"| {fit['elo']:+.0f} [{within_low:+.0f}, {within_high:+.0f}] "
+            f"| {r['sprt'] or '–'} |"
         )
 
 

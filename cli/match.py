@@ -16,8 +16,9 @@ from xenophon.cli.common import (
     whole_number,
 )
 from xenophon.kernel.files import check_output
-from xenophon.kernel.registry import GAMES, spec_files
-from xenophon.lab.tournament import MAX_GAMES, play_match
+from xenophon.kernel.registry import GAMES, SpecError, spec_files
+from xenophon.lab.dealbook import read_book
+from xenophon.lab.tournament import MAX_GAMES, SPRT_SCALES, play_match
 
 BOT_HELP = (
     "a bot spec: random, greedy, ismcts:iterations=2000, ismcts:time=0.5 (a time alone: "
@@ -32,7 +33,7 @@ def add_parser(commands: Any) -> None:
         help="play two bots against each other",
         description="Play N games between two bots, each deal from both seats, on all "
         "cores or a Ray cluster; report score, Wilson and paired-deal 95% "
-        "intervals and Elo difference.",
+        "intervals, Elo difference and the Elo within a deal of the deal-effect fit.",
     )
     parser.add_argument("bot_a", help=BOT_HELP)
     parser.add_argument("bot_b", help="the other bot's spec")
@@ -41,17 +42,37 @@ def add_parser(commands: Any) -> None:
         "--games",
         type=whole_number(1, MAX_GAMES),
         default=200,
-        help=f"games to play (1 to {MAX_GAMES:,}; default 200)",
+        help=f"games to play (1 to {MAX_GAMES:,}; default 200); with --sprt, the cap",
     )
-    parser.add_argument("--seed", type=int, default=1, help="seed of the first deal (default 1)")
+    parser.add_argument("--seed", type=int, default=None, help="seed of the first deal (default 1)")
+    parser.add_argument(
+        "--book",
+        metavar="FILE",
+        help="play the deals of a deal book (bench/deal_book.py makes one) in its "
+        "order instead of --seed's, at most --games games",
+    )
+    parser.add_argument(
+        "--bot-salt",
+        type=whole_number(0, 2**31),
+        default=0,
+        help="seed the bots otherwise (default 0: from the deal's seed), e.g. for an "
+        "A/A check on the book a bot screened",
+    )
     add_cluster_arguments(parser)
     parser.add_argument(
         "--sprt",
         metavar="ELO0,ELO1",
         type=parse_sprt,
-        help="stop early on a decision of the generalized SPRT on the "
-        "pentanomial counts (Fishtest's, logistic Elo) between two Elo "
-        "differences, ELO0 below ELO1 (alpha = beta = 0.05)",
+        help="stop early (or at --games) on a decision of the generalized SPRT on "
+        "the pentanomial counts (Fishtest's) between two Elo differences within a "
+        "deal, ELO0 below ELO1 (alpha = beta = 0.05)",
+    )
+    parser.add_argument(
+        "--sprt-scale",
+        choices=SPRT_SCALES,
+        default="deal",
+        help="what --sprt's Elo are: within a deal (the deal-effect fit's, default) "
+        "or logistic Elo of the mean score (Fishtest's)",
     )
     parser.add_argument(
         "--json",
@@ -69,22 +90,34 @@ def run(args: argparse.Namespace) -> int:
         check_output(
             args.json,
             force=args.force,
-            inputs=[*spec_files(args.game), *([args.results] if args.results else [])],
+            inputs=[
+                *spec_files(args.game),
+                *([args.results] if args.results else []),
+                *([args.book] if args.book else []),
+            ],
             what="match report",
         )
     sprt = (*args.sprt, 0.05, 0.05) if args.sprt else None
+    book = None
+    if args.book:
+        if args.seed is not None:
+            raise SpecError("--seed and --book: the book gives the deals")
+        book = read_book(args.book, args.game).deals
     report = play_match(
         args.game,
         args.bot_a,
         args.bot_b,
         games=args.games,
-        seed=args.seed,
+        seed=1 if args.seed is None else args.seed,
         processes=args.processes,
         sprt=sprt,
         backend=backend_from(args),
         results=args.results,
         resume=args.resume,
         force=args.force,
+        sprt_scale=args.sprt_scale,
+        book=book,
+        salt=args.bot_salt,
     )
     print(report.text())
     if args.json:

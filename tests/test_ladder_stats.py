@@ -88,7 +88,7 @@ def games_of_deal(seed, points):
 
 def test_sprt_rule_decides_on_pairs_and_says_so():
     decided = []
-    stop = sprt_rule((0, 100, 0.05, 0.05), decided)
+    stop = sprt_rule((0, 100, 0.05, 0.05), decided, "logistic")
     assert not stop(games_of_deal(1, 2)[:1])  # one game of a deal is no pair
     fed = 0
     while not stop(games_of_deal(fed, 2 if fed % 3 else 1)):

@@ -5,7 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from xenophon.lab.tournament import MatchReport, pentanomial_llr, play_match
+from xenophon.lab.tournament import MatchReport, deal_scale_llr, pentanomial_llr, play_match
 
 SCRIPT = Path(__file__).resolve().parents[1] / "bench" / "pool_results.py"
 
@@ -38,12 +38,21 @@ def test_pools_disjoint_matches_and_gives_the_llr(tmp_path):
     for report in reports:
         for record in report.records:
             pooled.add(record)
-    result = pool(*files, "--llr", 0, 20)
+    result = pool(*files, "--llr", 0, 20, "--logistic")
     assert result.returncode == 0, result.stderr
     report_line, llr_line = result.stdout.splitlines()
     assert report_line == pooled.text() and "8 games" in report_line
+    assert "Elo within a deal" in report_line
     llr = pentanomial_llr(pooled.summary()["pentanomial"], 0, 20)
     assert llr_line.startswith(f"GSPRT LLR for Elo 0 against 20: {llr:.2f} ")
+    # without --logistic, the hypotheses are within a deal
+    result = pool(*files, "--llr", 0, 20)
+    assert result.returncode == 0, result.stderr
+    within, score0, score1 = deal_scale_llr(pooled, 0, 20)
+    assert score0 == 0.5 and score1 == pooled.deal_fit().pair_score(20)
+    assert result.stdout.splitlines()[1].startswith(
+        f"GSPRT LLR for Elo within a deal 0 against 20: {within:.2f} "
+    )
 
 
 def test_bad_files_and_options_are_one_line(tmp_path):
@@ -59,3 +68,5 @@ def test_bad_files_and_options_are_one_line(tmp_path):
         assert len(result.stderr.strip().splitlines()) == 1 and message in result.stderr
     result = pool(tmp_path / "text.jsonl", "--llr", 20, 0)
     assert result.returncode == 2 and "must be below" in result.stderr
+    result = pool(tmp_path / "text.jsonl", "--logistic")
+    assert result.returncode == 2 and "--logistic goes with --llr" in result.stderr

@@ -29,6 +29,7 @@ from typing import Any
 from xenophon.kernel.files import write_atomic
 from xenophon.kernel.registry import SpecError, game_from_spec, spec_files
 from xenophon.kernel.stats import wilson_interval
+from xenophon.lab.dealfit import ELO_PER_LOGIT, DealFit, Outcomes, fit_deals, fit_point, pair_score
 from xenophon.lab.jobs import Job, LocalBackend, read_results, results_header, run_jobs
 from xenophon.play.players import make_bot
 from xenophon.search import bots
@@ -36,6 +37,12 @@ from xenophon.search import bots
 MAX_GAMES = 1_000_000  # games of one match
 MAX_PROCESSES = 256  # processes playing a match
 MAX_SPRT_ELO = 1000.0  # an SPRT bound's size (1000 Elo is a 99.7% score)
+#: what the Elo of an SPRT's hypotheses means: the edge within a deal of the
+#: deal-effect fit (`xenophon.lab.dealfit`, the default), or the logistic Elo
+#: of the mean score (Fishtest's)
+SPRT_SCALES = ("deal", "logistic")
+#: bots' seeds: the deal's seed plus the salt times this (`bot_seed`)
+SALT_STRIDE = 2**32
 
 
 @dataclass
@@ -51,14 +58,23 @@ class GameRecord:
         return (self.returns[self.first_seat_of_a] + 1) / 2
 
 
+def bot_seed(seed: int, salt: int = 0) -> int:
+    """The number the bots of a deal are seeded from (bot A with twice it
+    plus 1, bot B plus 2): the deal's seed, or with a salt other seeds, so
+    that a match of the same bots on the same deals (an A/A check on a deal
+    book screened by those bots) does not replay the same games."""
+    return seed + salt * SALT_STRIDE
+
+
 def play_one(
-    game_spec: str, bot_specs: tuple[str, str] | list[str], seed: int, a_seat: int
+    game_spec: str, bot_specs: tuple[str, str] | list[str], seed: int, a_seat: int, salt: int = 0
 ) -> GameRecord:
     """One game: bot A in `a_seat`, bot B in the other; chance from the seed."""
     game = game_from_spec(game_spec, seed=seed)
     players: list[Any] = [None, None]
-    players[a_seat] = make_bot(bot_specs[0], seed * 2 + 1)
-    players[1 - a_seat] = make_bot(bot_specs[1], seed * 2 + 2)
+    base = bot_seed(seed, salt)
+    players[a_seat] = make_bot(bot_specs[0], base * 2 + 1)
+    players[1 - a_seat] = make_bot(bot_specs[1], base * 2 + 2)
     return play_out(game, players, seed, a_seat)
 
 
@@ -76,27 +92,49 @@ def play_out(game: Any, players: list[Any], seed: int, a_seat: int) -> GameRecor
     return GameRecord(seed, a_seat, state.returns(), state.to_dict()["turn"], actions)
 
 
-def play_pair_job(plays: list[list[Any]], bots: list[str], seed: int) -> list[dict[str, Any]]:
+def play_pair_job(
+    plays: list[list[Any]], bots: list[str], seed: int, salt: int = 0
+) -> list[dict[str, Any]]:
     """The job of a pair of games on one deal (`xenophon.lab.jobs`): each play is
     [game spec, the seat of bot A]; usually the same game with the seats
     swapped, for a balance study the decks swapped with them."""
-    return [asdict(play_one(spec, bots, seed, a_seat)) for spec, a_seat in plays]
+    return [asdict(play_one(spec, bots, seed, a_seat, salt)) for spec, a_seat in plays]
 
 
-def match_jobs(game: str, bot_a: str, bot_b: str, games: int, seed: int) -> list[Job]:
-    """A match as jobs: game k on deal `seed + k // 2` with bot A in seat
-    k % 2, two games (one deal, seats swapped) a job, keyed by the deal."""
+def match_deals(games: int, seed: int, book: list[int] | None = None) -> list[int]:
+    """The deals (chance seeds) of a match of `games` games: `seed`,
+    `seed + 1`, ..., or the first deals of a deal book (`xenophon.lab.dealbook`),
+    as many as the games cover (a book of fewer deals caps the match)."""
+    pairs = (games + 1) // 2
+    return list(book[:pairs]) if book is not None else [seed + pair for pair in range(pairs)]
+
+
+def match_jobs(
+    game: str,
+    bot_a: str,
+    bot_b: str,
+    games: int,
+    seed: int,
+    book: list[int] | None = None,
+    salt: int = 0,
+) -> list[Job]:
+    """A match as jobs: game k on deal `seed + k // 2` (or the book's deal
+    k // 2) with bot A in seat k % 2, two games (one deal, seats swapped) a
+    job, keyed by the deal."""
+    deals = match_deals(games, seed, book)
+    games = min(games, 2 * len(deals))
     return [
         Job(
-            str(seed + pair),
+            str(deal),
             "match_pair",
             {
                 "plays": [[game, a_seat] for a_seat in range(min(2, games - 2 * pair))],
                 "bots": [bot_a, bot_b],
-                "seed": seed + pair,
+                "seed": deal,
+                **({"salt": salt} if salt else {}),
             },
         )
-        for pair in range((games + 1) // 2)
+        for pair, deal in enumerate(deals)
     ]
 
 
@@ -123,6 +161,7 @@ class MatchReport:
     losses: int = 0
     records: list[GameRecord] = field(default_factory=list)
     sprt: str | None = None
+    _fit: tuple[int, DealFit] | None = field(default=None, repr=False, compare=False)
 
     @property
     def score(self) -> float:
@@ -159,8 +198,33 @@ class MatchReport:
             "pair_elo_interval95": [round(elo_low, 1), round(elo_high, 1)],
             "first_seat_score": round(self.first_seat_score(), 4),
             "seat_split_deals": self.seat_split_deals(),
+            "deal_fit": self.deal_fit().summary(),
             "sprt": self.sprt,
         }
+
+    def seat_scores(self) -> dict[int, tuple[float | None, float | None]]:
+        """Bot A's score on each deal (keyed by its seed, in the order
+        played) from seat 0 and from seat 1, None for a seat the deal was
+        not played from."""
+        deals = {}
+        for seed, deal in self._records_by_deal().items():
+            by_seat: list[float | None] = [None, None]
+            for record in deal:
+                by_seat[record.first_seat_of_a] = record.score_of_a
+            deals[seed] = (by_seat[0], by_seat[1])
+        return deals
+
+    def deal_outcomes(self) -> list[tuple[float | None, float | None]]:
+        """What the deal-effect fit reads: `seat_scores` in order."""
+        return list(self.seat_scores().values())
+
+    def deal_fit(self) -> DealFit:
+        """The deal-effect fit of the games so far (`xenophon.lab.dealfit`):
+        bot A's Elo within a deal with its interval, the seat's edge α and the
+        deals' spread τ (kept until a game is added)."""
+        if self._fit is None or self._fit[0] != self.games:
+            self._fit = (self.games, fit_deals(self.deal_outcomes()))
+        return self._fit[1]
 
     def first_seat_score(self) -> float:
         """The first seat's mean score over the games, whichever bot sat there."""
@@ -217,6 +281,7 @@ class MatchReport:
             f"Elo {s['pair_elo']:+.0f} [{s['pair_elo_interval95'][0]:+.0f}, "
             f"{s['pair_elo_interval95'][1]:+.0f}] (from the pairs)"
         )
+        line += "; " + self.deal_fit().text()
         first, second = s["seat_split_deals"]
         line += (
             f"; the first seat scored {s['first_seat_score']:.1%}, and won both games "
@@ -283,7 +348,7 @@ def _mean_constrained(frequencies: list[float], values: list[float], mean: float
     def slope(x: float) -> float:
         return sum(f * a / (1 + x * a) for f, a in zip(frequencies, shifted))
 
-    for _ in range(200):  # slope is decreasing in x
+    for _ in range(64):  # slope is decreasing in x; 64 halvings reach a double's precision
         middle = (low + high) / 2
         if slope(middle) > 0:
             low = middle
@@ -298,14 +363,65 @@ def pentanomial_llr(counts: list[int], elo0: float, elo1: float) -> float:
     H0 (elo0) from pentanomial counts, as Fishtest's GSPRT: the likelihood of
     the observed pair outcomes under the most likely distribution of each
     hypothesis' mean score."""
+    return pentanomial_score_llr(counts, logistic_score(elo0), logistic_score(elo1))
+
+
+def pentanomial_score_llr(counts: list[int], score0: float, score1: float) -> float:
+    """Fishtest's GSPRT log-likelihood ratio of H1 (mean per-deal score
+    `score1`) against H0 (`score0`) from pentanomial counts."""
     if sum(counts) == 0:
         return 0.0
     regular = [count or EMPTY_OUTCOME for count in counts]
     total = sum(regular)
     frequencies = [count / total for count in regular]
     values = [points / 2 for points in PAIR_POINTS]
-    h0, h1 = (_mean_constrained(frequencies, values, logistic_score(elo)) for elo in (elo0, elo1))
+    h0, h1 = (_mean_constrained(frequencies, values, score) for score in (score0, score1))
     return total * sum(f * math.log(p1 / p0) for f, p0, p1 in zip(frequencies, h0, h1))
+
+
+class DealScaleLLR:
+    """The GSPRT of `xenophon match --sprt ELO0,ELO1` with the Elo within a
+    deal: Fishtest's GSPRT on the pentanomial counts, its two hypotheses on
+    the mean per-deal score translated from the edge within a deal at the
+    deal-effect fit's α and τ of the deals so far (`pair_score`; refitted at
+    each deal). An edge of 0 is a mean score of exactly
+    ½ whatever α and τ, so a test of ELO0 = 0 keeps Fishtest's guarantee
+    under H0 whatever the deals; the fitted α and τ set the scale of the
+    other hypothesis, and converge as the deals grow.
+
+    Feed `add` each complete deal (A's score from seat 0 and from seat 1);
+    `llr` and `scores` are those of the deals fed so far."""
+
+    def __init__(self, elo0: float, elo1: float) -> None:
+        self.elo0, self.elo1 = elo0, elo1
+        self.deals: list[tuple[float | None, float | None]] = []
+        self.counts = [0] * len(PAIR_POINTS)
+        self.fitted: tuple[float, float, float] | None = None
+        self.scores = (0.5, 0.5)
+
+    def add(self, seat0: float, seat1: float) -> float:
+        """The LLR once this deal is counted."""
+        self.deals.append((seat0, seat1))
+        self.counts[PAIR_POINTS.index(seat0 + seat1)] += 1
+        alpha, tau, d, _ = fit_point(Outcomes.of(self.deals))
+        self.fitted = (alpha, tau, d)
+        self.scores = (
+            pair_score(alpha, tau, self.elo0 / ELO_PER_LOGIT),
+            pair_score(alpha, tau, self.elo1 / ELO_PER_LOGIT),
+        )
+        return self.llr()
+
+    def llr(self) -> float:
+        return pentanomial_score_llr(self.counts, *self.scores)
+
+
+def deal_scale_llr(report: MatchReport, elo0: float, elo1: float) -> tuple[float, float, float]:
+    """The within-deal GSPRT's LLR of a match played to its end (the
+    hypotheses translated at the α and τ fitted on all its deals), and the
+    two mean deal scores they were translated to."""
+    fit = report.deal_fit()
+    score0, score1 = fit.pair_score(elo0), fit.pair_score(elo1)
+    return pentanomial_score_llr(pentanomial(report.deal_points()), score0, score1), score0, score1
 
 
 def sprt_bounds(alpha: float, beta: float) -> tuple[float, float]:
@@ -322,8 +438,12 @@ def pair_elo(deal_points: list[float], z: float = 1.96) -> tuple[float, float, f
     return logistic_elo(mean), logistic_elo(low), logistic_elo(high)
 
 
-def check_sprt(elo0: float, elo1: float, alpha: float = 0.05, beta: float = 0.05) -> None:
+def check_sprt(
+    elo0: float, elo1: float, alpha: float = 0.05, beta: float = 0.05, scale: str = "deal"
+) -> None:
     """SPRT bounds a match can decide between (an error naming the bound otherwise)."""
+    if scale not in SPRT_SCALES:
+        raise SpecError(f"unknown SPRT scale '{scale}' ({', '.join(SPRT_SCALES)})")
     for label, elo in (("elo0", elo0), ("elo1", elo1)):
         bots.Setting(float, -MAX_SPRT_ELO, MAX_SPRT_ELO).check(f"SPRT {label}", elo)
     if not elo0 < elo1:
@@ -340,26 +460,41 @@ def check_match(games: int, processes: int | None) -> None:
 
 
 def sprt_rule(
-    sprt: tuple[float, float, float, float], decided: list[str]
+    sprt: tuple[float, float, float, float], decided: list[str], scale: str = "deal"
 ) -> Callable[[list[dict[str, Any]]], bool]:
     """The stop rule of `xenophon.lab.jobs.run_jobs` for an SPRT: given each
     job's games (one deal, seats swapped) in job order, true once the GSPRT
-    on the pentanomial counts decides (the decision appended to `decided`)."""
+    on the pentanomial counts decides (the decision appended to `decided`).
+    `scale`: the hypotheses in Elo within a deal (`DealScaleLLR`) or in
+    logistic Elo of the mean score (Fishtest's)."""
     elo0, elo1, alpha, beta = sprt
     low, high = sprt_bounds(alpha, beta)
     counts = [0] * len(PAIR_POINTS)
+    within = DealScaleLLR(elo0, elo1)
 
     def stop(games: list[dict[str, Any]]) -> bool:
         if len(games) != 2:
             return False  # a deal played from one seat only is no pair
-        points = sum(GameRecord(**game_fields(game)).score_of_a for game in games)
-        counts[PAIR_POINTS.index(points)] += 1
-        llr = pentanomial_llr(counts, elo0, elo1)
+        by_seat = [0.0, 0.0]
+        for game in games:
+            record = GameRecord(**game_fields(game))
+            by_seat[record.first_seat_of_a] = record.score_of_a
+        if scale == "deal":
+            llr = within.add(*by_seat)
+            hypotheses = (
+                f"Elo within a deal {elo0:g} vs {elo1:g}: mean deal score "
+                f"{within.scores[0]:.2%} vs {within.scores[1]:.2%} at the fitted "
+                f"α {within.fitted[0]:.2f}, τ {within.fitted[1]:.2f}"  # type: ignore[index]
+            )
+        else:
+            counts[PAIR_POINTS.index(sum(by_seat))] += 1
+            llr = pentanomial_llr(counts, elo0, elo1)
+            hypotheses = f"Elo {elo0:g} vs {elo1:g}"
         if low < llr < high:
             return False
         decided.append(
             f"{'H1' if llr >= high else 'H0'} accepted (LLR {llr:.2f}, bounds "
-            f"[{low:.2f}, {high:.2f}], Elo {elo0:g} vs {elo1:g})"
+            f"[{low:.2f}, {high:.2f}], {hypotheses})"
         )
         return True
 
@@ -378,9 +513,13 @@ def match_config(
     games: int,
     seed: int,
     sprt: tuple[float, float, float, float] | None,
+    sprt_scale: str = "deal",
+    book: list[int] | None = None,
+    salt: int = 0,
 ) -> dict[str, Any]:
-    """What identifies a match in its results file."""
-    return {
+    """What identifies a match in its results file (a match without an SPRT,
+    a book or a salt as before these existed, so that its file resumes)."""
+    config: dict[str, Any] = {
         "game": game,
         "bot_a": bot_a,
         "bot_b": bot_b,
@@ -388,21 +527,47 @@ def match_config(
         "seed": seed,
         "sprt": list(sprt) if sprt else None,
     }
+    if sprt:
+        config["sprt_scale"] = sprt_scale
+    if book is not None:
+        config["deals"] = match_deals(games, seed, book)
+    if salt:
+        config["salt"] = salt
+    return config
 
 
 def finished_match(
-    game: str, bot_a: str, bot_b: str, games: int, seed: int, results: str
+    game: str,
+    bot_a: str,
+    bot_b: str,
+    games: int,
+    seed: int,
+    results: str,
+    sprt: tuple[float, float, float, float] | None = None,
+    sprt_scale: str = "deal",
+    book: list[int] | None = None,
+    salt: int = 0,
 ) -> MatchReport:
     """The report of the deals a match's results file holds so far, in deal
     order, without playing any (the file made by `play_match` with the same
-    arguments and no SPRT)."""
-    jobs = match_jobs(game, bot_a, bot_b, games, seed)
-    header = results_header("match", match_config(game, bot_a, bot_b, games, seed, None))
+    arguments; with an SPRT, the deals up to its decision if it decided)."""
+    jobs = match_jobs(game, bot_a, bot_b, games, seed, book, salt)
+    config = match_config(game, bot_a, bot_b, games, seed, sprt, sprt_scale, book, salt)
+    header = results_header("match", config)
     found = read_results(results, header, {job.key for job in jobs})
+    decided: list[str] = []
+    stop = sprt_rule(sprt, decided, sprt_scale) if sprt else None
     report = MatchReport(game, bot_a, bot_b)
     for job in jobs:
-        for line in found.get(job.key, []):
+        if job.key not in found:
+            if stop:
+                break  # an SPRT reads the deals in order, as far as the file holds them all
+            continue
+        for line in found[job.key]:
             report.add(GameRecord(**game_fields(line)))
+        if stop and stop(found[job.key]):
+            break
+    report.sprt = decided[-1] if decided else None
     return report
 
 
@@ -419,35 +584,45 @@ def play_match(
     results: str | None = None,
     resume: bool = False,
     force: bool = False,
+    sprt_scale: str = "deal",
+    book: list[int] | None = None,
+    salt: int = 0,
 ) -> MatchReport:
     """Plays `games` games, bot A taking seat 0 in even games and seat 1 in odd
-    ones; game k uses seed `seed + k // 2` so each deal is played from both
-    seats. `sprt=(elo0, elo1, alpha, beta)` stops early on a decision, taken
-    on the deals in order so that it does not depend on scheduling. The jobs
-    run on `backend` (`xenophon.lab.jobs.make_backend`; default a pool of
-    `processes`), each appended to the `results` file as it finishes, which
-    `resume` continues. Every argument and spec is checked before the first game."""
+    ones; game k uses seed `seed + k // 2` (or the `book`'s deal k // 2, a
+    list of chance seeds: `xenophon.lab.dealbook`) so each deal is played from
+    both seats. `sprt=(elo0, elo1, alpha, beta)` stops early on a decision,
+    taken on the deals in order so that it does not depend on scheduling;
+    `games` is then the cap. Its Elo are within a deal (`sprt_scale`
+    "deal", `DealScaleLLR`) or logistic Elo of the mean score ("logistic").
+    `salt` seeds the bots otherwise (`bot_seed`). The jobs run on `backend`
+    (`xenophon.lab.jobs.make_backend`; default a pool of `processes`), each
+    appended to the `results` file as it finishes, which `resume` continues.
+    Every argument and spec is checked before the first game."""
     check_match(games, processes)
     if sprt:
-        check_sprt(*sprt)
+        check_sprt(*sprt, scale=sprt_scale)
+    bots.Setting(int, 0, 2**31).check("the salt", salt)
+    if book is not None and not book:
+        raise SpecError("the deal book holds no deal")
     game_from_spec(game)
     for spec in (bot_a, bot_b):
         make_bot(spec, 0)
     decided: list[str] = []
-    config = match_config(game, bot_a, bot_b, games, seed, sprt)
-    jobs = match_jobs(game, bot_a, bot_b, games, seed)
+    config = match_config(game, bot_a, bot_b, games, seed, sprt, sprt_scale, book, salt)
+    jobs = match_jobs(game, bot_a, bot_b, games, seed, book, salt)
     run = run_jobs(
         jobs,
         results,
         command="match",
         config=config,
-        backend=backend or LocalBackend(min(games, processes or os.cpu_count() or 1)),
+        backend=backend or LocalBackend(min(len(jobs), processes or os.cpu_count() or 1)),
         resume=resume,
         force=force,
         inputs=spec_files(game),
         progress=progress,
         unit="deal",
-        stop=sprt_rule(sprt, decided) if sprt else None,
+        stop=sprt_rule(sprt, decided, sprt_scale) if sprt else None,
     )
     report = MatchReport(game, bot_a, bot_b, sprt=decided[-1] if decided else None)
     for deal in run.counted(jobs):
