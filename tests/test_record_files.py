@@ -6,8 +6,12 @@ import json
 import os
 import subprocess
 import sys
+import tracemalloc
 
 import pytest
+
+from xenophon.play import records
+from xenophon.play.records import RecordError, load_record
 
 COMMANDS_READING_RECORDS = (
     ("replay",),
@@ -131,6 +135,55 @@ def test_a_huge_file_is_refused(tmp_path):
     with open(path, "wb") as handle:
         handle.truncate(65 * 1024 * 1024)  # sparse: no disk used
     one_line_error(xenophon("replay", path), "too large")
+
+
+def test_a_bad_line_is_refused_before_the_rest_is_read(record, tmp_path):
+    """A record is read line by line: 8 MiB of `{}` lines after the header
+    are refused at line 2 holding a line at a time (reading the file whole
+    to check it took 700 MB, and 5.4 GB for 64 MiB)."""
+    path = tmp_path / "flood.jsonl"
+    with open(path, "w") as handle:
+        handle.write(record.read_text().splitlines()[0] + "\n")
+        handle.write("{}\n" * (8 * 1024 * 1024 // 3))
+    tracemalloc.start()
+    try:
+        with pytest.raises(RecordError, match=r"line 2: 'seat' must be"):
+            load_record(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1024 * 1024, f"{peak:,} bytes"
+    one_line_error(xenophon("replay", path), "line 2: 'seat' must be")
+
+
+def test_a_line_over_the_cap_is_refused_without_holding_it(record, tmp_path):
+    path = tmp_path / "long.jsonl"
+    header = record.read_text().splitlines()[0]
+    long_move = "x" * (records.MAX_RECORD_LINE_BYTES + 10)
+    path.write_text(header + "\n" + json.dumps({"seat": "chance", "move": long_move}) + "\n")
+    one_line_error(xenophon("replay", path), "line 2 is too long for a record (at most 1,048,576")
+
+
+def test_a_record_longer_than_any_game_is_refused(record, tmp_path, monkeypatch):
+    monkeypatch.setattr(records, "MAX_RECORD_LINES", 50)
+    path = tmp_path / "many.jsonl"
+    lines = record.read_text().splitlines()
+    path.write_text("\n".join(lines[:51]) + "\n")  # the header and 50 moves
+    assert len(load_record(path).lines) == 50 and len(lines) > 52
+    path.write_text("\n".join(lines[:52]) + "\n")
+    with pytest.raises(RecordError, match="line 52: a record holds at most 50 moves"):
+        load_record(path)
+
+
+def test_a_line_cut_short_at_the_end_is_named_truncated(record, tmp_path):
+    text = record.read_text()
+    path = tmp_path / "cut.jsonl"
+    path.write_text(text[: text.index("\n", 1000) - 5])
+    number = text[: text.index("\n", 1000)].count("\n") + 1
+    one_line_error(xenophon("replay", path), f"line {number}: not valid JSON")
+    assert "(truncated file?)" in xenophon("replay", path).stderr
+    path.write_text(text.replace("\n", "\n{\n", 1))
+    assert "truncated" not in xenophon("replay", path).stderr
 
 
 def test_save_at_the_prompt_never_loses_the_game(tmp_path):
