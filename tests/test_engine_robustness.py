@@ -174,6 +174,35 @@ def test_a_fifo_record_gets_an_error_answer(tmp_path):
     assert_error_then_next_answered(answers, "not a regular file", query_id=1)
 
 
+@pytest.mark.parametrize("seat", [1.0, 0.0, True, "1", None])
+@pytest.mark.parametrize("command", ["analyse", "state", "legal_moves"])
+def test_observations_need_a_whole_number_seat(command, seat):
+    """A float seat equals 0 or 1 but reached the C core from a state or
+    legal-moves query: an internal error."""
+    fields = {"id": 2, "command": command, "game": "anabasis"}
+    answers = serve(query(**fields, observations=["opponent draws a card"], seat=seat), FOLLOW_UP)
+    assert_error_then_next_answered(answers, "'seat'", query_id=2)
+
+
+def test_a_record_whose_view_is_not_a_whole_number_gets_an_error_answer(tmp_path):
+    from xenophon.kernel.registry import make_game
+    from xenophon.play.records import new_record, seat_view
+
+    game = make_game("anabasis", seed=3)
+    state = game.new_initial_state()
+    record = new_record(game, ["?", "?"])
+    for move in first_decision("anabasis"):
+        record.add(state.current_player, state.apply(move).text)
+    path = tmp_path / "view.jsonl"
+    seat_view(record, game, 0).save(path)
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    rows[0]["view"] = 0.0
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    for command in ("analyse", "state", "legal_moves"):
+        answers = serve(query(id=1, command=command, record=str(path)), FOLLOW_UP)
+        assert_error_then_next_answered(answers, "the header's 'view' must be", query_id=1)
+
+
 def test_a_good_query_is_still_answered():
     moves = first_decision()
     answers = serve(query(id="q", game="hero", moves=moves, top=2, **QUICK))

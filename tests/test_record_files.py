@@ -77,6 +77,10 @@ def first_decision(rows, seat):
         (lambda rows: rows[first_decision(rows, 0)].update(seat=1), "labelled seat 1"),
         (lambda rows: rows[-1].update(result=[-r for r in rows[-1]["result"]]), "contradicts"),
         (lambda rows: rows[-1].update(result="x"), "'result' must be"),
+        (lambda rows: rows[-1].update(result=[True, False]), "'result' must be"),
+        (lambda rows: rows[-1].update(result=[0.5, -0.5]), "'result' must be"),
+        (lambda rows: rows[first_decision(rows, 0)].update(seat=0.0), "'seat' must be"),
+        (lambda rows: rows[first_decision(rows, 1)].update(seat=True), "'seat' must be"),
         (lambda rows: rows.insert(3, {"result": [1, -1]}), "must be the last line"),
         (lambda rows: rows[4].update(hidden=True), "hidden line in a full record"),
     ],
@@ -113,6 +117,20 @@ def test_deeply_nested_json_is_one_line(record, tmp_path, command):
         args.append(tmp_path / "out.jsonl")
     args = args[:1] + [path] + args[1:] if command[0] != "play" else args + [path]
     one_line_error(xenophon(*args, home=tmp_path), "nested more than")
+
+
+@pytest.mark.parametrize("view", [1.0, 0.0, True, "1", [1]])
+@pytest.mark.parametrize("command", COMMANDS_READING_RECORDS)
+def test_a_view_that_is_not_a_whole_number_is_refused(record, tmp_path, command, view):
+    """`"view": 1.0` equals 1 but is no seat: it reached the C core and
+    ended replay, analyse and review in a traceback."""
+    seat_view = tmp_path / "seat1.jsonl"
+    assert xenophon("export", record, "--as", "1", "--out", seat_view).returncode == 0
+    rows = [json.loads(line) for line in seat_view.read_text().splitlines()]
+    rows[0]["view"] = view
+    path = tmp_path / "float-view.jsonl"
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    one_line_error(xenophon(command[0], path, *command[1:]), "the header's 'view' must be")
 
 
 @pytest.mark.parametrize("source", ["/dev/zero", "fifo", "folder"])

@@ -192,6 +192,12 @@ def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def is_seat(value: Any) -> TypeGuard[int]:
+    """0 or 1 as a whole number: not 1.0, which equals 1 but is no seat the
+    C core takes, nor True."""
+    return _is_int(value) and value in (0, 1)
+
+
 def _record_from_header(head: dict[str, Any], where: str) -> Record:
     version = head.get("format_version")
     if not _is_int(version) or version < 1:
@@ -224,11 +230,7 @@ def _record_from_header(head: dict[str, Any], where: str) -> Record:
             and all(isinstance(s, str) for s in head["seats"]),
             "two texts",
         ),
-        (
-            "view",
-            head.get("view") in (None, 0, 1) and not isinstance(head.get("view"), bool),
-            "0, 1 or null",
-        ),
+        ("view", head.get("view") is None or is_seat(head.get("view")), "0, 1 or null"),
         ("sealed", head.get("sealed") is None or isinstance(head.get("sealed"), str), "a text"),
     )
     for key, ok, expected in checks:

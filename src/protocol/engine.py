@@ -23,6 +23,7 @@ from xenophon.kernel.registry import check_file_name, game_with_options
 from xenophon.play.explain import MAX_WORLDS, explain_search
 from xenophon.play.records import (
     Record,
+    is_seat,
     load_record,
     make_game_for,
     observation_lines,
@@ -243,7 +244,7 @@ def position_from_observations(query: dict[str, Any]):
     """A world consistent with what `seat` observed (docs/records.md,
     "Seat-view records"): the seat is the viewing seat."""
     seat = query.get("seat")
-    if seat not in (0, 1) or isinstance(seat, bool):
+    if not is_seat(seat):
         raise QueryError("'observations' are one seat's: give that 'seat' (0 or 1)")
     items = query["observations"]
     if not isinstance(items, list):
