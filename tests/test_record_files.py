@@ -89,6 +89,33 @@ def test_records_are_checked_on_read(record, tmp_path, change, message):
     one_line_error(xenophon("replay", edited(record, tmp_path, change)), message)
 
 
+def result_before_the_end(rows):
+    result = rows[-1]
+    del rows[len(rows) // 2 :]
+    rows.append(result)
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda rows: rows[-1].update(result=[-r for r in rows[-1]["result"]]), "contradicts"),
+        (lambda rows: rows[-1].update(result=[0, 0]), "contradicts"),
+        (result_before_the_end, "not over"),
+        (lambda rows: rows[first_decision(rows, 0)].update(seat=1), "labelled seat 1"),
+        (lambda rows: rows.insert(len(rows) - 1, {"seat": 0, "move": "end"}), "already over"),
+    ],
+)
+@pytest.mark.parametrize("seat", ["0", "1"])
+def test_export_refuses_what_replay_refuses(record, tmp_path, change, message, seat):
+    """export --as wrote a record whose result the game contradicts, or that
+    comes before its end, and exited 0; replay refused the same file."""
+    path = edited(record, tmp_path, change)
+    out = tmp_path / "out.jsonl"
+    one_line_error(xenophon("replay", path), message)
+    one_line_error(xenophon("export", path, "--as", seat, "--out", out), message)
+    assert not out.exists() and not list(tmp_path.glob(".*.tmp"))
+
+
 def test_a_result_before_the_end_is_refused(record, tmp_path):
     def cut(rows):
         result = rows[-1]

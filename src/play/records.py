@@ -399,8 +399,8 @@ def redact(record: Record, game: Game, seat: int) -> Record:
         result=record.result,
         version=record.version,
     )
-    for line in record.lines:
-        code = state.move(line["move"]).code
+    for index, line in enumerate(record.lines):
+        code = _checked_code(state, line, index)
         hidden = not state.observed_by(code, seat)
         state.apply_code(code)
         entry: dict[str, Any] = {"seat": line["seat"]}
@@ -410,6 +410,7 @@ def redact(record: Record, game: Game, seat: int) -> Record:
             entry["move"] = line["move"]
         entry["key"] = f"{state.information_set_key(seat):016x}"
         redacted.lines.append(entry)
+    _check_result(record, state)
     return redacted
 
 
@@ -428,8 +429,8 @@ def seat_view(record: Record, game: Game, seat: int) -> Record:
         result=record.result,
         version=record.version,
     )
-    for line in record.lines:
-        code = state.move(line["move"]).code
+    for index, line in enumerate(record.lines):
+        code = _checked_code(state, line, index)
         entry: dict[str, Any] = {"seat": line["seat"]}
         if state.observed_by(code, seat):
             entry["move"] = line["move"]
@@ -440,7 +441,19 @@ def seat_view(record: Record, game: Game, seat: int) -> Record:
             entry["hidden"] = hidden_text(state, code, seat)
         state.apply_code(code)
         view.lines.append(entry)
+    _check_result(record, state)
     return view
+
+
+def _checked_code(state: State, line: dict[str, Any], index: int) -> int:
+    """The code of a full record's line `index`, checked as `replay` checks
+    it: the game goes on, the line's seat is to move, its move is legal."""
+    where = _where(line, index + 2)
+    _check_turn(state, line, where)
+    try:
+        return state.move(line["move"]).code
+    except XenophonError as error:
+        raise RecordError(f"{where}: {error}") from None
 
 
 def observation_lines(texts: list[str]) -> list[dict[str, Any]]:
@@ -470,11 +483,9 @@ def replay(
     for index, line in enumerate(lines):
         before.append(state.copy())
         where = _where(line, index + 2)
-        if state.is_terminal():
-            raise RecordError(f"{where}: the game was already over")
-        if "seat" not in line:
+        if "seat" not in line and not state.is_terminal():
             line["seat"] = "chance" if state.is_chance() else state.current_player
-        _check_label(state, line, where)
+        _check_turn(state, line, where)
         if record.view is None:
             try:
                 state.apply(line["move"])
@@ -498,8 +509,11 @@ def seat_label(player: int) -> str:
     return "chance" if player == CHANCE else f"seat {player}"
 
 
-def _check_label(state: State, line: dict[str, Any], where: str) -> None:
-    """A line's seat must be the player to move (public in both games)."""
+def _check_turn(state: State, line: dict[str, Any], where: str) -> None:
+    """A line must come before the game's end, and its seat must be the
+    player to move (public in both games)."""
+    if state.is_terminal():
+        raise RecordError(f"{where}: the game was already over")
     expected = "chance" if state.is_chance() else state.current_player
     if line["seat"] != expected:
         labelled = "chance" if line["seat"] == "chance" else f"seat {line['seat']}"
