@@ -4,6 +4,7 @@ is lost or overwritten, and no temporary file is left behind."""
 
 import json
 import os
+import re
 import subprocess
 import sys
 import tracemalloc
@@ -229,6 +230,78 @@ def test_a_line_cut_short_at_the_end_is_named_truncated(record, tmp_path):
     assert "(truncated file?)" in xenophon("replay", path).stderr
     path.write_text(text.replace("\n", "\n{\n", 1))
     assert "truncated" not in xenophon("replay", path).stderr
+
+
+HOSTILE = "\x1b]0;pwned\x07\x1b[31mred\nnext line"
+
+
+def assert_nothing_raw(text):
+    """No control character but the line's own end reaches the terminal."""
+    assert not re.search("[\x00-\x09\x0b-\x1f\x7f-\x9f]", text), repr(text[:300])
+
+
+@pytest.mark.parametrize("command", COMMANDS_READING_RECORDS)
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda rows: rows[3].update(move=HOSTILE),
+        lambda rows: rows[0]["options"].update(mode=HOSTILE),
+        lambda rows: rows[0].update(card_digest=HOSTILE),
+    ],
+)
+def test_error_lines_escape_what_the_file_holds(record, tmp_path, command, change):
+    """An escape sequence, a bell or a newline in a record reached the
+    terminal raw, and a newline split the one error line."""
+    path = edited(record, tmp_path, change)
+    result = xenophon(command[0], path, *command[1:])
+    one_line_error(result, "\\x1b")
+    assert_nothing_raw(result.stderr.rstrip("\n"))
+
+
+def test_a_long_move_is_cut_in_the_error_line(record, tmp_path):
+    """A 10 MB move was echoed whole (records now hold lines of 1 MiB)."""
+    path = edited(record, tmp_path, lambda rows: rows[3].update(move="x" * 1_000_000))
+    result = xenophon("replay", path)
+    one_line_error(result, "unknown move 'xxxxxxxx")
+    assert len(result.stderr) < 1000 and "x..." in result.stderr
+
+
+def test_a_hostile_card_file_name_is_one_line(tmp_path):
+    cards = tmp_path / "cards.toml"
+    cards.write_text('[[character]]\nname = "Mil\\nitia\\u001b[2J"\n')
+    for args in (
+        ("selfplay", "anabasis", "--cards", cards),
+        ("selfplay", "anabasis", "--bots", "x\ny"),
+    ):
+        result = xenophon(*args, "--out", tmp_path / "out")
+        assert result.returncode != 0 and "Traceback" not in result.stderr
+        assert len(result.stderr.splitlines()) == 1, result.stderr
+        assert_nothing_raw(result.stderr.rstrip("\n"))
+    result = xenophon("replay", str(tmp_path / "no\x1b[2Jsuch\nfile.jsonl"))
+    one_line_error(result, "no\\x1b[2Jsuch\\nfile.jsonl")
+
+
+def test_a_failed_autosave_is_said_in_words(tmp_path):
+    """The folder of the autosave could not be made: a raw '[Errno 20] Not
+    a directory: ...' was printed."""
+    not_a_folder = tmp_path / "data"
+    not_a_folder.write_text("a file where the data folder should be\n")
+    env = {**os.environ, "XDG_DATA_HOME": str(not_a_folder)}
+    result = subprocess.run(
+        [sys.executable, "-m", "xenophon.cli.main", "play", "anabasis", "--seat", "0"],
+        input="quit\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        cwd="/proc",  # the working folder, where a save goes next, cannot be written either
+    )
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert "The game could not be saved:" in result.stdout
+    assert "[Errno" not in result.stdout
+    assert f"{not_a_folder}/xenophon/games: cannot make the folder (Not a directory)" in (
+        result.stdout
+    )
 
 
 def test_save_at_the_prompt_never_loses_the_game(tmp_path):

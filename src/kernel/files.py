@@ -296,6 +296,17 @@ def check_output_folder(
     return paths
 
 
+def make_folders(folder: str | Path) -> Path:
+    """Makes `folder` and the folders above it where missing (the user's own
+    data folder); a FileError in words, naming it, when it cannot be."""
+    folder = Path(folder)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise FileError(f"{folder}: cannot make the folder ({_reason(error)})") from None
+    return folder
+
+
 def _mode_for(path: Path) -> int:
     """The permissions a new file gets (mkstemp's are owner-only), or the
     replaced file's own."""

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, TypeGuard
 
 from xenophon import __version__
-from xenophon.kernel.errors import XenophonError
+from xenophon.kernel.errors import XenophonError, one_line, shown
 from xenophon.kernel.files import (
     MAX_INPUT_BYTES,
     JsonError,
@@ -131,7 +131,7 @@ def load_record(path: str | Path) -> Record:
     with the line number at the first fault, before the rest is read."""
     lines = iter_lines(path, "record", MAX_RECORD_LINE_BYTES, MAX_INPUT_BYTES)
     with closing(lines):
-        return _record_from_lines(enumerate(lines, start=1), str(path))
+        return _record_from_lines(enumerate(lines, start=1), shown(path, None))
 
 
 def parse_record(text: str, where: str) -> Record:
@@ -374,11 +374,11 @@ def make_game_for(record: Record, engine: str = "c", **overrides: Any) -> Game:
             record.game, seed=record.seed, engine=engine, **{**record.options, **overrides}
         )
     except (TypeError, XenophonError) as error:
-        raise RecordError(f"the record's options do not fit the game: {error}") from None
+        raise RecordError(f"the record's options do not fit the game: {one_line(error)}") from None
     if record.card_digest != UNKNOWN_DIGEST and game.card_digest() != record.card_digest:
         raise RecordError(
             "the record was played with another card set "
-            f"(digest {record.card_digest[:12]}..., this one "
+            f"(digest {shown(record.card_digest[:12])}..., this one "
             f"{game.card_digest()[:12]}...)"
         )
     return game
@@ -434,9 +434,9 @@ def seat_view(record: Record, game: Game, seat: int) -> Record:
         entry: dict[str, Any] = {"seat": line["seat"]}
         if state.observed_by(code, seat):
             entry["move"] = line["move"]
-            shown = unnamed_reveals(state, code, seat)
-            if shown:
-                entry["reveals"] = shown
+            revealed = unnamed_reveals(state, code, seat)
+            if revealed:
+                entry["reveals"] = revealed
         else:
             entry["hidden"] = hidden_text(state, code, seat)
         state.apply_code(code)

@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from xenophon.kernel.chance import ChanceStream, event_kind
-from xenophon.kernel.errors import IllegalMoveError, XenophonError
-from xenophon.kernel.files import check_output, user_data_folder
+from xenophon.kernel.errors import IllegalMoveError, XenophonError, shown
+from xenophon.kernel.files import check_output, make_folders, user_data_folder
 from xenophon.kernel.game import CHANCE, Game, Move, State
 from xenophon.kernel.narration import HIDDEN, narrator_for
 from xenophon.play.records import (
@@ -161,7 +161,9 @@ class Session:
             )
             if reason is None:
                 raise
-            raise IllegalMoveError(f"'{str(move).strip()}' is not legal now: {reason}") from None
+            raise IllegalMoveError(
+                f"'{shown(str(move).strip())}' is not legal now: {reason}"
+            ) from None
         self.snapshots.append(
             (self.state.copy(), len(self.record.lines), Counter(self.chance.used))
         )
@@ -268,10 +270,12 @@ class Session:
         for path in (self.autosave, Path.cwd() / self.autosave.name):
             try:
                 if path == self.autosave:
-                    path.parent.mkdir(parents=True, exist_ok=True)
+                    make_folders(path.parent)
                 return self.save(path), reasons
-            except (XenophonError, OSError) as error:
+            except XenophonError as error:
                 reasons.append(str(error))
+            except OSError as error:  # in words, with the path: never a raw [Errno N]
+                reasons.append(f"{shown(path, None)}: cannot save ({error.strerror or error})")
         return None, reasons
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
 from xenophon.kernel.chance import ChanceStream
-from xenophon.kernel.errors import XenophonError
+from xenophon.kernel.errors import XenophonError, shown
 from xenophon.kernel.files import JsonError, decode_text, dumps_line, loads
 from xenophon.kernel.game import CHANCE, State
 from xenophon.kernel.registry import check_file_name, game_with_options
@@ -143,7 +143,7 @@ def check_fields(query: dict[str, Any]) -> None:
     unknown = [name for name in query if name not in QUERY_FIELDS]
     if unknown:
         raise QueryError(
-            f"unknown field '{unknown[0]}' (a query's fields: {', '.join(QUERY_FIELDS)})"
+            f"unknown field '{shown(unknown[0])}' (a query's fields: {', '.join(QUERY_FIELDS)})"
         )
     if not holds_only_finite_numbers(query.get("id")):
         raise QueryError("'id' holds NaN or Infinity, which JSON does not allow")
@@ -223,7 +223,7 @@ def position_from_moves(query: dict[str, Any]):
         try:
             state.apply(move)
         except XenophonError as error:
-            raise QueryError(f"move {number} ('{move}'): {error}") from None
+            raise QueryError(f"move {number} ('{shown(move)}'): {error}") from None
     return state, None
 
 
@@ -435,7 +435,7 @@ def new_game(query: dict[str, Any]) -> dict[str, Any]:
         try:
             record.add(state.current_player, state.apply(move).text)
         except XenophonError as error:
-            raise QueryError(f"move {number} ('{move}'): {error}") from None
+            raise QueryError(f"move {number} ('{shown(move)}'): {error}") from None
         draw_chance(state, chance, record)
     observed = seat_view(record, game, seat)
     return {
@@ -469,16 +469,16 @@ def state_answer(state: State, seat: int) -> dict[str, Any]:
     to_move = (
         "over" if state.is_terminal() else ("chance" if state.is_chance() else state.current_player)
     )
-    shown: dict[str, Any] = {
+    answered: dict[str, Any] = {
         "to_move": to_move,
         "state": state.view(seat),
         "board": state.render(seat),
     }
     if state.is_terminal():
-        shown["returns"] = state.returns()
+        answered["returns"] = state.returns()
     if to_move == seat:
-        shown["legal_moves"] = [move.text for move in state.legal_moves()]
-    return shown
+        answered["legal_moves"] = [move.text for move in state.legal_moves()]
+    return answered
 
 
 def view_seat(query: dict[str, Any], state: State, view: int | None) -> int:
