@@ -104,6 +104,17 @@ def test_a_hostile_move_is_quoted_on_one_short_line(game):
         assert len(str(caught.value)) < 2 * MAX_SHOWN + 300
 
 
+@pytest.mark.parametrize("game", ["anabasis", "hero"])
+def test_the_card_command_quotes_an_unknown_name_on_one_short_line(game):
+    from xenophon.kernel.narration import narrator_for
+
+    state = make_game(game, seed=1).new_initial_state()
+    with pytest.raises(KeyError) as caught:
+        narrator_for(state, 0).card_lines(state, HOSTILE)
+    assert_one_clean_line(caught.value.args[0])
+    assert len(caught.value.args[0]) < MAX_SHOWN + 100
+
+
 def test_specs_and_levels_quote_hostile_text_on_one_short_line():
     from xenophon.kernel.registry import game_from_spec
     from xenophon.play.levels import bot_for_level
