@@ -19,7 +19,10 @@ def add_parser(commands: Any) -> None:
         f"(docs/engine-protocol.md). A line holds at most "
         f"{MAX_LINE_BYTES // (1024 * 1024)} MiB of UTF-8 JSON nested at most "
         f"{MAX_JSON_DEPTH} levels deep; any line that cannot be answered gets an "
-        "error answer and the engine goes on.",
+        "error answer and the engine goes on. Answers come in the order of the "
+        "queries; a cancel stops the analyses before it at once. End a file of "
+        'queries with {"command": "quit"}: at the end of the input without it, '
+        "the analyses not yet answered are cancelled.",
     )
     parser.set_defaults(run=run)
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from xenophon import __version__
 from xenophon.cli import analyse, balance, bench, engine, match, play, records_cmd, serve, tune
-from xenophon.kernel.errors import XenophonError
+from xenophon.kernel.errors import XenophonError, one_line
 from xenophon.kernel.plugin import game_titles
 
 
@@ -26,7 +26,7 @@ class OneLineParser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
     def error(self, message: str):
-        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+        self.exit(2, f"{self.prog}: error: {one_line(message)} (see '{self.prog} --help')\n")
 
 
 def build_parser() -> OneLineParser:
@@ -73,7 +73,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.run(args)
     except XenophonError as error:
-        print(f"xenophon: {error}", file=sys.stderr)
+        # the one place errors are printed: one line, nothing raw for the terminal
+        print(f"xenophon: {one_line(error)}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 1

@@ -213,11 +213,14 @@ def run_export(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.record} is already redacted for seat {record.view}")
     elif args.full:
         raise UsageError(f"{args.record} is a full record already")
+    game = make_game_for(record)
+    # what replay refuses (a result the game contradicts or does not reach, a
+    # line in the wrong seat's name) is refused here too, and nothing written
     if args.full:
+        replay(record, game)
         path = record.save(out)
         print(f"{path}: the whole game, everything hidden in plain text")
         return 0
-    game = make_game_for(record)
     path = seat_view(record, game, args.seat).save(out)
     print(f"{path}: the game as seat {args.seat} saw it (seat-view notation)")
     return 0

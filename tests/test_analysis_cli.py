@@ -287,7 +287,9 @@ def test_explanations_come_from_the_seat_information_only(random_games, tmp_path
 
 # -- the engine protocol ---------------------------------------------------------
 def engine(*queries, timeout=300):
-    text = "".join(json.dumps(query) + "\n" for query in queries)
+    """The answers to `queries` sent as a file of queries, which ends with
+    quit (at the end of the input without one, analyses are cancelled)."""
+    text = "".join(json.dumps(query) + "\n" for query in [*queries, {"command": "quit"}])
     result = subprocess.run(
         [sys.executable, "-m", "xenophon.cli.main", "engine"],
         input=text,

@@ -256,6 +256,9 @@ def test_engine_protocol(finished_games):
     queries.append(
         {"id": 7, "game": "hero", "moves": hero_moves, "iterations": 300, "stream": 0.01, "top": 3}
     )
+    # a file of queries ends with quit: at the end of the input without one,
+    # the analyses not yet answered are cancelled
+    queries.append({"command": "quit"})
     text = "\n".join(q if isinstance(q, str) else json.dumps(q) for q in queries) + "\n"
     result = xenophon("engine", input_text=text)
     assert result.returncode == 0, result.stderr

@@ -6,8 +6,10 @@ an unexpected fault is answered, not fatal."""
 import io
 import json
 import os
+import queue
 import subprocess
 import sys
+import threading
 
 import pytest
 
@@ -174,6 +176,35 @@ def test_a_fifo_record_gets_an_error_answer(tmp_path):
     assert_error_then_next_answered(answers, "not a regular file", query_id=1)
 
 
+@pytest.mark.parametrize("seat", [1.0, 0.0, True, "1", None])
+@pytest.mark.parametrize("command", ["analyse", "state", "legal_moves"])
+def test_observations_need_a_whole_number_seat(command, seat):
+    """A float seat equals 0 or 1 but reached the C core from a state or
+    legal-moves query: an internal error."""
+    fields = {"id": 2, "command": command, "game": "anabasis"}
+    answers = serve(query(**fields, observations=["opponent draws a card"], seat=seat), FOLLOW_UP)
+    assert_error_then_next_answered(answers, "'seat'", query_id=2)
+
+
+def test_a_record_whose_view_is_not_a_whole_number_gets_an_error_answer(tmp_path):
+    from xenophon.kernel.registry import make_game
+    from xenophon.play.records import new_record, seat_view
+
+    game = make_game("anabasis", seed=3)
+    state = game.new_initial_state()
+    record = new_record(game, ["?", "?"])
+    for move in first_decision("anabasis"):
+        record.add(state.current_player, state.apply(move).text)
+    path = tmp_path / "view.jsonl"
+    seat_view(record, game, 0).save(path)
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    rows[0]["view"] = 0.0
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    for command in ("analyse", "state", "legal_moves"):
+        answers = serve(query(id=1, command=command, record=str(path)), FOLLOW_UP)
+        assert_error_then_next_answered(answers, "the header's 'view' must be", query_id=1)
+
+
 def test_a_good_query_is_still_answered():
     moves = first_decision()
     answers = serve(query(id="q", game="hero", moves=moves, top=2, **QUICK))
@@ -233,3 +264,147 @@ def test_the_command_survives_every_bad_line():
     assert len(answers) == len(lines) and all("error" in answer for answer in answers)
     assert not any("internal error" in answer["error"] for answer in answers)
     assert answers[-1]["id"] == "next"
+
+
+# -- order and cancel -----------------------------------------------------------
+LONG = 50_000_000  # iterations no test waits for: only a cancel ends such a search
+
+
+class EngineProcess:
+    """`xenophon engine` in a process of its own: queries written when sent,
+    answers collected as they come."""
+
+    def __init__(self):
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "xenophon.cli.main", "engine"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+        )
+        self.answers: queue.Queue = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for line in self.process.stdout:
+            self.answers.put(json.loads(line))
+        self.answers.put(None)  # the end of the output
+
+    def send(self, *queries):
+        for item in queries:
+            self.process.stdin.write(item if isinstance(item, bytes) else query(**item))
+            self.process.stdin.write(b"\n")
+        self.process.stdin.flush()
+
+    def next(self, count=1):
+        return [self.answers.get(timeout=120) for _ in range(count)]
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.process.kill()
+        self.process.wait()
+
+
+def analysis(query_id, iterations=LONG, **fields):
+    return {
+        "id": query_id,
+        "game": "hero",
+        "moves": first_decision(),
+        "iterations": iterations,
+        **fields,
+    }
+
+
+def test_answers_come_in_the_order_of_the_queries_and_a_cancel_acts_at_once():
+    """A bad line behind a running analysis was answered at once, ahead of it;
+    a cancel behind another query waited for the analysis to end (and then
+    said it had cancelled nothing)."""
+    state = {"id": "state", "command": "state", "game": "hero", "moves": first_decision()}
+    with EngineProcess() as engine:
+        engine.send(analysis("long"), b"not json", state, {"id": "stop", "command": "cancel"})
+        long, bad, shown, stop = engine.next(4)
+        engine.send({"command": "quit"})
+        assert engine.next() == [None] and engine.process.wait(timeout=60) == 0
+    assert long["id"] == "long" and long["final"] and long["cancelled"]
+    assert 0 < long["iterations"] < LONG
+    assert bad["id"] is None and "not valid JSON" in bad["error"]
+    assert shown["id"] == "state" and shown["to_move"] == 0
+    assert stop == {"id": "stop", "cancelled": True}
+
+
+def test_a_cancel_stops_every_analysis_sent_before_it_and_no_later_one():
+    with EngineProcess() as engine:
+        engine.send(
+            analysis("first"),
+            analysis("queued"),
+            {"id": "stop", "command": "cancel"},
+            analysis("after", iterations=50),
+        )
+        first, queued, stop, after = engine.next(4)
+    assert [first["id"], queued["id"], stop["id"], after["id"]] == [
+        "first",
+        "queued",
+        "stop",
+        "after",
+    ]
+    assert first["cancelled"] and queued["cancelled"] and queued["iterations"] < LONG
+    assert stop["cancelled"] is True
+    assert "cancelled" not in after and after["iterations"] == 50
+
+
+def test_end_of_input_cancels_the_analyses_and_the_engine_ends():
+    """At the end of its input the engine waited for a running analysis,
+    up to its budget (3,600 s at most)."""
+    with EngineProcess() as engine:
+        engine.send(analysis("long"), analysis("queued"))
+        engine.process.stdin.close()
+        long, queued, end = engine.next(3)
+        assert engine.process.wait(timeout=60) == 0
+    assert long["id"] == "long" and long["cancelled"] and 0 < long["iterations"] < LONG
+    assert queued["id"] == "queued" and queued["cancelled"]
+    assert end is None
+
+
+def test_quit_lets_the_analyses_before_it_finish():
+    with EngineProcess() as engine:
+        engine.send(analysis("a", iterations=3000), analysis("b", iterations=3000))
+        engine.send({"command": "quit"})
+        engine.process.stdin.close()
+        a, b, end = engine.next(3)
+        assert engine.process.wait(timeout=60) == 0
+    assert a["iterations"] == b["iterations"] == 3000 and end is None
+    assert "cancelled" not in a and "cancelled" not in b
+
+
+def test_a_cancel_says_truly_whether_it_cancelled_an_analysis():
+    """A cancel right after an analysis that failed said it had cancelled it."""
+    with EngineProcess() as engine:
+        engine.send(
+            {"id": "failed", "game": "hero", "moves": [], "iterations": 10},
+            {"id": "after failed", "command": "cancel"},
+            {"id": "idle", "command": "cancel"},
+            analysis("long"),
+            {"id": "stop", "command": "cancel"},
+            {"id": "again", "command": "cancel"},
+            analysis("short", iterations=20),
+            {"id": "after short", "command": "cancel"},
+        )
+        answers = engine.next(8)
+    by_id = {answer["id"]: answer for answer in answers}
+    assert [answer["id"] for answer in answers] == [
+        "failed",
+        "after failed",
+        "idle",
+        "long",
+        "stop",
+        "again",
+        "short",
+        "after short",
+    ]
+    assert "chance node" in by_id["failed"]["error"]
+    assert by_id["after failed"]["cancelled"] is False and by_id["idle"]["cancelled"] is False
+    assert by_id["long"]["cancelled"] and by_id["stop"]["cancelled"] is True
+    assert by_id["again"]["cancelled"] is False  # the first cancel stopped it
+    # a search whose budget was spent before the cancel came is whole
+    assert by_id["short"]["iterations"] == 20 and "cancelled" not in by_id["short"]
+    assert by_id["after short"]["cancelled"] is False

@@ -4,10 +4,15 @@ is lost or overwritten, and no temporary file is left behind."""
 
 import json
 import os
+import re
 import subprocess
 import sys
+import tracemalloc
 
 import pytest
+
+from xenophon.play import records
+from xenophon.play.records import RecordError, load_record
 
 COMMANDS_READING_RECORDS = (
     ("replay",),
@@ -73,12 +78,43 @@ def first_decision(rows, seat):
         (lambda rows: rows[first_decision(rows, 0)].update(seat=1), "labelled seat 1"),
         (lambda rows: rows[-1].update(result=[-r for r in rows[-1]["result"]]), "contradicts"),
         (lambda rows: rows[-1].update(result="x"), "'result' must be"),
+        (lambda rows: rows[-1].update(result=[True, False]), "'result' must be"),
+        (lambda rows: rows[-1].update(result=[0.5, -0.5]), "'result' must be"),
+        (lambda rows: rows[first_decision(rows, 0)].update(seat=0.0), "'seat' must be"),
+        (lambda rows: rows[first_decision(rows, 1)].update(seat=True), "'seat' must be"),
         (lambda rows: rows.insert(3, {"result": [1, -1]}), "must be the last line"),
         (lambda rows: rows[4].update(hidden=True), "hidden line in a full record"),
     ],
 )
 def test_records_are_checked_on_read(record, tmp_path, change, message):
     one_line_error(xenophon("replay", edited(record, tmp_path, change)), message)
+
+
+def result_before_the_end(rows):
+    result = rows[-1]
+    del rows[len(rows) // 2 :]
+    rows.append(result)
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda rows: rows[-1].update(result=[-r for r in rows[-1]["result"]]), "contradicts"),
+        (lambda rows: rows[-1].update(result=[0, 0]), "contradicts"),
+        (result_before_the_end, "not over"),
+        (lambda rows: rows[first_decision(rows, 0)].update(seat=1), "labelled seat 1"),
+        (lambda rows: rows.insert(len(rows) - 1, {"seat": 0, "move": "end"}), "already over"),
+    ],
+)
+@pytest.mark.parametrize("seat", ["0", "1"])
+def test_export_refuses_what_replay_refuses(record, tmp_path, change, message, seat):
+    """export --as wrote a record whose result the game contradicts, or that
+    comes before its end, and exited 0; replay refused the same file."""
+    path = edited(record, tmp_path, change)
+    out = tmp_path / "out.jsonl"
+    one_line_error(xenophon("replay", path), message)
+    one_line_error(xenophon("export", path, "--as", seat, "--out", out), message)
+    assert not out.exists() and not list(tmp_path.glob(".*.tmp"))
 
 
 def test_a_result_before_the_end_is_refused(record, tmp_path):
@@ -111,6 +147,20 @@ def test_deeply_nested_json_is_one_line(record, tmp_path, command):
     one_line_error(xenophon(*args, home=tmp_path), "nested more than")
 
 
+@pytest.mark.parametrize("view", [1.0, 0.0, True, "1", [1]])
+@pytest.mark.parametrize("command", COMMANDS_READING_RECORDS)
+def test_a_view_that_is_not_a_whole_number_is_refused(record, tmp_path, command, view):
+    """`"view": 1.0` equals 1 but is no seat: it reached the C core and
+    ended replay, analyse and review in a traceback."""
+    seat_view = tmp_path / "seat1.jsonl"
+    assert xenophon("export", record, "--as", "1", "--out", seat_view).returncode == 0
+    rows = [json.loads(line) for line in seat_view.read_text().splitlines()]
+    rows[0]["view"] = view
+    path = tmp_path / "float-view.jsonl"
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    one_line_error(xenophon(command[0], path, *command[1:]), "the header's 'view' must be")
+
+
 @pytest.mark.parametrize("source", ["/dev/zero", "fifo", "folder"])
 def test_special_files_are_refused_without_waiting(tmp_path, source):
     if source == "fifo":
@@ -131,6 +181,127 @@ def test_a_huge_file_is_refused(tmp_path):
     with open(path, "wb") as handle:
         handle.truncate(65 * 1024 * 1024)  # sparse: no disk used
     one_line_error(xenophon("replay", path), "too large")
+
+
+def test_a_bad_line_is_refused_before_the_rest_is_read(record, tmp_path):
+    """A record is read line by line: 8 MiB of `{}` lines after the header
+    are refused at line 2 holding a line at a time (reading the file whole
+    to check it took 700 MB, and 5.4 GB for 64 MiB)."""
+    path = tmp_path / "flood.jsonl"
+    with open(path, "w") as handle:
+        handle.write(record.read_text().splitlines()[0] + "\n")
+        handle.write("{}\n" * (8 * 1024 * 1024 // 3))
+    tracemalloc.start()
+    try:
+        with pytest.raises(RecordError, match=r"line 2: 'seat' must be"):
+            load_record(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1024 * 1024, f"{peak:,} bytes"
+    one_line_error(xenophon("replay", path), "line 2: 'seat' must be")
+
+
+def test_a_line_over_the_cap_is_refused_without_holding_it(record, tmp_path):
+    path = tmp_path / "long.jsonl"
+    header = record.read_text().splitlines()[0]
+    long_move = "x" * (records.MAX_RECORD_LINE_BYTES + 10)
+    path.write_text(header + "\n" + json.dumps({"seat": "chance", "move": long_move}) + "\n")
+    one_line_error(xenophon("replay", path), "line 2 is too long for a record (at most 1,048,576")
+
+
+def test_a_record_longer_than_any_game_is_refused(record, tmp_path, monkeypatch):
+    monkeypatch.setattr(records, "MAX_RECORD_LINES", 50)
+    path = tmp_path / "many.jsonl"
+    lines = record.read_text().splitlines()
+    path.write_text("\n".join(lines[:51]) + "\n")  # the header and 50 moves
+    assert len(load_record(path).lines) == 50 and len(lines) > 52
+    path.write_text("\n".join(lines[:52]) + "\n")
+    with pytest.raises(RecordError, match="line 52: a record holds at most 50 moves"):
+        load_record(path)
+
+
+def test_a_line_cut_short_at_the_end_is_named_truncated(record, tmp_path):
+    text = record.read_text()
+    path = tmp_path / "cut.jsonl"
+    path.write_text(text[: text.index("\n", 1000) - 5])
+    number = text[: text.index("\n", 1000)].count("\n") + 1
+    one_line_error(xenophon("replay", path), f"line {number}: not valid JSON")
+    assert "(truncated file?)" in xenophon("replay", path).stderr
+    path.write_text(text.replace("\n", "\n{\n", 1))
+    assert "truncated" not in xenophon("replay", path).stderr
+
+
+HOSTILE = "\x1b]0;pwned\x07\x1b[31mred\nnext line"
+
+
+def assert_nothing_raw(text):
+    """No control character but the line's own end reaches the terminal."""
+    assert not re.search("[\x00-\x09\x0b-\x1f\x7f-\x9f]", text), repr(text[:300])
+
+
+@pytest.mark.parametrize("command", COMMANDS_READING_RECORDS)
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda rows: rows[3].update(move=HOSTILE),
+        lambda rows: rows[0]["options"].update(mode=HOSTILE),
+        lambda rows: rows[0].update(card_digest=HOSTILE),
+    ],
+)
+def test_error_lines_escape_what_the_file_holds(record, tmp_path, command, change):
+    """An escape sequence, a bell or a newline in a record reached the
+    terminal raw, and a newline split the one error line."""
+    path = edited(record, tmp_path, change)
+    result = xenophon(command[0], path, *command[1:])
+    one_line_error(result, "\\x1b")
+    assert_nothing_raw(result.stderr.rstrip("\n"))
+
+
+def test_a_long_move_is_cut_in_the_error_line(record, tmp_path):
+    """A 10 MB move was echoed whole (records now hold lines of 1 MiB)."""
+    path = edited(record, tmp_path, lambda rows: rows[3].update(move="x" * 1_000_000))
+    result = xenophon("replay", path)
+    one_line_error(result, "unknown move 'xxxxxxxx")
+    assert len(result.stderr) < 1000 and "x..." in result.stderr
+
+
+def test_a_hostile_card_file_name_is_one_line(tmp_path):
+    cards = tmp_path / "cards.toml"
+    cards.write_text('[[character]]\nname = "Mil\\nitia\\u001b[2J"\n')
+    for args in (
+        ("selfplay", "anabasis", "--cards", cards),
+        ("selfplay", "anabasis", "--bots", "x\ny"),
+    ):
+        result = xenophon(*args, "--out", tmp_path / "out")
+        assert result.returncode != 0 and "Traceback" not in result.stderr
+        assert len(result.stderr.splitlines()) == 1, result.stderr
+        assert_nothing_raw(result.stderr.rstrip("\n"))
+    result = xenophon("replay", str(tmp_path / "no\x1b[2Jsuch\nfile.jsonl"))
+    one_line_error(result, "no\\x1b[2Jsuch\\nfile.jsonl")
+
+
+def test_a_failed_autosave_is_said_in_words(tmp_path):
+    """The folder of the autosave could not be made: a raw '[Errno 20] Not
+    a directory: ...' was printed."""
+    not_a_folder = tmp_path / "data"
+    not_a_folder.write_text("a file where the data folder should be\n")
+    env = {**os.environ, "XDG_DATA_HOME": str(not_a_folder)}
+    result = subprocess.run(
+        [sys.executable, "-m", "xenophon.cli.main", "play", "anabasis", "--seat", "0"],
+        input="quit\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        cwd="/proc",  # the working folder, where a save goes next, cannot be written either
+    )
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert "The game could not be saved:" in result.stdout
+    assert "[Errno" not in result.stdout
+    assert f"{not_a_folder}/xenophon/games: cannot make the folder (Not a directory)" in (
+        result.stdout
+    )
 
 
 def test_save_at_the_prompt_never_loses_the_game(tmp_path):

@@ -29,6 +29,7 @@ from xenophon.kernel.cardfile import (
     packaged_data,
     read_card_file,
 )
+from xenophon.kernel.errors import shown
 
 # The card vocabulary, owned here: each list is in the order the C core
 # numbers it (src/engine_c/anabasis/anabasis.h: ANA_CHARACTER.., ANA_KW_* bits,
@@ -238,7 +239,7 @@ class _CardFileReader(CardFileReader):
 
     # -- patterns -----------------------------------------------------------
     def pattern(self, name: str, diagram: Any) -> Pattern:
-        where = f"pattern '{name}'"
+        where = f"pattern '{shown(name)}'"
         if not isinstance(diagram, str):
             raise self.fail(where, "must be a multi-line string")
         rows = [row.strip() for row in diagram.strip().splitlines() if row.strip()]
@@ -270,7 +271,7 @@ class _CardFileReader(CardFileReader):
     def pattern_ref(self, entry: dict[str, Any], key: str, where: str) -> Pattern:
         name = self.text(entry, key, where)
         if name not in self.patterns:
-            raise self.fail(where, f"unknown pattern '{name}' in field '{key}'")
+            raise self.fail(where, f"unknown pattern '{shown(name)}' in field '{key}'")
         return self.patterns[name]
 
     def character(self, card_id: int, entry: dict[str, Any]) -> Card:

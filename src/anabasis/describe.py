@@ -24,6 +24,7 @@ from xenophon.anabasis.notation import (
 )
 from xenophon.anabasis.render import CEMETERY_LIMITS
 from xenophon.kernel.codes import decode
+from xenophon.kernel.errors import shown
 from xenophon.kernel.game import CHANCE, State, count_text, plural
 from xenophon.kernel.narration import HIDDEN, Narrator, clamp_hp, legal_summary
 
@@ -352,7 +353,7 @@ class AnabasisCards:
         try:
             field = self.cards.field_by_name(word)
         except KeyError:
-            raise KeyError(f"no card or square '{word}'") from None
+            raise KeyError(f"no card or square '{shown(word)}'") from None
         return [
             f"{field.name} (field card, {field.duration} turns)",
             "  " + FIELD_TEXT[field.effect].format(n=field.amount),

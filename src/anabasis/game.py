@@ -8,7 +8,7 @@ from typing import Any
 from xenophon.anabasis import notation
 from xenophon.anabasis.cards import Card, CardSet, load_card_set
 from xenophon.anabasis.render import render_state
-from xenophon.kernel.errors import XenophonError
+from xenophon.kernel.errors import XenophonError, shown
 from xenophon.kernel.game import Game as BaseGame
 from xenophon.kernel.game import State as BaseState
 
@@ -74,7 +74,7 @@ class Game(BaseGame):
     ):
         super().__init__(seed, engine)
         if mode not in MODES:
-            raise XenophonError(f"unknown mode '{mode}' (standard or expert)")
+            raise XenophonError(f"unknown mode '{shown(mode)}' (standard or expert)")
         self.mode = mode
         self.cards = cards if isinstance(cards, CardSet) else load_card_set(cards)
         self._attach_engine()

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from xenophon._core import anabasis as _core
 from xenophon.anabasis.cards import Card, CardSet
 from xenophon.kernel.codes import core_kinds, decode, encode
-from xenophon.kernel.errors import NotationError
+from xenophon.kernel.errors import NotationError, shown
 
 #: the kinds, in the order of their names; their numbers are the C core's
 KIND_NAMES = (
@@ -94,7 +94,7 @@ def square_name(q: int) -> str:
 def parse_square(text: str) -> int:
     match = SQUARE.match(text.strip().lower())
     if not match:
-        raise NotationError(f"'{text}' is not a square (a1 to g6)")
+        raise NotationError(f"'{shown(text)}' is not a square (a1 to g6)")
     return (int(match.group(2)) - 1) * 7 + FILES.index(match.group(1))
 
 
@@ -146,7 +146,7 @@ def parse_action(text: str, cards: CardSet) -> int:
     keyword, rest = words[0].lower(), words[1:]
     kind = KIND_WORDS.get(keyword)
     if kind is None:
-        raise NotationError(f"unknown move '{words[0]}'; expected {USAGE}")
+        raise NotationError(f"unknown move '{shown(words[0])}'; expected {USAGE}")
     if kind in (END, PASS):
         _expect_no_more(rest, keyword)
         return encode(kind)
@@ -176,7 +176,7 @@ def parse_action(text: str, cards: CardSet) -> int:
         try:
             return encode(FIELD, cards.field_by_name(" ".join(rest)).id)
         except KeyError:
-            raise NotationError(f"unknown field card '{' '.join(rest)}'") from None
+            raise NotationError(f"unknown field card '{shown(' '.join(rest))}'") from None
     if kind == STRIKE:
         if len(rest) != 1 or rest[0].lower() not in STRIKE_RESULTS:
             raise NotationError("strike is followed by miss, hit or crit")
@@ -219,7 +219,7 @@ def _card(name: str, cards: CardSet) -> Card:
     try:
         return cards.by_name(name)
     except KeyError:
-        raise NotationError(f"unknown card '{name}'") from None
+        raise NotationError(f"unknown card '{shown(name)}'") from None
 
 
 def _expect_no_more(rest: list[str], keyword: str) -> None:

@@ -34,6 +34,7 @@ from xenophon.kernel.cardfile import (
     packaged_data,
     read_card_file,
 )
+from xenophon.kernel.errors import shown
 
 # The card vocabulary, owned here: each list is in the order the C core
 # numbers it (src/engine_c/hero/hero.h: HERO_R.. for FACTIONS, the HERO_KW_*
@@ -441,7 +442,7 @@ def load_deck(path: str | Path, card_set: HeroCardSet) -> Deck:
     deck.check_fields(file.data, {"name", "avatar", "cards"}, "")
     name = deck.text(file.data, "name", "", default=path.stem)
     for key in ("avatar", "cards"):
-        deck.require(file.data, key, f"deck '{name}'")
+        deck.require(file.data, key, f"deck '{shown(name)}'")
     return build_deck(
         card_set,
         file.data["avatar"],
@@ -465,13 +466,13 @@ def build_deck(
 
     Raises CardFileError naming `path`, the deck and the faulty card.
     """
-    where = f"deck '{name}'"
+    where = f"deck '{shown(name)}'"
     if not isinstance(avatar, str):
         raise card_file_error(path, where, "field 'avatar' must be a string")
     try:
         avatar_card = card_set.avatar_by_name(avatar)
     except KeyError:
-        raise card_file_error(path, where, f"unknown avatar '{avatar}'") from None
+        raise card_file_error(path, where, f"unknown avatar '{shown(avatar)}'") from None
     counts = _deck_counts(card_set, cards, path, where)
     size = sum(counts)
     if size < MIN_DECK_SIZE:
@@ -494,7 +495,7 @@ def _deck_counts(
         try:
             card = card_set.by_name(card_name)
         except KeyError:
-            raise card_file_error(path, where, f"unknown card '{card_name}'") from None
+            raise card_file_error(path, where, f"unknown card '{shown(card_name)}'") from None
         counts[card.id] = _deck_count(
             card, count, counts[card.id], path, f"{where}: card '{card.name}'"
         )
@@ -556,7 +557,9 @@ class _CardFileReader(CardFileReader):
         match = EFFECT.fullmatch(text.strip())
         if match is None or match.group(1) not in EFFECT_KINDS:
             word = match.group(1) if match else text.strip()
-            raise self.fail(where, f"unknown effect '{word}' (one of {', '.join(EFFECT_KINDS)})")
+            raise self.fail(
+                where, f"unknown effect '{shown(word)}' (one of {', '.join(EFFECT_KINDS)})"
+            )
         kind = EFFECT_KINDS[match.group(1)]
         raw_args = match.group(2)
         parts = (
@@ -566,9 +569,9 @@ class _CardFileReader(CardFileReader):
         )
         usage = kind.name + (f"({', '.join(kind.params)})" if kind.params else "")
         if len(parts) != len(kind.params) or not all(INTEGER.fullmatch(p) for p in parts):
-            raise self.fail(where, f"effect '{text.strip()}' must be written {usage}")
+            raise self.fail(where, f"effect '{shown(text.strip())}' must be written {usage}")
         for param, part in zip(kind.params, parts):
-            self.check_argument(part, f"effect '{text.strip()}': {param}", where)
+            self.check_argument(part, f"effect '{shown(text.strip())}': {param}", where)
         return Effect(kind.name, tuple(int(p) for p in parts))
 
     def check_argument(self, part: str, what: str, where: str) -> None:
@@ -576,9 +579,9 @@ class _CardFileReader(CardFileReader):
         int() is asked to read thousands of them)."""
         short = len(part.lstrip("-")) <= len(str(MAX_NUMBER))
         if part.startswith("-") and (not short or int(part) < 0):
-            raise self.fail(where, f"{what} is negative ({part})")
+            raise self.fail(where, f"{what} is negative ({shown(part)})")
         if not short or int(part) > MAX_NUMBER:
-            raise self.fail(where, f"{what} is above {MAX_NUMBER} ({part})")
+            raise self.fail(where, f"{what} is above {MAX_NUMBER} ({shown(part)})")
 
     def target(self, entry: dict[str, Any], effects: tuple[Effect, ...], where: str) -> str:
         target = self.choice(entry, "target", where, TARGETS, default="none", what="target kind")
@@ -704,7 +707,7 @@ class _CardFileReader(CardFileReader):
         except ValueError:
             raise self.fail(
                 where,
-                f"bad condition '{text}': write faction symbols then an "
+                f"bad condition '{shown(text)}': write faction symbols then an "
                 'optional number, like "(R)(K)(1)", or "" (at most '
                 f"{MAX_CONDITION} symbols of a colour, a number up to "
                 f"{MAX_CONDITION})",

@@ -24,7 +24,7 @@ from xenophon.hero.notation import (
     slot_name,
 )
 from xenophon.kernel.codes import decode
-from xenophon.kernel.errors import NotationError
+from xenophon.kernel.errors import NotationError, shown
 from xenophon.kernel.game import CHANCE, State, count_text, plural
 from xenophon.kernel.narration import HIDDEN, Narrator, clamp_hp, gained, legal_summary
 
@@ -255,7 +255,7 @@ class HeroCards:
         try:
             return self.avatar(self.cards.avatar_by_name(word))
         except KeyError:
-            raise KeyError(f"no card, avatar or slot '{word}'") from None
+            raise KeyError(f"no card, avatar or slot '{shown(word)}'") from None
 
     def stats(self, card: Any) -> list[str]:
         condition = card.condition.text or "none"

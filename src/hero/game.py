@@ -10,7 +10,7 @@ from typing import Any
 from xenophon.hero import notation
 from xenophon.hero.cards import Deck, HeroCardSet, load_card_set, load_deck, prebuilt_decks
 from xenophon.hero.render import render_state
-from xenophon.kernel.errors import XenophonError
+from xenophon.kernel.errors import XenophonError, shown
 from xenophon.kernel.game import Game as BaseGame
 from xenophon.kernel.game import State as BaseState
 
@@ -55,7 +55,7 @@ def resolve_deck(deck: Deck | str | Path, cards: HeroCardSet) -> Deck:
     if path.suffix == ".toml" or path.exists():
         return load_deck(path, cards)
     raise XenophonError(
-        f"unknown deck '{deck}' (prebuilt: {', '.join(sorted(prebuilt))}, or a deck file)"
+        f"unknown deck '{shown(deck)}' (prebuilt: {', '.join(sorted(prebuilt))}, or a deck file)"
     )
 
 

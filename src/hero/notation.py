@@ -23,7 +23,7 @@ import re
 from xenophon._core import hero as _core
 from xenophon.hero.cards import HeroCard, HeroCardSet
 from xenophon.kernel.codes import core_kinds, decode, encode
-from xenophon.kernel.errors import NotationError
+from xenophon.kernel.errors import NotationError, shown
 
 __all__ = [
     "END",
@@ -120,7 +120,7 @@ def parse_slot(word: str, *, mine: bool = True, theirs: bool = True, avatar: boo
     match = _SLOT.fullmatch(word)
     if match is None:
         extra = " or 'avatar'" if avatar else ""
-        raise NotationError(f"'{word}' is not a slot: {SLOT_HELP}{extra}")
+        raise NotationError(f"'{shown(word)}' is not a slot: {SLOT_HELP}{extra}")
     is_theirs = match.group(1) is not None
     if is_theirs and not theirs:
         raise NotationError(f"'{word}' is the opponent's slot; write one of yours (F1-F5, B1-B5)")
@@ -242,7 +242,7 @@ def parse_action(text: str, cards: HeroCardSet) -> int:
         return encode(ATTACK, attacker, target)
     if keyword == "draw":
         return encode(DRAW, _card(rest, cards, "draw").id, 0)
-    raise NotationError(f"unknown move '{words[0]}'; expected {USAGE}")
+    raise NotationError(f"unknown move '{shown(words[0])}'; expected {USAGE}")
 
 
 def _split_target(rest: list[str], usage: str) -> tuple[list[str], int]:
@@ -269,4 +269,4 @@ def _card(words: list[str], cards: HeroCardSet, verb: str) -> HeroCard:
     lowered = {n.lower(): n for n in names}
     close = difflib.get_close_matches(name.lower(), list(lowered), n=1)
     hint = f" (did you mean {lowered[close[0]]}?)" if close else ""
-    raise NotationError(f"unknown card '{name}'{hint}")
+    raise NotationError(f"unknown card '{shown(name)}'{hint}")

@@ -14,7 +14,7 @@ from xenophon.hero import catalogue
 from xenophon.hero.cards import default_deck_dir
 from xenophon.hero.describe import HeroNarrator
 from xenophon.hero.game import DEFAULT_DECKS, Game
-from xenophon.kernel.errors import XenophonError
+from xenophon.kernel.errors import XenophonError, shown
 from xenophon.kernel.plugin import BalanceSides, CliFlag, GamePlugin, OpenSpielNames
 from xenophon.kernel.registry import (
     SpecError,
@@ -59,7 +59,7 @@ def _check_deck_file(deck: Any) -> None:
     except (FileNotFoundError, NotADirectoryError):
         pass  # the game reports an unknown deck
     except OSError as error:
-        raise SpecError(f"deck file {str(deck)[:200]}: cannot read it ({error.strerror})") from None
+        raise SpecError(f"deck file {shown(deck)}: cannot read it ({error.strerror})") from None
 
 
 def check_decks(name: str, decks: Any) -> None:
@@ -93,11 +93,11 @@ def check_deck_file(path: str, prebuilt: tuple[str, ...]) -> None:
     that loads as a deck (one clear line otherwise)."""
     if DECK_SEPARATOR in path or "," in path:
         raise SpecError(
-            f"deck file {path}: a name with '{DECK_SEPARATOR}' or ',' cannot "
+            f"deck file {shown(path)}: a name with '{DECK_SEPARATOR}' or ',' cannot "
             "be given to a game (rename the file)"
         )
     if not path.endswith(".toml") or not Path(path).is_file():
-        raise SpecError(f"deck file {path}: not found (a deck file ends in .toml)")
+        raise SpecError(f"deck file {shown(path)}: not found (a deck file ends in .toml)")
     make_game(NAME, decks=(path, prebuilt[0]))
 
 

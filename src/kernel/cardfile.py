@@ -26,7 +26,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from xenophon.kernel.errors import CardFileError
+from xenophon.kernel.errors import CardFileError, shown
 from xenophon.kernel.files import FileError, decode_text, read_bytes
 
 #: a card or deck file's size cap; the reference card files are under 10 KB
@@ -151,8 +151,10 @@ class CardFileReader:
         """The file holds only these ``[tables]`` and ``[[lists]]`` of tables."""
         for key in self.data:
             if key not in tables and key not in lists:
-                shown = [f"[{t}]" for t in tables] + [f"[[{k}]]" for k in lists]
-                raise self.fail(f"section '{key}'", f"unknown section ({_listed(shown)} only)")
+                sections = [f"[{t}]" for t in tables] + [f"[[{k}]]" for k in lists]
+                raise self.fail(
+                    f"section '{shown(key)}'", f"unknown section ({_listed(sections)} only)"
+                )
 
     def table(self, key: str) -> dict[str, Any]:
         """A ``[key]`` section (empty if the file has none)."""
@@ -178,7 +180,7 @@ class CardFileReader:
         seen: set[str] = set()
         for item in items:
             if item.name.casefold() in seen:
-                raise self.fail(f"{what} '{item.name}'", "duplicate name")
+                raise self.fail(f"{what} '{shown(item.name)}'", "duplicate name")
             seen.add(item.name.casefold())
 
     def check_defined(self, items: Collection[object], what: str) -> None:
@@ -200,7 +202,7 @@ class CardFileReader:
         without a name."""
         self.require(entry, "name", nameless)
         name = self.text(entry, "name", nameless)
-        where = f"{kind} '{name}'"
+        where = f"{kind} '{shown(name)}'"
         if not rule.pattern.fullmatch(name):
             raise self.fail(where, rule.explanation)
         return name, where, self.text(entry, "japanese", where, default="", empty=True)
@@ -211,7 +213,7 @@ class CardFileReader:
         """No field but the allowed ones; `context` ends the message (" for a unit")."""
         for key in entry:
             if key not in allowed:
-                raise self.fail(where, f"unknown field '{key}'{context}")
+                raise self.fail(where, f"unknown field '{shown(key)}'{context}")
 
     def require(self, entry: Mapping[str, Any], key: str, where: str) -> None:
         if key not in entry:
@@ -248,7 +250,9 @@ class CardFileReader:
         """A string field that is one of `options` (`what` names them, default the key)."""
         value = self.text(entry, key, where, default=default)
         if value not in options:
-            raise self.fail(where, f"unknown {what or key} '{value}' (one of {', '.join(options)})")
+            raise self.fail(
+                where, f"unknown {what or key} '{shown(value)}' (one of {', '.join(options)})"
+            )
         return value
 
     def whole_number(
@@ -263,7 +267,9 @@ class CardFileReader:
 
     def in_range(self, value: int, key: str, where: str, low: int, high: int) -> int:
         if not low <= value <= high:
-            raise self.fail(where, f"field '{key}' must be between {low} and {high} ({value})")
+            raise self.fail(
+                where, f"field '{key}' must be between {low} and {high} ({shown(value)})"
+            )
         return value
 
     def number(
@@ -279,7 +285,7 @@ class CardFileReader:
         """A whole number from `low` (at least 0) to `high`."""
         value = self.whole_number(entry, key, where, default)
         if value < 0:
-            raise self.fail(where, f"field '{key}' is negative ({value})")
+            raise self.fail(where, f"field '{key}' is negative ({shown(value)})")
         return self.in_range(value, key, where, low, high)
 
     def strings(self, entry: dict[str, Any], key: str, where: str, example: str = "") -> list[str]:
@@ -294,5 +300,5 @@ class CardFileReader:
         keywords = self.strings(entry, "keywords", where)
         for keyword in keywords:
             if keyword not in known:
-                raise self.fail(where, f"unknown keyword '{keyword}'")
+                raise self.fail(where, f"unknown keyword '{shown(keyword)}'")
         return frozenset(keywords)

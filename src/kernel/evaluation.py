@@ -41,7 +41,7 @@ from typing import Any
 
 from xenophon import _core
 from xenophon.kernel.cardfile import packaged_data
-from xenophon.kernel.errors import XenophonError
+from xenophon.kernel.errors import XenophonError, shown
 from xenophon.kernel.files import FileError, JsonError, check_output, loads, read_text, write_atomic
 from xenophon.kernel.plugin import find_plugin
 
@@ -144,14 +144,14 @@ def _numbers(data: dict, key: str, n: int, where: str) -> tuple[float, ...]:
         raise WeightsError(f"{where}: '{key}' must be a list of {n} numbers, one per feature")
     for i, value in enumerate(values):
         if not _is_finite_number(value):
-            raise WeightsError(f"{where}: {key}[{i}] is not a finite number ({value!r})")
+            raise WeightsError(f"{where}: {key}[{i}] is not a finite number ({shown(repr(value))})")
     return tuple(float(v) for v in values)
 
 
 def _number(data: dict, key: str, where: str) -> float:
     value: Any = data.get(key)
     if not _is_finite_number(value):
-        raise WeightsError(f"{where}: '{key}' is not a finite number ({value!r})")
+        raise WeightsError(f"{where}: '{key}' is not a finite number ({shown(repr(value))})")
     return float(value)
 
 
@@ -184,13 +184,13 @@ def parse_weights(data: Any, where: str, game_name: str) -> Weights:
         raise WeightsError(f"{where}: not a weights file (a JSON object is expected)")
     if data.get("format") != WEIGHTS_FORMAT:
         raise WeightsError(
-            f"{where}: not a weights file (format {data.get('format')!r}, "
+            f"{where}: not a weights file (format {shown(repr(data.get('format')))}, "
             f"expected '{WEIGHTS_FORMAT}')"
         )
     version = data.get("version")
     if isinstance(version, bool) or version not in (WEIGHTS_VERSION, NETWORK_VERSION):
         raise WeightsError(
-            f"{where}: weights file version {version!r}, this xenophon reads "
+            f"{where}: weights file version {shown(repr(version))}, this xenophon reads "
             f"versions {WEIGHTS_VERSION} and {NETWORK_VERSION}"
         )
     if version == WEIGHTS_VERSION and "hidden" in data:
@@ -199,7 +199,7 @@ def parse_weights(data: Any, where: str, game_name: str) -> Weights:
             f"(networks are version {NETWORK_VERSION})"
         )
     if data.get("game") != game_name:
-        raise WeightsError(f"{where}: weights for {data.get('game')!r}, not {game_name}")
+        raise WeightsError(f"{where}: weights for {shown(repr(data.get('game')))}, not {game_name}")
     features = data.get("features")
     if (
         not isinstance(features, list)
@@ -257,7 +257,7 @@ def mismatch(weights: Weights, names: list[str], where: str) -> str | None:
         if theirs != ours:
             return (
                 f"{where} was fitted for other features than this game's (feature {i}: "
-                f"'{theirs}' in the file, '{ours}' in the game)"
+                f"'{shown(theirs)}' in the file, '{ours}' in the game)"
             )
     return f"{where} was fitted for {len(weights.features)} features, this game has {len(names)}"
 
@@ -343,7 +343,9 @@ def tables_for(game: Any, evaluation: str, weights_path: str | None = None) -> A
     """The C tables a search of `game` runs on for an evaluation: the game's
     own, or, with a weights file, a copy holding that file's weights."""
     if evaluation not in EVALUATIONS:
-        raise XenophonError(f"unknown evaluation '{evaluation}' ({' or '.join(EVALUATIONS)})")
+        raise XenophonError(
+            f"unknown evaluation '{shown(evaluation)}' ({' or '.join(EVALUATIONS)})"
+        )
     evaluation = resolve(game, evaluation)
     if weights_path is None:
         if evaluation == "learned" and learned_problem(game) is not None:

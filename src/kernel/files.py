@@ -94,16 +94,26 @@ def read_text(path: str | Path, what: str = "file", max_bytes: int = MAX_INPUT_B
 
 
 def iter_lines(
-    path: str | Path, what: str = "file", max_line_bytes: int = MAX_INPUT_BYTES
+    path: str | Path,
+    what: str = "file",
+    max_line_bytes: int = MAX_INPUT_BYTES,
+    max_bytes: int | None = None,
 ) -> Generator[tuple[str, bool], None, None]:
-    """The lines of a regular file of any size, one at a time, each of at
-    most `max_line_bytes` and valid UTF-8: (text without its newline,
-    whether a newline ended it). For files that grow past what is read
-    whole, such as a results file of many games."""
+    """The lines of a regular file, one at a time, each of at most
+    `max_line_bytes` and valid UTF-8: (text without its newline, whether a
+    newline ended it). Only one line is held at a time, so a fault on a line
+    is found before the rest of the file is read. A file over `max_bytes`
+    (None: any size, such as a results file of many games) is refused
+    before its first line."""
     path = Path(path)
-    descriptor, _ = _open_regular(path, what)
+    descriptor, info = _open_regular(path, what)
+    if max_bytes is not None and info.st_size > max_bytes:
+        os.close(descriptor)
+        raise FileError(
+            f"{path}: too large for a {what} ({info.st_size:,} bytes; at most {max_bytes:,})"
+        )
     with os.fdopen(descriptor, "rb") as handle:
-        number = 0
+        number = total = 0
         while True:
             try:
                 data = handle.readline(max_line_bytes + 1)
@@ -112,6 +122,9 @@ def iter_lines(
             if not data:
                 return
             number += 1
+            total += len(data)
+            if max_bytes is not None and total > max_bytes:  # the file grew while being read
+                raise FileError(f"{path}: too large for a {what} (at most {max_bytes:,} bytes)")
             ended = data.endswith(b"\n")
             if len(data) > max_line_bytes and not ended:
                 raise FileError(
@@ -281,6 +294,17 @@ def check_output_folder(
         if not clash.is_file():
             raise FileError(f"{clash}: exists and is not a regular file")
     return paths
+
+
+def make_folders(folder: str | Path) -> Path:
+    """Makes `folder` and the folders above it where missing (the user's own
+    data folder); a FileError in words, naming it, when it cannot be."""
+    folder = Path(folder)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise FileError(f"{folder}: cannot make the folder ({_reason(error)})") from None
+    return folder
 
 
 def _mode_for(path: Path) -> int:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from xenophon.kernel.codes import CHANCE, TERMINAL, kind_of  # noqa: F401 (CHANCE, TERMINAL re-exported: the API names them here)
-from xenophon.kernel.errors import IllegalMoveError, NotationError, XenophonError
+from xenophon.kernel.errors import IllegalMoveError, NotationError, XenophonError, shown
 from xenophon.kernel.evaluation import install_shipped, resolve, tables_for
 from xenophon.kernel.plugin import find_plugin
 
@@ -81,7 +81,7 @@ class Game:
 
     def __init__(self, seed: int | None, engine: str):
         if engine not in ENGINES:
-            raise XenophonError(f"unknown engine '{engine}' (c or oracle)")
+            raise XenophonError(f"unknown engine '{shown(engine)}' (c or oracle)")
         self.seed = seed
         self.engine = engine
         self.rng = random.Random(seed)
@@ -173,9 +173,9 @@ class State:
         """A sentence saying why a well-formed move is not legal now."""
         same_kind = [m.text for m in self.legal_moves() if kind_of(m.code) == kind_of(code)]
         if same_kind:
-            shown = ", ".join(same_kind[:8]) + (", ..." if len(same_kind) > 8 else "")
-            return f"'{text}' is not legal now; legal moves of that kind: {shown}"
-        return f"'{text}' is not legal now; type 'moves' to see the legal moves"
+            listed = ", ".join(same_kind[:8]) + (", ..." if len(same_kind) > 8 else "")
+            return f"'{shown(text)}' is not legal now; legal moves of that kind: {listed}"
+        return f"'{shown(text)}' is not legal now; type 'moves' to see the legal moves"
 
     # -- what a seat sees: provided by each game ----------------------------
     def view(self, seat: int) -> dict[str, Any]:
@@ -239,7 +239,7 @@ class State:
         elif isinstance(move, int):
             code, text = move, None
         else:
-            raise NotationError(f"not a move: {move!r}")
+            raise NotationError(f"not a move: {shown(repr(move))}")
         if self.is_terminal():
             raise IllegalMoveError("the game is over")
         if code not in self.backend.legal_actions():

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from xenophon.kernel.errors import XenophonError
+from xenophon.kernel.errors import XenophonError, shown
 from xenophon.kernel.game import Game
 from xenophon.kernel.plugin import GamePlugin, find_plugin, game_names, plugins
 
@@ -38,7 +38,7 @@ def game_plugin(name: str) -> GamePlugin:
     """The plugin of the game called `name` (SpecError naming the games if none)."""
     plugin = find_plugin(name)
     if plugin is None:
-        raise SpecError(f"unknown game '{name}' ({' or '.join(game_names())})")
+        raise SpecError(f"unknown game '{shown(name)}' ({' or '.join(game_names())})")
     return plugin
 
 
@@ -60,9 +60,11 @@ def parse_spec(
             options[last_key] += "," + item
             continue
         if not eq or not key:
-            raise SpecError(f"{what} '{text}': option '{item}' must look like key=value{hint}")
+            raise SpecError(
+                f"{what} '{shown(text)}': option '{shown(item)}' must look like key=value{hint}"
+            )
         if key in options:
-            raise SpecError(f"{what} '{text}': option '{key}' is given twice")
+            raise SpecError(f"{what} '{shown(text)}': option '{shown(key)}' is given twice")
         options[key] = value.strip()
         last_key = key
     return name.strip(), options
@@ -109,9 +111,11 @@ def check_file_name(path: Any, what: str) -> None:
     try:
         name = os.fsencode(path)
     except UnicodeEncodeError:
-        raise SpecError(f"{what} {str(path)!r}: not a file name the system can use") from None
+        raise SpecError(
+            f"{what} {shown(repr(str(path)))}: not a file name the system can use"
+        ) from None
     if b"\0" in name:
-        raise SpecError(f"{what} {str(path)!r}: a file name holds no NUL character")
+        raise SpecError(f"{what} {shown(repr(str(path)))}: a file name holds no NUL character")
 
 
 def spec_files(spec: str) -> list[str]:
@@ -155,7 +159,9 @@ def check_game_options(name: str, options: dict[str, Any]) -> None:
     known = tuple(plugin.options)
     for key in options:
         if key not in known:
-            raise SpecError(f"{name} has no option '{key}' (its options: {', '.join(known)})")
+            raise SpecError(
+                f"{name} has no option '{shown(key)}' (its options: {', '.join(known)})"
+            )
     for key, check in plugin.option_checks.items():
         if key in options:
             check(name, options[key])
@@ -173,6 +179,6 @@ def game_with_options(
     a record): every option checked before the game is made."""
     plugin = game_plugin(name)
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-        raise SpecError(f"a game's seed must be a whole number (got {seed!r})")
+        raise SpecError(f"a game's seed must be a whole number (got {shown(repr(seed))})")
     check_game_options(name, options)
     return plugin.factory(seed=seed, engine=engine, **options)

@@ -36,7 +36,7 @@ from typing import Any
 
 import xenophon
 from xenophon.interop import native
-from xenophon.kernel.errors import XenophonError
+from xenophon.kernel.errors import XenophonError, shown
 from xenophon.kernel.files import FileError, JsonError, loads, read_text
 from xenophon.kernel.game import State
 from xenophon.kernel.registry import GAMES, game_plugin, make_game
@@ -114,7 +114,9 @@ def _check_position(entry: Any, where: str) -> None:
         if not isinstance(entry.get(name), kind):
             raise XenophonError(f"{where}: field '{name}' must be a JSON {kind.__name__}")
     if entry["game"] not in GAMES:
-        raise XenophonError(f"{where}: unknown game '{entry['game']}' ({' or '.join(GAMES)})")
+        raise XenophonError(
+            f"{where}: unknown game '{shown(entry['game'])}' ({' or '.join(GAMES)})"
+        )
     if not all(isinstance(move, str) for move in entry["moves"]):
         raise XenophonError(f"{where}: field 'moves' must be a list of moves")
 

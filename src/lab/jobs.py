@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from xenophon.kernel.errors import XenophonError
+from xenophon.kernel.errors import XenophonError, shown
 from xenophon.kernel.files import (
     JsonError,
     check_output,
@@ -282,12 +282,12 @@ def _check_header(path: str | Path, row: Any, header: dict[str, Any]) -> None:
         raise RunError(f"{path}: not a xenophon results file")
     if row.get("format_version") != RESULTS_VERSION:
         raise RunError(
-            f"{path}: results format version {row.get('format_version')!r} "
+            f"{path}: results format version {shown(repr(row.get('format_version')))} "
             f"(this xenophon reads {RESULTS_VERSION})"
         )
     if row.get("command") != header["command"]:
         raise RunError(
-            f"{path}: results of '{row.get('command')}', not of "
+            f"{path}: results of '{shown(row.get('command'))}', not of "
             f"'{header['command']}'; give another file to start a new run"
         )
     theirs, ours = row.get("config"), header["config"]
@@ -312,7 +312,7 @@ def _check_row(path: str | Path, number: int, row: Any, keys: set[str] | None) -
     if not isinstance(row, dict) or not isinstance(row.get("job"), str):
         raise RunError(f"{where}: not a game of a results file")
     if keys is not None and row["job"] not in keys:
-        raise RunError(f"{where}: job {row['job']} is not one of this run's")
+        raise RunError(f"{where}: job {shown(row['job'])} is not one of this run's")
     game, of = row.get("game"), row.get("of")
     if not (isinstance(game, int) and isinstance(of, int) and 0 <= game < of):
         raise RunError(f"{where}: not a game of a results file (its 'game' and 'of')")

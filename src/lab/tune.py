@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from xenophon.kernel.errors import XenophonError
+from xenophon.kernel.errors import XenophonError, shown
 from xenophon.kernel.evaluation import HiddenUnit, Weights
 from xenophon.kernel.game import CHANCE, Game
 from xenophon.kernel.registry import game_from_texts
@@ -133,8 +133,8 @@ def earlier_games(path: str, game: str, options: dict[str, str]) -> list[dict[st
     config = results_config(path, "tune")
     if config.get("game") != game or config.get("options") != options:
         raise RunError(
-            f"{path}: self-play games of {config.get('game')!r} with options "
-            f"{config.get('options')!r}, not of {game!r} with {options!r}"
+            f"{path}: self-play games of {shown(repr(config.get('game')))} with options "
+            f"{shown(repr(config.get('options')))}, not of {game!r} with {options!r}"
         )
     finished = read_results(path, results_header("tune", config), None)
     return [finished[key][0] for key in sorted(finished, key=_job_order)]

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from xenophon.kernel.cardfile import packaged_data
-from xenophon.kernel.errors import XenophonError
+from xenophon.kernel.errors import XenophonError, shown
 from xenophon.search.bots import MAX_WORKERS, ISMCTSBot, SearchResult, SettingError, check_setting
 
 #: the moves a weakened level chooses among: the most visited ones, and only
@@ -146,13 +146,13 @@ def level_budget(level: str) -> tuple[int | None, float | None]:
         value: float = float(level[:-1]) if timed else int(level)
     except ValueError:
         raise LevelError(
-            f"unknown level '{level}' ({', '.join(LEVELS)}, a time like 2s or "
+            f"unknown level '{shown(level)}' ({', '.join(LEVELS)}, a time like 2s or "
             "an iteration count like 5000)"
         ) from None
     try:
         if timed:
-            return None, check_setting("time_limit", value, f"the time of level '{level}'")
-        return check_setting("iterations", value, f"the iterations of level '{level}'"), None
+            return None, check_setting("time_limit", value, f"the time of level '{shown(level)}'")
+        return check_setting("iterations", value, f"the iterations of level '{shown(level)}'"), None
     except SettingError as error:
         raise LevelError(str(error)) from None
 

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from xenophon.interop.native import OpenSpielISMCTSBot
+from xenophon.kernel.errors import shown
 from xenophon.kernel.registry import SpecError, parse_spec
 from xenophon.search import bots
 
@@ -37,7 +38,7 @@ def _bot_kind(name: str) -> tuple[Callable[..., Any], tuple[str, ...]]:
         "openspiel": (OpenSpielISMCTSBot, OPENSPIEL_SETTINGS),
     }
     if name not in kinds:
-        raise SpecError(f"unknown bot '{name}' ({', '.join(BOT_KINDS)})")
+        raise SpecError(f"unknown bot '{shown(name)}' ({', '.join(BOT_KINDS)})")
     return kinds[name]
 
 
@@ -51,9 +52,13 @@ def bot_settings(spec: str) -> tuple[str, dict[str, Any]]:
     for key, text in texts.items():
         if key not in spec_names:
             offered = ", ".join(spec_names) or "none"
-            raise SpecError(f"bot '{spec}': {name} has no option '{key}' (its options: {offered})")
+            raise SpecError(
+                f"bot '{shown(spec)}': {name} has no option '{shown(key)}' (its options: {offered})"
+            )
         setting = spec_names[key]
-        settings[setting] = bots.SETTINGS[setting].parse(f"bot '{spec}': '{key}'", text)
+        settings[setting] = bots.SETTINGS[setting].parse(
+            f"bot '{shown(spec)}': '{shown(key)}'", text
+        )
     if "time_limit" in settings and "iterations" not in settings:
         settings["iterations"] = None  # a time alone: search for that time only
     return name, settings
@@ -66,4 +71,4 @@ def make_bot(spec: str, seed: int):
     try:
         return constructor(seed=seed, **settings)
     except bots.SettingError as error:  # settings that do not fit together
-        raise bots.SettingError(f"bot '{spec}': {error}") from None
+        raise bots.SettingError(f"bot '{shown(spec)}': {error}") from None

@@ -15,13 +15,22 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Iterable
+from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeGuard
 
 from xenophon import __version__
-from xenophon.kernel.errors import XenophonError
-from xenophon.kernel.files import JsonError, dumps_line, loads, read_text, write_atomic
+from xenophon.kernel.errors import XenophonError, one_line, shown
+from xenophon.kernel.files import (
+    MAX_INPUT_BYTES,
+    JsonError,
+    dumps_line,
+    iter_lines,
+    loads,
+    write_atomic,
+)
 from xenophon.kernel.game import CHANCE, Game, State
 from xenophon.kernel.registry import make_game
 from xenophon.kernel.seal import SealError, seal, unseal
@@ -36,6 +45,12 @@ RESAMPLE_TRIES = 20000
 SEAT_LABELS = (0, 1, "chance")
 RESULTS = ([1.0, -1.0], [-1.0, 1.0], [0.0, 0.0])
 MAX_KEY_DIGITS = 16
+#: a line of a record file: the longest is the header of a saved game in
+#: progress, which holds its sealed part (about 6 KB for a game of 800 lines)
+MAX_RECORD_LINE_BYTES = 1024 * 1024
+#: the lines of moves a record may hold: the longest of 80 games between
+#: random players had 807; a record is held whole, about 400 bytes a line
+MAX_RECORD_LINES = 100_000
 UNKNOWN_DIGEST = ""  # a seat-view header without a card digest
 
 
@@ -109,49 +124,78 @@ def new_record(game: Game, seats: list[str]) -> Record:
 
 
 def load_record(path: str | Path) -> Record:
-    """Reads and checks a record file: bounded (a regular file of at most
-    64 MiB, UTF-8, JSON nested at most 64 deep) and strict (the header's
-    fields, every line's seat, move, key and result); RecordError with the
-    line number on any fault."""
-    return parse_record(read_text(path, "record"), str(path))
+    """Reads and checks a record file, line by line: bounded (a regular file
+    of at most 64 MiB, each line at most MAX_RECORD_LINE_BYTES of UTF-8, at
+    most MAX_RECORD_LINES lines, JSON nested at most 64 deep) and strict (the
+    header's fields, every line's seat, move, key and result); RecordError
+    with the line number at the first fault, before the rest is read."""
+    lines = iter_lines(path, "record", MAX_RECORD_LINE_BYTES, MAX_INPUT_BYTES)
+    with closing(lines):
+        return _record_from_lines(enumerate(lines, start=1), shown(path, None))
 
 
 def parse_record(text: str, where: str) -> Record:
     """A record from its text (as load_record checks a file's; `where` names
     it in the messages)."""
-    rows = _json_rows(text, where)
-    if not rows or not isinstance(rows[0][1], dict) or rows[0][1].get("format") != FORMAT:
-        raise RecordError(f"{where}: not a xenophon record (no header line)")
-    record = _record_from_header(rows[0][1], where)
-    for index, (number, row) in enumerate(rows[1:], start=1):
+    lines = text.split("\n")
+    return _record_from_lines(
+        (
+            (number, (line.removesuffix("\r"), number < len(lines)))
+            for number, line in enumerate(lines, start=1)
+        ),
+        where,
+    )
+
+
+def _record_from_lines(lines: Iterable[tuple[int, tuple[str, bool]]], where: str) -> Record:
+    """A record from its numbered lines (text, whether a newline ended it),
+    each checked as it comes: only the lines kept so far are held."""
+    record: Record | None = None
+    result_line = 0  # the line of the result, which must be the last
+    kept = 0
+    for number, (line, ended) in lines:
+        if not line.strip():
+            continue
+        row = _json_row(line, ended, f"{where}, line {number}")
+        if record is None:
+            if not isinstance(row, dict) or row.get("format") != FORMAT:
+                raise RecordError(f"{where}: not a xenophon record (no header line)")
+            record = _record_from_header(row, where)
+            continue
+        if result_line:
+            raise RecordError(f"{where}, line {result_line}: the result must be the last line")
         here = f"{where}, line {number}"
         if not isinstance(row, dict):
             raise RecordError(f"{here}: not a record line")
         if "result" in row:
-            if index != len(rows) - 1:
-                raise RecordError(f"{here}: the result must be the last line")
             record.result = _checked_result(row["result"], here)
+            result_line = number
             continue
+        kept += 1
+        if kept > MAX_RECORD_LINES:
+            raise RecordError(f"{here}: a record holds at most {MAX_RECORD_LINES:,} moves")
         record.lines.append({**_checked_line(row, record.view, here), "line": number})
+    if record is None:
+        raise RecordError(f"{where}: not a xenophon record (no header line)")
     return record
 
 
-def _json_rows(text: str, where: str) -> list[tuple[int, Any]]:
-    rows = []
-    lines = text.splitlines()
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            rows.append((number, loads(line)))
-        except JsonError as error:
-            hint = " (truncated file?)" if number == len(lines) else ""
-            raise RecordError(f"{where}, line {number}: {error}{hint}") from None
-    return rows
+def _json_row(line: str, ended: bool, here: str) -> Any:
+    try:
+        return loads(line)
+    except JsonError as error:
+        hint = "" if ended else " (truncated file?)"
+        raise RecordError(f"{here}: {error}{hint}") from None
 
 
 def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def is_seat(value: Any) -> TypeGuard[int]:
+    """0 or 1 as a whole number: not 1.0, which equals 1 but is no seat the
+    C core takes, nor True."""
+    return _is_int(value) and value in (0, 1)
 
 
 def _record_from_header(head: dict[str, Any], where: str) -> Record:
@@ -186,11 +230,7 @@ def _record_from_header(head: dict[str, Any], where: str) -> Record:
             and all(isinstance(s, str) for s in head["seats"]),
             "two texts",
         ),
-        (
-            "view",
-            head.get("view") in (None, 0, 1) and not isinstance(head.get("view"), bool),
-            "0, 1 or null",
-        ),
+        ("view", head.get("view") is None or is_seat(head.get("view")), "0, 1 or null"),
         ("sealed", head.get("sealed") is None or isinstance(head.get("sealed"), str), "a text"),
     )
     for key, ok, expected in checks:
@@ -334,11 +374,11 @@ def make_game_for(record: Record, engine: str = "c", **overrides: Any) -> Game:
             record.game, seed=record.seed, engine=engine, **{**record.options, **overrides}
         )
     except (TypeError, XenophonError) as error:
-        raise RecordError(f"the record's options do not fit the game: {error}") from None
+        raise RecordError(f"the record's options do not fit the game: {one_line(error)}") from None
     if record.card_digest != UNKNOWN_DIGEST and game.card_digest() != record.card_digest:
         raise RecordError(
             "the record was played with another card set "
-            f"(digest {record.card_digest[:12]}..., this one "
+            f"(digest {shown(record.card_digest[:12])}..., this one "
             f"{game.card_digest()[:12]}...)"
         )
     return game
@@ -359,8 +399,8 @@ def redact(record: Record, game: Game, seat: int) -> Record:
         result=record.result,
         version=record.version,
     )
-    for line in record.lines:
-        code = state.move(line["move"]).code
+    for index, line in enumerate(record.lines):
+        code = _checked_code(state, line, index)
         hidden = not state.observed_by(code, seat)
         state.apply_code(code)
         entry: dict[str, Any] = {"seat": line["seat"]}
@@ -370,6 +410,7 @@ def redact(record: Record, game: Game, seat: int) -> Record:
             entry["move"] = line["move"]
         entry["key"] = f"{state.information_set_key(seat):016x}"
         redacted.lines.append(entry)
+    _check_result(record, state)
     return redacted
 
 
@@ -388,19 +429,31 @@ def seat_view(record: Record, game: Game, seat: int) -> Record:
         result=record.result,
         version=record.version,
     )
-    for line in record.lines:
-        code = state.move(line["move"]).code
+    for index, line in enumerate(record.lines):
+        code = _checked_code(state, line, index)
         entry: dict[str, Any] = {"seat": line["seat"]}
         if state.observed_by(code, seat):
             entry["move"] = line["move"]
-            shown = unnamed_reveals(state, code, seat)
-            if shown:
-                entry["reveals"] = shown
+            revealed = unnamed_reveals(state, code, seat)
+            if revealed:
+                entry["reveals"] = revealed
         else:
             entry["hidden"] = hidden_text(state, code, seat)
         state.apply_code(code)
         view.lines.append(entry)
+    _check_result(record, state)
     return view
+
+
+def _checked_code(state: State, line: dict[str, Any], index: int) -> int:
+    """The code of a full record's line `index`, checked as `replay` checks
+    it: the game goes on, the line's seat is to move, its move is legal."""
+    where = _where(line, index + 2)
+    _check_turn(state, line, where)
+    try:
+        return state.move(line["move"]).code
+    except XenophonError as error:
+        raise RecordError(f"{where}: {error}") from None
 
 
 def observation_lines(texts: list[str]) -> list[dict[str, Any]]:
@@ -430,11 +483,9 @@ def replay(
     for index, line in enumerate(lines):
         before.append(state.copy())
         where = _where(line, index + 2)
-        if state.is_terminal():
-            raise RecordError(f"{where}: the game was already over")
-        if "seat" not in line:
+        if "seat" not in line and not state.is_terminal():
             line["seat"] = "chance" if state.is_chance() else state.current_player
-        _check_label(state, line, where)
+        _check_turn(state, line, where)
         if record.view is None:
             try:
                 state.apply(line["move"])
@@ -458,8 +509,11 @@ def seat_label(player: int) -> str:
     return "chance" if player == CHANCE else f"seat {player}"
 
 
-def _check_label(state: State, line: dict[str, Any], where: str) -> None:
-    """A line's seat must be the player to move (public in both games)."""
+def _check_turn(state: State, line: dict[str, Any], where: str) -> None:
+    """A line must come before the game's end, and its seat must be the
+    player to move (public in both games)."""
+    if state.is_terminal():
+        raise RecordError(f"{where}: the game was already over")
     expected = "chance" if state.is_chance() else state.current_player
     if line["seat"] != expected:
         labelled = "chance" if line["seat"] == "chance" else f"seat {line['seat']}"

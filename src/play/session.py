@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from xenophon.kernel.chance import ChanceStream, event_kind
-from xenophon.kernel.errors import IllegalMoveError, XenophonError
-from xenophon.kernel.files import FileError, check_output, user_data_folder
+from xenophon.kernel.errors import IllegalMoveError, XenophonError, shown
+from xenophon.kernel.files import check_output, make_folders, user_data_folder
 from xenophon.kernel.game import CHANCE, Game, Move, State
 from xenophon.kernel.narration import HIDDEN, narrator_for
 from xenophon.play.records import (
@@ -160,7 +160,9 @@ class Session:
             )
             if reason is None:
                 raise
-            raise IllegalMoveError(f"'{str(move).strip()}' is not legal now: {reason}") from None
+            raise IllegalMoveError(
+                f"'{shown(str(move).strip())}' is not legal now: {reason}"
+            ) from None
         self.snapshots.append(
             (self.state.copy(), len(self.record.lines), Counter(self.chance.used))
         )
@@ -293,20 +295,14 @@ class Session:
         for path in dict.fromkeys(places):
             try:
                 if path == own:
-                    _make_folder(path.parent)
+                    make_folders(path.parent)
                 check_output(path, replaceable=self.written, what="saved game")
                 return self._write(path, form), reasons
-            except (XenophonError, OSError) as error:
+            except XenophonError as error:
                 reasons.append(str(error))
+            except OSError as error:  # in words, with the path: never a raw [Errno N]
+                reasons.append(f"{shown(path, None)}: cannot save ({error.strerror or error})")
         return None, list(dict.fromkeys(reasons))
-
-
-def _make_folder(folder: Path) -> None:
-    """The user's own games folder, made when missing (FileError if it cannot be)."""
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise FileError(f"{folder}: cannot make the folder ({error.strerror})") from None
 
 
 @dataclass

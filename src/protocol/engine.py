@@ -5,24 +5,30 @@ answers on a pair of byte streams
 The engine never stops on a line: a line that is too long, not UTF-8, not
 JSON, nested too deep, or a query with a field of the wrong type or range
 gets one error answer and the engine reads the next line. Answers are always
-valid UTF-8 JSON, one per line, flushed as they are written."""
+valid UTF-8 JSON, one per line, flushed as they are written, in the order of
+the queries: lines are read ahead while a thread of their own answers them,
+so that a cancel (or the end of the input) stops the analyses before it at
+once."""
 
 from __future__ import annotations
 
 import math
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
 from xenophon.kernel.chance import ChanceStream
-from xenophon.kernel.errors import XenophonError
+from xenophon.kernel.errors import XenophonError, shown
 from xenophon.kernel.files import JsonError, decode_text, dumps_line, loads
 from xenophon.kernel.game import CHANCE, State
 from xenophon.kernel.registry import check_file_name, game_with_options
 from xenophon.play.explain import MAX_WORLDS, explain_search
 from xenophon.play.records import (
     Record,
+    is_seat,
     load_record,
     make_game_for,
     observation_lines,
@@ -53,6 +59,9 @@ SEAT = Setting(int, 0, 1, none_allowed=True)
 WORLDS = Setting(int, 0, MAX_WORLDS)
 
 CANCEL_POLL = 0.05  # how often a running search looks for a cancel
+#: the bytes of query lines read ahead of their answers (a cancel is read at
+#: once behind less than this)
+MAX_QUEUED_BYTES = 64 * 1024 * 1024
 #: every field a query may have
 QUERY_FIELDS = (
     "id",
@@ -134,7 +143,7 @@ def check_fields(query: dict[str, Any]) -> None:
     unknown = [name for name in query if name not in QUERY_FIELDS]
     if unknown:
         raise QueryError(
-            f"unknown field '{unknown[0]}' (a query's fields: {', '.join(QUERY_FIELDS)})"
+            f"unknown field '{shown(unknown[0])}' (a query's fields: {', '.join(QUERY_FIELDS)})"
         )
     if not holds_only_finite_numbers(query.get("id")):
         raise QueryError("'id' holds NaN or Infinity, which JSON does not allow")
@@ -214,7 +223,7 @@ def position_from_moves(query: dict[str, Any]):
         try:
             state.apply(move)
         except XenophonError as error:
-            raise QueryError(f"move {number} ('{move}'): {error}") from None
+            raise QueryError(f"move {number} ('{shown(move)}'): {error}") from None
     return state, None
 
 
@@ -243,7 +252,7 @@ def position_from_observations(query: dict[str, Any]):
     """A world consistent with what `seat` observed (docs/records.md,
     "Seat-view records"): the seat is the viewing seat."""
     seat = query.get("seat")
-    if seat not in (0, 1) or isinstance(seat, bool):
+    if not is_seat(seat):
         raise QueryError("'observations' are one seat's: give that 'seat' (0 or 1)")
     items = query["observations"]
     if not isinstance(items, list):
@@ -313,8 +322,10 @@ def answer(
 ) -> dict[str, Any]:
     """The final answer to an analysis query (partial ones are written to
     `out` on the way); every field is checked before the position is built.
-    When `stop` is set (a cancel query), the search ends within about
-    CANCEL_POLL seconds and answers with what it found, marked cancelled."""
+    When `stop` is set (a cancel, the end of the input), the search ends
+    within about CANCEL_POLL seconds and answers with what it found, marked
+    cancelled; so does an explanation stopped before its last world. A
+    search that had spent its budget is answered whole."""
     iterations, seconds, workers = budget_of(query)
     top = TOP.check("'top'", query.get("top", DEFAULT_TOP))
     stream = STREAM.check("'stream'", query.get("stream"))
@@ -355,7 +366,9 @@ def answer(
     )
     if explanation:
         final["explanation"] = explanation.as_dict()
-    return {**final, "cancelled": True} if stop is not None and stop.is_set() else final
+        if explanation.worlds < worlds:  # stopped before its last world
+            return {**final, "cancelled": True}
+    return final
 
 
 def progress_callback(
@@ -379,7 +392,9 @@ def progress_callback(
 
     def progress(partial: SearchResult) -> None:
         bot.rng.setstate(saved)
-        if stop is not None and stop.is_set():
+        # a search that spent its budget in this slice is whole, not cancelled
+        spent = bool(bot.iterations) and partial.iterations >= bot.iterations
+        if stop is not None and stop.is_set() and not spent:
             raise Cancelled(partial)
         if stream is not None and time.perf_counter() - last[0] >= stream * 0.999:
             last[0] = time.perf_counter()
@@ -420,7 +435,7 @@ def new_game(query: dict[str, Any]) -> dict[str, Any]:
         try:
             record.add(state.current_player, state.apply(move).text)
         except XenophonError as error:
-            raise QueryError(f"move {number} ('{move}'): {error}") from None
+            raise QueryError(f"move {number} ('{shown(move)}'): {error}") from None
         draw_chance(state, chance, record)
     observed = seat_view(record, game, seat)
     return {
@@ -454,16 +469,16 @@ def state_answer(state: State, seat: int) -> dict[str, Any]:
     to_move = (
         "over" if state.is_terminal() else ("chance" if state.is_chance() else state.current_player)
     )
-    shown: dict[str, Any] = {
+    answered: dict[str, Any] = {
         "to_move": to_move,
         "state": state.view(seat),
         "board": state.render(seat),
     }
     if state.is_terminal():
-        shown["returns"] = state.returns()
+        answered["returns"] = state.returns()
     if to_move == seat:
-        shown["legal_moves"] = [move.text for move in state.legal_moves()]
-    return shown
+        answered["legal_moves"] = [move.text for move in state.legal_moves()]
+    return answered
 
 
 def view_seat(query: dict[str, Any], state: State, view: int | None) -> int:
@@ -525,12 +540,8 @@ COMMAND_ANSWERS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
 
 
 def write(out: BinaryIO, data: dict[str, Any]) -> None:
-    with WRITING:
-        out.write(dumps_line(data).encode("utf-8") + b"\n")
-        out.flush()
-
-
-WRITING = threading.Lock()  # a search's thread and the reader both answer
+    out.write(dumps_line(data).encode("utf-8") + b"\n")
+    out.flush()
 
 
 def error_answer(query_id: Any, error: BaseException) -> dict[str, Any]:
@@ -540,71 +551,182 @@ def error_answer(query_id: Any, error: BaseException) -> dict[str, Any]:
     return {"id": query_id, "error": f"internal error: {type(error).__name__}: {error}"}
 
 
-class RunningSearch:
-    """The analysis being answered, in a thread of its own so that the
-    engine can read a cancel while it runs; queries are still answered in
-    order (any other query waits for it)."""
+# -- serving: lines read ahead, answered in order --------------------------------
+@dataclass(eq=False)
+class Job:
+    """One input line, answered in its turn: its query, or why it is none."""
 
-    def __init__(self, out: BinaryIO):
-        self.out = out
-        self.thread: threading.Thread | None = None
-        self.stop = threading.Event()
+    query: dict[str, Any] | None = None
+    query_id: Any = None
+    error: Exception | None = None
+    size: int = 0  # the line's bytes, while it waits
+    #: an analysis: set to stop it; `stopped_by` is the cancel that set it
+    #: (None for the end of the input), `cut_short` whether its answer was
+    stop: threading.Event = field(default_factory=threading.Event)
+    stopped_by: Job | None = None
+    cut_short: bool = False
+    #: a cancel: the analyses it stopped
+    stopped: list[Job] = field(default_factory=list)
 
-    def start(self, query: dict[str, Any], query_id: Any) -> None:
-        self.stop = threading.Event()
-        self.thread = threading.Thread(
-            target=self._answer, args=(query, query_id, self.stop), daemon=True
-        )
-        self.thread.start()
+    @property
+    def command(self) -> str | None:
+        return None if self.query is None else self.query.get("command", "analyse")
 
-    def _answer(self, query: dict[str, Any], query_id: Any, stop: threading.Event) -> None:
-        try:
-            write(self.out, answer(query, self.out, stop))
-        except BrokenPipeError:
-            pass
-        except Exception as error:
-            write(self.out, error_answer(query_id, error))
 
-    def cancel(self) -> bool:
-        """Stops the running search (it answers with what it found); whether
-        one was running."""
-        running = self.thread is not None and self.thread.is_alive()
-        self.stop.set()
-        self.wait()
-        return running
+def read_job(line: bytes | LineTooLong, number: int) -> Job:
+    """The job of one input line: its checked query, or the error to answer."""
+    job = Job(size=0 if isinstance(line, LineTooLong) else len(line))
+    try:
+        query = parse_query(line, number)
+        job.query_id = query.get("id") if holds_only_finite_numbers(query.get("id")) else None
+        check_fields(query)
+        job.query = query
+    except Exception as error:
+        job.error = error
+    return job
 
-    def wait(self) -> None:
-        if self.thread is not None:
-            self.thread.join()
-            self.thread = None
+
+class Jobs:
+    """The jobs read and not yet answered, in order: the reader adds them as
+    it reads, the answerer takes them one by one. A cancel acts when it is
+    read, on every analysis read before it and not yet answered (the running
+    one and those waiting), whatever waits between them."""
+
+    def __init__(self, max_bytes: int = MAX_QUEUED_BYTES):
+        self.max_bytes = max_bytes
+        self.condition = threading.Condition()
+        self.waiting: deque[Job] = deque()
+        self.analyses: list[Job] = []  # read and not yet answered
+        self.bytes = 0
+        self.ended = False  # nothing more will be added
+        self.closed = False  # nothing more will be answered
+
+    def add(self, job: Job) -> bool:
+        """Queues a job (waiting while MAX_QUEUED_BYTES of lines wait); False
+        once nothing more is answered."""
+        with self.condition:
+            while self.waiting and self.bytes + job.size > self.max_bytes and not self.closed:
+                self.condition.wait()
+            if self.closed:
+                return False
+            if job.command == "cancel":
+                job.stopped = self._stop_all(job)
+            elif job.command == "analyse":
+                self.analyses.append(job)
+            self.waiting.append(job)
+            self.bytes += job.size
+            self.condition.notify_all()
+            return True
+
+    def _stop_all(self, by: Job | None) -> list[Job]:
+        stopped = [job for job in self.analyses if not job.stop.is_set()]
+        for job in stopped:
+            job.stopped_by = by
+            job.stop.set()
+        return stopped
+
+    def end(self, cancel: bool) -> None:
+        """No more input: at its end (`cancel`) every analysis not yet
+        answered is stopped; after a quit they are answered in full."""
+        with self.condition:
+            if cancel:
+                self._stop_all(None)
+            self.ended = True
+            self.condition.notify_all()
+
+    def close(self) -> None:
+        """Nothing more is answered (the answers cannot be written, or the
+        engine was interrupted): the running analysis is stopped, the waiting
+        jobs dropped."""
+        with self.condition:
+            self._stop_all(None)
+            self.closed = self.ended = True
+            self.waiting.clear()
+            self.bytes = 0
+            self.condition.notify_all()
+
+    def take(self) -> Job | None:
+        """The next job to answer, waiting for one; None when there is none
+        left to answer."""
+        with self.condition:
+            while not self.waiting and not self.ended:
+                self.condition.wait()
+            if not self.waiting:
+                return None
+            job = self.waiting.popleft()
+            self.bytes -= job.size
+            self.condition.notify_all()
+            return job
+
+    def answered(self, job: Job) -> None:
+        with self.condition:
+            if job in self.analyses:
+                self.analyses.remove(job)
+
+
+def answer_job(job: Job, out: BinaryIO) -> None:
+    """Writes the answer to one job (an error answer when it has none)."""
+    try:
+        if job.error is not None:
+            raise job.error
+        assert job.query is not None
+        command = job.command
+        if command == "cancel":
+            # the analyses it stopped were read before it, so are answered now
+            cancelled = any(
+                stopped.stopped_by is job and stopped.cut_short for stopped in job.stopped
+            )
+            write(out, {"id": job.query_id, "cancelled": cancelled})
+        elif command == "analyse":
+            final = answer(job.query, out, job.stop)
+            job.cut_short = bool(final.get("cancelled"))
+            write(out, final)
+        else:
+            write(out, COMMAND_ANSWERS[str(command)](job.query))
+    except (BrokenPipeError, KeyboardInterrupt):
+        raise
+    except Exception as error:
+        write(out, error_answer(job.query_id, error))
+
+
+def answer_jobs(jobs: Jobs, out: BinaryIO, failure: list[BaseException]) -> None:
+    """Answers the jobs in order until none is left (the answerer's thread)."""
+    try:
+        while (job := jobs.take()) is not None:
+            try:
+                answer_job(job, out)
+            finally:
+                jobs.answered(job)
+    except BaseException as error:  # the answers cannot be written: stop reading
+        failure.append(error)
+        jobs.close()
 
 
 def serve(stream: BinaryIO, out: BinaryIO) -> None:
-    """Answers every line of `stream` until its end or a quit command."""
-    running = RunningSearch(out)
+    """Answers every line of `stream`, in order, until its end or a quit
+    command. Lines are read while the answers are worked out, so that a
+    cancel acts at once; at the end of the input the analyses not yet
+    answered are cancelled, after a quit they are finished."""
+    jobs = Jobs()
+    failure: list[BaseException] = []
+    answerer = threading.Thread(target=answer_jobs, args=(jobs, out, failure), daemon=True)
+    answerer.start()
     try:
+        quit_read = False
         for number, line in enumerate(read_lines(stream), start=1):
             if not isinstance(line, LineTooLong) and not line.strip():
                 continue
-            query_id = None
-            try:
-                query = parse_query(line, number)
-                query_id = query.get("id") if holds_only_finite_numbers(query.get("id")) else None
-                check_fields(query)
-                command = query.get("command", "analyse")
-                if command == "cancel":
-                    write(out, {"id": query_id, "cancelled": running.cancel()})
-                    continue
-                running.wait()
-                if command == "quit":
-                    return
-                if command == "analyse":
-                    running.start(query, query_id)
-                else:
-                    write(out, COMMAND_ANSWERS[command](query))
-            except (BrokenPipeError, KeyboardInterrupt):
-                raise
-            except Exception as error:
-                write(out, error_answer(query_id, error))
-    finally:
-        running.wait()
+            job = read_job(line, number)
+            if job.command == "quit":
+                quit_read = True
+                break
+            if not jobs.add(job):
+                break
+        jobs.end(cancel=not quit_read)
+        answerer.join()
+    except BaseException:
+        jobs.close()
+        answerer.join(timeout=CANCEL_POLL * 20)
+        raise
+    if failure:
+        raise failure[0]

@@ -22,7 +22,7 @@ import random
 from collections import defaultdict
 from collections.abc import Callable
 
-from xenophon.kernel.errors import XenophonError
+from xenophon.kernel.errors import XenophonError, shown
 from xenophon.kernel.game import State
 from xenophon.search import world_sampling
 
@@ -104,7 +104,9 @@ def world_draw(
 ) -> WorldDraw:
     """The world draw of the search's `sampler` setting."""
     if sampler not in world_sampling.SAMPLERS:
-        raise XenophonError(f"unknown sampler '{sampler}' ({', '.join(world_sampling.SAMPLERS)})")
+        raise XenophonError(
+            f"unknown sampler '{shown(sampler)}' ({', '.join(world_sampling.SAMPLERS)})"
+        )
     if sampler == "policy":
         return InferredWorldDraw(seed=seed, likelihood=likelihood)
     return draw_uniform_world

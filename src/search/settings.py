@@ -17,7 +17,7 @@ import math
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
-from xenophon.kernel.errors import XenophonError
+from xenophon.kernel.errors import XenophonError, shown
 from xenophon.kernel.evaluation import EVALUATIONS, cutoff_turns_for
 from xenophon.search import world_sampling
 from xenophon.search.ismcts import MIN_TREE_BYTES, Worker
@@ -145,12 +145,12 @@ class Setting:
                 and self._in_range(value)
             )
         if not fits:
-            shown = (
+            given = (
                 f"{value:,}"
                 if isinstance(value, int) and not isinstance(value, bool)
                 else repr(value)
             )
-            raise SettingError(f"{label} must be {self.describe()} (got {shown})")
+            raise SettingError(f"{label} must be {self.describe()} (got {shown(given)})")
         return float(value) if self.kind is float else value
 
     def parse(self, label: str, text: str) -> Any:

@@ -2,7 +2,8 @@
 
 The file goes through the public loaders; what they accept must make a game
 the C core can play (a short random playout), and what they refuse they must
-refuse with a CardFileError or another XenophonError.
+refuse with a CardFileError or another XenophonError whose message is one
+printable line (`sample.check_message`).
 """
 
 from __future__ import annotations
@@ -46,7 +47,8 @@ def card_target(name: str, game_of: Callable[[Path, int], Game]) -> Callable[[by
         choice = zlib.crc32(data)
         try:
             game = game_of(path, choice)
-        except XenophonError:
+        except XenophonError as error:
+            sample.check_message(error)
             return
         sample.playout(game.new_initial_state(), random.Random(choice), PLAYOUT_ACTIONS)
 

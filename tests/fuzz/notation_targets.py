@@ -4,7 +4,8 @@ The first byte picks one of the positions of `sample.positions`, the rest is
 the text, decoded as UTF-8 with invalid bytes kept as lone surrogates (what a
 terminal or a file with a stray byte can hand to the parser). `State.move`
 must give a legal `Move` whose text parses back to the same code, or refuse
-with NotationError or IllegalMoveError; anything else is a finding.
+with NotationError or IllegalMoveError, whose message is one printable line
+(`sample.check_message`); anything else is a finding.
 """
 
 from __future__ import annotations
@@ -56,7 +57,8 @@ def checked_positions(game: str) -> tuple[State, ...]:
 def check_move(state: State, text: str) -> None:
     try:
         move = state.move(text)
-    except (NotationError, IllegalMoveError):
+    except (NotationError, IllegalMoveError) as error:
+        sample.check_message(error)
         return
     if not isinstance(move, Move) or move.code not in state.legal_actions():
         raise NotationFinding(f"{text!r} gave {move!r}, not a legal Move")

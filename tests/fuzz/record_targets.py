@@ -1,8 +1,9 @@
 """`record_file`: any bytes as a record file, loaded and replayed.
 
 `load_record`, `make_game_for` and `replay` may refuse a file only with a
-XenophonError (a one-line message naming the file or the line); any other
-exception, a hang or a crash is a finding.
+XenophonError (a one-line message naming the file or the line, printable as
+it is: `sample.check_message`); any other exception, a hang or a crash is a
+finding.
 
 Replaying a redacted record resamples the hidden part of a line's world
 until the line fits; for a corrupt line that is `records.RESAMPLE_TRIES`
@@ -35,8 +36,8 @@ def record_target(data: bytes) -> None:
         with sample.patched(records, "RESAMPLE_TRIES", RESAMPLE_TRIES):
             record = load_record(path)
             replay(record, make_game_for(record))
-    except XenophonError:
-        pass
+    except XenophonError as error:
+        sample.check_message(error)
 
 
 def game_record(name: str, index: int = 0, lines: int | None = None) -> Record:

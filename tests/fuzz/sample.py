@@ -7,12 +7,14 @@ import atexit
 import contextlib
 import functools
 import random
+import re
 import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from xenophon.kernel.errors import MAX_LINE
 from xenophon.kernel.game import Game, State
 from xenophon.kernel.registry import make_game
 
@@ -115,3 +117,19 @@ def patched(owner: Any, name: str, value: Any) -> Iterator[None]:
         yield
     finally:
         setattr(owner, name, saved)
+
+
+class MessageFinding(AssertionError):
+    """A refusal whose message is not one printable line of bounded length."""
+
+
+#: what an error line must never hold: C0 and C1 controls, DEL, line separators
+_RAW = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def check_message(error: BaseException) -> None:
+    """An error's message is one line a terminal can show as it is: control
+    characters escaped, quoted text cut (xenophon.kernel.errors.shown)."""
+    message = str(error)
+    if _RAW.search(message) or len(message) > MAX_LINE:
+        raise MessageFinding(f"{type(error).__name__} message {message[:500]!r}")
