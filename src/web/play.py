@@ -39,13 +39,28 @@ REVIEW_THRESHOLD = 0.10
 RESULT_TEXT = {1: "You win.", -1: "The AI wins.", 0: "Draw."}
 
 
+#: where the server serves each game's page code (its plugin's page_code folder)
+PAGE_CODE_URL = "/games/{name}/"
+
+
 def hello_message() -> dict[str, Any]:
-    """What the page offers before any game: the package's own lists, and
-    each game's (its modes, its decks...)."""
-    hello = {"type": "hello", "levels": list(LEVELS), "default_level": DEFAULT_LEVEL}
-    for plugin in plugins():
-        hello.update(plugin.page_offers())
-    return hello
+    """What the page offers before any game: the levels, and each game: its
+    name and title, the controls of its options (its modes, its decks...)
+    and where its board's code is."""
+    return {
+        "type": "hello",
+        "levels": list(LEVELS),
+        "default_level": DEFAULT_LEVEL,
+        "games": [
+            {
+                "name": plugin.name,
+                "title": plugin.title,
+                "controls": [control.as_message() for control in plugin.page_controls()],
+                "code": PAGE_CODE_URL.format(name=plugin.name),
+            }
+            for plugin in plugins()
+        ],
+    }
 
 
 class PageError(XenophonError):

@@ -21,7 +21,8 @@ from typing import Any
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from xenophon.kernel.errors import XenophonError
-from xenophon.web.play import PageError, WebGame, hello_message, review
+from xenophon.kernel.plugin import plugins
+from xenophon.web.play import PAGE_CODE_URL, PageError, WebGame, hello_message, review
 
 MAX_MESSAGE_BYTES = 70 * 1024 * 1024  # an uploaded record: the record reader's 64 MiB, and JSON
 STATIC = "static"
@@ -202,6 +203,8 @@ def make_app(
     app.router.add_get("/", index)
     app.router.add_get("/ws", socket)
     app.router.add_static("/static/", static_folder())
+    for plugin in plugins():  # each game's board code, from the game's own folder
+        app.router.add_static(PAGE_CODE_URL.format(name=plugin.name), plugin.page_code())
     return app
 
 
