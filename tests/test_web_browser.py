@@ -17,6 +17,7 @@ import pytest
 from xenophon.kernel.plugin import plugins
 from xenophon.kernel.registry import make_game
 from xenophon.play.records import new_record, redact
+from xenophon.web.play import MAX_MESSAGE_BYTES
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "build" / "test-artifacts"
 DECISIONS = 8  # the human's decisions in each short game
@@ -328,3 +329,16 @@ def test_the_new_game_form_is_made_from_the_game_plugins(page):
         assert page.evaluate("document.querySelector('#move-text').placeholder").startswith(
             "type a move, e.g."
         )
+
+
+def test_a_record_too_large_to_upload_is_one_message(page, tmp_path):
+    """The page does not send what the server would refuse: it says so, and
+    stays connected."""
+    big = tmp_path / "big.jsonl"
+    big.write_text("x" * (MAX_MESSAGE_BYTES + 1))
+    page.click("button[data-tab=review]")
+    page.set_input_files("#review-form input[name=file]", str(big))
+    page.click("#review-load")
+    page.wait_for_function("document.querySelector('#message').textContent.includes('too large')")
+    assert "give its path" in message_text(page)
+    assert page.evaluate("document.body.dataset.connected") == "yes"

@@ -6,6 +6,7 @@ human's own decisions, so a test can check the messages directly."""
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -37,10 +38,14 @@ REVIEW_ITERATIONS = 300  # per decision, by default (the page may ask for more)
 MAX_REVIEW_ITERATIONS = 20000
 REVIEW_THRESHOLD = 0.10
 RESULT_TEXT = {1: "You win.", -1: "The AI wins.", 0: "Draw."}
+WHOLE_NUMBER = re.compile(r"-?[0-9]+")  # a seed or seat as text
 
 
 #: where the server serves each game's page code (its plugin's page_code folder)
 PAGE_CODE_URL = "/games/{name}/"
+#: the largest message a page may send: an uploaded record for review (a long
+#: game's record is some tens of kB); a larger record is reviewed by its path
+MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 
 
 def hello_message() -> dict[str, Any]:
@@ -51,6 +56,7 @@ def hello_message() -> dict[str, Any]:
         "type": "hello",
         "levels": list(LEVELS),
         "default_level": DEFAULT_LEVEL,
+        "max_message_bytes": MAX_MESSAGE_BYTES,
         "games": [
             {
                 "name": plugin.name,
@@ -97,23 +103,37 @@ def _text(request: dict[str, Any], key: str, default: str | None = None) -> str 
     return value
 
 
+def _whole_number(value: Any) -> int | None:
+    """A JSON whole number, or the text of one (as a form sends it); None
+    for anything else (true is not 1, nor 1.5 or '1_000' a seed)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and WHOLE_NUMBER.fullmatch(value.strip()):
+        try:
+            return int(value)
+        except ValueError:  # more digits than Python converts
+            return None
+    return None
+
+
 def _seat(request: dict[str, Any]) -> int | None:
     seat = request.get("seat")
-    if seat in (None, ""):
+    if seat is None or seat == "":
         return None
-    if seat not in (0, 1, "0", "1"):
+    number = _whole_number(seat)
+    if number not in (0, 1):
         raise PageError("the seat must be 0, 1 or random")
-    return int(seat)
+    return number
 
 
 def _seed(request: dict[str, Any]) -> int | None:
     seed = request.get("seed")
-    if seed in (None, ""):
+    if seed is None or seed == "":
         return None
-    try:
-        return int(seed)
-    except (TypeError, ValueError):
-        raise PageError(f"the seed must be a whole number (got {seed!r})") from None
+    number = _whole_number(seed)
+    if number is None:
+        raise PageError(f"the seed must be a whole number (got {seed!r})")
+    return number
 
 
 def game_for_request(request: dict[str, Any]) -> Any:

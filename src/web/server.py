@@ -1,38 +1,89 @@
-"""The local web server of `xenophon serve` (aiohttp): the static page, and
-one WebSocket per open page carrying JSON messages (docs/web.md).
+"""The local web server of `xenophon serve` (aiohttp): the static page, each
+game's board code, and one WebSocket per open page carrying JSON messages
+(docs/web.md).
+
+Who may connect (xenophon.web.hosts): every request's Host must be one of
+the server's names with its port, and a socket's Origin that same page.
 
 Each socket has its own game or review (xenophon.web.play). A search runs in
 a worker thread; its messages are queued to the socket in order. A request
 that arrives while a job runs waits for it (a review in progress is stopped
-first). Any fault in a request is answered with one `error` message; a game
-in progress is saved when its page goes away, as the terminal's quit does."""
+first). Any fault in a request, or a message that is not one, is answered
+with one `error` message; a game in progress is saved when its page goes
+away, as the terminal's quit does."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from aiohttp import WSCloseCode, WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, hdrs, web
 
 from xenophon.kernel.errors import XenophonError
+from xenophon.kernel.files import JsonError, loads
 from xenophon.kernel.plugin import plugins
-from xenophon.web.play import PAGE_CODE_URL, PageError, WebGame, hello_message, review
+from xenophon.web.hosts import is_own_host, is_own_origin, served_names
+from xenophon.web.play import (
+    MAX_MESSAGE_BYTES,
+    PAGE_CODE_URL,
+    PageError,
+    WebGame,
+    hello_message,
+    review,
+)
 
-MAX_MESSAGE_BYTES = 70 * 1024 * 1024  # an uploaded record: the record reader's 64 MiB, and JSON
 STATIC = "static"
-ANY_ADDRESS = "*"
 SOCKETS = web.AppKey("sockets", set)
 SHUTDOWN_SECONDS = 10.0
 
 
 def static_folder() -> Path:
     return Path(str(resources.files("xenophon.web") / STATIC))
+
+
+def error(message: str) -> dict[str, Any]:
+    return {"type": "error", "message": message}
+
+
+TOO_LARGE = error(
+    f"the message is too large (at most {MAX_MESSAGE_BYTES // 2**20} MiB): "
+    "review a larger record by its path"
+)
+
+
+class PageSocket(web.WebSocketResponse):
+    """A page's socket. A message over the size limit cannot be read past
+    (aiohttp refuses it from its header): it is answered with one error,
+    then the socket closes (1009, message too big)."""
+
+    async def close(
+        self, *, code: int = WSCloseCode.OK, message: bytes = b"", drain: bool = True
+    ) -> bool:
+        if code == WSCloseCode.MESSAGE_TOO_BIG and not self.closed:
+            with contextlib.suppress(ConnectionError, RuntimeError):
+                await self.send_str(json.dumps(TOO_LARGE))
+            message = message or b"message too big"
+        return await super().close(code=code, message=message, drain=drain)
+
+
+def parse_request(text: str | None) -> dict[str, Any]:
+    """A page's message as a request (PageError, one line, otherwise)."""
+    if text is None:
+        raise PageError("a message is JSON text, not binary")
+    try:
+        request = loads(text)
+    except JsonError as fault:
+        raise PageError(f"not a JSON message: {fault}") from None
+    if not isinstance(request, dict):
+        raise PageError("a message is a JSON object")
+    return request
 
 
 class Connection:
@@ -70,20 +121,13 @@ class Connection:
             except ConnectionError:
                 continue
 
-    async def handle(self, text: str) -> None:
+    async def handle(self, text: str | None) -> None:
+        """Carries out a message (None: a binary one) once the one before is done."""
         if self.job is not None:
             self.stop_review = True
             await self.job
         self.stop_review = False
-        try:
-            request = json.loads(text)
-        except ValueError:
-            self.send({"type": "error", "message": "not a JSON message"})
-            return
-        if not isinstance(request, dict):
-            self.send({"type": "error", "message": "a message is a JSON object"})
-            return
-        job = asyncio.ensure_future(asyncio.to_thread(self.carry_out, request))
+        job = asyncio.ensure_future(asyncio.to_thread(self.carry_out, text))
         self.job = job
         job.add_done_callback(lambda _: self._job_done(job))
 
@@ -91,16 +135,14 @@ class Connection:
         if self.job is job:
             self.job = None
 
-    def carry_out(self, request: dict[str, Any]) -> None:
+    def carry_out(self, text: str | None) -> None:
         """Runs one request (in a worker thread); a fault is one error message."""
         try:
-            self.dispatch(request)
-        except XenophonError as error:
-            self.send({"type": "error", "message": str(error)})
-        except Exception as error:  # a bug: answered, so that one request cannot stop the page
-            self.send(
-                {"type": "error", "message": f"internal error: {type(error).__name__}: {error}"}
-            )
+            self.dispatch(parse_request(text))
+        except XenophonError as fault:
+            self.send(error(str(fault)))
+        except Exception as fault:  # a bug: answered, so that one request cannot stop the page
+            self.send(error(f"internal error: {type(fault).__name__}: {fault}"))
 
     def dispatch(self, request: dict[str, Any]) -> None:
         kind = request.get("type")
@@ -148,34 +190,42 @@ async def index(request: web.Request) -> web.FileResponse:
     return web.FileResponse(static_folder() / "index.html")
 
 
-def same_origin(request: web.Request, hosts: frozenset[str]) -> bool:
-    """A socket may be opened by this server's own page only: the Host is one
-    this server answers to (not another name resolved to it) and the Origin,
-    which a browser always sends, is that host. Another site open in the
-    same browser cannot drive the games or their files."""
-    host = request.host
-    name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
-    if ANY_ADDRESS not in hosts and name.strip("[]") not in hosts:
-        return False
-    origin = request.headers.get("Origin")
-    return origin is None or origin == f"{request.scheme}://{host}"
+def server_port(request: web.Request) -> int | None:
+    """The port the request came in on (the server's own, even with --port 0)."""
+    transport = request.transport
+    sockname = transport.get_extra_info("sockname") if transport is not None else None
+    return sockname[1] if isinstance(sockname, tuple) and len(sockname) >= 2 else None
 
 
 def make_app(
-    observer: Callable[[dict[str, Any], Any], None] | None = None, host: str = "127.0.0.1"
+    observer: Callable[[dict[str, Any], Any], None] | None = None,
+    host: str = "127.0.0.1",
+    allowed_hosts: tuple[str, ...] = (),
 ) -> web.Application:
-    """The application; `observer(message, connection)` sees every message sent
-    (for tests)."""
-    # listening on every address (--host 0.0.0.0): any name of the machine will do
-    hosts = frozenset(
-        {"127.0.0.1", "localhost", "::1", host}
-        | ({ANY_ADDRESS} if host in ("0.0.0.0", "::", "") else set())
-    )
+    """The application of a server listening on `host`, answering to the
+    loopback names, `host` and `allowed_hosts` (xenophon.web.hosts);
+    `observer(message, connection)` sees every message sent (for tests)."""
+    names = served_names(host, allowed_hosts)
+
+    @web.middleware
+    async def own_names_only(
+        request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
+        # another name resolved to this machine (DNS rebinding) gets nothing
+        port = server_port(request)
+        if port is None or not is_own_host(request.headers.get(hdrs.HOST), names, port):
+            raise web.HTTPForbidden(
+                text="xenophon: this server answers only to its own names "
+                "(localhost, or those given with --allow-host)"
+            )
+        return await handler(request)
 
     async def socket(request: web.Request) -> web.StreamResponse:
-        if not same_origin(request, hosts):
+        # a socket may be opened by this server's own page only: another site
+        # open in the same browser cannot drive the games or their files
+        if not is_own_origin(request.headers.get(hdrs.ORIGIN), request.headers[hdrs.HOST]):
             raise web.HTTPForbidden(text="xenophon: only this server's own page may connect")
-        ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE_BYTES)
+        ws = PageSocket(max_msg_size=MAX_MESSAGE_BYTES)
         await ws.prepare(request)
         connection = Connection(ws, asyncio.get_running_loop(), observer)
         sender = asyncio.ensure_future(connection.sender())
@@ -185,6 +235,8 @@ def make_app(
             async for message in ws:
                 if message.type == WSMsgType.TEXT:
                     await connection.handle(message.data)
+                elif message.type == WSMsgType.BINARY:
+                    await connection.handle(None)
         finally:
             request.app[SOCKETS].discard(ws)
             await connection.close()
@@ -197,7 +249,7 @@ def make_app(
         for ws in list(sockets):
             await ws.close(code=WSCloseCode.GOING_AWAY, message=b"server stopped")
 
-    app = web.Application(client_max_size=MAX_MESSAGE_BYTES)
+    app = web.Application(middlewares=[own_names_only])
     app[SOCKETS] = set()
     app.on_shutdown.append(close_sockets)
     app.router.add_get("/", index)
@@ -208,15 +260,24 @@ def make_app(
     return app
 
 
-def run(host: str, port: int, announce: Callable[[str], None] = print) -> None:
+def run(
+    host: str,
+    port: int,
+    announce: Callable[[str], None] = print,
+    allowed_hosts: tuple[str, ...] = (),
+) -> None:
     """Serves until interrupted; `announce` gets the address (or raises
     OSError when the port cannot be had, before announcing)."""
-    asyncio.run(_serve(host, port, announce))
+    asyncio.run(_serve(host, port, announce, allowed_hosts))
 
 
-async def _serve(host: str, port: int, announce: Callable[[str], None]) -> None:
+async def _serve(
+    host: str, port: int, announce: Callable[[str], None], allowed_hosts: tuple[str, ...]
+) -> None:
     runner = web.AppRunner(
-        make_app(host=host), handle_signals=False, shutdown_timeout=SHUTDOWN_SECONDS
+        make_app(host=host, allowed_hosts=allowed_hosts),
+        handle_signals=False,
+        shutdown_timeout=SHUTDOWN_SECONDS,
     )
     await runner.setup()
     site = web.TCPSite(runner, host, port)

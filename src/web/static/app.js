@@ -97,6 +97,7 @@ const HANDLERS = {
     $("#game-choice").after(...m.games.flatMap(gameControls));
     form.level.replaceChildren(...options(m.levels));
     form.level.value = m.default_level;
+    app.maxMessage = m.max_message_bytes;
     showGameOptions();
     return loadBoards(m.games).then(() => {
       showGameOptions();
@@ -400,6 +401,11 @@ $("#review-form").addEventListener("submit", async (event) => {
   const file = form.file.files[0];
   if (file) { message.text = await file.text(); message.name = file.name; }
   else message.path = form.path.value.trim();
+  const size = new Blob([JSON.stringify(message)]).size;
+  if (app.maxMessage && size > app.maxMessage) {
+    say(`${file.name} is too large to upload (${(size / 2 ** 20).toFixed(1)} MiB; at most ${app.maxMessage / 2 ** 20} MiB): give its path instead`);
+    return;
+  }
   setState("loading");
   $("#review-status").textContent = "loading…";
   request(message);
