@@ -30,10 +30,10 @@ from xenophon.play.session import (
 )
 from xenophon.search.bots import ISMCTSBot, SearchResult
 from xenophon.web.catalogue import anchors_of, catalogue, moves_for_page, opponent_anchors
+from xenophon.web.searches import PROGRESS_EVERY, Searches, Stopped
 
 Send = Callable[[dict[str, Any]], None]
 TOP_MOVES = 5
-PROGRESS_EVERY = 0.25  # seconds between the search's partial results
 REVIEW_ITERATIONS = 300  # per decision, by default (the page may ask for more)
 MAX_REVIEW_ITERATIONS = 20000
 REVIEW_THRESHOLD = 0.10
@@ -46,6 +46,11 @@ PAGE_CODE_URL = "/games/{name}/"
 #: the largest message a page may send: an uploaded record for review (a long
 #: game's record is some tens of kB); a larger record is reviewed by its path
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024
+
+
+def waiting(send: Send) -> Callable[[int], None]:
+    """Tells the page its search waits for one of the server's search threads."""
+    return lambda ahead: send({"type": "waiting", "ahead": ahead})
 
 
 def hello_message() -> dict[str, Any]:
@@ -165,32 +170,41 @@ def autosave_path(game_name: str) -> Path:
 
 
 class WebGame:
-    """A game between the page's human and the AI over the shared Session."""
+    """A game between the page's human and the AI over the shared Session;
+    its searches run as `searches` runs them (here, unless told)."""
 
-    def __init__(self, start: Start, autosave: Path | None, resumed_from: Path | None = None):
+    def __init__(
+        self,
+        start: Start,
+        autosave: Path | None,
+        resumed_from: Path | None = None,
+        searches: Searches | None = None,
+    ):
         self.session: Session = start.session(autosave)
         self.level = start.level
         self.bot = bot_for_level(start.level, 0)
         self.hint_bot = bot_for_level(HINT_LEVEL, 0)
         self.note = start.note
+        self.searches = searches or Searches()
         if resumed_from is not None:
             self.session.written.append(resumed_from)
 
     @classmethod
-    def new(cls, request: dict[str, Any]) -> WebGame:
+    def new(cls, request: dict[str, Any], searches: Searches | None = None) -> WebGame:
         level = _text(request, "level") or DEFAULT_LEVEL
         bot_for_level(level, 0)  # an unknown level: one line, before the game
         game = game_for_request(request)
-        return cls(new_game(game, _seat(request), level, _seed(request)), autosave_path(game.name))
+        start = new_game(game, _seat(request), level, _seed(request))
+        return cls(start, autosave_path(game.name), searches=searches)
 
     @classmethod
-    def resume(cls, request: dict[str, Any]) -> WebGame:
+    def resume(cls, request: dict[str, Any], searches: Searches | None = None) -> WebGame:
         path = _text(request, "path")
         if not path:
             raise PageError("give the path of a saved game to resume")
         level = _text(request, "level") or None
         start = resumed_game(path, level)
-        return cls(start, autosave_path(start.state.game.name), Path(path))
+        return cls(start, autosave_path(start.state.game.name), Path(path), searches)
 
     # -- messages -------------------------------------------------------------
     def setup_message(self) -> dict[str, Any]:
@@ -247,7 +261,11 @@ class WebGame:
                 }
             )
 
-        result = session.ai_search(self.bot, progress, PROGRESS_EVERY)
+        result = self.searches.run(
+            lambda checked: session.ai_search(self.bot, checked, PROGRESS_EVERY),
+            progress,
+            waiting(send),
+        )
         played = session.ai_play(self.bot, result)
         hidden = session.view_lines[-1].get("hidden", False)
         send(
@@ -290,10 +308,10 @@ class WebGame:
         if self.session.to_move() != "human":
             raise PageError("a hint is for your own move")
         name = self.session.game.name
-        result = self.session.hint(
-            self.hint_bot,
+        result = self.searches.run(
+            lambda checked: self.session.hint(self.hint_bot, checked, PROGRESS_EVERY),
             lambda partial: send(analysis_message(partial, name, False)),
-            PROGRESS_EVERY,
+            waiting(send),
         )
         send(analysis_message(result, name, True))
 
@@ -359,10 +377,30 @@ def _review_iterations(request: dict[str, Any]) -> int:
     return value
 
 
-def review(request: dict[str, Any], send: Send, cancelled: Callable[[], bool]) -> None:
+class _ReviewBot:
+    """The review's bot, its searches run as `searches` runs them: stopped
+    within a slice when `cancelled()` (a later request) or the page goes."""
+
+    def __init__(self, bot: ISMCTSBot, searches: Searches, cancelled: Callable[[], bool]):
+        self.bot, self.searches, self.cancelled = bot, searches, cancelled
+
+    def analyse(self, state: Any) -> SearchResult:
+        return self.searches.run(
+            lambda checked: self.bot.analyse(state, on_progress=checked, every=PROGRESS_EVERY),
+            cancelled=self.cancelled,
+        )
+
+
+def review(
+    request: dict[str, Any],
+    send: Send,
+    cancelled: Callable[[], bool],
+    searches: Searches | None = None,
+) -> None:
     """Loads a record (full, redacted or a saved game in progress, which reads
     as redacted), sends every position as the reviewed seat saw it, then the
-    win-probability curve one decision at a time."""
+    win-probability curve one decision at a time, until `cancelled()` (its
+    searches as `searches` runs them)."""
     record = _record_for_request(request)
     seat = _review_seat(record, request)
     iterations = _review_iterations(request)
@@ -384,9 +422,12 @@ def review(request: dict[str, Any], send: Send, cancelled: Callable[[], bool]) -
             "redacted": record.view is not None,
         }
     )
-    bot = ISMCTSBot(iterations=iterations, seed=0)
-    for point in review_points(record, before, seat, bot, REVIEW_THRESHOLD):
-        if cancelled():
-            return
-        send({"type": "review_point", **point.as_dict()})
+    bot = _ReviewBot(ISMCTSBot(iterations=iterations, seed=0), searches or Searches(), cancelled)
+    try:
+        for point in review_points(record, before, seat, bot, REVIEW_THRESHOLD):
+            if cancelled():
+                return
+            send({"type": "review_point", **point.as_dict()})
+    except Stopped:
+        return
     send({"type": "review_done"})

@@ -5,12 +5,14 @@ game's board code, and one WebSocket per open page carrying JSON messages
 Who may connect (xenophon.web.hosts): every request's Host must be one of
 the server's names with its port, and a socket's Origin that same page.
 
-Each socket has its own game or review (xenophon.web.play). A search runs in
-a worker thread; its messages are queued to the socket in order. A request
-that arrives while a job runs waits for it (a review in progress is stopped
-first). Any fault in a request, or a message that is not one, is answered
-with one `error` message; a game in progress is saved when its page goes
-away, as the terminal's quit does."""
+Each socket has its own game or review (xenophon.web.play) and its own
+thread, which carries out its requests one at a time, in order (a review in
+progress stops when another request comes); their searches run in the
+server's pool of search threads (xenophon.web.searches), so a page's
+requests never wait for other pages' searches. Any fault in a request, or a
+message that is not one, is answered with one `error` message. When a page
+goes, or the server stops (SIGTERM, Ctrl-C), its search stops within a
+slice and its game in progress is saved, as the terminal's quit does."""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ import json
 import signal
 import sys
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -38,10 +41,15 @@ from xenophon.web.play import (
     hello_message,
     review,
 )
+from xenophon.web.searches import DEFAULT_THREADS, Searches, SearchPool, Stopped
 
+#: a page's requests waiting for its thread; more are refused, one error each
+MAX_WAITING = 16
 STATIC = "static"
-SOCKETS = web.AppKey("sockets", set)
+PAGES: web.AppKey[set[Connection]] = web.AppKey("pages", set)
+SEARCH_POOL = web.AppKey("search pool", SearchPool)
 SHUTDOWN_SECONDS = 10.0
+Observer = Callable[[dict[str, Any], Any], None]
 
 
 def static_folder() -> Path:
@@ -87,21 +95,26 @@ def parse_request(text: str | None) -> dict[str, Any]:
 
 
 class Connection:
-    """One open page: its socket, its game or review, and its job."""
+    """One open page: its socket, its thread, its game or review and its searches."""
 
     def __init__(
         self,
         socket: web.WebSocketResponse,
         loop: asyncio.AbstractEventLoop,
-        observer: Callable[[dict[str, Any], Any], None] | None = None,
+        pool: SearchPool | None = None,
+        observer: Observer | None = None,
     ):
         self.socket = socket
         self.loop = loop
-        self.outbox: asyncio.Queue = asyncio.Queue()
+        self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="xenophon-page")
+        self.searches = Searches(pool)
         self.game: WebGame | None = None
-        self.job: asyncio.Future | None = None
-        self.stop_review = False
+        self.received = 0  # requests received: a review stops when a later one comes
+        self.jobs: set[asyncio.Future[None]] = set()
         self.observer = observer
+        self.sending: asyncio.Future[None] | None = None
+        self.finished: asyncio.Future[None] | None = None
 
     def send(self, message: dict[str, Any]) -> None:
         """Queues a message (from any thread); sent in order."""
@@ -109,7 +122,10 @@ class Connection:
             self.observer(message, self)
         self.loop.call_soon_threadsafe(self.outbox.put_nowait, message)
 
-    async def sender(self) -> None:
+    def start_sending(self) -> None:
+        self.sending = asyncio.ensure_future(self._sender())
+
+    async def _sender(self) -> None:
         while True:
             message = await self.outbox.get()
             if message is None:
@@ -121,39 +137,45 @@ class Connection:
             except ConnectionError:
                 continue
 
-    async def handle(self, text: str | None) -> None:
-        """Carries out a message (None: a binary one) once the one before is done."""
-        if self.job is not None:
-            self.stop_review = True
-            await self.job
-        self.stop_review = False
-        job = asyncio.ensure_future(asyncio.to_thread(self.carry_out, text))
-        self.job = job
-        job.add_done_callback(lambda _: self._job_done(job))
+    def handle(self, text: str | None) -> None:
+        """Queues a message (None: a binary one) for the page's thread; its
+        answers come after those of the requests before it."""
+        if self.searches.stopped:
+            return  # the page is going
+        if len(self.jobs) >= MAX_WAITING:
+            self.send(error(f"too many requests at once (at most {MAX_WAITING} wait): slow down"))
+            return
+        self.received += 1
+        job = self.loop.run_in_executor(self.thread, self.carry_out, text, self.received)
+        self.jobs.add(job)
+        job.add_done_callback(self.jobs.discard)
 
-    def _job_done(self, job: asyncio.Future) -> None:
-        if self.job is job:
-            self.job = None
-
-    def carry_out(self, text: str | None) -> None:
-        """Runs one request (in a worker thread); a fault is one error message."""
+    def carry_out(self, text: str | None, number: int) -> None:
+        """Runs one request (in the page's thread); a fault is one error message."""
+        if self.searches.stopped:
+            return  # the page went before this request was begun
         try:
-            self.dispatch(parse_request(text))
+            self.dispatch(parse_request(text), lambda: self.received > number)
+        except Stopped:
+            return  # the page went or the server stops: finish() saves the game
         except XenophonError as fault:
             self.send(error(str(fault)))
         except Exception as fault:  # a bug: answered, so that one request cannot stop the page
             self.send(error(f"internal error: {type(fault).__name__}: {fault}"))
 
-    def dispatch(self, request: dict[str, Any]) -> None:
+    def dispatch(self, request: dict[str, Any], replaced: Callable[[], bool]) -> None:
         kind = request.get("type")
         if kind in ("new", "resume"):
-            game = WebGame.new(request) if kind == "new" else WebGame.resume(request)
+            if kind == "new":
+                game = WebGame.new(request, self.searches)
+            else:
+                game = WebGame.resume(request, self.searches)
             self.leave_game()  # only once the new game could be made
             self.game = game
             self.send(game.setup_message())
             game.advance(self.send)
         elif kind == "review":
-            review(request, self.send, lambda: self.stop_review)
+            review(request, self.send, replaced, self.searches)
         elif kind in ("move", "hint", "undo", "save"):
             if self.game is None:
                 raise PageError("start a game first")
@@ -178,12 +200,23 @@ class Connection:
                 )
             self.game = None
 
-    async def close(self) -> None:
-        if self.job is not None:
-            self.stop_review = True
-            await self.job
-        await asyncio.to_thread(self.leave_game)
+    async def finish(self) -> None:
+        """The page goes or the server stops: its search stops (a waiting one
+        is dropped), the requests not begun are dropped, its game in progress
+        is saved and the page told where (while its socket is open), and its
+        messages are sent. Once, however often it is awaited."""
+        if self.finished is None:
+            self.finished = asyncio.ensure_future(self._finish())
+        await asyncio.shield(self.finished)
+
+    async def _finish(self) -> None:
+        self.searches.stop()
+        # after the request under way, in the page's own thread
+        await self.loop.run_in_executor(self.thread, self.leave_game)
+        self.thread.shutdown(wait=False)
         self.outbox.put_nowait(None)
+        if self.sending is not None:
+            await self.sending
 
 
 async def index(request: web.Request) -> web.FileResponse:
@@ -198,13 +231,15 @@ def server_port(request: web.Request) -> int | None:
 
 
 def make_app(
-    observer: Callable[[dict[str, Any], Any], None] | None = None,
+    observer: Observer | None = None,
     host: str = "127.0.0.1",
     allowed_hosts: tuple[str, ...] = (),
+    search_threads: int = DEFAULT_THREADS,
 ) -> web.Application:
     """The application of a server listening on `host`, answering to the
-    loopback names, `host` and `allowed_hosts` (xenophon.web.hosts);
-    `observer(message, connection)` sees every message sent (for tests)."""
+    loopback names, `host` and `allowed_hosts` (xenophon.web.hosts), its
+    searches `search_threads` at a time; `observer(message, connection)`
+    sees every message sent (for tests)."""
     names = served_names(host, allowed_hosts)
 
     @web.middleware
@@ -227,31 +262,46 @@ def make_app(
             raise web.HTTPForbidden(text="xenophon: only this server's own page may connect")
         ws = PageSocket(max_msg_size=MAX_MESSAGE_BYTES)
         await ws.prepare(request)
-        connection = Connection(ws, asyncio.get_running_loop(), observer)
-        sender = asyncio.ensure_future(connection.sender())
-        request.app[SOCKETS].add(ws)
+        connection = Connection(ws, asyncio.get_running_loop(), request.app[SEARCH_POOL], observer)
+        connection.start_sending()
+        request.app[PAGES].add(connection)
         connection.send(hello_message())
         try:
             async for message in ws:
                 if message.type == WSMsgType.TEXT:
-                    await connection.handle(message.data)
+                    connection.handle(message.data)
                 elif message.type == WSMsgType.BINARY:
-                    await connection.handle(None)
+                    connection.handle(None)
         finally:
-            request.app[SOCKETS].discard(ws)
-            await connection.close()
-            await sender
+            request.app[PAGES].discard(connection)
+            await connection.finish()
         return ws
 
-    async def close_sockets(app: web.Application) -> None:
-        # on shutdown: each page's socket closed, so that its game is saved
-        sockets = app[SOCKETS]
-        for ws in list(sockets):
-            await ws.close(code=WSCloseCode.GOING_AWAY, message=b"server stopped")
+    async def close_pages(app: web.Application) -> None:
+        # on shutdown: every search stops at once, then each page's game is
+        # saved and the page told where, then its socket closed
+        open_pages = app[PAGES]
+        pages = list(open_pages)
+        for page in pages:
+            page.searches.stop()
+
+        async def close(page: Connection) -> None:
+            await page.finish()
+            await page.socket.close(code=WSCloseCode.GOING_AWAY, message=b"server stopped")
+
+        if pages:
+            await asyncio.wait(
+                [asyncio.ensure_future(close(page)) for page in pages], timeout=SHUTDOWN_SECONDS
+            )
+
+    async def stop_pool(app: web.Application) -> None:
+        app[SEARCH_POOL].shutdown()
 
     app = web.Application(middlewares=[own_names_only])
-    app[SOCKETS] = set()
-    app.on_shutdown.append(close_sockets)
+    app[PAGES] = set()
+    app[SEARCH_POOL] = SearchPool(search_threads)
+    app.on_shutdown.append(close_pages)
+    app.on_cleanup.append(stop_pool)
     app.router.add_get("/", index)
     app.router.add_get("/ws", socket)
     app.router.add_static("/static/", static_folder())
@@ -266,8 +316,9 @@ def run(
     announce: Callable[[str], None] = print,
     allowed_hosts: tuple[str, ...] = (),
 ) -> None:
-    """Serves until interrupted; `announce` gets the address (or raises
-    OSError when the port cannot be had, before announcing)."""
+    """Serves until SIGTERM or Ctrl-C (KeyboardInterrupt, once the pages'
+    games are saved); `announce` gets the address (or raises OSError when
+    the port cannot be had, before announcing)."""
     asyncio.run(_serve(host, port, announce, allowed_hosts))
 
 

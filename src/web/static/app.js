@@ -114,6 +114,10 @@ const HANDLERS = {
   },
   chance(m) { addLog("chance", `chance: ${m.text}`); return 0; },
   thinking(m) { $("#thinking").textContent = `AI thinking… ${m.iterations} iterations, its win chance ${pct(m.win)}`; return 0; },
+  waiting(m) {               // every search thread of the server is busy
+    $("#thinking").textContent = `waiting for the server's search threads` + (m.ahead ? ` (${m.ahead} searches before this one)…` : "…");
+    return 0;
+  },
   ai_move(m) {
     $("#thinking").textContent = "";
     addLog("ai", `AI: ${m.text}` + (m.win !== null ? `   (AI's win chance ${pct(m.win)})` : ""));
