@@ -142,7 +142,7 @@ PYTHON_PACKAGES = sorted(
 )
 #: the files each data tree ships, by the patterns of its files' names
 DATA_PATTERNS = {
-    "data": ("*.json", "*.toml"),
+    "data": ("*.json", "*.toml", "*.js", "*.css"),  # card sets, weights, each game's page code
     "engine_c": ("*.c", "*.cc", "*.h"),
     "web/static": ("*",),
 }

@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from xenophon.cli.common import UsageError, whole_number
+from xenophon.web.hosts import ANY_ADDRESSES, HostError, allowed_name
 
 
 def add_parser(commands: Any) -> None:
@@ -29,7 +30,25 @@ def add_parser(commands: Any) -> None:
         default="127.0.0.1",
         help="the address to listen on (default 127.0.0.1, this machine only)",
     )
+    parser.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        type=host_name,
+        help="a name (or address) of this machine other pages may use to reach the server, "
+        "besides localhost and the --host address; repeatable. Needed with --host 0.0.0.0 "
+        "for other machines (docs/web.md)",
+    )
     parser.set_defaults(run=run)
+
+
+def host_name(text: str) -> str:
+    """An argparse type: a name --allow-host can allow (one clear line otherwise)."""
+    try:
+        return allowed_name(text)
+    except HostError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -42,9 +61,15 @@ def run(args: argparse.Namespace) -> int:
 
     def announce(address: str) -> None:
         print(f"xenophon: serving on {address} (Ctrl-C stops)", flush=True)
+        if args.host in ANY_ADDRESSES and not args.allow_host:
+            print(
+                "xenophon: other machines reach it only by names given with --allow-host NAME",
+                file=sys.stderr,
+                flush=True,
+            )
 
     try:
-        server.run(args.host, args.port, announce)
+        server.run(args.host, args.port, announce, tuple(args.allow_host))
     except OSError as error:
         reason = (
             "the port is in use"

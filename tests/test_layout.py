@@ -19,12 +19,15 @@ from pathlib import Path
 
 import pytest
 
+from xenophon.kernel.cardfile import packaged_data
 from xenophon.kernel.plugin import ENTRY_POINT_GROUP, GamePlugin, plugins
 from xenophon.kernel.registry import GAMES, make_game
 
 ROOT = Path(__file__).resolve().parents[1]
 #: the shared code: every Python module of src/ and cli/, the kernel's C
-#: headers, the bindings' and the OpenSpiel bridge's glue, and the build
+#: headers, the bindings' and the OpenSpiel bridge's glue, the web page (its
+#: HTML, script and sheet: each game's board is in the game's folder), and
+#: the build
 SHARED_PATTERNS = {
     "src": (
         "*.py",
@@ -36,6 +39,7 @@ SHARED_PATTERNS = {
         "bindings/*.hpp",
         "interop/*.cc",
         "interop/*.hpp",
+        "web/static/*",
     ),
     "cli": ("*.py",),
 }
@@ -84,6 +88,9 @@ def test_the_shared_code_is_found():
     assert ROOT / "src" / "bindings" / "module.cpp" in files
     assert ROOT / "src" / "interop" / "xenophon_spiel.hpp" in files
     assert ROOT / "src" / "engine_c" / "codes.h" in files
+    assert {"index.html", "app.js", "style.css"} <= {
+        path.name for path in files if path.parent == ROOT / "src" / "web" / "static"
+    }
     assert ROOT / "setup.py" in files
     assert not any(path.parent.name in GAMES for path in files)
 
@@ -142,6 +149,13 @@ def test_each_plugin_is_complete(plugin: GamePlugin):
     assert oracle.legal_actions() == game.new_initial_state().legal_actions()
     for module in [*plugin.engines.values(), plugin.reference_features]:
         assert module.startswith(f"xenophon.{plugin.name}.")
+    # the page: controls of its own options, its board code in its data folder
+    # (as installed), registering the board under the game's name
+    assert {control.option for control in plugin.page_controls()} <= set(plugin.options)
+    assert plugin.page_code().parent == packaged_data(plugin.name)
+    board = (plugin.page_code() / "board.js").read_text(encoding="utf-8")
+    assert f'registerBoard("{plugin.name}",' in board
+    assert (plugin.page_code() / "board.css").is_file()
 
 
 def test_the_code_layout_has_one_owner():

@@ -14,8 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from xenophon.kernel.plugin import plugins
 from xenophon.kernel.registry import make_game
 from xenophon.play.records import new_record, redact
+from xenophon.web.play import MAX_MESSAGE_BYTES
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "build" / "test-artifacts"
 DECISIONS = 8  # the human's decisions in each short game
@@ -290,3 +292,53 @@ def test_review_of_a_redacted_record_and_bad_paths(page, server, tmp_path):
     assert page.text_content("#review-where").startswith("1 /")
     page.click("#last")
     page.screenshot(path=str(ARTIFACTS / "anabasis-redacted-review.png"), full_page=True)
+
+
+def test_the_new_game_form_is_made_from_the_game_plugins(page):
+    """The game list, titles and option controls come from the plugins, and
+    each game's board from its own code: a choice and two joined text fields
+    reach the game as its options."""
+    titles = page.eval_on_selector_all(
+        "#new-game select[name=game] option", "options => options.map(o => [o.value, o.text])"
+    )
+    assert titles == [[plugin.name, plugin.title] for plugin in plugins()]
+    for plugin in plugins():
+        page.select_option("#new-game select[name=game]", plugin.name)
+        shown = page.locator(f'#new-game label[data-game="{plugin.name}"]:visible')
+        assert shown.count() == len(plugin.page_controls())
+        assert page.locator("#new-game label[data-game]:visible").count() == shown.count()
+        values = {}
+        for control in plugin.page_controls():
+            label = f'#new-game label[data-option="{control.option}"][data-game="{plugin.name}"]'
+            if control.choices:
+                page.select_option(f"{label} select", control.choices[-1])
+                values[control.option] = control.choices[-1]
+            else:
+                fields = list(reversed(control.defaults))
+                for i, value in enumerate(fields):
+                    page.fill(f"{label} input >> nth={i}", value)
+                values[control.option] = control.separator.join(fields)
+        page.select_option("#new-game select[name=seat]", "0")
+        page.select_option("#new-game select[name=level]", "beginner")
+        page.click("#start")
+        assert your_move(page)
+        options = page.evaluate("window.xenophon.options")  # the game's, from its setup
+        for option, text in values.items():
+            assert plugin.option_as_text.get(option, str)(options[option]) == text, options
+        assert page.locator("#play-board [data-anchor]").count() > 0
+        assert page.evaluate("document.querySelector('#move-text').placeholder").startswith(
+            "type a move, e.g."
+        )
+
+
+def test_a_record_too_large_to_upload_is_one_message(page, tmp_path):
+    """The page does not send what the server would refuse: it says so, and
+    stays connected."""
+    big = tmp_path / "big.jsonl"
+    big.write_text("x" * (MAX_MESSAGE_BYTES + 1))
+    page.click("button[data-tab=review]")
+    page.set_input_files("#review-form input[name=file]", str(big))
+    page.click("#review-load")
+    page.wait_for_function("document.querySelector('#message').textContent.includes('too large')")
+    assert "give its path" in message_text(page)
+    assert page.evaluate("document.body.dataset.connected") == "yes"

@@ -233,8 +233,9 @@ def test_only_the_servers_own_page_may_open_a_socket():
 
     async def status(headers):
         async with TestClient(TestServer(make_app(), host="127.0.0.1")) as client:
+            own = {"Origin": f"http://127.0.0.1:{client.server.port}"}
             try:
-                socket = await client.ws_connect("/ws", headers=headers)
+                socket = await client.ws_connect("/ws", headers={**own, **headers})
             except WSServerHandshakeError as error:
                 return error.status
             await socket.close()
@@ -244,6 +245,8 @@ def test_only_the_servers_own_page_may_open_a_socket():
         assert await status({"Origin": "http://evil.example"}) == 403
         assert await status({"Host": "evil.example"}) == 403
         assert await status({}) == 101  # the browser tests connect with their Origin
+        # a socket without an Origin is refused (issue 46): no browser opens one
+        assert await status({"Origin": ""}) == 403
 
     asyncio.run(check())
 

@@ -9,7 +9,8 @@ from typing import Any
 from xenophon.anabasis import catalogue
 from xenophon.anabasis.describe import AnabasisNarrator
 from xenophon.anabasis.game import MODES, Game
-from xenophon.kernel.plugin import BalanceSides, CliFlag, GamePlugin, OpenSpielNames
+from xenophon.kernel.cardfile import packaged_data
+from xenophon.kernel.plugin import BalanceSides, CliFlag, GamePlugin, OpenSpielNames, PageControl
 from xenophon.kernel.registry import SpecError, check_cards
 
 NAME = "anabasis"
@@ -39,7 +40,8 @@ PLUGIN = GamePlugin(
     catalogue=catalogue.card_data,
     anchors=catalogue.anchors,
     mirrored_notation=False,  # squares are the same for both seats
-    page_offers=lambda: {"modes": list(MODES)},
+    page_controls=lambda: (PageControl("mode", "Mode", defaults=("standard",), choices=MODES),),
+    page_code=lambda: packaged_data(NAME, "web"),
     balance=BalanceSides(
         compares="seats and modes",
         meaning="the column seat's score in the row mode",

@@ -14,8 +14,9 @@ from xenophon.hero import catalogue
 from xenophon.hero.cards import default_deck_dir
 from xenophon.hero.describe import HeroNarrator
 from xenophon.hero.game import DEFAULT_DECKS, Game
+from xenophon.kernel.cardfile import packaged_data
 from xenophon.kernel.errors import XenophonError, shown
-from xenophon.kernel.plugin import BalanceSides, CliFlag, GamePlugin, OpenSpielNames
+from xenophon.kernel.plugin import BalanceSides, CliFlag, GamePlugin, OpenSpielNames, PageControl
 from xenophon.kernel.registry import (
     SpecError,
     check_cards,
@@ -118,10 +119,17 @@ PLUGIN = GamePlugin(
     catalogue=catalogue.card_data,
     anchors=catalogue.anchors,
     mirrored_notation=True,  # a move's slots are the mover's
-    page_offers=lambda: {
-        "decks": list(prebuilt_deck_names()),
-        "default_decks": list(DEFAULT_DECKS),
-    },
+    page_controls=lambda: (
+        PageControl(
+            "decks",
+            "Decks",
+            defaults=tuple(DEFAULT_DECKS),
+            suggestions=prebuilt_deck_names(),
+            separator=DECK_SEPARATOR,
+            sizes=(16, 12),
+        ),
+    ),
+    page_code=lambda: packaged_data(NAME, "web"),
     balance=BalanceSides(
         compares="decks",
         meaning="the row deck's score against the column deck",

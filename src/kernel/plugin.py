@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import metadata
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from xenophon.kernel.errors import XenophonError
@@ -71,6 +72,36 @@ class BalanceSides:
 
 
 @dataclass(frozen=True)
+class PageControl:
+    """One control of the web page's new-game form, for one of a game's
+    options (the request carries it under the option's name): a choice
+    among `choices` (one select), or `len(defaults)` text fields joined by
+    `separator`, each suggesting `suggestions` (free text: names or files)."""
+
+    option: str
+    label: str
+    #: the value shown at first, one per field (a choice has one field)
+    defaults: tuple[str, ...]
+    choices: tuple[str, ...] = ()
+    suggestions: tuple[str, ...] = ()
+    separator: str = ""
+    #: each text field's width in characters (the browser's default if absent)
+    sizes: tuple[int, ...] = ()
+
+    def as_message(self) -> dict[str, Any]:
+        """The control as the page's first message describes it."""
+        return {
+            "option": self.option,
+            "label": self.label,
+            "defaults": list(self.defaults),
+            "choices": list(self.choices),
+            "suggestions": list(self.suggestions),
+            "separator": self.separator,
+            "sizes": list(self.sizes),
+        }
+
+
+@dataclass(frozen=True)
 class OpenSpielNames:
     """The game's names in OpenSpiel's registry."""
 
@@ -104,8 +135,14 @@ class GamePlugin:
     catalogue: Callable[[Game], dict[str, Any]]
     anchors: Callable[[str], list[str]]
     mirrored_notation: bool
-    #: what the page's first message offers for this game (its modes, decks...)
-    page_offers: Callable[[], dict[str, Any]]
+    #: the controls of the page's new-game form for the game's options
+    #: (its modes, its decks...), made when a page opens
+    page_controls: Callable[[], tuple[PageControl, ...]]
+    #: the folder of the game's page code, in the game's data folder:
+    #: ``board.js`` (draws its board and card details, registered with the
+    #: page's ``registerBoard``) and ``board.css`` (their styles), served
+    #: at ``/games/GAME/`` (docs/web.md, "Games on the page")
+    page_code: Callable[[], Path]
     balance: BalanceSides
     openspiel: OpenSpielNames
     #: the search's evaluation unless told ("hand" or "learned"), and the

@@ -131,13 +131,17 @@ class Session:
         self.apply_and_narrate(CHANCE, move, hidden)
         return HIDDEN if hidden else move.text
 
-    def ai_search(self, bot: Any) -> Any:
+    def ai_search(
+        self, bot: Any, on_progress: Callable[[Any], None] | None = None, every: float = 0.5
+    ) -> Any:
         """The AI's search of the position. Its randomness is fixed per
         position too, so undo cannot re-roll its choice. The result is the
         AI's own, from its hidden cards: nothing of it is for the human's
-        eyes but the move it leads to (ai_play)."""
+        eyes but the move it leads to (ai_play). `on_progress` is called
+        every `every` seconds so that a caller can stop the search (it may
+        raise); the partial results it gets are the AI's own too."""
         bot.reseed(self.chance.seed_for("ai", len(self.record.lines)))
-        return bot.analyse(self.state)
+        return self._analyse(bot, on_progress, every)
 
     def ai_play(self, bot: Any, result: Any) -> AiMove:
         """Plays the AI's choice from `result` (of ai_search)."""
@@ -215,6 +219,9 @@ class Session:
     ) -> Any:
         """The search's view of the human's position, from the human's information."""
         bot.reseed(self.chance.seed_for("hint", len(self.record.lines)))
+        return self._analyse(bot, on_progress, every)
+
+    def _analyse(self, bot: Any, on_progress: Callable[[Any], None] | None, every: float) -> Any:
         if on_progress is None:
             return bot.analyse(self.state)
         return bot.analyse(self.state, on_progress=on_progress, every=every)

@@ -6,6 +6,7 @@ human's own decisions, so a test can check the messages directly."""
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -29,23 +30,48 @@ from xenophon.play.session import (
 )
 from xenophon.search.bots import ISMCTSBot, SearchResult
 from xenophon.web.catalogue import anchors_of, catalogue, moves_for_page, opponent_anchors
+from xenophon.web.searches import PROGRESS_EVERY, Searches, Stopped
 
 Send = Callable[[dict[str, Any]], None]
 TOP_MOVES = 5
-PROGRESS_EVERY = 0.25  # seconds between the search's partial results
 REVIEW_ITERATIONS = 300  # per decision, by default (the page may ask for more)
 MAX_REVIEW_ITERATIONS = 20000
 REVIEW_THRESHOLD = 0.10
 RESULT_TEXT = {1: "You win.", -1: "The AI wins.", 0: "Draw."}
+WHOLE_NUMBER = re.compile(r"-?[0-9]+")  # a seed or seat as text
+
+
+#: where the server serves each game's page code (its plugin's page_code folder)
+PAGE_CODE_URL = "/games/{name}/"
+#: the largest message a page may send: an uploaded record for review (a long
+#: game's record is some tens of kB); a larger record is reviewed by its path
+MAX_MESSAGE_BYTES = 4 * 1024 * 1024
+
+
+def waiting(send: Send) -> Callable[[int], None]:
+    """Tells the page its search waits for one of the server's search threads."""
+    return lambda ahead: send({"type": "waiting", "ahead": ahead})
 
 
 def hello_message() -> dict[str, Any]:
-    """What the page offers before any game: the package's own lists, and
-    each game's (its modes, its decks...)."""
-    hello = {"type": "hello", "levels": list(LEVELS), "default_level": DEFAULT_LEVEL}
-    for plugin in plugins():
-        hello.update(plugin.page_offers())
-    return hello
+    """What the page offers before any game: the levels, and each game: its
+    name and title, the controls of its options (its modes, its decks...)
+    and where its board's code is."""
+    return {
+        "type": "hello",
+        "levels": list(LEVELS),
+        "default_level": DEFAULT_LEVEL,
+        "max_message_bytes": MAX_MESSAGE_BYTES,
+        "games": [
+            {
+                "name": plugin.name,
+                "title": plugin.title,
+                "controls": [control.as_message() for control in plugin.page_controls()],
+                "code": PAGE_CODE_URL.format(name=plugin.name),
+            }
+            for plugin in plugins()
+        ],
+    }
 
 
 class PageError(XenophonError):
@@ -82,23 +108,37 @@ def _text(request: dict[str, Any], key: str, default: str | None = None) -> str 
     return value
 
 
+def _whole_number(value: Any) -> int | None:
+    """A JSON whole number, or the text of one (as a form sends it); None
+    for anything else (true is not 1, nor 1.5 or '1_000' a seed)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and WHOLE_NUMBER.fullmatch(value.strip()):
+        try:
+            return int(value)
+        except ValueError:  # more digits than Python converts
+            return None
+    return None
+
+
 def _seat(request: dict[str, Any]) -> int | None:
     seat = request.get("seat")
-    if seat in (None, ""):
+    if seat is None or seat == "":
         return None
-    if seat not in (0, 1, "0", "1"):
+    number = _whole_number(seat)
+    if number not in (0, 1):
         raise PageError("the seat must be 0, 1 or random")
-    return int(seat)
+    return number
 
 
 def _seed(request: dict[str, Any]) -> int | None:
     seed = request.get("seed")
-    if seed in (None, ""):
+    if seed is None or seed == "":
         return None
-    try:
-        return int(seed)
-    except (TypeError, ValueError):
-        raise PageError(f"the seed must be a whole number (got {seed!r})") from None
+    number = _whole_number(seed)
+    if number is None:
+        raise PageError(f"the seed must be a whole number (got {seed!r})")
+    return number
 
 
 def game_for_request(request: dict[str, Any]) -> Any:
@@ -130,32 +170,41 @@ def autosave_path(game_name: str) -> Path:
 
 
 class WebGame:
-    """A game between the page's human and the AI over the shared Session."""
+    """A game between the page's human and the AI over the shared Session;
+    its searches run as `searches` runs them (here, unless told)."""
 
-    def __init__(self, start: Start, autosave: Path | None, resumed_from: Path | None = None):
+    def __init__(
+        self,
+        start: Start,
+        autosave: Path | None,
+        resumed_from: Path | None = None,
+        searches: Searches | None = None,
+    ):
         self.session: Session = start.session(autosave)
         self.level = start.level
         self.bot = bot_for_level(start.level, 0)
         self.hint_bot = bot_for_level(HINT_LEVEL, 0)
         self.note = start.note
+        self.searches = searches or Searches()
         if resumed_from is not None:
             self.session.written.append(resumed_from)
 
     @classmethod
-    def new(cls, request: dict[str, Any]) -> WebGame:
+    def new(cls, request: dict[str, Any], searches: Searches | None = None) -> WebGame:
         level = _text(request, "level") or DEFAULT_LEVEL
         bot_for_level(level, 0)  # an unknown level: one line, before the game
         game = game_for_request(request)
-        return cls(new_game(game, _seat(request), level, _seed(request)), autosave_path(game.name))
+        start = new_game(game, _seat(request), level, _seed(request))
+        return cls(start, autosave_path(game.name), searches=searches)
 
     @classmethod
-    def resume(cls, request: dict[str, Any]) -> WebGame:
+    def resume(cls, request: dict[str, Any], searches: Searches | None = None) -> WebGame:
         path = _text(request, "path")
         if not path:
             raise PageError("give the path of a saved game to resume")
         level = _text(request, "level") or None
         start = resumed_game(path, level)
-        return cls(start, autosave_path(start.state.game.name), Path(path))
+        return cls(start, autosave_path(start.state.game.name), Path(path), searches)
 
     # -- messages -------------------------------------------------------------
     def setup_message(self) -> dict[str, Any]:
@@ -202,9 +251,14 @@ class WebGame:
     def ai_step(self, send: Send) -> None:
         session = self.session
         # one message a decision, and nothing of the search: its progress,
-        # candidates and estimates come from the AI's hidden cards
+        # candidates and estimates come from the AI's hidden cards (the
+        # search's slices only let a closing page or a shutdown stop it)
         send({"type": "thinking"})
-        result = session.ai_search(self.bot)
+        result = self.searches.run(
+            lambda checked: session.ai_search(self.bot, checked, PROGRESS_EVERY),
+            None,
+            waiting(send),
+        )
         played = session.ai_play(self.bot, result)
         hidden = session.view_lines[-1].get("hidden", False)
         send(
@@ -246,10 +300,10 @@ class WebGame:
         if self.session.to_move() != "human":
             raise PageError("a hint is for your own move")
         name = self.session.game.name
-        result = self.session.hint(
-            self.hint_bot,
+        result = self.searches.run(
+            lambda checked: self.session.hint(self.hint_bot, checked, PROGRESS_EVERY),
             lambda partial: send(analysis_message(partial, name, False)),
-            PROGRESS_EVERY,
+            waiting(send),
         )
         send(analysis_message(result, name, True))
 
@@ -315,10 +369,30 @@ def _review_iterations(request: dict[str, Any]) -> int:
     return value
 
 
-def review(request: dict[str, Any], send: Send, cancelled: Callable[[], bool]) -> None:
+class _ReviewBot:
+    """The review's bot, its searches run as `searches` runs them: stopped
+    within a slice when `cancelled()` (a later request) or the page goes."""
+
+    def __init__(self, bot: ISMCTSBot, searches: Searches, cancelled: Callable[[], bool]):
+        self.bot, self.searches, self.cancelled = bot, searches, cancelled
+
+    def analyse(self, state: Any) -> SearchResult:
+        return self.searches.run(
+            lambda checked: self.bot.analyse(state, on_progress=checked, every=PROGRESS_EVERY),
+            cancelled=self.cancelled,
+        )
+
+
+def review(
+    request: dict[str, Any],
+    send: Send,
+    cancelled: Callable[[], bool],
+    searches: Searches | None = None,
+) -> None:
     """Loads a record (full, redacted or a saved game in progress, which reads
     as redacted), sends every position as the reviewed seat saw it, then the
-    win-probability curve one decision at a time."""
+    win-probability curve one decision at a time, until `cancelled()` (its
+    searches as `searches` runs them)."""
     record = _record_for_request(request)
     seat = _review_seat(record, request)
     iterations = _review_iterations(request)
@@ -340,9 +414,12 @@ def review(request: dict[str, Any], send: Send, cancelled: Callable[[], bool]) -
             "redacted": record.view is not None,
         }
     )
-    bot = ISMCTSBot(iterations=iterations, seed=0)
-    for point in review_points(record, before, seat, bot, REVIEW_THRESHOLD):
-        if cancelled():
-            return
-        send({"type": "review_point", **point.as_dict()})
+    bot = _ReviewBot(ISMCTSBot(iterations=iterations, seed=0), searches or Searches(), cancelled)
+    try:
+        for point in review_points(record, before, seat, bot, REVIEW_THRESHOLD):
+            if cancelled():
+                return
+            send({"type": "review_point", **point.as_dict()})
+    except Stopped:
+        return
     send({"type": "review_done"})

@@ -1,55 +1,120 @@
-"""The local web server of `xenophon serve` (aiohttp): the static page, and
-one WebSocket per open page carrying JSON messages (docs/web.md).
+"""The local web server of `xenophon serve` (aiohttp): the static page, each
+game's board code, and one WebSocket per open page carrying JSON messages
+(docs/web.md).
 
-Each socket has its own game or review (xenophon.web.play). A search runs in
-a worker thread; its messages are queued to the socket in order. A request
-that arrives while a job runs waits for it (a review in progress is stopped
-first). Any fault in a request is answered with one `error` message; a game
-in progress is saved when its page goes away, as the terminal's quit does."""
+Who may connect (xenophon.web.hosts): every request's Host must be one of
+the server's names with its port, and a socket's Origin that same page.
+
+Each socket has its own game or review (xenophon.web.play) and its own
+thread, which carries out its requests one at a time, in order (a review in
+progress stops when another request comes); their searches run in the
+server's pool of search threads (xenophon.web.searches), so a page's
+requests never wait for other pages' searches. Any fault in a request, or a
+message that is not one, is answered with one `error` message. When a page
+goes, or the server stops (SIGTERM, Ctrl-C), its search stops within a
+slice and its game in progress is saved, as the terminal's quit does."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from aiohttp import WSCloseCode, WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, hdrs, web
 
 from xenophon.kernel.errors import XenophonError
-from xenophon.web.play import PageError, WebGame, hello_message, review
+from xenophon.kernel.files import JsonError, loads
+from xenophon.kernel.plugin import plugins
+from xenophon.web.hosts import is_own_host, is_own_origin, served_names
+from xenophon.web.play import (
+    MAX_MESSAGE_BYTES,
+    PAGE_CODE_URL,
+    PageError,
+    WebGame,
+    hello_message,
+    review,
+)
+from xenophon.web.searches import DEFAULT_THREADS, Searches, SearchPool, Stopped
 
-MAX_MESSAGE_BYTES = 70 * 1024 * 1024  # an uploaded record: the record reader's 64 MiB, and JSON
+#: a page's requests waiting for its thread; more are refused, one error each
+MAX_WAITING = 16
 STATIC = "static"
-ANY_ADDRESS = "*"
-SOCKETS = web.AppKey("sockets", set)
+PAGES: web.AppKey[set[Connection]] = web.AppKey("pages", set)
+SEARCH_POOL = web.AppKey("search pool", SearchPool)
 SHUTDOWN_SECONDS = 10.0
+Observer = Callable[[dict[str, Any], Any], None]
 
 
 def static_folder() -> Path:
     return Path(str(resources.files("xenophon.web") / STATIC))
 
 
+def error(message: str) -> dict[str, Any]:
+    return {"type": "error", "message": message}
+
+
+TOO_LARGE = error(
+    f"the message is too large (at most {MAX_MESSAGE_BYTES // 2**20} MiB): "
+    "review a larger record by its path"
+)
+
+
+class PageSocket(web.WebSocketResponse):
+    """A page's socket. A message over the size limit cannot be read past
+    (aiohttp refuses it from its header): it is answered with one error,
+    then the socket closes (1009, message too big)."""
+
+    async def close(
+        self, *, code: int = WSCloseCode.OK, message: bytes = b"", drain: bool = True
+    ) -> bool:
+        if code == WSCloseCode.MESSAGE_TOO_BIG and not self.closed:
+            with contextlib.suppress(ConnectionError, RuntimeError):
+                await self.send_str(json.dumps(TOO_LARGE))
+            message = message or b"message too big"
+        return await super().close(code=code, message=message, drain=drain)
+
+
+def parse_request(text: str | None) -> dict[str, Any]:
+    """A page's message as a request (PageError, one line, otherwise)."""
+    if text is None:
+        raise PageError("a message is JSON text, not binary")
+    try:
+        request = loads(text)
+    except JsonError as fault:
+        raise PageError(f"not a JSON message: {fault}") from None
+    if not isinstance(request, dict):
+        raise PageError("a message is a JSON object")
+    return request
+
+
 class Connection:
-    """One open page: its socket, its game or review, and its job."""
+    """One open page: its socket, its thread, its game or review and its searches."""
 
     def __init__(
         self,
         socket: web.WebSocketResponse,
         loop: asyncio.AbstractEventLoop,
-        observer: Callable[[dict[str, Any], Any], None] | None = None,
+        pool: SearchPool | None = None,
+        observer: Observer | None = None,
     ):
         self.socket = socket
         self.loop = loop
-        self.outbox: asyncio.Queue = asyncio.Queue()
+        self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="xenophon-page")
+        self.searches = Searches(pool)
         self.game: WebGame | None = None
-        self.job: asyncio.Future | None = None
-        self.stop_review = False
+        self.received = 0  # requests received: a review stops when a later one comes
+        self.jobs: set[asyncio.Future[None]] = set()
         self.observer = observer
+        self.sending: asyncio.Future[None] | None = None
+        self.finished: asyncio.Future[None] | None = None
 
     def send(self, message: dict[str, Any]) -> None:
         """Queues a message (from any thread); sent in order."""
@@ -57,7 +122,10 @@ class Connection:
             self.observer(message, self)
         self.loop.call_soon_threadsafe(self.outbox.put_nowait, message)
 
-    async def sender(self) -> None:
+    def start_sending(self) -> None:
+        self.sending = asyncio.ensure_future(self._sender())
+
+    async def _sender(self) -> None:
         while True:
             message = await self.outbox.get()
             if message is None:
@@ -69,48 +137,45 @@ class Connection:
             except ConnectionError:
                 continue
 
-    async def handle(self, text: str) -> None:
-        if self.job is not None:
-            self.stop_review = True
-            await self.job
-        self.stop_review = False
-        try:
-            request = json.loads(text)
-        except ValueError:
-            self.send({"type": "error", "message": "not a JSON message"})
+    def handle(self, text: str | None) -> None:
+        """Queues a message (None: a binary one) for the page's thread; its
+        answers come after those of the requests before it."""
+        if self.searches.stopped:
+            return  # the page is going
+        if len(self.jobs) >= MAX_WAITING:
+            self.send(error(f"too many requests at once (at most {MAX_WAITING} wait): slow down"))
             return
-        if not isinstance(request, dict):
-            self.send({"type": "error", "message": "a message is a JSON object"})
-            return
-        job = asyncio.ensure_future(asyncio.to_thread(self.carry_out, request))
-        self.job = job
-        job.add_done_callback(lambda _: self._job_done(job))
+        self.received += 1
+        job = self.loop.run_in_executor(self.thread, self.carry_out, text, self.received)
+        self.jobs.add(job)
+        job.add_done_callback(self.jobs.discard)
 
-    def _job_done(self, job: asyncio.Future) -> None:
-        if self.job is job:
-            self.job = None
-
-    def carry_out(self, request: dict[str, Any]) -> None:
-        """Runs one request (in a worker thread); a fault is one error message."""
+    def carry_out(self, text: str | None, number: int) -> None:
+        """Runs one request (in the page's thread); a fault is one error message."""
+        if self.searches.stopped:
+            return  # the page went before this request was begun
         try:
-            self.dispatch(request)
-        except XenophonError as error:
-            self.send({"type": "error", "message": str(error)})
-        except Exception as error:  # a bug: answered, so that one request cannot stop the page
-            self.send(
-                {"type": "error", "message": f"internal error: {type(error).__name__}: {error}"}
-            )
+            self.dispatch(parse_request(text), lambda: self.received > number)
+        except Stopped:
+            return  # the page went or the server stops: finish() saves the game
+        except XenophonError as fault:
+            self.send(error(str(fault)))
+        except Exception as fault:  # a bug: answered, so that one request cannot stop the page
+            self.send(error(f"internal error: {type(fault).__name__}: {fault}"))
 
-    def dispatch(self, request: dict[str, Any]) -> None:
+    def dispatch(self, request: dict[str, Any], replaced: Callable[[], bool]) -> None:
         kind = request.get("type")
         if kind in ("new", "resume"):
-            game = WebGame.new(request) if kind == "new" else WebGame.resume(request)
+            if kind == "new":
+                game = WebGame.new(request, self.searches)
+            else:
+                game = WebGame.resume(request, self.searches)
             self.leave_game()  # only once the new game could be made
             self.game = game
             self.send(game.setup_message())
             game.advance(self.send)
         elif kind == "review":
-            review(request, self.send, lambda: self.stop_review)
+            review(request, self.send, replaced, self.searches)
         elif kind in ("move", "hint", "undo", "save"):
             if self.game is None:
                 raise PageError("start a game first")
@@ -135,85 +200,135 @@ class Connection:
                 )
             self.game = None
 
-    async def close(self) -> None:
-        if self.job is not None:
-            self.stop_review = True
-            await self.job
-        await asyncio.to_thread(self.leave_game)
+    async def finish(self) -> None:
+        """The page goes or the server stops: its search stops (a waiting one
+        is dropped), the requests not begun are dropped, its game in progress
+        is saved and the page told where (while its socket is open), and its
+        messages are sent. Once, however often it is awaited."""
+        if self.finished is None:
+            self.finished = asyncio.ensure_future(self._finish())
+        await asyncio.shield(self.finished)
+
+    async def _finish(self) -> None:
+        self.searches.stop()
+        # after the request under way, in the page's own thread
+        await self.loop.run_in_executor(self.thread, self.leave_game)
+        self.thread.shutdown(wait=False)
         self.outbox.put_nowait(None)
+        if self.sending is not None:
+            await self.sending
 
 
 async def index(request: web.Request) -> web.FileResponse:
     return web.FileResponse(static_folder() / "index.html")
 
 
-def same_origin(request: web.Request, hosts: frozenset[str]) -> bool:
-    """A socket may be opened by this server's own page only: the Host is one
-    this server answers to (not another name resolved to it) and the Origin,
-    which a browser always sends, is that host. Another site open in the
-    same browser cannot drive the games or their files."""
-    host = request.host
-    name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
-    if ANY_ADDRESS not in hosts and name.strip("[]") not in hosts:
-        return False
-    origin = request.headers.get("Origin")
-    return origin is None or origin == f"{request.scheme}://{host}"
+def server_port(request: web.Request) -> int | None:
+    """The port the request came in on (the server's own, even with --port 0)."""
+    transport = request.transport
+    sockname = transport.get_extra_info("sockname") if transport is not None else None
+    return sockname[1] if isinstance(sockname, tuple) and len(sockname) >= 2 else None
 
 
 def make_app(
-    observer: Callable[[dict[str, Any], Any], None] | None = None, host: str = "127.0.0.1"
+    observer: Observer | None = None,
+    host: str = "127.0.0.1",
+    allowed_hosts: tuple[str, ...] = (),
+    search_threads: int = DEFAULT_THREADS,
 ) -> web.Application:
-    """The application; `observer(message, connection)` sees every message sent
-    (for tests)."""
-    # listening on every address (--host 0.0.0.0): any name of the machine will do
-    hosts = frozenset(
-        {"127.0.0.1", "localhost", "::1", host}
-        | ({ANY_ADDRESS} if host in ("0.0.0.0", "::", "") else set())
-    )
+    """The application of a server listening on `host`, answering to the
+    loopback names, `host` and `allowed_hosts` (xenophon.web.hosts), its
+    searches `search_threads` at a time; `observer(message, connection)`
+    sees every message sent (for tests)."""
+    names = served_names(host, allowed_hosts)
+
+    @web.middleware
+    async def own_names_only(
+        request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
+        # another name resolved to this machine (DNS rebinding) gets nothing
+        port = server_port(request)
+        if port is None or not is_own_host(request.headers.get(hdrs.HOST), names, port):
+            raise web.HTTPForbidden(
+                text="xenophon: this server answers only to its own names "
+                "(localhost, or those given with --allow-host)"
+            )
+        return await handler(request)
 
     async def socket(request: web.Request) -> web.StreamResponse:
-        if not same_origin(request, hosts):
+        # a socket may be opened by this server's own page only: another site
+        # open in the same browser cannot drive the games or their files
+        if not is_own_origin(request.headers.get(hdrs.ORIGIN), request.headers[hdrs.HOST]):
             raise web.HTTPForbidden(text="xenophon: only this server's own page may connect")
-        ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE_BYTES)
+        ws = PageSocket(max_msg_size=MAX_MESSAGE_BYTES)
         await ws.prepare(request)
-        connection = Connection(ws, asyncio.get_running_loop(), observer)
-        sender = asyncio.ensure_future(connection.sender())
-        request.app[SOCKETS].add(ws)
+        connection = Connection(ws, asyncio.get_running_loop(), request.app[SEARCH_POOL], observer)
+        connection.start_sending()
+        request.app[PAGES].add(connection)
         connection.send(hello_message())
         try:
             async for message in ws:
                 if message.type == WSMsgType.TEXT:
-                    await connection.handle(message.data)
+                    connection.handle(message.data)
+                elif message.type == WSMsgType.BINARY:
+                    connection.handle(None)
         finally:
-            request.app[SOCKETS].discard(ws)
-            await connection.close()
-            await sender
+            request.app[PAGES].discard(connection)
+            await connection.finish()
         return ws
 
-    async def close_sockets(app: web.Application) -> None:
-        # on shutdown: each page's socket closed, so that its game is saved
-        sockets = app[SOCKETS]
-        for ws in list(sockets):
-            await ws.close(code=WSCloseCode.GOING_AWAY, message=b"server stopped")
+    async def close_pages(app: web.Application) -> None:
+        # on shutdown: every search stops at once, then each page's game is
+        # saved and the page told where, then its socket closed
+        open_pages = app[PAGES]
+        pages = list(open_pages)
+        for page in pages:
+            page.searches.stop()
 
-    app = web.Application(client_max_size=MAX_MESSAGE_BYTES)
-    app[SOCKETS] = set()
-    app.on_shutdown.append(close_sockets)
+        async def close(page: Connection) -> None:
+            await page.finish()
+            await page.socket.close(code=WSCloseCode.GOING_AWAY, message=b"server stopped")
+
+        if pages:
+            await asyncio.wait(
+                [asyncio.ensure_future(close(page)) for page in pages], timeout=SHUTDOWN_SECONDS
+            )
+
+    async def stop_pool(app: web.Application) -> None:
+        app[SEARCH_POOL].shutdown()
+
+    app = web.Application(middlewares=[own_names_only])
+    app[PAGES] = set()
+    app[SEARCH_POOL] = SearchPool(search_threads)
+    app.on_shutdown.append(close_pages)
+    app.on_cleanup.append(stop_pool)
     app.router.add_get("/", index)
     app.router.add_get("/ws", socket)
     app.router.add_static("/static/", static_folder())
+    for plugin in plugins():  # each game's board code, from the game's own folder
+        app.router.add_static(PAGE_CODE_URL.format(name=plugin.name), plugin.page_code())
     return app
 
 
-def run(host: str, port: int, announce: Callable[[str], None] = print) -> None:
-    """Serves until interrupted; `announce` gets the address (or raises
-    OSError when the port cannot be had, before announcing)."""
-    asyncio.run(_serve(host, port, announce))
+def run(
+    host: str,
+    port: int,
+    announce: Callable[[str], None] = print,
+    allowed_hosts: tuple[str, ...] = (),
+) -> None:
+    """Serves until SIGTERM or Ctrl-C (KeyboardInterrupt, once the pages'
+    games are saved); `announce` gets the address (or raises OSError when
+    the port cannot be had, before announcing)."""
+    asyncio.run(_serve(host, port, announce, allowed_hosts))
 
 
-async def _serve(host: str, port: int, announce: Callable[[str], None]) -> None:
+async def _serve(
+    host: str, port: int, announce: Callable[[str], None], allowed_hosts: tuple[str, ...]
+) -> None:
     runner = web.AppRunner(
-        make_app(host=host), handle_signals=False, shutdown_timeout=SHUTDOWN_SECONDS
+        make_app(host=host, allowed_hosts=allowed_hosts),
+        handle_signals=False,
+        shutdown_timeout=SHUTDOWN_SECONDS,
     )
     await runner.setup()
     site = web.TCPSite(runner, host, port)

@@ -1,13 +1,14 @@
 // xenophon serve: the page. It draws what the server sends (the human seat's
-// view only) and sends back requests; every rule stays on the server.
+// view only) and sends back requests; every rule stays on the server. The
+// games come from the server's first message; each game's board is drawn by
+// its own code, served from the game's folder (/games/GAME/board.js and
+// board.css), which registers itself with registerBoard (below).
 "use strict";
 
 const $ = (selector, root = document) => root.querySelector(selector);
 const $$ = (selector, root = document) => Array.from(root.querySelectorAll(selector));
 const params = new URLSearchParams(location.search);
 const AI_DELAY = Number(params.get("delay") ?? 600);   // ms between the AI's moves
-const FILES = "abcdefg";
-const CASTLES = { d1: 0, d6: 1 };
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -28,6 +29,28 @@ const multiset = (ms) => Object.entries(ms || {}).flatMap(([name, n]) => Array(n
 const countText = (ms) => Object.entries(ms || {}).map(([n, k]) => k > 1 ? `${n} x${k}` : n).join(", ") || "-";
 const cardsText = (n) => `${n} card${n === 1 ? "" : "s"}`;
 const sum = (ms) => Object.values(ms || {}).reduce((a, b) => a + b, 0);
+
+// ---------------------------------------------------------------- the games' boards
+// A game's board module calls registerBoard(name, { draw(view, seat, { cards,
+// options }) -> the board's element, details(card name, cards) -> the parts of
+// its details box, moveExample: the move box's placeholder, verbs: { a move's
+// first word: how the status line says it } }).
+const BOARDS = {};
+function registerBoard(name, board) { BOARDS[name] = board; }
+// what a board module may use of the page
+window.xenophonPage = { registerBoard, el, pct, multiset, countText, cardsText, sum, handChips, cardAttrs };
+
+// loads each game's board code and style (missing ones leave the game unable to draw)
+function loadBoards(games) {
+  const loaded = (node) => new Promise((resolve) => {
+    node.onload = node.onerror = resolve;
+    document.head.append(node);
+  });
+  return Promise.all(games.flatMap((game) => [
+    loaded(el("link", { rel: "stylesheet", href: `${game.code}board.css` })),
+    loaded(el("script", { src: `${game.code}board.js` })),
+  ]));
+}
 
 // ---------------------------------------------------------------- the socket
 const app = { game: null, seat: 0, cards: null, legal: [], selection: [], busy: false,
@@ -52,7 +75,8 @@ async function pump() {
   while (app.queue.length) {
     const message = app.queue.shift();
     const wait = handle(message);
-    if (wait) await new Promise((resolve) => setTimeout(resolve, wait));
+    if (wait instanceof Promise) await wait;
+    else if (wait) await new Promise((resolve) => setTimeout(resolve, wait));
   }
   pumping = false;
 }
@@ -66,20 +90,23 @@ function setState(state) { document.body.dataset.state = state; }
 function say(text, ok = false) { const m = $("#message"); m.textContent = text || ""; m.classList.toggle("ok", ok); }
 
 const HANDLERS = {
-  hello(m) {                 // the choices the package offers
+  hello(m) {                 // the games and levels the package offers
     const form = $("#new-game");
     const options = (values) => values.map((v) => el("option", { value: v }, v));
-    form.mode.replaceChildren(...options(m.modes));
+    form.game.replaceChildren(...m.games.map((game) => el("option", { value: game.name }, game.title)));
+    $("#game-choice").after(...m.games.flatMap(gameControls));
     form.level.replaceChildren(...options(m.levels));
     form.level.value = m.default_level;
-    $("#decks").replaceChildren(...options(m.decks));
-    [form.deck0.value, form.deck1.value] = m.default_decks;
-    document.body.dataset.connected = "yes";
-    return 0;
+    app.maxMessage = m.max_message_bytes;
+    showGameOptions();
+    return loadBoards(m.games).then(() => {
+      showGameOptions();
+      document.body.dataset.connected = "yes";
+    });
   },
   setup(m) {
     app.game = m.game; app.seat = m.seat; app.cards = m.cards; app.view = null; app.options = m.options;
-    $("#move-text").placeholder = MOVE_EXAMPLES[m.game] || "type a move";
+    $("#move-text").placeholder = BOARDS[m.game]?.moveExample || "type a move";
     $("#log").replaceChildren(); $("#analysis").replaceChildren(); say(m.note || "");
     $("#status").textContent = `${m.game}: you are seat ${m.seat} (${m.seat === 0 ? "first" : "second"} to move), the AI plays at level ${m.level}`;
     setState("thinking");
@@ -87,6 +114,10 @@ const HANDLERS = {
   },
   chance(m) { addLog("chance", `chance: ${m.text}`); return 0; },
   thinking(m) { $("#thinking").textContent = "AI thinking…"; return 0; },
+  waiting(m) {               // every search thread of the server is busy
+    $("#thinking").textContent = `waiting for the server's search threads` + (m.ahead ? ` (${m.ahead} searches before this one)…` : "…");
+    return 0;
+  },
   ai_move(m) {
     $("#thinking").textContent = "";
     addLog("ai", `AI: ${m.text}`);
@@ -145,34 +176,28 @@ function rebuildLog(lines) {
   }));
   list.scrollTop = list.scrollHeight;
 }
-const VERBS = { move: "moves", attack: "attacks", place: "places", buy: "buys", set: "sets an event",
-                end: "ends the phase", pass: "passes", ready: "readies", event: "plays event",
-                evade: "evades", deploy: "deploys", play: "plays", guard: "guards with",
-                retainer: "makes a retainer from", ability: "uses its avatar's ability", target: "targets" };
 function describe(text) {
   const [verb, ...rest] = text.split(" ");
-  return `${VERBS[verb] || verb} ${rest.join(" ")}`.trim();
+  const verbs = BOARDS[app.game]?.verbs || {};
+  return `${verbs[verb] || verb} ${rest.join(" ")}`.trim();
 }
-
-// an example of each game's notation for the move box
-const MOVE_EXAMPLES = {
-  anabasis: "type a move, e.g. place Militia c2",
-  hero: "type a move, e.g. deploy Goblin Raider back",
-};
 
 // ---------------------------------------------------------------- drawing
 function drawPlay(view, legal) {
   app.view = view;
   const area = $("#play-board");
-  area.replaceChildren(drawBoard(app.game, view, app.seat));
+  area.replaceChildren(drawBoard(app.game, view, app.seat, { cards: app.cards, options: app.options }));
   markSelectable(area, legal);
 }
 
-function drawBoard(game, view, seat) {
-  return game === "anabasis" ? anabasisBoard(view, seat) : heroBoard(view, seat);
+// a board by its game's module, with the card data and options it is drawn with
+function drawBoard(game, view, seat, context) {
+  const board = BOARDS[game];
+  if (!board) return el("div", { class: "panel" }, `the page has no board for ${game} (reload the page)`);
+  return board.draw(view, seat, context);
 }
 
-// the seat's own hand, one chip per card name (both games)
+// the seat's own hand, one chip per card name (for any board)
 function handChips(hand) {
   const names = Object.keys(hand).sort();
   if (!names.length) return ["-"];
@@ -184,190 +209,20 @@ function cardAttrs(name, anchor) {
   return { "data-card": name, "data-anchor": anchor };
 }
 
-// Anabasis: the grid from the seat's side, both players, the market
-function anabasisBoard(view, seat) {
-  const files = seat === 0 ? [0, 1, 2, 3, 4, 5, 6] : [6, 5, 4, 3, 2, 1, 0];
-  const ranks = seat === 0 ? [6, 5, 4, 3, 2, 1] : [1, 2, 3, 4, 5, 6];
-  const cards = app.cards.cards;
-  const table = el("table", { class: "grid" });
-  table.append(el("tr", {}, el("th"), files.map((f) => el("th", {}, FILES[f]))));
-  for (const rank of ranks) {
-    const row = el("tr", {}, el("th", { "data-anchor": `rank:${rank}` }, rank));
-    for (const f of files) {
-      const square = `${FILES[f]}${rank}`;
-      const home = rank <= 2 ? 0 : rank >= 5 ? 1 : null;
-      const cls = [home === null ? "" : home === seat ? "home-mine" : "home-theirs",
-                   square in CASTLES ? "castle" : ""].join(" ");
-      const cell = el("td", { class: cls, "data-anchor": `sq:${square}`, "data-square": square });
-      const entry = view.grid[square];
-      if (square in CASTLES && !entry) {
-        const owner = CASTLES[square];
-        cell.append(el("div", { class: "castle-label" },
-          `castle ${owner === seat ? "(yours)" : "(theirs)"}`, el("br"), `HP ${view.players[owner].castle_hp}`));
-      }
-      if (entry) cell.append(gridCard(entry, cards[entry.card], seat));
-      row.append(cell);
-    }
-    table.append(row);
-  }
-  const board = el("div", { class: "anabasis" });
-  board.append(anabasisPlayer(view, 1 - seat, seat), table, anabasisPlayer(view, seat, seat), anabasisMarket(view));
-  if (view.field) board.append(el("div", { class: "panel" }, `Field: `,
-    el("span", { class: "chip", "data-card": view.field.active }, view.field.active), ` (${view.field.remaining} left)`));
-  return board;
-}
-
-function gridCard(entry, card, seat) {
-  const mine = entry.owner === seat;
-  const state = card.kind === "territory" ? (entry.face_down ? "face down" : "territory")
-    : entry.moved ? "moved" : entry.ready ? "ready" : "exhausted";
-  const hp = card.hp - entry.damage;
-  return el("div", { class: `unit ${mine ? "mine" : "theirs"} ${state === "exhausted" ? "exhausted" : ""}`, "data-card": entry.card },
-    el("span", { class: "name" }, entry.card),
-    `HP ${hp}/${card.hp}` + (entry.damage ? ` (-${entry.damage})` : ""), el("br"),
-    state + (entry.atk_bonus ? ` +${entry.atk_bonus} atk` : ""));
-}
-
-function cemeteryCount(info) {
-  return Object.entries(info.cemetery).filter(([name]) => app.cards.cards[name]?.kind !== "event")
-    .reduce((a, [, n]) => a + n, 0);
-}
-
-function anabasisPlayer(view, player, seat) {
-  const info = view.players[player];
-  const mine = player === seat;
-  const limit = (app.options?.mode || "standard") === "expert" ? 12 : 8;
-  const slots = info.slots.map((slot, i) => {
-    const label = slot === null ? "empty" : slot.face_up ? `${slot.card} (spent)` : (slot.card || "face down");
-    return el("span", { class: `chip ${slot && !slot.face_up && !slot.card ? "back" : ""}`,
-                        "data-anchor": mine ? `slot:${i + 1}` : null, "data-card": slot?.card || null }, `${i + 1}: ${label}`);
-  });
-  const hand = mine
-    ? handChips(info.hand)
-    : [el("span", { class: "chip back" }, cardsText(info.hand_size))];
-  return el("div", { class: `panel ${mine ? "mine" : "theirs"}`, "data-player": player },
-    el("div", { class: "counters" }, el("span", { class: "who" }, mine ? `You (seat ${player})` : `Opponent (seat ${player})`),
-      el("span", {}, `castle ${info.castle_hp}`), el("span", {}, `AP ${info.ap}`), el("span", {}, `funds ${info.funds}`),
-      el("span", {}, `deck ${info.deck_size}`), el("span", {}, `cemetery ${cemeteryCount(info)}/${limit}`)),
-    el("div", {}, "hand: ", hand), el("div", {}, "events: ", slots),
-    el("div", {}, `flow: ${countText(info.flow)}`));
-}
-
-function anabasisMarket(view) {
-  const tops = view.market.tops.map((name, i) => name
-    ? el("span", { class: "chip", ...cardAttrs(name, `market:${name}`) }, `${"ABC"[i]}: ${name}`)
-    : el("span", { class: "chip back" }, `${"ABC"[i]}: -`));
-  const row = Object.keys(view.market.row).sort().map((name) =>
-    el("span", { class: "chip", ...cardAttrs(name, `market:${name}`) },
-      view.market.row[name] > 1 ? `${name} x${view.market.row[name]}` : name));
-  return el("div", { class: "panel market" }, el("div", {}, "Market: ", tops), el("div", {}, "row: ", row));
-}
-
-// Hero: the opponent's avatar and rows above, the seat's below
-function heroBoard(view, seat) {
-  const board = el("div", { class: "hero" });
-  const me = view.players[seat], op = view.players[1 - seat];
-  board.append(heroAvatar(op, false), heroHand(op, false),
-    heroRow(op.back, "op", "back"), heroRow(op.front, "op", "front"),
-    el("hr"),
-    heroRow(me.front, "me", "front"), heroRow(me.back, "me", "back"),
-    heroAvatar(me, true), heroHand(me, true));
-  const status = [`turn ${view.turn}`, `phase ${view.phase}`];
-  if (view.attack) status.push(`attack: ${view.attack.attacker || "gone"} > ${view.attack.target || "gone"}`);
-  if (view.pending) status.push(`pending ${view.pending.kind}: ${view.pending.source}`);
-  board.append(el("div", { class: "panel" }, status.join(" · ")));
-  return board;
-}
-
-function heroAvatar(info, mine) {
-  const avatar = app.cards.avatars[info.avatar];
-  return el("div", { class: `avatar ${mine ? "mine" : "theirs"}`, "data-anchor": mine ? "avatar:me" : "avatar:op", "data-card": info.avatar },
-    el("span", { class: "name" }, `${mine ? "You" : "Opponent"}: ${info.avatar}`),
-    el("span", { class: "hp" }, `HP ${info.hp}/${avatar.hp}`),
-    el("span", {}, `charisma ${info.charisma_used}/${avatar.charisma}`),
-    el("span", {}, `deck ${info.deck_size}`),
-    info.ability_used ? el("span", {}, "ability used") : null);
-}
-
-function heroHand(info, mine) {
-  const chips = mine
-    ? handChips(info.hand)
-    : [el("span", { class: "chip back" }, cardsText(info.hand_size)),
-       sum(info.known) ? el("span", {}, ` known: ${countText(info.known)}`) : null];
-  return el("div", { class: "panel" }, "hand: ", chips, el("span", { class: "legend" }, `  graveyard: ${countText(info.graveyard)}`));
-}
-
-function heroRow(units, side, row) {
-  const letter = row === "front" ? "F" : "B";
-  const box = el("div", { class: "row", "data-anchor": `row:${side}:${row}` },
-    el("span", { class: "row-label" }, row));
-  units.forEach((unit, i) => {
-    const slot = `${letter}${i + 1}`;
-    box.append(el("div", { class: `hunit ${side === "me" ? "mine" : "theirs"} ${unit.used ? "used" : ""}`,
-                           "data-anchor": `unit:${side}:${slot}`, "data-card": unit.card },
-      el("b", {}, unit.card), el("br"), `${side === "op" ? "op." : ""}${slot}  ${unit.power}/${unit.attack}`, el("br"),
-      (unit.used ? "used" : "standby") + (unit.damage ? ` · dmg ${unit.damage}` : "") + (unit.can_move ? "" : " · stays")));
-  });
-  return box;
-}
-
 // ---------------------------------------------------------------- card details
-function patternGrid(move, attack, flip) {
-  const all = [...move, ...attack, [0, 0]];
-  const reach = Math.max(1, ...all.map(([x, y]) => Math.max(Math.abs(x), Math.abs(y))));
-  const size = 2 * reach + 1;
-  const grid = el("div", { class: "pattern" });
-  grid.style.gridTemplateColumns = `repeat(${size}, 14px)`;
-  const key = (x, y) => `${x},${y}`;
-  const m = new Set(move.map(([x, y]) => key(x, y))), a = new Set(attack.map(([x, y]) => key(x, y)));
-  for (let row = reach; row >= -reach; row--) {
-    for (let col = -reach; col <= reach; col++) {
-      const [x, y] = flip ? [-col, -row] : [col, row];
-      const cls = x === 0 && y === 0 ? "c" : (m.has(key(x, y)) ? "m" : "") + (a.has(key(x, y)) ? "a" : "");
-      grid.append(el("div", { class: cls }));
-    }
-  }
-  return grid;
-}
-
-function detailsOf(name) {
-  const cards = app.cards || app.review?.cards;
-  if (!cards) return null;
-  if (cards.avatars && cards.avatars[name]) {
-    const a = cards.avatars[name];
-    const ab = a.ability;
-    return [el("h4", {}, name), el("div", {}, `Avatar · ${a.faction} · ${a.race}`),
-      el("div", {}, `HP ${a.hp} · hand ${a.hand} · charisma ${a.charisma}`),
-      ab.kind !== "none" ? el("div", {}, `ability (${ab.kind}): ${ab.effects.join(", ") || ""}` +
-        (ab.target !== "none" ? ` on ${ab.target}` : "") + (ab.race ? ` ${ab.race} +${ab.power}/+${ab.attack}` : "")) : null];
-  }
-  const field = cards.fields && cards.fields[name];
-  if (field) return [el("h4", {}, name), el("div", {}, `Field card: ${field.effect} ${field.amount}, ${field.duration} turns`)];
-  const c = cards.cards[name];
-  if (!c) return [el("h4", {}, name)];
-  if (app.game === "hero" || (app.review && app.review.game === "hero")) {
-    return [el("h4", {}, name), el("div", {}, `${c.kind} · ${c.faction} · cost ${c.cost}` + (c.condition ? ` · needs ${c.condition}` : "")),
-      c.kind === "unit" ? el("div", {}, `${c.race} · power ${c.power} · attack ${c.attack}`) : el("div", {}, `timing ${c.timing}`),
-      c.keywords.length ? el("div", {}, c.keywords.join(" ")) : null,
-      c.effects.length ? el("div", {}, `${c.trigger || "effect"}: ${c.effects.join(", ")}` + (c.target !== "none" ? ` (target: ${c.target})` : "")) : null];
-  }
-  const parts = [el("h4", {}, name), el("div", {}, `${c.kind} · cost ${c.cost}` + (c.pile ? ` · pile ${c.pile}` : ""))];
-  if (c.kind === "character") {
-    parts.push(el("div", {}, `HP ${c.hp} · ATK ${c.atk} · hit ${c.hit} · crit ${c.crit}`));
-    if (c.keywords.length) parts.push(el("div", {}, c.keywords.join(" ")));
-    parts.push(patternGrid(c.move, c.attack, false),
-      el("div", { class: "legend" }, `forward ↑ · blue: move (${c.move_name}) · red: attack (${c.attack_name})`));
-  } else if (c.kind === "territory") {
-    parts.push(el("div", {}, `HP ${c.hp} · income: AP ${c.ap_income}, funds ${c.funds_income}`));
-  } else {
-    parts.push(el("div", {}, `event (${c.timing}): ${c.effect}` + (c.amount ? ` ${c.amount}` : "")));
-  }
-  return parts;
+// a card of the play board is the game's, one of the review board the reviewed game's
+function detailsOf(target) {
+  const reviewed = target.closest("#review-board") || (!app.game && app.review);
+  const game = reviewed ? app.review?.game : app.game;
+  const cards = reviewed ? app.review?.cards : app.cards;
+  if (!game || !cards) return null;
+  const name = target.dataset.card;
+  return BOARDS[game] ? BOARDS[game].details(name, cards) : [el("h4", {}, name)];
 }
 
 function showDetails(target, x, y) {
   const box = $("#details");
-  const parts = detailsOf(target.dataset.card);
+  const parts = detailsOf(target);
   if (!parts) return;
   box.replaceChildren(...parts.filter(Boolean));
   box.classList.remove("hidden");
@@ -485,7 +340,6 @@ function drawArrow(area, anchors, rank) {
 // ---------------------------------------------------------------- review
 function startReview(m) {
   app.review = { ...m, index: 0, points: [], done: false };
-  app.options = m.options;
   const where = m.redacted ? `redacted for seat ${m.seat}` : `full record, seen as seat ${m.seat}`;
   $("#review-status").textContent = `${m.game}: ${m.lines.length} lines, ${where}` + (m.result ? `, result ${m.result.join(" : ")}` : ", not finished");
   $("#review-lines").replaceChildren(...m.lines.map((line, i) => el("li", { "data-index": i + 1, onclick: () => reviewGo(i + 1) },
@@ -499,10 +353,7 @@ function reviewGo(index) {
   if (!r) return;
   r.index = Math.max(0, Math.min(r.lines.length, index));
   const view = r.index === 0 ? r.start : r.positions[r.index - 1];
-  const saved = { game: app.game, cards: app.cards };
-  app.game = r.game; app.cards = r.cards;
-  $("#review-board").replaceChildren(drawBoard(r.game, view, r.seat));
-  app.game = saved.game; app.cards = saved.cards;
+  $("#review-board").replaceChildren(drawBoard(r.game, view, r.seat, { cards: r.cards, options: r.options }));
   $("#review-where").textContent = `${r.index} / ${r.lines.length}`;
   $$("#review-lines li").forEach((li) => li.classList.toggle("current", Number(li.dataset.index) === r.index));
   const current = $(`#review-lines li[data-index="${r.index}"]`);
@@ -554,25 +405,61 @@ $("#review-form").addEventListener("submit", async (event) => {
   const file = form.file.files[0];
   if (file) { message.text = await file.text(); message.name = file.name; }
   else message.path = form.path.value.trim();
+  const size = new Blob([JSON.stringify(message)]).size;
+  if (app.maxMessage && size > app.maxMessage) {
+    say(`${file.name} is too large to upload (${(size / 2 ** 20).toFixed(1)} MiB; at most ${app.maxMessage / 2 ** 20} MiB): give its path instead`);
+    return;
+  }
   setState("loading");
   $("#review-status").textContent = "loading…";
   request(message);
 });
 
 // ---------------------------------------------------------------- the forms
+// a game's controls of its options, as its plugin declares them: a select of
+// choices, or text fields (joined by the separator) suggesting names
+function gameControls(game) {
+  return game.controls.map((control) => {
+    const label = el("label", { "data-game": game.name, "data-option": control.option, "data-separator": control.separator },
+      `${control.label} `);
+    if (control.choices.length) {
+      const select = el("select", { name: `${game.name}.${control.option}` },
+        control.choices.map((choice) => el("option", { value: choice }, choice)));
+      select.value = control.defaults[0];
+      label.append(select);
+      return label;
+    }
+    const list = control.suggestions.length ? `suggest-${game.name}-${control.option}` : null;
+    control.defaults.forEach((value, i) => {
+      const input = el("input", { name: `${game.name}.${control.option}.${i}`, value, size: control.sizes[i] || null });
+      if (list) input.setAttribute("list", list);
+      label.append(...(i ? [" ", input] : [input]));
+    });
+    if (list) label.append(el("datalist", { id: list }, control.suggestions.map((name) => el("option", { value: name }, name))));
+    return label;
+  });
+}
 function showGameOptions() {
   const game = $("#new-game").game.value;
-  $(".for-anabasis").classList.toggle("hidden", game !== "anabasis");
-  $(".for-hero").classList.toggle("hidden", game !== "hero");
+  $$("#new-game label[data-game]").forEach((label) => label.classList.toggle("hidden", label.dataset.game !== game));
+  $("#move-text").placeholder = BOARDS[game]?.moveExample || "type a move";
+}
+// the selected game's options, as the new-game request carries them
+function gameOptions(game) {
+  const options = {};
+  for (const label of $$(`#new-game label[data-game="${CSS.escape(game)}"]`)) {
+    const values = $$("select, input", label).map((field) => field.value.trim());
+    options[label.dataset.option] = values.join(label.dataset.separator);
+  }
+  return options;
 }
 $("#new-game").game.addEventListener("change", showGameOptions);
 $("#new-game").addEventListener("submit", (event) => {
   event.preventDefault();
   const f = event.target;
-  const message = { type: "new", game: f.game.value, seat: f.seat.value, level: f.level.value, seed: f.seed.value.trim() };
-  if (f.game.value === "anabasis") message.mode = f.mode.value;
-  else message.decks = `${f.deck0.value.trim()}+${f.deck1.value.trim()}`;
-  app.options = { mode: message.mode };
+  const options = gameOptions(f.game.value);
+  const message = { type: "new", game: f.game.value, seat: f.seat.value, level: f.level.value, seed: f.seed.value.trim(), ...options };
+  app.options = options;
   setState("thinking");
   request(message);
 });

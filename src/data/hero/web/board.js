@@ -1,0 +1,84 @@
+// A Hero incarnation on the page of `xenophon serve` (src/web/static/app.js
+// loads this file from /games/hero/board.js): the board from a seat's side,
+// the card and avatar details, and the words of its moves. It draws what the
+// server sends (the seat's view and the public card data) and decides nothing.
+"use strict";
+(() => {
+  const { registerBoard, el, handChips, countText, cardsText, sum } = window.xenophonPage;
+
+  // the opponent's avatar and rows above, the seat's below
+  function draw(view, seat, context) {
+    const board = el("div", { class: "hero" });
+    const me = view.players[seat], op = view.players[1 - seat];
+    board.append(avatar(op, false, context.cards), hand(op, false),
+      row(op.back, "op", "back"), row(op.front, "op", "front"),
+      el("hr"),
+      row(me.front, "me", "front"), row(me.back, "me", "back"),
+      avatar(me, true, context.cards), hand(me, true));
+    const status = [`turn ${view.turn}`, `phase ${view.phase}`];
+    if (view.attack) status.push(`attack: ${view.attack.attacker || "gone"} > ${view.attack.target || "gone"}`);
+    if (view.pending) status.push(`pending ${view.pending.kind}: ${view.pending.source}`);
+    board.append(el("div", { class: "panel" }, status.join(" · ")));
+    return board;
+  }
+
+  function avatar(info, mine, cards) {
+    const card = cards.avatars[info.avatar];
+    return el("div", { class: `avatar ${mine ? "mine" : "theirs"}`, "data-anchor": mine ? "avatar:me" : "avatar:op", "data-card": info.avatar },
+      el("span", { class: "name" }, `${mine ? "You" : "Opponent"}: ${info.avatar}`),
+      el("span", { class: "hp" }, `HP ${info.hp}/${card.hp}`),
+      el("span", {}, `charisma ${info.charisma_used}/${card.charisma}`),
+      el("span", {}, `deck ${info.deck_size}`),
+      info.ability_used ? el("span", {}, "ability used") : null);
+  }
+
+  function hand(info, mine) {
+    const chips = mine
+      ? handChips(info.hand)
+      : [el("span", { class: "chip back" }, cardsText(info.hand_size)),
+         sum(info.known) ? el("span", {}, ` known: ${countText(info.known)}`) : null];
+    return el("div", { class: "panel" }, "hand: ", chips, el("span", { class: "legend" }, `  graveyard: ${countText(info.graveyard)}`));
+  }
+
+  function row(units, side, which) {
+    const letter = which === "front" ? "F" : "B";
+    const box = el("div", { class: "row", "data-anchor": `row:${side}:${which}` },
+      el("span", { class: "row-label" }, which));
+    units.forEach((unit, i) => {
+      const slot = `${letter}${i + 1}`;
+      box.append(el("div", { class: `hunit ${side === "me" ? "mine" : "theirs"} ${unit.used ? "used" : ""}`,
+                             "data-anchor": `unit:${side}:${slot}`, "data-card": unit.card },
+        el("b", {}, unit.card), el("br"), `${side === "op" ? "op." : ""}${slot}  ${unit.power}/${unit.attack}`, el("br"),
+        (unit.used ? "used" : "standby") + (unit.damage ? ` · dmg ${unit.damage}` : "") + (unit.can_move ? "" : " · stays")));
+    });
+    return box;
+  }
+
+  // the details of an avatar or a card, from the public card data
+  function details(name, cards) {
+    if (cards.avatars && cards.avatars[name]) {
+      const a = cards.avatars[name];
+      const ab = a.ability;
+      return [el("h4", {}, name), el("div", {}, `Avatar · ${a.faction} · ${a.race}`),
+        el("div", {}, `HP ${a.hp} · hand ${a.hand} · charisma ${a.charisma}`),
+        ab.kind !== "none" ? el("div", {}, `ability (${ab.kind}): ${ab.effects.join(", ") || ""}` +
+          (ab.target !== "none" ? ` on ${ab.target}` : "") + (ab.race ? ` ${ab.race} +${ab.power}/+${ab.attack}` : "")) : null];
+    }
+    const c = cards.cards[name];
+    if (!c) return [el("h4", {}, name)];
+    return [el("h4", {}, name), el("div", {}, `${c.kind} · ${c.faction} · cost ${c.cost}` + (c.condition ? ` · needs ${c.condition}` : "")),
+      c.kind === "unit" ? el("div", {}, `${c.race} · power ${c.power} · attack ${c.attack}`) : el("div", {}, `timing ${c.timing}`),
+      c.keywords.length ? el("div", {}, c.keywords.join(" ")) : null,
+      c.effects.length ? el("div", {}, `${c.trigger || "effect"}: ${c.effects.join(", ")}` + (c.target !== "none" ? ` (target: ${c.target})` : "")) : null];
+  }
+
+  registerBoard("hero", {
+    draw,
+    details,
+    moveExample: "type a move, e.g. deploy Goblin Raider back",
+    // a move's first word as the status line says it ("AI: deploys ...")
+    verbs: { move: "moves", attack: "attacks", end: "ends the phase", pass: "passes", deploy: "deploys",
+             play: "plays", guard: "guards with", retainer: "makes a retainer from",
+             ability: "uses its avatar's ability", target: "targets" },
+  });
+})();
