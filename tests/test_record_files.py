@@ -297,7 +297,7 @@ def test_a_failed_autosave_is_said_in_words(tmp_path):
         cwd="/proc",  # the working folder, where a save goes next, cannot be written either
     )
     assert result.returncode == 1 and "Traceback" not in result.stderr
-    assert "The game could not be saved:" in result.stdout
+    assert "The game could not be saved anywhere:" in result.stdout
     assert "[Errno" not in result.stdout
     assert f"{not_a_folder}/xenophon/games: cannot make the folder (Not a directory)" in (
         result.stdout

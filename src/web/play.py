@@ -250,15 +250,16 @@ class WebGame:
 
     def ai_step(self, send: Send) -> None:
         session = self.session
-        # one message a decision, and nothing of the search: its progress,
-        # candidates and estimates come from the AI's hidden cards (the
-        # search's slices only let a closing page or a shutdown stop it)
-        send({"type": "thinking"})
-        result = self.searches.run(
-            lambda checked: session.ai_search(self.bot, checked, PROGRESS_EVERY),
-            None,
-            waiting(send),
-        )
+
+        def search(checked: Callable[[Any], None]) -> Any:
+            # one message a decision, when its search starts (after any wait
+            # for the pool), and nothing of the search: its progress,
+            # candidates and estimates come from the AI's hidden cards (the
+            # search's slices only let a closing page or a shutdown stop it)
+            send({"type": "thinking"})
+            return session.ai_search(self.bot, checked, PROGRESS_EVERY)
+
+        result = self.searches.run(search, None, waiting(send))
         played = session.ai_play(self.bot, result)
         hidden = session.view_lines[-1].get("hidden", False)
         send(
