@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from xenophon.kernel.errors import XenophonError
+from xenophon.kernel.errors import XenophonError, shown
 from xenophon.kernel.plugin import find_plugin, game_names, plugins
 from xenophon.kernel.registry import game_options_from_text, game_with_options
 from xenophon.play.levels import LEVELS, bot_for_level
@@ -78,6 +78,12 @@ class PageError(XenophonError):
     """A request from the page that cannot be carried out as sent."""
 
 
+def quoted(value: Any) -> str:
+    """A value of the page's message as an error quotes it: its JSON-like
+    form (Python's repr), escaped and cut (xenophon.kernel.errors.shown)."""
+    return shown(repr(value))
+
+
 def lines_for_page(view_lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Record lines as shown: the seat and the move, or HIDDEN (no keys)."""
     return [{"seat": line["seat"], "text": line.get("move", HIDDEN)} for line in view_lines]
@@ -137,7 +143,7 @@ def _seed(request: dict[str, Any]) -> int | None:
         return None
     number = _whole_number(seed)
     if number is None:
-        raise PageError(f"the seed must be a whole number (got {seed!r})")
+        raise PageError(f"the seed must be a whole number (got {quoted(seed)})")
     return number
 
 
@@ -146,7 +152,7 @@ def game_for_request(request: dict[str, Any]) -> Any:
     name = _text(request, "game")
     plugin = find_plugin(name) if name is not None else None
     if plugin is None:
-        raise PageError(f"unknown game {name!r} ({' or '.join(game_names())})")
+        raise PageError(f"unknown game {quoted(name)} ({' or '.join(game_names())})")
     texts = {
         key: request[key]
         for key in plugin.options

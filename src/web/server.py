@@ -29,7 +29,7 @@ from typing import Any
 
 from aiohttp import WSCloseCode, WSMsgType, hdrs, web
 
-from xenophon.kernel.errors import XenophonError
+from xenophon.kernel.errors import XenophonError, shown
 from xenophon.kernel.files import JsonError, loads
 from xenophon.kernel.plugin import plugins
 from xenophon.web.hosts import is_own_host, is_own_origin, served_names
@@ -39,6 +39,7 @@ from xenophon.web.play import (
     PageError,
     WebGame,
     hello_message,
+    quoted,
     review,
 )
 from xenophon.web.searches import DEFAULT_THREADS, Searches, SearchPool, Stopped
@@ -161,7 +162,7 @@ class Connection:
         except XenophonError as fault:
             self.send(error(str(fault)))
         except Exception as fault:  # a bug: answered, so that one request cannot stop the page
-            self.send(error(f"internal error: {type(fault).__name__}: {fault}"))
+            self.send(error(f"internal error: {type(fault).__name__}: {shown(fault)}"))
 
     def dispatch(self, request: dict[str, Any], replaced: Callable[[], bool]) -> None:
         kind = request.get("type")
@@ -186,7 +187,7 @@ class Connection:
             else:
                 getattr(self.game, kind)(self.send)
         else:
-            raise PageError(f"unknown request {kind!r}")
+            raise PageError(f"unknown request {quoted(kind)}")
 
     def leave_game(self) -> None:
         """Saves the game in progress, if any, and says where (to the page,
