@@ -373,7 +373,9 @@ def test_review_iterations_are_whole_numbers(iterations):
     game = make_game("hero", seed=9)
     record, state = new_record(game, ["random", "random"]), game.new_initial_state()
     for _ in range(10):
-        move = state.sample_chance(random.Random(1)) if state.is_chance() else state.legal_moves()[0]
+        move = (
+            state.sample_chance(random.Random(1)) if state.is_chance() else state.legal_moves()[0]
+        )
         record.add(state.current_player, state.apply(move).text)
     page, sent = open_page()
     request = {"type": "review", "text": record.text(), "iterations": iterations}

@@ -146,7 +146,7 @@ def level_budget(level: str) -> tuple[int | None, float | None]:
     the search's caps."""
     timed = level.endswith("s")
     try:
-        if not BUDGET.fullmatch(level):  # int() and float() take '1_000', ' 5', other scripts' digits
+        if not BUDGET.fullmatch(level):  # int() and float() take '1_000', ' 5', '٣'
             raise ValueError(level)
         value: float = float(level[:-1]) if timed else int(level)
     except ValueError:

@@ -47,6 +47,7 @@ from xenophon.web.searches import DEFAULT_THREADS, Searches, SearchPool, Stopped
 
 #: a page's requests waiting for its thread; more are refused, one error each
 MAX_WAITING = 16
+TOO_MANY = f"too many requests at once (at most {MAX_WAITING} wait): slow down"
 STATIC = "static"
 PAGES: web.AppKey[set[Connection]] = web.AppKey("pages", set)
 SEARCH_POOL = web.AppKey("search pool", SearchPool)
@@ -56,8 +57,6 @@ Observer = Callable[[dict[str, Any], Any], None]
 
 def static_folder() -> Path:
     return Path(str(resources.files("xenophon.web") / STATIC))
-
-
 
 
 TOO_LARGE = error_message(
@@ -152,7 +151,7 @@ class Connection:
         if self.searches.stopped:
             return  # the page is going
         if len(self.jobs) >= MAX_WAITING:
-            self.send(error_message(f"too many requests at once (at most {MAX_WAITING} wait): slow down"))
+            self.send(error_message(TOO_MANY))
             return
         self.received += 1
         job = self.loop.run_in_executor(self.thread, self.carry_out, text, self.received)

@@ -192,9 +192,7 @@ def web_seeds() -> list[bytes]:
         for options in ({}, GAME_OPTIONS.get(name, {})):
             seeds.append(game_seed(name, options))
         seeds += [resume_seed(name), review_seed(name)]
-    seeds.append(
-        [request(type="new", game="chess"), "not json", request(type="move", move="end")]
-    )
+    seeds.append([request(type="new", game="chess"), "not json", request(type="move", move="end")])
     return ["\n".join(m for m in messages).encode("utf-8") for messages in seeds] + [
         b'{"type": "hint"}\n\xff\xfe binary'
     ]
