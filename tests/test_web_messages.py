@@ -462,9 +462,7 @@ def test_a_left_game_that_cannot_be_written_anywhere_is_one_error(tmp_path, monk
     assert "was not saved" in capsys.readouterr().err
 
 
-def test_a_finished_game_its_end_could_not_save_is_saved_when_left(tmp_path, monkeypatch):
-    """The end's save failed (the page was told, with the reasons): leaving
-    tries again, so a game that can then be written is not lost."""
+def a_game_its_end_could_not_save(tmp_path, monkeypatch):
     from xenophon.web.play import WebGame
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
@@ -480,5 +478,19 @@ def test_a_finished_game_its_end_could_not_save_is_saved_when_left(tmp_path, mon
     assert "no space left" in over["error"] and over["path"] is None
     monkeypatch.undo()
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    return game
+
+
+def test_a_finished_game_its_end_could_not_save_is_saved_when_left(tmp_path, monkeypatch):
+    """The end's save failed (the page was told, with the reasons): leaving
+    tries again, so a game that can then be written is not lost."""
+    game = a_game_its_end_could_not_save(tmp_path, monkeypatch)
     told = game.leave()
     assert told["type"] == "saved" and load_record(told["path"]).result is not None
+
+
+def test_a_finished_game_saved_by_hand_is_not_saved_again_when_left(tmp_path, monkeypatch):
+    game = a_game_its_end_could_not_save(tmp_path, monkeypatch)
+    sent = []
+    game.save({"path": str(tmp_path / "end.jsonl")}, sent.append)
+    assert sent[-1]["type"] == "saved" and game.leave() is None

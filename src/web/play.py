@@ -166,8 +166,8 @@ def game_for_request(request: dict[str, Any]) -> Any:
     plugin = find_plugin(name) if name is not None else None
     if plugin is None:
         raise PageError(f"unknown game {quoted(name)} ({' or '.join(game_names())})")
-    texts = {key: _text(request, key) for key in plugin.options}  # `true` is no mode: refused
-    given = {key: text for key, text in texts.items() if text}
+    # each option a text ("mode": true is refused, not dropped); an empty one is the default
+    given = {key: text for key in plugin.options if (text := _text(request, key))}
     return game_with_options(
         plugin.name, game_options_from_text(plugin.name, given), seed=_seed(request)
     )
@@ -339,6 +339,7 @@ class WebGame:
             saved, reasons = self.session.save_somewhere()
             if saved is None:
                 raise PageError("not saved: " + "; ".join(reasons))
+        self.end_unsaved = False  # a finished game saved by hand is saved
         send({"type": "saved", "path": str(saved)})
 
     def leave(self) -> dict[str, Any] | None:
