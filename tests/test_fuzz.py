@@ -26,6 +26,7 @@ from xenophon.anabasis.notation import parse_action as parse_anabasis
 from xenophon.hero.cards import load_card_set as load_hero_cards
 from xenophon.hero.cards import load_deck
 from xenophon.kernel.errors import CardFileError, NotationError
+from xenophon.play.records import open_sealed
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "src" / "data"
@@ -40,6 +41,8 @@ CI_INPUTS = {
     "hero_cards": 600,
     "hero_deck": 1500,
     "engine_query": 1000,
+    "sealed_save": 1000,
+    "web_message": 200,
 }
 CI_DEFAULT_INPUTS = 600  # core_targets' targets
 CI_SECONDS = 6.0  # the cap per target, for a slow machine
@@ -265,3 +268,60 @@ def test_hero_numbers_in_effects_and_conditions(old, new, message, tmp_path):
     ranges (a 20-digit condition reached the C tables as a RuntimeError)."""
     with pytest.raises(CardFileError, match=re.escape(message)):
         load_hero_cards(hero_cards_with(tmp_path, old, new))
+
+
+# -- the oracles of the save and page targets ----------------------------------------
+def resealed(data: bytes, change) -> bytes:
+    """A saved game changed by `change(header, lines)` and sealed again with
+    the fixed key: what only someone holding the key could make."""
+    from fuzz import saves
+    from xenophon.play.records import parse_record, seal_game
+
+    record = parse_record(data.decode(), "seed")
+    with saves.fixed_key_data():
+        full, secrets = open_sealed(record)
+        change(record, full)
+        record.sealed = None
+        return record_bytes_of(seal_game(full, record, secrets))
+
+
+def record_bytes_of(record) -> bytes:
+    return record.text().encode()
+
+
+def test_sealed_save_finds_a_save_that_resumes_as_another_game():
+    """The oracle: a seal made over another seat (as an edit the seal did not
+    bind would give) resumes as a game that is none of the seeds'."""
+    from fuzz import save_targets
+
+    data = save_targets.save_seeds()[0]
+    save_targets.save_target(data)
+    swapped = resealed(data, lambda record, full: record.seats.reverse())
+    with pytest.raises(save_targets.SealFinding, match="another game"):
+        save_targets.save_target(swapped)
+
+
+def test_sealed_save_takes_whitespace_and_key_order_as_the_same_save():
+    import json as json_module
+
+    from fuzz import save_targets
+
+    data = save_targets.save_seeds()[1]
+    rows = [json_module.loads(line) for line in data.decode().splitlines()]
+    rows[0] = dict(reversed(list(rows[0].items())))
+    spaced = "\n\n".join(json_module.dumps(row, separators=(" , ", " : ")) for row in rows)
+    resumed = save_targets._resumed(spaced.encode())
+    assert resumed is not None and resumed[1]  # it resumes, sealed,
+    assert save_targets.fingerprint(resumed[0]) in save_targets.seed_games()  # as the seed's game
+    save_targets.save_target(spaced.encode())
+
+
+def test_web_message_finds_a_game_left_unsaved(monkeypatch):
+    """The oracle: a page that closes with a game in progress must be told
+    where it was saved."""
+    from fuzz import web_targets
+    from xenophon.web.play import WebGame
+
+    monkeypatch.setattr(WebGame, "leave", lambda self: None)
+    with pytest.raises(web_targets.WebFinding, match="left unsaved"):
+        web_targets.web_target(web_targets.web_seeds()[0])

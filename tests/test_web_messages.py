@@ -6,13 +6,15 @@ chance key nor the sealed part ever leaves the server."""
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 
 from xenophon.anabasis.catalogue import anchors as anabasis_anchors
 from xenophon.hero.catalogue import anchors as hero_anchors
+from xenophon.kernel.errors import ELLIPSIS, MAX_LINE
 from xenophon.kernel.registry import make_game
-from xenophon.play.records import new_record
+from xenophon.play.records import load_record, new_record
 from xenophon.play.session import HIDDEN
 from xenophon.web.play import PageError, WebGame, lines_for_page, review
 
@@ -271,3 +273,224 @@ def test_review_of_a_saved_game_in_progress_is_the_players_view(tmp_path, monkey
     assert head["redacted"] and head["seat"] == 1
     assert HIDDEN in [line["text"] for line in head["lines"]]
     assert sent[-1]["type"] == "review_done"
+
+
+# -- bad values, one error each (issue 46) ------------------------------------------
+class NoLoop:
+    """A page's Connection without a network: the observer keeps what it sends."""
+
+    def call_soon_threadsafe(self, *_):
+        pass
+
+
+def open_page():
+    from xenophon.web.server import Connection
+
+    sent = []
+    page = Connection(None, NoLoop(), observer=lambda message, _: sent.append(message))
+    return page, sent
+
+
+def answers(page, sent, *requests):
+    """The answers to each request, carried out as the server does."""
+    found = []
+    for request in requests:
+        before = len(sent)
+        page.received += 1
+        page.carry_out(request if isinstance(request, str) else json.dumps(request), page.received)
+        found.append(sent[before:])
+    return found
+
+
+def the_error(answer):
+    assert [message["type"] for message in answer] == ["error"], answer
+    message = answer[0]["message"]
+    assert "internal error" not in message and "\n" not in message
+    assert len(message) <= MAX_LINE + len(ELLIPSIS)  # one_line's cut
+    return message
+
+
+NEW = {"type": "new", "game": "anabasis", "level": "30", "seed": "3"}
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"seat": True},
+        {"seat": 1.0},
+        {"seat": "1.0"},
+        {"seat": "true"},
+        {"seat": 2},
+        {"seat": "\u0661"},
+        {"seat": [0]},
+        {"seed": True},
+        {"seed": 1.5},
+        {"seed": 1.0},
+        {"seed": "1_000"},
+        {"seed": "\u0663"},
+        {"level": "1_000"},
+        {"level": "\u0663\u0660"},
+        {"level": " 30"},
+        {"level": "1e3s"},
+        {"level": 30},
+        {"mode": True},
+        {"mode": 1},
+    ],
+)
+def test_new_game_fields_take_their_own_type_only(fields, tmp_path, monkeypatch):
+    """A seat is 0, 1 or random, a seed a whole number (true is not 1, nor
+    1.0 a seed), a level a name or a budget in ASCII digits, an option a
+    text: anything else is one error and no game."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    page, sent = open_page()
+    [answer] = answers(page, sent, {**NEW, **fields})
+    the_error(answer)
+    assert page.game is None
+
+
+@pytest.mark.parametrize("seat, expected", [(0, 0), (1, 1), ("1", 1), ("0", 0)])
+def test_seats_that_are_taken(seat, expected, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    page, sent = open_page()
+    answers(page, sent, {**NEW, "seat": seat})
+    assert page.game.session.human == expected
+    page.game.session.autosave = None
+
+
+@pytest.mark.parametrize("seat", [None, "", "random"])
+def test_a_random_seat_is_taken_as_the_page_names_it(seat, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    page, sent = open_page()
+    [answer] = answers(page, sent, {**NEW, "seat": seat})
+    assert answer[0]["type"] == "setup" and answer[0]["seat"] in (0, 1)
+    page.game.session.autosave = None
+
+
+@pytest.mark.parametrize("iterations", [True, 1.0, "\u00b2", "\u0663", "1_000", 0, 20001])
+def test_review_iterations_are_whole_numbers(iterations):
+    """'\u00b2' passed str.isdigit and failed int() (an internal error);
+    '\u0663' was read as 3."""
+    game = make_game("hero", seed=9)
+    record, state = new_record(game, ["random", "random"]), game.new_initial_state()
+    for _ in range(10):
+        move = (
+            state.sample_chance(random.Random(1)) if state.is_chance() else state.legal_moves()[0]
+        )
+        record.add(state.current_player, state.apply(move).text)
+    page, sent = open_page()
+    request = {"type": "review", "text": record.text(), "iterations": iterations}
+    [answer] = answers(page, sent, request)
+    assert "iterations" in the_error(answer)
+
+
+def test_long_values_are_cut_in_errors(tmp_path, monkeypatch):
+    """Found by web_message: a 5,000-character type or game was echoed whole;
+    a path over the system's limits was a 3,000-character error, or (to
+    save to) an internal OSError."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    page, sent = open_page()
+    found = answers(
+        page,
+        sent,
+        {"type": "h" + "9" * 5000},
+        {"type": "new", "game": "2" * 5000},
+        {"type": "resume", "path": "/tmp/x" + "[" * 3000},
+        {**NEW, "seat": 0},
+        {"type": "save", "path": "page-" + "9" * 300 + ".jsonl"},
+    )
+    for answer in found[:2] + found[4:]:
+        assert len(the_error(answer)) < 400
+    assert the_error(found[2]).endswith("...")  # a path is quoted whole, the line cut at 2,000
+    assert "File name too long" in the_error(found[4])
+    page.game.session.autosave = None
+
+
+# -- a game left by its page is never lost ------------------------------------------
+def unwritable_data_folder(tmp_path, monkeypatch):
+    """No seal key can be made nor a game written in the data folder (its
+    name is taken by a file, which stops root too); the working folder works."""
+    (tmp_path / "xenophon").write_text("not a folder\n")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    return work
+
+
+def a_game_in_progress(page, sent):
+    answers(page, sent, {**NEW, "seat": 0})
+    legal = [m for m in sent if m["type"] == "position"][-1]["legal"]
+    answers(page, sent, {"type": "move", "move": legal[0]["text"]})
+    assert page.game.session.to_move() == "human"
+    return len(page.game.session.record.lines)
+
+
+def test_a_left_game_that_cannot_be_sealed_is_written_unsealed(tmp_path, monkeypatch, capsys):
+    """As the terminal's quit does at the last (docs/records.md): the full
+    record beside it or in the working folder, the page and the server's
+    terminal told where and warned. It was lost, with nothing said."""
+    work = unwritable_data_folder(tmp_path, monkeypatch)
+    page, sent = open_page()
+    lines = a_game_in_progress(page, sent)
+    before = len(sent)
+    page.leave_game()
+    [told] = sent[before:]
+    assert told["type"] == "saved" and told["left"]
+    assert "unsealed" in told["warning"] and "AI's hidden cards" in told["warning"]
+    assert "seal.key" in told["warning"]  # why it could not be saved as usual
+    path = Path(told["path"])
+    assert path.parent == work and path.name.endswith("-unsealed.jsonl")
+    record = load_record(path)
+    assert record.view is None and record.sealed is None and len(record.lines) == lines
+    assert f"saved to {path}" in capsys.readouterr().err
+
+
+def test_a_left_game_that_cannot_be_written_anywhere_is_one_error(tmp_path, monkeypatch, capsys):
+    unwritable_data_folder(tmp_path, monkeypatch)
+    page, sent = open_page()
+    a_game_in_progress(page, sent)
+    session = page.game.session
+    monkeypatch.setattr(
+        type(session), "save_unsealed_somewhere", lambda self: (None, ["disk: no space left"])
+    )
+    before = len(sent)
+    page.leave_game()
+    message = the_error(sent[before:])
+    assert "could not be saved anywhere" in message and "no space left" in message
+    assert "seal.key" in message
+    assert "was not saved" in capsys.readouterr().err
+
+
+def a_game_its_end_could_not_save(tmp_path, monkeypatch):
+    from xenophon.web.play import WebGame
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    game = WebGame.new({**NEW, "seat": 0})
+    failed = []
+    monkeypatch.setattr(
+        type(game.session), "save_somewhere", lambda self: (None, ["disk: no space left"])
+    )
+    game.advance(lambda message: None)
+    while game.session.to_move() == "human":
+        game.move({"move": game.session.state.legal_moves()[0].text}, failed.append)
+    [over] = [m for m in failed if m["type"] == "over"]
+    assert "no space left" in over["error"] and over["path"] is None
+    monkeypatch.undo()
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    return game
+
+
+def test_a_finished_game_its_end_could_not_save_is_saved_when_left(tmp_path, monkeypatch):
+    """The end's save failed (the page was told, with the reasons): leaving
+    tries again, so a game that can then be written is not lost."""
+    game = a_game_its_end_could_not_save(tmp_path, monkeypatch)
+    told = game.leave()
+    assert told["type"] == "saved" and load_record(told["path"]).result is not None
+
+
+def test_a_finished_game_saved_by_hand_is_not_saved_again_when_left(tmp_path, monkeypatch):
+    game = a_game_its_end_could_not_save(tmp_path, monkeypatch)
+    sent = []
+    game.save({"path": str(tmp_path / "end.jsonl")}, sent.append)
+    assert sent[-1]["type"] == "saved" and game.leave() is None

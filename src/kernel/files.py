@@ -21,7 +21,7 @@ from collections.abc import Generator, Iterable
 from pathlib import Path
 from typing import Any
 
-from xenophon.kernel.errors import XenophonError
+from xenophon.kernel.errors import XenophonError, shown
 
 MAX_INPUT_BYTES = 64 * 1024 * 1024  # a record of a very long game is well under 1 MiB
 MAX_JSON_DEPTH = 64  # records and queries nest 3 or 4 levels deep
@@ -248,6 +248,16 @@ def check_output(
         raise FileError(f"{ascii(str(path))}: not a usable file name") from None
     if "\0" in str(path):
         raise FileError(f"{ascii(str(path))}: not a usable file name")
+    try:
+        return _checked_output(path, force, inputs, replaceable)
+    except OSError as error:  # a name the system refuses: too long, a loop of links...
+        raise FileError(f"{shown(path)}: cannot write ({_reason(error)})") from None
+
+
+def _checked_output(
+    path: Path, force: bool, inputs: Iterable[str | Path], replaceable: Iterable[str | Path]
+) -> Path:
+    """check_output's questions to the file system (which may raise OSError)."""
     for source in inputs:
         if same_file(path, Path(source)):
             raise FileError(f"{path}: is this command's input; choose another file to write")

@@ -18,6 +18,7 @@ import json
 import math
 import os
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -29,6 +30,8 @@ from xenophon.search.bots import MAX_WORKERS, ISMCTSBot, SearchResult, SettingEr
 #: the moves a weakened level chooses among: the most visited ones, and only
 #: those visited often enough for their value to mean something
 CANDIDATES = 5
+#: an explicit budget: iterations, or seconds and an s, in ASCII digits
+BUDGET = re.compile(r"[0-9]+|([0-9]+\.?[0-9]*|\.[0-9]+)s")
 LEAST_VISIT_SHARE = 0.05
 
 
@@ -143,6 +146,8 @@ def level_budget(level: str) -> tuple[int | None, float | None]:
     the search's caps."""
     timed = level.endswith("s")
     try:
+        if not BUDGET.fullmatch(level):  # int() and float() take '1_000', ' 5', '٣'
+            raise ValueError(level)
         value: float = float(level[:-1]) if timed else int(level)
     except ValueError:
         raise LevelError(

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from xenophon.kernel.errors import XenophonError
+from xenophon.kernel.errors import XenophonError, one_line, shown
 from xenophon.kernel.plugin import find_plugin, game_names, plugins
 from xenophon.kernel.registry import game_options_from_text, game_with_options
 from xenophon.play.levels import LEVELS, bot_for_level
@@ -39,6 +39,12 @@ MAX_REVIEW_ITERATIONS = 20000
 REVIEW_THRESHOLD = 0.10
 RESULT_TEXT = {1: "You win.", -1: "The AI wins.", 0: "Draw."}
 WHOLE_NUMBER = re.compile(r"-?[0-9]+")  # a seed or seat as text
+RANDOM_SEAT = "random"
+UNSEALED_WARNING = (
+    "the game was written in full, unsealed: that file shows the AI's hidden "
+    "cards, do not open it if you mean to play on fairly"
+)
+UNSAVED_END = "Save with a file name can still write it; leaving tries its place again."
 
 
 #: where the server serves each game's page code (its plugin's page_code folder)
@@ -76,6 +82,17 @@ def hello_message() -> dict[str, Any]:
 
 class PageError(XenophonError):
     """A request from the page that cannot be carried out as sent."""
+
+
+def error_message(text: str) -> dict[str, Any]:
+    """The page's `error`: one line (xenophon.kernel.errors.one_line)."""
+    return {"type": "error", "message": one_line(text)}
+
+
+def quoted(value: Any) -> str:
+    """A value of the page's message as an error quotes it: its JSON-like
+    form (Python's repr), escaped and cut (xenophon.kernel.errors.shown)."""
+    return shown(repr(value))
 
 
 def lines_for_page(view_lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -122,12 +139,14 @@ def _whole_number(value: Any) -> int | None:
 
 
 def _seat(request: dict[str, Any]) -> int | None:
+    """0 or 1 (a whole number or its text), or None: random (null, "" or
+    "random"); anything else (true, 1.0, "1.0", 2) is refused."""
     seat = request.get("seat")
-    if seat is None or seat == "":
+    if seat is None or seat in ("", RANDOM_SEAT):
         return None
     number = _whole_number(seat)
     if number not in (0, 1):
-        raise PageError("the seat must be 0, 1 or random")
+        raise PageError(f"the seat must be 0, 1 or {RANDOM_SEAT} (got {quoted(seat)})")
     return number
 
 
@@ -137,7 +156,7 @@ def _seed(request: dict[str, Any]) -> int | None:
         return None
     number = _whole_number(seed)
     if number is None:
-        raise PageError(f"the seed must be a whole number (got {seed!r})")
+        raise PageError(f"the seed must be a whole number (got {quoted(seed)})")
     return number
 
 
@@ -146,14 +165,11 @@ def game_for_request(request: dict[str, Any]) -> Any:
     name = _text(request, "game")
     plugin = find_plugin(name) if name is not None else None
     if plugin is None:
-        raise PageError(f"unknown game {name!r} ({' or '.join(game_names())})")
-    texts = {
-        key: request[key]
-        for key in plugin.options
-        if isinstance(request.get(key), str) and request[key]
-    }
+        raise PageError(f"unknown game {quoted(name)} ({' or '.join(game_names())})")
+    # each option a text ("mode": true is refused, not dropped); an empty one is the default
+    given = {key: text for key in plugin.options if (text := _text(request, key))}
     return game_with_options(
-        plugin.name, game_options_from_text(plugin.name, texts), seed=_seed(request)
+        plugin.name, game_options_from_text(plugin.name, given), seed=_seed(request)
     )
 
 
@@ -186,6 +202,7 @@ class WebGame:
         self.hint_bot = bot_for_level(HINT_LEVEL, 0)
         self.note = start.note
         self.searches = searches or Searches()
+        self.end_unsaved = False  # the game ended and its end could not save it
         if resumed_from is not None:
             self.session.written.append(resumed_from)
 
@@ -276,6 +293,7 @@ class WebGame:
         session = self.session
         session.finish()
         path, reasons = session.save_somewhere()
+        self.end_unsaved = path is None
         outcome = int(session.state.returns()[session.human])
         send(
             {
@@ -283,7 +301,7 @@ class WebGame:
                 "result": session.state.returns(),
                 "text": RESULT_TEXT[outcome],
                 "path": str(path) if path else None,
-                "error": None if path else "not saved: " + "; ".join(reasons),
+                "error": None if path else f"not saved: {'; '.join(reasons)}. {UNSAVED_END}",
             }
         )
 
@@ -322,13 +340,35 @@ class WebGame:
             saved, reasons = self.session.save_somewhere()
             if saved is None:
                 raise PageError("not saved: " + "; ".join(reasons))
+        self.end_unsaved = False  # a finished game saved by hand is saved
         send({"type": "saved", "path": str(saved)})
 
-    def leave(self) -> Path | None:
-        """Saves a game in progress when the page goes (as the terminal's quit)."""
-        if self.session.to_move() == "over" or not self.session.record.lines:
+    def leave(self) -> dict[str, Any] | None:
+        """Saves the game when the page goes (as the terminal's quit): a game
+        in progress, or a finished one its end could not save. What the page
+        is told: `saved` and where; when it cannot be sealed or written in
+        its place, a game in progress is written in full, unsealed, beside
+        it or in the working folder (the terminal's last resort), `saved`
+        with a warning; an `error` naming each place and why when nothing
+        works. None when there is nothing to save."""
+        session = self.session
+        over = session.to_move() == "over"
+        if not session.record.lines or (over and not self.end_unsaved):
             return None
-        return self.session.save_somewhere()[0]
+        path, reasons = session.save_somewhere()
+        if path is not None:
+            return {"type": "saved", "path": str(path), "left": True}
+        if over:  # its full record is what failed: there is nothing else to write
+            return error_message("the finished game could not be saved: " + "; ".join(reasons))
+        return self._leave_unsealed(reasons)
+
+    def _leave_unsealed(self, reasons: list[str]) -> dict[str, Any]:
+        path, more = self.session.save_unsealed_somewhere()
+        if path is None:
+            everything = "; ".join(dict.fromkeys(reasons + more))
+            return error_message(f"the game could not be saved anywhere: {everything}")
+        warning = f"not saved as usual ({'; '.join(reasons)}); {UNSEALED_WARNING}"
+        return {"type": "saved", "path": str(path), "left": True, "warning": warning}
 
 
 # -- review -------------------------------------------------------------------
@@ -356,14 +396,9 @@ def _review_seat(record: Record, request: dict[str, Any]) -> int:
 
 
 def _review_iterations(request: dict[str, Any]) -> int:
-    value = request.get("iterations", REVIEW_ITERATIONS)
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value)
-    if (
-        not isinstance(value, int)
-        or isinstance(value, bool)
-        or not 1 <= value <= MAX_REVIEW_ITERATIONS
-    ):
+    """A whole number (or its text, in ASCII digits) from 1 to MAX_REVIEW_ITERATIONS."""
+    value = _whole_number(request.get("iterations", REVIEW_ITERATIONS))
+    if value is None or not 1 <= value <= MAX_REVIEW_ITERATIONS:
         raise PageError(
             f"review iterations must be a whole number from 1 to {MAX_REVIEW_ITERATIONS:,}"
         )

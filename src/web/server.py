@@ -38,13 +38,16 @@ from xenophon.web.play import (
     PAGE_CODE_URL,
     PageError,
     WebGame,
+    error_message,
     hello_message,
+    quoted,
     review,
 )
 from xenophon.web.searches import DEFAULT_THREADS, Searches, SearchPool, Stopped
 
 #: a page's requests waiting for its thread; more are refused, one error each
 MAX_WAITING = 16
+TOO_MANY = f"too many requests at once (at most {MAX_WAITING} wait): slow down"
 STATIC = "static"
 PAGES: web.AppKey[set[Connection]] = web.AppKey("pages", set)
 SEARCH_POOL = web.AppKey("search pool", SearchPool)
@@ -56,11 +59,7 @@ def static_folder() -> Path:
     return Path(str(resources.files("xenophon.web") / STATIC))
 
 
-def error(message: str) -> dict[str, Any]:
-    return {"type": "error", "message": message}
-
-
-TOO_LARGE = error(
+TOO_LARGE = error_message(
     f"the message is too large (at most {MAX_MESSAGE_BYTES // 2**20} MiB): "
     "review a larger record by its path"
 )
@@ -92,6 +91,15 @@ def parse_request(text: str | None) -> dict[str, Any]:
     if not isinstance(request, dict):
         raise PageError("a message is a JSON object")
     return request
+
+
+def left_line(told: dict[str, Any]) -> str:
+    """What the server's terminal is told of a game left by its page."""
+    if told["type"] == "error":
+        return f"a game left by its page was not saved: {told['message']}"
+    if told.get("warning"):
+        return f"a game in progress was saved to {told['path']}: {told['warning']}"
+    return f"a game in progress was saved to {told['path']}"
 
 
 class Connection:
@@ -143,7 +151,7 @@ class Connection:
         if self.searches.stopped:
             return  # the page is going
         if len(self.jobs) >= MAX_WAITING:
-            self.send(error(f"too many requests at once (at most {MAX_WAITING} wait): slow down"))
+            self.send(error_message(TOO_MANY))
             return
         self.received += 1
         job = self.loop.run_in_executor(self.thread, self.carry_out, text, self.received)
@@ -159,9 +167,9 @@ class Connection:
         except Stopped:
             return  # the page went or the server stops: finish() saves the game
         except XenophonError as fault:
-            self.send(error(str(fault)))
+            self.send(error_message(str(fault)))
         except Exception as fault:  # a bug: answered, so that one request cannot stop the page
-            self.send(error(f"internal error: {type(fault).__name__}: {fault}"))
+            self.send(error_message(f"internal error: {type(fault).__name__}: {fault}"))
 
     def dispatch(self, request: dict[str, Any], replaced: Callable[[], bool]) -> None:
         kind = request.get("type")
@@ -186,18 +194,16 @@ class Connection:
             else:
                 getattr(self.game, kind)(self.send)
         else:
-            raise PageError(f"unknown request {kind!r}")
+            raise PageError(f"unknown request {quoted(kind)}")
 
     def leave_game(self) -> None:
-        """Saves the game in progress, if any, and says where (to the page,
-        and where the server was started, since the page may be gone)."""
+        """Saves the game, if there is one to save, and says where (to the
+        page, and where the server was started, since the page may be gone)."""
         if self.game is not None:
-            path = self.game.leave()
-            if path is not None:
-                self.send({"type": "saved", "path": str(path), "left": True})
-                print(
-                    f"xenophon: a game in progress was saved to {path}", file=sys.stderr, flush=True
-                )
+            told = self.game.leave()
+            if told is not None:
+                self.send(told)
+                print(f"xenophon: {left_line(told)}", file=sys.stderr, flush=True)
             self.game = None
 
     async def finish(self) -> None:

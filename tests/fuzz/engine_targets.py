@@ -12,38 +12,13 @@ import json
 from typing import Any
 
 from xenophon.protocol import engine
-from xenophon.search.bots import ISMCTSBot
 
 from . import record_targets, sample
-
-MAX_ITERATIONS = 8
-MAX_SECONDS = 0.02
-MEMORY_MB = 4
+from .budgets import MAX_ITERATIONS, MAX_SECONDS, TinyBot
 
 
 class EngineFinding(AssertionError):
     """An answer line that breaks the protocol (the message quotes it)."""
-
-
-class TinyBot(ISMCTSBot):
-    """The engine's search with its budget cut to a few iterations, one worker
-    and a small tree, whatever the query asks."""
-
-    def __init__(
-        self,
-        iterations: int | None = None,
-        time_limit: float | None = None,
-        workers: int = 1,
-        **options: Any,
-    ):
-        options.pop("memory_mb", None)
-        super().__init__(
-            iterations=min(iterations or MAX_ITERATIONS, MAX_ITERATIONS),
-            time_limit=min(time_limit, MAX_SECONDS) if time_limit else None,
-            workers=1,
-            memory_mb=MEMORY_MB,
-            **options,
-        )
 
 
 def answers(data: bytes) -> bytes:

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from xenophon.kernel.errors import MAX_LINE
+from xenophon.kernel.errors import ELLIPSIS, MAX_LINE
 from xenophon.kernel.game import Game, State
 from xenophon.kernel.registry import make_game
 
@@ -131,5 +131,5 @@ def check_message(error: BaseException) -> None:
     """An error's message is one line a terminal can show as it is: control
     characters escaped, quoted text cut (xenophon.kernel.errors.shown)."""
     message = str(error)
-    if _RAW.search(message) or len(message) > MAX_LINE:
+    if _RAW.search(message) or len(message) > MAX_LINE + len(ELLIPSIS):  # one_line's cut
         raise MessageFinding(f"{type(error).__name__} message {message[:500]!r}")

@@ -12,12 +12,26 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 
-from . import card_targets, engine_targets, notation_targets, record_targets
+from . import (
+    card_targets,
+    engine_targets,
+    notation_targets,
+    record_targets,
+    save_targets,
+    web_targets,
+)
 
 Target = Callable[[bytes], None]
 Seeds = Callable[[], list[bytes]]
 
-_MODULES = [notation_targets, record_targets, card_targets, engine_targets]
+_MODULES = [
+    notation_targets,
+    record_targets,
+    card_targets,
+    engine_targets,
+    save_targets,
+    web_targets,
+]
 try:
     _MODULES.append(importlib.import_module(f"{__package__}.core_targets"))
 except ModuleNotFoundError as error:  # written by another hand; not there yet

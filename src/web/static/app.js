@@ -147,7 +147,10 @@ const HANDLERS = {
     setState("over");
     return 0;
   },
-  saved(m) { say(`${m.left ? "The last game was saved" : "Saved"} to ${m.path}`, true); app.savedPath = m.path; return 0; },
+  saved(m) {                 // a warning: written unsealed, as the last resort
+    const where = `${m.left ? "The last game was saved" : "Saved"} to ${m.path}`;
+    say(m.warning ? `${where}: ${m.warning}` : where, !m.warning); app.savedPath = m.path; return 0;
+  },
   error(m) {
     say(m.message);
     if (document.body.dataset.state === "thinking" && app.lastLegal?.length) {
