@@ -314,7 +314,8 @@ class ExternalPlayer:
         try:
             return state.move(answer["move"])
         except (NotationError, IllegalMoveError) as error:
-            raise channel.forfeit("illegal", str(error)) from None
+            text = shown(answer["move"], 80)
+            raise channel.forfeit("illegal", f"it answered '{text}': {error}") from None
 
     def _channel(self, state: State, seat: int) -> Channel:
         """The child of this game, started and greeted at the first decision."""
