@@ -162,7 +162,9 @@ def test_a_forfeit_is_kept_in_the_results_file_and_the_json_report(bad_player, t
 def test_a_game_played_out_keeps_its_results_line(tmp_path):
     """No `forfeit` field where no one forfeited: results files read as before."""
     results = tmp_path / "results.jsonl"
-    play_match(GAMES[0], "random", "random", games=2, processes=1, progress=False, results=str(results))
+    play_match(
+        GAMES[0], "random", "random", games=2, processes=1, progress=False, results=str(results)
+    )
     lines = [json.loads(line) for line in results.read_text().splitlines()[1:]]
     assert all("forfeit" not in line for line in lines)
 

@@ -244,7 +244,9 @@ class MatchReport:
         parts = []
         for label, by_reason in (("A", counts["a"]), ("B", counts["b"])):
             reasons = ", ".join(f"{reason} {n}" for reason, n in sorted(by_reason.items()))
-            parts.append(f"{label} {sum(by_reason.values())}" + (f" ({reasons})" if reasons else ""))
+            parts.append(
+                f"{label} {sum(by_reason.values())}" + (f" ({reasons})" if reasons else "")
+            )
         return "; forfeits: " + ", ".join(parts)
 
     def seat_scores(self) -> dict[int, tuple[float | None, float | None]]:

@@ -362,7 +362,7 @@ def _check_ready(channel: Channel, line: bytes) -> None:
     if answer.get("type") != "ready" or answer.get("protocol") != PROTOCOL:
         raise channel.forfeit(
             "malformed",
-            f"the handshake's answer must be {{\"type\": \"ready\", \"protocol\": {PROTOCOL}}}",
+            f'the handshake\'s answer must be {{"type": "ready", "protocol": {PROTOCOL}}}',
         )
 
 

@@ -66,7 +66,14 @@ def answer(player: Any, message: dict[str, Any]) -> dict[str, Any] | None:
     """The answer to one message of the engine (None for the game's end)."""
     kind = message.get("type")
     if kind == "start":
-        _hook(player, "new_game", message["game"], message["seat"], message["options"], message["seed"])
+        _hook(
+            player,
+            "new_game",
+            message["game"],
+            message["seat"],
+            message["options"],
+            message["seed"],
+        )
         return {"type": "ready", "protocol": PROTOCOL, "name": type(player).__name__}
     if kind == "move":
         return {"move": player.choose(message["view"], message["legal_moves"])}
