@@ -23,7 +23,8 @@ from xenophon.lab.tournament import MAX_GAMES, SPRT_SCALES, play_match
 BOT_HELP = (
     "a bot spec: random, greedy, ismcts:iterations=2000, ismcts:time=0.5 (a time alone: "
     "that time only), pimc:worlds=8,iterations=2000, cheat:iterations=2000; settings "
-    "and their ranges in docs/search.md"
+    "and their ranges in docs/search.md; or your own player: cmd:PROGRAM ARGS, "
+    "python:MODULE:CLASS (docs/players.md)"
 )
 
 

@@ -143,7 +143,12 @@ def run_selfplay(args: argparse.Namespace) -> int:
 
     def save(job: Job, games: list[dict[str, Any]]) -> None:
         path = write_atomic(paths[job.key], rows_text(games[0]["record"]))
-        print(f"{path}: {len(games[0]['record'])} lines, returns {games[0]['returns']}", flush=True)
+        forfeit = games[0].get("forfeit")
+        lost = f" (seat {forfeit['seat']} forfeits: {forfeit['message']})" if forfeit else ""
+        print(
+            f"{path}: {len(games[0]['record'])} lines, returns {games[0]['returns']}{lost}",
+            flush=True,
+        )
 
     run_jobs(
         jobs,

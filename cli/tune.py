@@ -21,9 +21,10 @@ from xenophon.cli.common import (
     real_number,
     whole_number,
 )
+from xenophon.kernel.errors import shown
 from xenophon.kernel.evaluation import MAX_HIDDEN_UNITS, write_weights
 from xenophon.kernel.files import check_output, same_file, write_atomic
-from xenophon.kernel.registry import game_from_texts, parse_spec, spec_files
+from xenophon.kernel.registry import SpecError, game_from_texts, parse_spec, spec_files
 from xenophon.lab.jobs import RunError, run_jobs
 from xenophon.lab.tune import (
     DEFAULT_HIDDEN,
@@ -193,7 +194,8 @@ def run(args: argparse.Namespace) -> int:
     _check_model(args)
     name, options = parse_spec(args.game, "game")
     game = game_from_texts(name, options, seed=args.seed)
-    make_bot(args.bot, 0)
+    if not hasattr(make_bot(args.bot, 0), "analyse"):
+        raise SpecError(f"--bot {shown(args.bot)}: tune needs a searching bot (its root values)")
     inputs = [*spec_files(args.game), *([args.results] if args.results else []), *args.add_games]
     if args.results and any(same_file(args.results, path) for path in args.add_games):
         raise RunError(

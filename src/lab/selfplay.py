@@ -14,31 +14,50 @@ from typing import Any
 from xenophon.kernel.game import CHANCE, Game
 from xenophon.kernel.registry import game_from_texts
 from xenophon.lab.jobs import Job
+from xenophon.play.external import Forfeit, finish_players, forfeit_returns
 from xenophon.play.players import make_bot
 from xenophon.play.records import Record, new_record
 
 
 def selfplay_game(game: Game, specs: list[str], seed: int) -> Record:
     """One game between the bots of `specs` (seat 0, seat 1), chance from the game's seed."""
+    return played_game(game, specs, seed)[0]
+
+
+def played_game(game: Game, specs: list[str], seed: int) -> tuple[Record, Forfeit | None]:
+    """`selfplay_game`, and the forfeit that ended it early if a player
+    forfeited (its record then ends there, without a result)."""
     bots = [make_bot(spec, seed * 2 + seat) for seat, spec in enumerate(specs)]
     record = new_record(game, specs)
     state = game.new_initial_state()
-    while not state.is_terminal():
-        player = state.current_player
-        move = state.sample_chance(game.rng) if player == CHANCE else bots[player].choose(state)
-        state.apply_code(move.code)
-        record.add(player, move.text)
-    record.result = state.returns()
-    return record
+    forfeit: Forfeit | None = None
+    try:
+        while not state.is_terminal():
+            player = state.current_player
+            move = state.sample_chance(game.rng) if player == CHANCE else bots[player].choose(state)
+            state.apply_code(move.code)
+            record.add(player, move.text)
+        record.result = state.returns()
+    except Forfeit as lost:
+        forfeit = lost
+    finally:
+        finish_players(bots, state, forfeit)
+    return record, forfeit
 
 
 def selfplay_job(
     game: str, options: dict[str, str], bots: list[str], seed: int
 ) -> list[dict[str, Any]]:
     """The job of one self-play game (`xenophon.lab.jobs`): its seed, returns and
-    record (the rows of its record file; `xenophon.play.records.rows_text`)."""
-    record = selfplay_game(game_from_texts(game, options, seed=seed), bots, seed)
-    return [{"seed": seed, "returns": record.result, "record": record.rows()}]
+    record (the rows of its record file; `xenophon.play.records.rows_text`),
+    and its `forfeit` if a player forfeited."""
+    record, forfeit = played_game(game_from_texts(game, options, seed=seed), bots, seed)
+    if forfeit is None:
+        return [{"seed": seed, "returns": record.result, "record": record.rows()}]
+    returns = forfeit_returns(forfeit.seat)
+    return [
+        {"seed": seed, "returns": returns, "record": record.rows(), "forfeit": forfeit.record()}
+    ]
 
 
 def selfplay_jobs(

@@ -31,6 +31,7 @@ from xenophon.kernel.registry import SpecError, game_from_spec, spec_files
 from xenophon.kernel.stats import wilson_interval
 from xenophon.lab.dealfit import ELO_PER_LOGIT, DealFit, Outcomes, fit_deals, fit_point, pair_score
 from xenophon.lab.jobs import Job, LocalBackend, read_results, results_header, run_jobs
+from xenophon.play.external import Forfeit, finish_players, forfeit_returns
 from xenophon.play.players import make_bot
 from xenophon.search import bots
 
@@ -52,6 +53,9 @@ class GameRecord:
     returns: list[float]  # per seat
     turns: int
     actions: int
+    #: a game an external player lost by its fault: {"seat", "reason", "message"}
+    #: (`xenophon.play.external.Forfeit`); absent from a results line otherwise
+    forfeit: dict[str, Any] | None = None
 
     @property
     def score_of_a(self) -> float:
@@ -79,17 +83,28 @@ def play_one(
 
 
 def play_out(game: Any, players: list[Any], seed: int, a_seat: int) -> GameRecord:
-    """A game between two bots (players[seat]), chance drawn from `seed`."""
+    """A game between two bots (players[seat]), chance drawn from `seed`; a
+    player that forfeits (an external one: `xenophon.play.external`) loses
+    it there, and every player's child process is ended whatever happens."""
     rng = random.Random(seed)
     state = game.new_initial_state()
     actions = 0
-    while not state.is_terminal():
-        if state.is_chance():
-            state.apply_code(state.sample_chance(rng).code)
-        else:
-            state.apply_code(players[state.current_player].choose(state).code)
-        actions += 1
-    return GameRecord(seed, a_seat, state.returns(), state.to_dict()["turn"], actions)
+    forfeit: Forfeit | None = None
+    try:
+        while not state.is_terminal():
+            if state.is_chance():
+                state.apply_code(state.sample_chance(rng).code)
+            else:
+                state.apply_code(players[state.current_player].choose(state).code)
+            actions += 1
+    except Forfeit as lost:
+        forfeit = lost
+    finally:
+        finish_players(players, state, forfeit)
+    if forfeit is None:
+        return GameRecord(seed, a_seat, state.returns(), state.to_dict()["turn"], actions)
+    returns = forfeit_returns(forfeit.seat)
+    return GameRecord(seed, a_seat, returns, state.to_dict()["turn"], actions, forfeit.record())
 
 
 def play_pair_job(
@@ -98,7 +113,15 @@ def play_pair_job(
     """The job of a pair of games on one deal (`xenophon.lab.jobs`): each play is
     [game spec, the seat of bot A]; usually the same game with the seats
     swapped, for a balance study the decks swapped with them."""
-    return [asdict(play_one(spec, bots, seed, a_seat, salt)) for spec, a_seat in plays]
+    return [result_line(play_one(spec, bots, seed, a_seat, salt)) for spec, a_seat in plays]
+
+
+def result_line(record: GameRecord) -> dict[str, Any]:
+    """A game as a results file keeps it (no `forfeit` field for a game played out)."""
+    line = asdict(record)
+    if line["forfeit"] is None:
+        del line["forfeit"]
+    return line
 
 
 def match_deals(games: int, seed: int, book: list[int] | None = None) -> list[int]:
@@ -199,8 +222,32 @@ class MatchReport:
             "first_seat_score": round(self.first_seat_score(), 4),
             "seat_split_deals": self.seat_split_deals(),
             "deal_fit": self.deal_fit().summary(),
+            "forfeits": self.forfeits(),
             "sprt": self.sprt,
         }
+
+    def forfeits(self) -> dict[str, dict[str, int]]:
+        """The games each bot ("a", "b") lost by forfeit, counted by reason."""
+        counts: dict[str, dict[str, int]] = {"a": {}, "b": {}}
+        for record in self.records:
+            if record.forfeit is not None:
+                bot = "a" if record.forfeit["seat"] == record.first_seat_of_a else "b"
+                reason = record.forfeit["reason"]
+                counts[bot][reason] = counts[bot].get(reason, 0) + 1
+        return counts
+
+    def forfeits_text(self) -> str:
+        """'; forfeits: A 2 (timeout 2), B 0', or nothing when no game was forfeited."""
+        counts = self.forfeits()
+        if not any(counts.values()):
+            return ""
+        parts = []
+        for label, by_reason in (("A", counts["a"]), ("B", counts["b"])):
+            reasons = ", ".join(f"{reason} {n}" for reason, n in sorted(by_reason.items()))
+            parts.append(
+                f"{label} {sum(by_reason.values())}" + (f" ({reasons})" if reasons else "")
+            )
+        return "; forfeits: " + ", ".join(parts)
 
     def seat_scores(self) -> dict[int, tuple[float | None, float | None]]:
         """Bot A's score on each deal (keyed by its seed, in the order
@@ -287,12 +334,13 @@ class MatchReport:
             f"; the first seat scored {s['first_seat_score']:.1%}, and won both games "
             f"of {first} deals to the second seat's {second}"
         )
+        line += self.forfeits_text()
         return line + (f", SPRT: {self.sprt}" if self.sprt else "")
 
     def write_json(self, path: str) -> None:
         """The summary and every game, written atomically (check the path with
         xenophon.kernel.files.check_output before the match)."""
-        data = {"summary": self.summary(), "games": [asdict(r) for r in self.records]}
+        data = {"summary": self.summary(), "games": [result_line(r) for r in self.records]}
         write_atomic(path, json.dumps(data, indent=1) + "\n")
 
     def add(self, record: GameRecord) -> None:
@@ -502,8 +550,9 @@ def sprt_rule(
 
 
 def game_fields(line: dict[str, Any]) -> dict[str, Any]:
-    """The GameRecord fields of a game line of a results file."""
-    return {name: line[name] for name in GameRecord.__dataclass_fields__}
+    """The GameRecord fields of a game line of a results file (`forfeit`
+    only where a player forfeited)."""
+    return {name: line[name] for name in GameRecord.__dataclass_fields__ if name in line}
 
 
 def match_config(

@@ -4,7 +4,9 @@ the search (`xenophon.search.bots`) and the optional interop with OpenSpiel
 
 A spec is ``kind:option=value,...`` (``"ismcts:iterations=2000"``,
 ``"pimc:worlds=8,iterations=2000"``, ``"greedy"``, ``"random"``,
-``"cheat:iterations=2000"``, and with OpenSpiel ``"openspiel:iterations=2000"``).
+``"cheat:iterations=2000"``, and with OpenSpiel ``"openspiel:iterations=2000"``), or an
+external player: a program, ``"cmd:./my_bot --depth 3"``, or a Python class,
+``"python:my_module:MyPlayer"`` (`xenophon.play.external`, docs/players.md).
 Its options are the bot's settings (``time`` for ``time_limit``), checked
 against the ranges in `xenophon.search.bots.SETTINGS`; a spec that gives a
 time and no iterations searches for that time only.
@@ -18,6 +20,7 @@ from typing import Any
 from xenophon.interop.native import OpenSpielISMCTSBot
 from xenophon.kernel.errors import shown
 from xenophon.kernel.registry import SpecError, parse_spec
+from xenophon.play.external import ExternalPlayer, is_external, parse_external
 from xenophon.search import bots
 
 BOT_KINDS = ("random", "greedy", "ismcts", "pimc", "cheat", "openspiel")
@@ -38,7 +41,10 @@ def _bot_kind(name: str) -> tuple[Callable[..., Any], tuple[str, ...]]:
         "openspiel": (OpenSpielISMCTSBot, OPENSPIEL_SETTINGS),
     }
     if name not in kinds:
-        raise SpecError(f"unknown bot '{shown(name)}' ({', '.join(BOT_KINDS)})")
+        raise SpecError(
+            f"unknown bot '{shown(name)}' ({', '.join(BOT_KINDS)}, or cmd:PROGRAM ARGS, "
+            "python:MODULE:CLASS)"
+        )
     return kinds[name]
 
 
@@ -65,7 +71,11 @@ def bot_settings(spec: str) -> tuple[str, dict[str, Any]]:
 
 
 def make_bot(spec: str, seed: int):
-    """A bot from its spec, e.g. 'ismcts:iterations=2000,workers=2'."""
+    """A bot from its spec, e.g. 'ismcts:iterations=2000,workers=2' or
+    'cmd:./my_bot' (an external player, checked here: its program found, its
+    class loaded; its child process starts at its first decision)."""
+    if is_external(spec):
+        return ExternalPlayer(parse_external(spec), seed)
     name, settings = bot_settings(spec)
     constructor, _ = _bot_kind(name)
     try:

@@ -1,0 +1,108 @@
+"""The child process of a `python:MODULE:CLASS` player: loads the class and
+speaks the player protocol (docs/players.md) for it on its standard input
+and output, so that the class's errors, hangs and crashes are those of a
+program, handled alike (`xenophon.play.external`).
+
+    python -m xenophon.play.python_player MODULE CLASS
+
+The class is made without arguments and has
+``choose(view, legal_moves) -> str`` (a dict and a list of move texts; the
+answer one of them) and, if it wants them, ``new_game(game, seat, options,
+seed)`` and ``game_over(view, returns, forfeit)``. MODULE is a module name
+(imported with the current folder first on the path) or a ``.py`` file.
+An exception in the class ends this process: the game is lost with its
+last line quoted.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import json
+import os
+import sys
+from typing import Any
+
+PROTOCOL = 1
+
+
+def load_class(module: str, name: str) -> type:
+    """The class `name` of a module (by name, or a `.py` file's path);
+    ValueError or the import's own error saying what is missing."""
+    loaded = _load_file(module) if module.endswith(".py") else _import(module)
+    found = getattr(loaded, name, None)
+    if not isinstance(found, type):
+        raise ValueError(f"module '{module}' has no class '{name}'")
+    if not callable(getattr(found, "choose", None)):
+        raise ValueError(f"class '{name}' of '{module}' has no method choose(view, legal_moves)")
+    return found
+
+
+def _import(module: str) -> Any:
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as error:
+        if error.name and module.startswith(error.name):
+            raise ValueError(f"no module named '{module}'") from None
+        raise
+
+
+def _load_file(path: str) -> Any:
+    if not os.path.isfile(path):
+        raise ValueError(f"no such file '{path}'")
+    name = "xenophon_player_" + os.path.splitext(os.path.basename(path))[0]
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise ValueError(f"cannot load '{path}' as a module")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def answer(player: Any, message: dict[str, Any]) -> dict[str, Any] | None:
+    """The answer to one message of the engine (None for the game's end)."""
+    kind = message.get("type")
+    if kind == "start":
+        _hook(
+            player,
+            "new_game",
+            message["game"],
+            message["seat"],
+            message["options"],
+            message["seed"],
+        )
+        return {"type": "ready", "protocol": PROTOCOL, "name": type(player).__name__}
+    if kind == "move":
+        return {"move": player.choose(message["view"], message["legal_moves"])}
+    _hook(player, "game_over", message.get("view"), message.get("returns"), message.get("forfeit"))
+    return None
+
+
+def _hook(player: Any, name: str, *args: Any) -> None:
+    hook = getattr(player, name, None)
+    if hook is not None:
+        hook(*args)
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 2:
+        print("usage: python -m xenophon.play.python_player MODULE CLASS", file=sys.stderr)
+        return 2
+    protocol_out, sys.stdout = sys.stdout, sys.stderr  # what the class prints is no answer
+    player = load_class(*argv)()
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        reply = answer(player, json.loads(line))
+        if reply is None:
+            return 0
+        protocol_out.write(json.dumps(reply, ensure_ascii=False) + "\n")
+        protocol_out.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,310 @@
+"""External players (`cmd:PROGRAM ARGS`, `python:MODULE:CLASS`; docs/players.md):
+the examples play whole matches against `random` in both games; a player
+that crashes, hangs, answers an illegal move or garbage loses that game with
+the reason recorded, and the match goes on; no child process outlives its
+game; the view a seat is sent is the same in every world it cannot tell
+apart; a bad spec is one clear line."""
+
+import json
+import random
+import shutil
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from test_cli import xenophon
+from xenophon.kernel.registry import GAMES, SpecError, game_from_spec
+from xenophon.lab.selfplay import selfplay_job
+from xenophon.lab.tournament import play_match, play_one
+from xenophon.play.external import Forfeit, decision_message, forfeit_returns
+from xenophon.play.players import make_bot
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+PY_CMD = f"cmd:{sys.executable} {EXAMPLES / 'random_player.py'}"
+PY_CLASS = f"python:{EXAMPLES / 'random_player.py'}:RandomPlayer"
+SH_CMD = f"cmd:{EXAMPLES / 'random_player.sh'}"
+#: a per-move limit a test's misbehaving players run into; the good ones answer in milliseconds
+SHORT = "time=1,startup=30"
+
+#: a player that plays randomly for `GOOD` decisions, then misbehaves as its
+#: first argument says; it writes its pid (and that of a child it starts) to
+#: the file of its second argument
+BAD_PLAYER = textwrap.dedent(
+    """
+    import json, os, random, subprocess, sys, time
+    mode, pids = sys.argv[1], sys.argv[2]
+    GOOD = 3
+    with open(pids, "a") as out:
+        out.write(f"{os.getpid()}\\n")
+    decisions = 0
+    for line in sys.stdin:
+        message = json.loads(line)
+        if message["type"] == "start":
+            reply = {"type": "ready", "protocol": 1}
+        elif message["type"] == "move":
+            decisions += 1
+            reply = {"move": random.choice(message["legal_moves"])}
+            if decisions > GOOD:
+                if mode == "crash":
+                    print("Traceback: something went wrong", file=sys.stderr)
+                    sys.exit(3)
+                if mode == "timeout":
+                    child = subprocess.Popen(["sleep", "600"])
+                    with open(pids, "a") as out:
+                        out.write(f"{child.pid}\\n")
+                    time.sleep(600)
+                if mode == "illegal":
+                    reply = {"move": "castle queenside"}
+                if mode == "garbage":
+                    print("I think I will play the best move", flush=True)
+                    continue
+        else:
+            break
+        print(json.dumps(reply), flush=True)
+    """
+)
+
+
+def run(*args):
+    """The command in a child process: (exit code, stdout, stderr)."""
+    done = xenophon(*args)
+    return done.returncode, done.stdout, done.stderr
+
+
+def running(pid: int) -> bool:
+    """Whether a process runs (a zombie left to an init that does not reap is not running)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except FileNotFoundError:
+        return False
+
+
+def pids_in(path: Path) -> list[int]:
+    return [int(line) for line in path.read_text().split()] if path.exists() else []
+
+
+@pytest.fixture
+def bad_player(tmp_path):
+    script = tmp_path / "bad_player.py"
+    script.write_text(BAD_PLAYER)
+    pids = tmp_path / "pids"
+
+    def spec(mode: str) -> str:
+        return f"cmd[{SHORT}]:{sys.executable} {script} {mode} {pids}"
+
+    spec.pids = pids  # type: ignore[attr-defined]
+    return spec
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("player", [PY_CMD, PY_CLASS, SH_CMD], ids=["py-cmd", "py-class", "sh"])
+def test_an_example_plays_a_match_against_random(game, player):
+    if player == SH_CMD and shutil.which("awk") is None:
+        pytest.skip("no awk")
+    report = play_match(game, player, "random", games=4, processes=1, progress=False)
+    summary = report.summary()
+    assert report.games == 4 and summary["forfeits"] == {"a": {}, "b": {}}
+    assert all(record.forfeit is None for record in report.records)
+    assert summary["deal_fit"]["elo"] is not None  # the Elo within a deal, like any bot's
+    assert "Elo within a deal" in report.text()
+
+
+def test_the_examples_play_as_seeded():
+    """Same seed, same game: the start message gives each player its seed."""
+    game = GAMES[0]
+    for player in (PY_CMD, PY_CLASS, SH_CMD):
+        first, second = (play_one(game, [player, "random"], 5, 0) for _ in range(2))
+        assert first == second
+
+
+@pytest.mark.parametrize("mode", ["crash", "timeout", "illegal", "garbage"])
+def test_a_misbehaving_player_loses_that_game_and_the_match_goes_on(bad_player, mode):
+    reasons = {"crash": "crash", "timeout": "timeout", "illegal": "illegal", "garbage": "malformed"}
+    report = play_match(GAMES[-1], bad_player(mode), "random", games=2, processes=1, progress=False)
+    assert report.games == 2 and report.losses == 2  # both games lost, neither stopped the match
+    for record in report.records:
+        seat_of_bad = record.first_seat_of_a
+        assert record.forfeit["seat"] == seat_of_bad
+        assert record.forfeit["reason"] == reasons[mode]
+        assert record.returns == forfeit_returns(seat_of_bad)
+    assert report.forfeits() == {"a": {reasons[mode]: 2}, "b": {}}
+    assert f"forfeits: A 2 ({reasons[mode]} 2), B 0" in report.text()
+    message = report.records[0].forfeit["message"]
+    expected = {
+        "crash": "status 3; its last error line: Traceback: something went wrong",
+        "timeout": "no answer within 1 s",
+        "illegal": "castle queenside",
+        "garbage": "not a JSON object: I think I will play",
+    }
+    assert expected[mode] in message
+    pids = pids_in(bad_player.pids)
+    assert len(pids) >= 2 and not any(running(pid) for pid in pids)  # no child left, grandchild too
+
+
+def test_a_forfeit_is_kept_in_the_results_file_and_the_json_report(bad_player, tmp_path):
+    results, report = tmp_path / "results.jsonl", tmp_path / "report.json"
+    code, out, err = run(
+        "match", bad_player("illegal"), "random", "--game", GAMES[0], "--games", "2",
+        "--processes", "1", "--results", results, "--json", report,
+    )  # fmt: skip
+    assert code == 0, err
+    assert "forfeits: A 2 (illegal 2), B 0" in out
+    lines = [json.loads(line) for line in results.read_text().splitlines()[1:]]
+    assert [line["forfeit"]["reason"] for line in lines] == ["illegal", "illegal"]
+    written = json.loads(report.read_text())
+    assert written["summary"]["forfeits"] == {"a": {"illegal": 2}, "b": {}}
+    assert all(game["forfeit"]["seat"] == game["first_seat_of_a"] for game in written["games"])
+
+
+def test_a_game_played_out_keeps_its_results_line(tmp_path):
+    """No `forfeit` field where no one forfeited: results files read as before."""
+    results = tmp_path / "results.jsonl"
+    play_match(
+        GAMES[0], "random", "random", games=2, processes=1, progress=False, results=str(results)
+    )
+    lines = [json.loads(line) for line in results.read_text().splitlines()[1:]]
+    assert all("forfeit" not in line for line in lines)
+
+
+def test_a_python_class_that_raises_loses_with_its_error(tmp_path, monkeypatch):
+    module = tmp_path / "raising_player.py"
+    module.write_text(
+        "class Player:\n"
+        "    def choose(self, view, legal_moves):\n"
+        "        print('thinking')  # what a class prints is no answer\n"
+        "        raise ZeroDivisionError('no idea what to play')\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    record = play_one(GAMES[0], ["python:raising_player:Player", "random"], 1, 1)
+    assert record.forfeit["seat"] == 1 and record.forfeit["reason"] == "crash"
+    assert "ZeroDivisionError: no idea what to play" in record.forfeit["message"]
+
+
+def test_selfplay_keeps_a_forfeit_and_a_record_without_a_result(bad_player):
+    [game] = selfplay_job(GAMES[0], {}, ["random", bad_player("garbage")], seed=2)
+    assert game["forfeit"]["seat"] == 1 and game["forfeit"]["reason"] == "malformed"
+    assert game["returns"] == [1.0, -1.0]
+    assert not any("result" in row for row in game["record"])
+
+
+def test_balance_and_selfplay_take_an_external_player(tmp_path):
+    code, out, err = run(
+        "selfplay", GAMES[0], "--bots", f"{PY_CLASS};random", "--games", "1",
+        "--seed", "3", "--out", tmp_path / "records", "--processes", "1",
+    )  # fmt: skip
+    assert code == 0, err
+    assert "returns" in out and "forfeits" not in out
+    code, out, err = run(
+        "balance", GAMES[0], "--bot", PY_CMD, "--deals", "1", "--out", tmp_path / "b",
+        "--processes", "1",
+    )  # fmt: skip
+    assert code == 0, err
+    assert f"{PY_CMD} for both sides" in out
+
+
+class Recorder:
+    """What a player was sent, kept by a Python class the test writes."""
+
+    SOURCE = textwrap.dedent(
+        """
+        import json, os, random
+
+        class Recorder:
+            def __init__(self):
+                self.out = open(os.environ["RECORDED_VIEWS"], "a")
+
+            def new_game(self, game, seat, options, seed):
+                self.seat = seat
+
+            def choose(self, view, legal_moves):
+                self.out.write(json.dumps({"seat": self.seat, "view": view}) + "\\n")
+                self.out.flush()
+                return random.choice(legal_moves)
+        """
+    )
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_view_sent_is_the_seats_and_hides_the_opponents_cards(game, tmp_path, monkeypatch):
+    (tmp_path / "recorder.py").write_text(Recorder.SOURCE)
+    monkeypatch.setenv("RECORDED_VIEWS", str(tmp_path / "views.jsonl"))
+    monkeypatch.chdir(tmp_path)
+    record = play_one(game, ["python:recorder:Recorder", "random"], 4, 1)
+    assert record.forfeit is None
+    sent = [json.loads(line) for line in (tmp_path / "views.jsonl").read_text().splitlines()]
+    assert sent and all(line["seat"] == 1 for line in sent)
+    for line in sent:
+        opponent = line["view"]["players"][0]
+        assert opponent["hand"] is None and opponent["deck"] is None
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_decision_message_is_equal_in_worlds_the_seat_cannot_tell_apart(game):
+    """Every decision of random games: the message sent (view and legal
+    moves) is the same in worlds resampled for the seat, while the worlds
+    themselves differ in what the seat cannot see."""
+    rng = random.Random(7)
+    differing = 0
+    for seed in range(2):
+        state = game_from_spec(game, seed=seed).new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance():
+                state.apply_code(state.sample_chance(rng).code)
+                continue
+            seat = state.current_player
+            message = decision_message(state, seat)
+            for _ in range(2):
+                world = state.resample(seat, rng)
+                assert decision_message(world, seat) == message
+                differing += world.to_dict() != state.to_dict()
+            state.apply_code(rng.choice(state.legal_actions()))
+    assert differing > 10
+
+
+@pytest.mark.parametrize(
+    ("spec", "words"),
+    [
+        ("cmd:no-such-program-anywhere --fast", "no such program 'no-such-program-anywhere'"),
+        ("cmd:", "write it cmd:PROGRAM ARGS"),
+        ("cmd:'unclosed", "cannot read the command line"),
+        ("cmd[time=0]:sh", "'time' must be seconds from 0.01 to 3600"),
+        ("cmd[speed=2]:sh", "cmd has no option 'speed'"),
+        ("cmd[time=2:sh", "options go in brackets"),
+        ("python:no_such_module_here:Player", "no module named 'no_such_module_here'"),
+        (f"python:{EXAMPLES / 'random_player.py'}:NoSuchClass", "has no class 'NoSuchClass'"),
+        (f"python:{EXAMPLES / 'random_player.py'}:serve", "has no class 'serve'"),
+        ("python:json:JSONDecoder", "has no method choose"),
+        ("python:json", "write it python:MODULE:CLASS"),
+    ],
+)
+def test_a_bad_external_spec_is_one_line(spec, words):
+    with pytest.raises(SpecError, match=None) as caught:
+        make_bot(spec, 0)
+    assert words in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_a_bad_external_spec_stops_the_command_before_any_game(tmp_path):
+    code, out, err = run("match", "cmd:no-such-program-anywhere", "random", "--games", "2")
+    assert code == 2 and out == ""
+    assert err.strip().splitlines() == [
+        "xenophon: bot 'cmd:no-such-program-anywhere': no such program 'no-such-program-anywhere'"
+    ]
+
+
+def test_a_forfeit_names_seat_and_reason():
+    lost = Forfeit(1, "timeout", "no answer within 2 s")
+    assert lost.record() == {"seat": 1, "reason": "timeout", "message": "no answer within 2 s"}
+    assert forfeit_returns(1) == [1.0, -1.0] and forfeit_returns(0) == [-1.0, 1.0]
+
+
+def test_a_program_that_never_reads_cannot_hang_the_engine(tmp_path):
+    """A program that neither reads nor answers: the handshake times out."""
+    script = tmp_path / "deaf.sh"
+    script.write_text(f"#!/bin/sh\necho $$ > {tmp_path / 'pid'}\nexec sleep 600\n")
+    script.chmod(0o755)
+    record = play_one(GAMES[0], [f"cmd[startup=0.5]:{script}", "random"], 1, 0)
+    assert record.forfeit == {"seat": 0, "reason": "timeout", "message": "no answer within 0.5 s"}
+    assert not running(pids_in(tmp_path / "pid")[0])
