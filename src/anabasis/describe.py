@@ -332,7 +332,7 @@ def _mark(moves: bool, attacks: bool, centre: bool) -> str:
 
 
 class AnabasisCards:
-    """`card NAME` and `card SQUARE` for one seat."""
+    """`card NAME`, `card SQUARE` and `card SLOT` (an event slot) for one seat."""
 
     def __init__(self, state: State, seat: int):
         self.cards = state.game.cards
@@ -341,6 +341,8 @@ class AnabasisCards:
     def lines(self, state: State, word: str) -> list[str]:
         """A card's stats, text and patterns; KeyError naming what is unknown."""
         view = state.view(self.seat)
+        if word.isascii() and word.isdigit():
+            return self.in_slot(view, word)
         if SQUARE.match(word.lower()):
             entry = view["grid"].get(word.lower())
             if entry is None:
@@ -358,6 +360,18 @@ class AnabasisCards:
             f"{field.name} (field card, {field.duration} turns)",
             "  " + FIELD_TEXT[field.effect].format(n=field.amount),
         ]
+
+    def in_slot(self, view: dict, word: str) -> list[str]:
+        """The event in one of the seat's slots (`card 2`)."""
+        slots = view["players"][self.seat]["slots"]
+        number = int(word) if len(word) <= 2 else 0
+        if not 1 <= number <= len(slots):
+            raise KeyError(f"no event slot {shown(word)}: your slots are 1 to {len(slots)}")
+        slot = slots[number - 1]
+        if slot is None:
+            raise KeyError(f"your event slot {number} is empty")
+        state = "spent, face up" if slot["face_up"] else "face down"
+        return [f"your slot {number} ({state}):"] + self.stats(self.cards.by_name(slot["card"]))
 
     def stats(self, card: Any, diagram: bool = True) -> list[str]:
         """Stats and text; for a character its patterns around it (`diagram`)."""
