@@ -368,6 +368,28 @@ def test_hero_mistyped_move_words_are_answered_like_card_names():
         parse_action("atack F1 > avatar", load_card_set())
 
 
+def test_a_defend_window_asks_again_after_a_fast_move(tmp_path, monkeypatch, capsys):
+    """Issue 49, item 8: after a Retainer (or a fast operation) in a defend
+    window the prompt returns with the question again, though it reads the
+    same (here made so: the legal moves summed up alike)."""
+    import io
+
+    import xenophon.hero.describe
+    from xenophon.cli.main import main
+
+    typed, session = moves_until("hero", 4, 0, lambda s: s.view(0)["phase"] == "defend")
+    script = "\n".join([*typed, "retainer discard Goblin Raider", "quit"]) + "\n"
+    monkeypatch.setattr(xenophon.hero.describe, "legal_summary", lambda state: "some moves")
+    monkeypatch.setattr("sys.stdin", io.StringIO(script))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.setenv("NO_COLOR", "1")
+    main(["play", "hero", "--seed", "4", "--seat", "0", "--level", LEVEL])
+    out = capsys.readouterr().out
+    after = flat(out.split("retainer discard Goblin Raider", 1)[1])
+    question = "'guard SLOT' with a standby unit, use a fast operation or the Retainer"
+    assert question in after.split("your move>")[0], after[:600]
+
+
 def with_hand(state, seat, names):
     """The position with `seat`'s hand exchanged for `names`, from its deck
     (every card stays in exactly one zone)."""

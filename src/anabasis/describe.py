@@ -259,6 +259,9 @@ class AnabasisNarrator(Narrator):
             )
         return f"Phase {phase}. Legal: {legal_summary(state)}."
 
+    def asks_again(self, state: State) -> bool:
+        return state.view(self.seat)["phase"] in ("response", "nullify", "evade")
+
     def nullify_question(self, state: State, view: dict) -> str:
         name = self.last_activation[1] if self.last_activation else "an event"
         whose = self.whose(self.last_activation[0]) if self.last_activation else "an"
