@@ -396,7 +396,7 @@ function drawCurve() {
     dot.setAttribute("data-index", p.index);
     dot.setAttribute("class", p.mistake ? "point mistake" : "point");
     const title = document.createElementNS(ns, "title");
-    title.textContent = `turn ${p.turn}: ${p.played} (win ${pct(p.win)})` + (p.mistake ? `, better ${p.better}` : "");
+    title.textContent = `turn ${p.turn}: ${p.played} (win ${pct(p.win)})` + (p.mistake ? `, better: ${p.better}` : "");
     dot.append(title);
     dot.addEventListener("click", () => reviewGo(p.index));
     svg.append(dot);
@@ -404,7 +404,7 @@ function drawCurve() {
   const label = r.done ? `win probability of seat ${r.seat} before each decision` : `reviewing… ${r.points.length} decisions`;
   $("#curve").replaceChildren(el("div", { class: "legend" }, label), svg);
   $("#mistakes").replaceChildren(...r.points.filter((p) => p.mistake).map((p) =>
-    el("li", { onclick: () => reviewGo(p.index) }, `turn ${p.turn}: ${p.played} (${pct(p.played_win)}), better ${p.better} (${pct(p.win)})`)));
+    el("li", { onclick: () => reviewGo(p.index) }, `turn ${p.turn}: ${p.played} (${pct(p.played_win)}), better: ${p.better} (${pct(p.win)})`)));
 }
 $("#first").onclick = () => reviewGo(0);
 $("#prev").onclick = () => reviewGo((app.review?.index || 0) - 1);
