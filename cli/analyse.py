@@ -19,7 +19,7 @@ from xenophon.cli.common import (
     whole_number,
 )
 from xenophon.kernel.files import check_output, write_atomic
-from xenophon.kernel.game import State
+from xenophon.kernel.game import State, plural
 from xenophon.play.explain import DEFAULT_WORLDS, MAX_WORLDS, MIN_HURT, Explanation, explain_search
 from xenophon.play.records import Record, load_record, make_game_for, replay
 from xenophon.play.review import (
@@ -82,7 +82,16 @@ def add_parsers(commands: Any) -> None:
             "--turn", type=whole_number(1), metavar="N", help="the seat's first decision in turn N"
         )
         where.add_argument(
-            "--last", action="store_true", help="the seat's last decision (the default)"
+            "--step",
+            type=whole_number(1),
+            metavar="N",
+            help="the seat's Nth decision with a choice, any in a turn (as `review` numbers them)",
+        )
+        where.add_argument(
+            "--last",
+            action="store_true",
+            help="the end of the record: its last position when the seat is to move there, "
+            "else the seat's last decision (the default)",
         )
         parser.add_argument(
             "--as",
@@ -128,7 +137,12 @@ def add_parsers(commands: Any) -> None:
     )
     parser.add_argument("record", help="a game record (.jsonl)")
     parser.add_argument(
-        "--as", dest="seat", type=int, choices=(0, 1), required=True, help="the seat to review"
+        "--as",
+        dest="seat",
+        type=int,
+        choices=(0, 1),
+        help="the seat to review (default: as for `suggest`, the record's seat when it is "
+        "redacted, else the player to move at its end)",
     )
     parser.add_argument(
         "--threshold",
@@ -166,21 +180,20 @@ def choose_position(record: Record, args: argparse.Namespace) -> tuple[State, in
     """The position to analyse, the seat and a description of where it is."""
     game = make_game_for(record)
     final, before = replay(record, game)
-    if record.view is not None and args.seat not in (None, record.view):
-        raise UsageError(
-            f"this record was redacted for seat {record.view}; it can only be "
-            f"analysed as seat {record.view}"
-        )
-    seat = (
-        args.seat
-        if args.seat is not None
-        else (record.view if record.view is not None else final.current_player)
-    )
-    if seat not in (0, 1):
-        raise UsageError("the game is over: say which seat to analyse with --as")
-    if args.turn is None and not final.is_terminal() and final.current_player == seat:
-        return final, seat, "the current position"
+    seat = record_seat(record, final, args.seat, "analysed")
+    if args.turn is None and args.step is None and not final.is_terminal():
+        if final.current_player == seat:
+            return final, seat, "the current position"
     indexes = decisions_of(record, before, seat)
+    if args.step is not None:
+        if args.step > len(indexes):
+            raise UsageError(
+                f"seat {seat} has {plural(len(indexes), 'decision')} with a choice in this "
+                f"record; --step is 1 to {len(indexes)}"
+            )
+        index = indexes[args.step - 1]
+        turn = before[index].to_dict()["turn"]
+        return before[index], seat, f"step {args.step} (turn {turn}, before line {index + 2})"
     if args.turn is not None:
         indexes = [i for i in indexes if before[i].to_dict()["turn"] == args.turn]
         if not indexes:
@@ -189,6 +202,21 @@ def choose_position(record: Record, args: argparse.Namespace) -> tuple[State, in
     if not indexes:
         raise UsageError(f"seat {seat} has no decision in this record")
     return before[indexes[-1]], seat, f"seat {seat}'s last decision (line {indexes[-1] + 2})"
+
+
+def record_seat(record: Record, final: State, seat: int | None, verb: str) -> int:
+    """The seat `analyse`, `suggest` and `review` take: the one given, the
+    record's when it is redacted, else the player to move at its end."""
+    if record.view is not None and seat not in (None, record.view):
+        raise UsageError(
+            f"this record was redacted for seat {record.view}; it can only be "
+            f"{verb} from seat {record.view}'s side"
+        )
+    if seat is None:
+        seat = record.view if record.view is not None else final.current_player
+    if seat not in (0, 1):
+        raise UsageError(f"the game is over: say which seat is {verb} with --as")
+    return seat
 
 
 def result_table(result: SearchResult, top: int) -> str:
@@ -299,10 +327,9 @@ def run_review(args: argparse.Namespace) -> int:
     for path in pictures.values():
         check_output(path, force=args.force, inputs=[args.record], what="picture")
     record = load_record(args.record)
-    if record.view is not None and args.seat != record.view:
-        raise UsageError(f"this record was redacted for seat {record.view}")
     game = make_game_for(record)
-    _, before = replay(record, game)
+    final, before = replay(record, game)
+    args.seat = record_seat(record, final, args.seat, "reviewed")
     bot = searcher(args, 1000)
     indexes = decisions_of(record, before, args.seat)
     progress = None
@@ -313,12 +340,13 @@ def run_review(args: argparse.Namespace) -> int:
     curve: list[float] = []
     mistakes: list[dict[str, Any]] = []
     points: list[ReviewPoint] = []
-    for point in review_points(record, before, args.seat, bot, args.threshold):
+    for step, point in enumerate(review_points(record, before, args.seat, bot, args.threshold)):
         points.append(point)
         curve.append(point.win)
         if point.mistake:
             mistakes.append(
                 {
+                    "step": step + 1,
                     "line": point.index + 2,
                     "turn": point.turn,
                     "played": point.played,
@@ -333,7 +361,7 @@ def run_review(args: argparse.Namespace) -> int:
         progress.close()
     title = (
         f"{game.name}: seat {args.seat}'s decisions in {Path(args.record).name} "
-        f"({len(indexes)} decisions, {len(mistakes)} mistakes)"
+        f"({plural(len(indexes), 'decision')}, {plural(len(mistakes), 'mistake')})"
     )
     for image_format, path in pictures.items():
         write_atomic(path, review_picture(points, title, image_format))
@@ -350,13 +378,14 @@ def run_review(args: argparse.Namespace) -> int:
         )
         return 0
     print(
-        f"seat {args.seat}: {len(indexes)} decisions with a choice, {len(mistakes)} mistakes "
-        f"(win probability drop above {percent(args.threshold)})"
+        f"seat {args.seat}: {plural(len(indexes), 'decision')} with a choice, "
+        f"{plural(len(mistakes), 'mistake')} (win probability drop above "
+        f"{percent(args.threshold)})"
     )
     for m in mistakes:
         print(
-            f"  line {m['line']} (turn {m['turn']}): {m['played']} ({percent(m['played_win'])})"
-            f", better {m['better']} ({percent(m['better_win'])})"
+            f"  step {m['step']}, line {m['line']} (turn {m['turn']}): played {m['played']} "
+            f"({percent(m['played_win'])}), better: {m['better']} ({percent(m['better_win'])})"
         )
     print("win probability: " + sparkline(curve))
     for path in pictures.values():

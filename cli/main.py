@@ -7,7 +7,18 @@ import sys
 from typing import Any
 
 from xenophon import __version__
-from xenophon.cli import analyse, balance, bench, engine, match, play, records_cmd, serve, tune
+from xenophon.cli import (
+    analyse,
+    balance,
+    bench,
+    engine,
+    match,
+    play,
+    records_cmd,
+    rules,
+    serve,
+    tune,
+)
 from xenophon.kernel.errors import XenophonError, one_line
 from xenophon.kernel.plugin import game_titles
 
@@ -38,6 +49,7 @@ def build_parser() -> OneLineParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     parser.commands = commands
     play.add_parser(commands)
+    rules.add_parser(commands)
     analyse.add_parsers(commands)
     records_cmd.add_parsers(commands)
     match.add_parser(commands)

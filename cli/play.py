@@ -110,6 +110,7 @@ class TerminalSession(Session):
         self.interactive = interactive  # input from a terminal: the end of it is Ctrl-D
         self.leave_failed = False  # the last line asked to leave, and the save failed
         self.last_question = ""  # the last question the prompt put
+        self.moved = False  # whether the human moved since it was put
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
@@ -147,9 +148,13 @@ class TerminalSession(Session):
                     shown = True
                 if not asked:
                     question = self.narrator.asking(self.state)
-                    if question != self.last_question:  # not again while it stays the same
+                    # not again while it stays the same, except in a window the
+                    # human answers again after a move of its own (a fast operation)
+                    again = self.moved and self.narrator.asks_again(self.state)
+                    if question != self.last_question or again:
                         self.say(folded(question))
                         self.last_question = question
+                    self.moved = False
                     asked = True
                 line = read_line("your move> ")
                 if line is None:
@@ -169,6 +174,7 @@ class TerminalSession(Session):
                     continue
                 self.leave_failed = False  # a second quit counts straight after the first
                 asked = asked and len(self.record.lines) == length
+                self.moved = self.moved or len(self.record.lines) > length
         self.show_board()
         self.finish()
         outcome = self.state.returns()[self.human]

@@ -3,6 +3,7 @@ analyse, suggest, review), the engine protocol's observations, new games,
 state, legal moves and cancel, and match with two named Hero decks."""
 
 import json
+import re
 import subprocess
 import sys
 import time
@@ -479,3 +480,71 @@ def test_match_takes_both_hero_decks_joined_by_a_comma():
         xenophon("match", "random", "random", "--game", "hero:cards=,wild_grove", "--games", "2"),
         "key=value",
     )
+
+
+def test_review_finds_its_seat_as_suggest_does(random_games, tmp_path):
+    """Issue 49, item 12: `review` works out the seat where `suggest` does
+    (a redacted record's), and asks for it in one line where no one can."""
+    full = random_games["anabasis", SEEDS[0]]
+    _, view = keyed_and_seat_view(full, 1, tmp_path)
+    reviewed = xenophon("review", view, "--iterations", "20", "--json")
+    assert reviewed.returncode == 0, reviewed.stderr
+    assert json.loads(reviewed.stdout)["seat"] == 1
+    assert_clean_error(
+        xenophon("review", full, "--iterations", "20"), "say which seat is reviewed with --as"
+    )
+
+
+def one_mistake(random_games, game):
+    """A record, seat and threshold whose review finds exactly one mistake
+    (the largest drop, clear of the next by 0.002: the JSON rounds to 0.001)."""
+    for seed in SEEDS:
+        for seat in ("0", "1"):
+            record = random_games[game, seed]
+            answer = xenophon("review", record, "--as", seat, "--iterations", "40", "--json")
+            mistakes = json.loads(answer.stdout)["mistakes"]
+            drops = sorted(m["better_win"] - m["played_win"] for m in mistakes)
+            if len(drops) >= 2 and drops[-1] - drops[-2] >= 0.002:
+                threshold = (drops[-1] + drops[-2]) / 2
+                (mistake,) = [m for m in mistakes if m["better_win"] - m["played_win"] > threshold]
+                return record, seat, threshold, mistake
+    raise AssertionError(f"no {game} review here has one largest mistake")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_one_mistake_its_step_and_the_better_move_as_the_picture_writes_it(
+    random_games, tmp_path, game
+):
+    """Issue 49, items 12 and 13: '1 mistake', the better move in the
+    picture's notation, and `analyse --step N` reaching the mistake's
+    position (any decision, not only a turn's first)."""
+    record, seat, threshold, mistake = one_mistake(random_games, game)
+    budget = ("--as", seat, "--iterations", "40")
+    text = xenophon("review", record, *budget, "--threshold", f"{threshold:.6f}")
+    assert text.returncode == 0, text.stderr
+    assert re.search(r"decisions? with a choice, 1 mistake \(", text.stdout), text.stdout
+    assert f"better: {mistake['better']} (" in text.stdout
+    assert f"step {mistake['step']}, line {mistake['line']} " in text.stdout
+    analysed = xenophon(
+        "analyse",
+        record,
+        "--as",
+        "0",
+        "--step",
+        mistake["step"],
+        "--iterations",
+        "40",
+        "--worlds",
+        "0",
+        "--json",
+    )
+    assert analysed.returncode == 0, analysed.stderr
+    assert f"before line {mistake['line']})" in json.loads(analysed.stdout)["position"]
+    too_far = xenophon("analyse", record, "--as", seat, "--step", "100000")
+    assert_clean_error(too_far, "--step is 1 to")
+
+
+def test_analyse_help_says_where_last_and_step_go():
+    helped = " ".join(xenophon("analyse", "--help").stdout.split())
+    assert "--last the end of the record" in helped
+    assert "the seat's Nth decision with a choice" in helped

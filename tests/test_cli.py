@@ -3,6 +3,7 @@ input, for both games, including every error path."""
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -78,6 +79,39 @@ def finished_games(tmp_path_factory):
         )
         records[game] = saved_records(home)[-1]
     return records
+
+
+@pytest.mark.parametrize("game", ["anabasis", "hero"])
+def test_rules_teach_how_to_win_a_turn_and_every_card(game):
+    """Issue 49, item 16: `xenophon rules GAME`, from the game's plugin."""
+    from xenophon.kernel.registry import make_game
+
+    result = xenophon("rules", game)
+    assert result.returncode == 0, result.stderr
+    text = result.stdout
+    assert text.startswith("How to win: ") and "A turn, step by step:" in text
+    assert all(len(line) <= 79 for line in text.splitlines())
+    made = make_game(game)
+    names = [card.name for card in made.cards.cards]
+    names += [avatar.name for avatar in getattr(made.cards, "avatars", ())]
+    missing = [name for name in names if f"\n{name} (" not in text]
+    assert not missing, missing
+    # every move the turn shows is written as the notation parses it
+    state = made.new_initial_state()
+    examples = [
+        found.group(1)
+        for found in map(re.compile(r"^   (\S.*?)\s{2,}\S").match, text.splitlines())
+        if found
+    ]
+    assert len(examples) >= 7, examples
+    fill = {"CARD": names[-1], "[on SLOT]": "", "[...]": "", "SQUARE": "b2", " N": " 1"}
+    for example in examples:
+        if example.startswith(("buy", "place", "set", "deploy", "play", "retainer")):
+            continue  # a card name of the right kind is the notation's business
+        for placeholder, value in fill.items():
+            example = example.replace(placeholder, value)
+        state.parse_code(example.replace("[", "").replace("]", "").strip())
+    assert_clean_error(xenophon("rules", "chess"), "invalid choice")
 
 
 def test_help_and_version():

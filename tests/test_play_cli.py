@@ -320,6 +320,76 @@ def test_illegal_moves_say_which_rule_blocks_them_anabasis(tmp_path):
     assert "Militia is a character: only events are set" in out
 
 
+def test_anabasis_mistyped_words_squares_and_event_slots(tmp_path):
+    """Issue 49, item 7: 'did you mean' for a move word and a card name (as
+    Hero has), a wrong square named as such, and `card SLOT` (as `help` says)."""
+    script = "palce Militia c2\nplace Militai c2\nbuy Village a7\ncard 1\ncard 7\nquit\n"
+    out = flat(
+        xenophon(
+            "play",
+            "anabasis",
+            "--seed",
+            "3",
+            "--seat",
+            "0",
+            "--level",
+            LEVEL,
+            input_text=script,
+            home=tmp_path,
+        ).stdout
+    )
+    assert "unknown move 'palce' (did you mean place?)" in out
+    assert "unknown card 'Militai' (did you mean Militia?)" in out
+    assert "'a7' is not a square (a1 to g6)" in out and "unknown card 'Village a7'" not in out
+    assert "your slot 1 (face down):" in out  # the starting event dealt there
+    assert "no event slot 7: your slots are 1 to 3" in out
+
+
+def test_card_slot_shows_the_event_set_there():
+    typed, session = moves_until(
+        "anabasis",
+        3,
+        0,
+        lambda s: any(s.view(0)["players"][0]["slots"]),
+        choose=lambda moves: next((m for m in moves if m.text.startswith("set ")), moves[0]),
+    )
+    view = session.state.view(0)
+    number, slot = next((i + 1, s) for i, s in enumerate(view["players"][0]["slots"]) if s)
+    lines = session.narrator.card_lines(session.state, str(number))
+    assert lines[0] == f"your slot {number} (face down):"
+    assert lines[1].startswith(f"{slot['card']} (event, cost")
+
+
+def test_hero_mistyped_move_words_are_answered_like_card_names():
+    from xenophon.hero.notation import parse_action
+    from xenophon.kernel.errors import NotationError
+
+    with pytest.raises(NotationError, match=r"unknown move 'atack' \(did you mean attack\?\)"):
+        parse_action("atack F1 > avatar", load_card_set())
+
+
+def test_a_defend_window_asks_again_after_a_fast_move(tmp_path, monkeypatch, capsys):
+    """Issue 49, item 8: after a Retainer (or a fast operation) in a defend
+    window the prompt returns with the question again, though it reads the
+    same (here made so: the legal moves summed up alike)."""
+    import io
+
+    import xenophon.hero.describe
+    from xenophon.cli.main import main
+
+    typed, session = moves_until("hero", 4, 0, lambda s: s.view(0)["phase"] == "defend")
+    script = "\n".join([*typed, "retainer discard Goblin Raider", "quit"]) + "\n"
+    monkeypatch.setattr(xenophon.hero.describe, "legal_summary", lambda state: "some moves")
+    monkeypatch.setattr("sys.stdin", io.StringIO(script))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.setenv("NO_COLOR", "1")
+    main(["play", "hero", "--seed", "4", "--seat", "0", "--level", LEVEL])
+    out = capsys.readouterr().out
+    after = flat(out.split("retainer discard Goblin Raider", 1)[1])
+    question = "'guard SLOT' with a standby unit, use a fast operation or the Retainer"
+    assert question in after.split("your move>")[0], after[:600]
+
+
 def with_hand(state, seat, names):
     """The position with `seat`'s hand exchanged for `names`, from its deck
     (every card stays in exactly one zone)."""

@@ -342,3 +342,51 @@ def test_a_record_too_large_to_upload_is_one_message(page, tmp_path):
     page.wait_for_function("document.querySelector('#message').textContent.includes('too large')")
     assert "give its path" in message_text(page)
     assert page.evaluate("document.body.dataset.connected") == "yes"
+
+
+def test_a_click_on_a_hero_hand_card_selects_it_and_a_discard_is_a_labelled_choice(page):
+    """Issue 49, item 1: one click on a hand card never plays a move (it was
+    `retainer discard CARD` at once); the card is selected, and the discard
+    is a button that says so."""
+    start_game(page, "hero", seat=0, seed="11")
+    assert your_move(page)
+    names = page.eval_on_selector_all(
+        "#play-board .chip.mine[data-card]", "chips => chips.map(c => c.dataset.card)"
+    )
+    assert names
+    for name in names:
+        chip = f'#play-board .chip.mine[data-card="{name}"]'
+        page.click(chip)
+        assert page.evaluate("window.xenophon.movesSent || 0") == 0, name
+        assert page.evaluate("document.body.dataset.state") == "your-move"
+        assert "selected" in page.get_attribute(chip, "class")
+        discard = page.locator(f'#choices button[data-move="retainer discard {name}"]')
+        assert discard.count() == 1, name
+        assert "discard" in discard.text_content() and "Retainer" in discard.text_content()
+        page.click("#choices button.cancel")
+        assert page.locator("#play-board .selected").count() == 0
+    page.click(f'#play-board .chip.mine[data-card="{names[0]}"]')
+    page.click(f'#choices button[data-move="retainer discard {names[0]}"]')
+    page.wait_for_function("document.querySelectorAll('#log li.you').length > 0")
+    assert f"you: retainer discard {names[0]}" in page.text_content("#log")
+
+
+@pytest.mark.parametrize("content", [None, "not json at all\n", '{"no": "record"}\n'])
+def test_a_bad_review_path_is_said_in_the_review_tab(page, tmp_path, content):
+    """Issue 49, item 2: a path that does not exist or a file that is not a
+    record is said in the Review tab (it stayed on 'loading…')."""
+    path = tmp_path / "record.jsonl"
+    if content is not None:
+        path.write_text(content)
+    page.click("button[data-tab=review]")
+    page.fill("#review-form input[name=path]", str(path))
+    page.click("#review-load")
+    page.wait_for_function(
+        "!document.querySelector('#review-status').textContent.includes('loading')",
+        timeout=TIMEOUT,
+    )
+    status = page.locator("#review-status")
+    assert status.is_visible()
+    assert str(path) in status.text_content() or "cannot read" in status.text_content()
+    assert "error" in status.get_attribute("class")
+    assert page.evaluate("document.body.dataset.state") != "loading"

@@ -52,6 +52,8 @@ class AnabasisNarrator(Narrator):
         self.mode = state.game.mode  # type: ignore[attr-defined]  # an Anabasis game's
         self.last_attack: tuple[int, str] | None = None  # (attacker's seat, its text)
         self.last_activation: tuple[int, str] | None = None  # (its seat, the event's name)
+        self.strikes = 0  # the strikes of the battle under way, to name each
+        self.ambush = False  # whether that battle's defender answered with an Ambush
 
     # -- chance -----------------------------------------------------------------
     def chance_phrase(self, kind: str, names: list[str] | None, count: int) -> str:
@@ -64,8 +66,15 @@ class AnabasisNarrator(Narrator):
                 return f"the opponent is dealt {plural(count, 'event')} {HIDDEN}"
             return f"your event slots are dealt {', '.join(names)}"
         if kind == "strike":
-            return f"strike: {', '.join(names or ['?'])}"
+            return f"{self.strike_name()}: {', '.join(names or ['?'])}"
         return f"{CHANCE_WORDS.get(kind, kind)} {count_text(Counter(names or []))}"
+
+    def strike_name(self) -> str:
+        """The battle's strikes in order: the attacker's, then the target's
+        counter-strike; after an Ambush, the target's first."""
+        self.strikes += 1
+        order = ("ambush strike", "strike") if self.ambush else ("strike", "counter-strike")
+        return order[min(self.strikes, 2) - 1]
 
     # -- steps ------------------------------------------------------------------
     def events(self, before: dict, after: dict, actor: int, text: str | None) -> list[str]:
@@ -97,6 +106,7 @@ class AnabasisNarrator(Narrator):
             ]
         if words[0] == "attack":
             self.last_attack = (actor, text)
+            self.strikes, self.ambush = 0, False
             source, _, target = words[1].partition("x")
             attacker = before["grid"].get(source)
             victim = before["grid"].get(target)
@@ -163,7 +173,7 @@ class AnabasisNarrator(Narrator):
                 left = self.cards.by_name(entry["card"]).hp - entry["damage"]
                 lines.append(
                     f"{self.whose(entry['owner'])} {entry['card']} on {q} takes "
-                    f"{hurt} damage ({plural(left, 'HP')} left)"
+                    f"{hurt} damage ({left} HP left)"
                 )
             bonus = entry["atk_bonus"] - old["atk_bonus"]
             if bonus > 0:
@@ -172,6 +182,19 @@ class AnabasisNarrator(Narrator):
                     f"+{bonus} ATK until the end of the turn"
                 )
         return lines
+
+    def activated(self, player: int, name: str) -> list[str]:
+        """Keeps the event just activated; a Nullify's line on what it cancelled."""
+        effect = self.cards.by_name(name).effect
+        cancelled = self.last_activation
+        self.last_activation = (player, name)
+        if effect == "ambush":
+            self.ambush = True
+        if effect != "nullify" or cancelled is None:
+            return []
+        if self.cards.by_name(cancelled[1]).effect == "ambush":
+            self.ambush = False
+        return [f"{self.whose(cancelled[0])} {cancelled[1]} is cancelled: it has no effect"]
 
     def _castle_lines(self, before: dict, after: dict) -> list[str]:
         lines = []
@@ -190,8 +213,8 @@ class AnabasisNarrator(Narrator):
             pairs = zip(before["players"][player]["slots"], after["players"][player]["slots"])
             for number, (old, new) in enumerate(pairs, start=1):
                 if old is not None and new is not None and not old["face_up"] and new["face_up"]:
-                    self.last_activation = (player, new["card"])
                     lines.append(f"{self.who(player)} activated {new['card']} (slot {number})")
+                    lines += self.activated(player, new["card"])
                 elif (
                     old is None
                     and new is not None
@@ -228,18 +251,32 @@ class AnabasisNarrator(Narrator):
                 f"event, or 'pass'. Legal: {legal_summary(state)}."
             )
         if phase == "nullify":
-            name = self.last_activation[1] if self.last_activation else "an event"
-            whose = self.whose(self.last_activation[0]) if self.last_activation else "an"
-            return (
-                f"Nullify window: {whose} {name} was activated; 'event N' with your "
-                f"Nullify cancels it, 'pass' lets it happen. Legal: {legal_summary(state)}."
-            )
+            return self.nullify_question(state, view)
         if phase == "evade":
             return (
                 f"Your character evades the attack: choose where it goes. "
                 f"Legal: {legal_summary(state)}."
             )
         return f"Phase {phase}. Legal: {legal_summary(state)}."
+
+    def asks_again(self, state: State) -> bool:
+        return state.view(self.seat)["phase"] in ("response", "nullify", "evade")
+
+    def nullify_question(self, state: State, view: dict) -> str:
+        name = self.last_activation[1] if self.last_activation else "an event"
+        whose = self.whose(self.last_activation[0]) if self.last_activation else "an"
+        held = [
+            number
+            for number, slot in enumerate(view["players"][self.seat]["slots"], start=1)
+            if slot and not slot["face_up"] and self.cards.by_name(slot["card"]).effect == "nullify"
+        ]
+        answer = (
+            f"'event {held[0]}' with your Nullify cancels it, 'pass' lets it happen"
+            if held
+            else "you hold no Nullify: 'pass' lets it happen"
+        )
+        legal = legal_summary(state)
+        return f"Nullify window: {whose} {name} was activated; {answer}. Legal: {legal}."
 
     def end_reason(self, view: dict) -> str:
         reasons = []
@@ -332,7 +369,7 @@ def _mark(moves: bool, attacks: bool, centre: bool) -> str:
 
 
 class AnabasisCards:
-    """`card NAME` and `card SQUARE` for one seat."""
+    """`card NAME`, `card SQUARE` and `card SLOT` (an event slot) for one seat."""
 
     def __init__(self, state: State, seat: int):
         self.cards = state.game.cards
@@ -341,6 +378,8 @@ class AnabasisCards:
     def lines(self, state: State, word: str) -> list[str]:
         """A card's stats, text and patterns; KeyError naming what is unknown."""
         view = state.view(self.seat)
+        if word.isascii() and word.isdigit():
+            return self.in_slot(view, word)
         if SQUARE.match(word.lower()):
             entry = view["grid"].get(word.lower())
             if entry is None:
@@ -358,6 +397,18 @@ class AnabasisCards:
             f"{field.name} (field card, {field.duration} turns)",
             "  " + FIELD_TEXT[field.effect].format(n=field.amount),
         ]
+
+    def in_slot(self, view: dict, word: str) -> list[str]:
+        """The event in one of the seat's slots (`card 2`)."""
+        slots = view["players"][self.seat]["slots"]
+        number = int(word) if len(word) <= 2 else 0
+        if not 1 <= number <= len(slots):
+            raise KeyError(f"no event slot {shown(word)}: your slots are 1 to {len(slots)}")
+        slot = slots[number - 1]
+        if slot is None:
+            raise KeyError(f"your event slot {number} is empty")
+        state = "spent, face up" if slot["face_up"] else "face down"
+        return [f"your slot {number} ({state}):"] + self.stats(self.cards.by_name(slot["card"]))
 
     def stats(self, card: Any, diagram: bool = True) -> list[str]:
         """Stats and text; for a character its patterns around it (`diagram`)."""

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from xenophon._core import anabasis as _core
 from xenophon.anabasis.cards import Card, CardSet
 from xenophon.kernel.codes import core_kinds, decode, encode
-from xenophon.kernel.errors import NotationError, shown
+from xenophon.kernel.errors import NotationError, did_you_mean, shown
 
 #: the kinds, in the order of their names; their numbers are the C core's
 KIND_NAMES = (
@@ -146,12 +146,13 @@ def parse_action(text: str, cards: CardSet) -> int:
     keyword, rest = words[0].lower(), words[1:]
     kind = KIND_WORDS.get(keyword)
     if kind is None:
-        raise NotationError(f"unknown move '{shown(words[0])}'; expected {USAGE}")
+        hint = did_you_mean(words[0], KIND_WORDS)
+        raise NotationError(f"unknown move '{shown(words[0])}'{hint}; expected {USAGE}")
     if kind in (END, PASS):
         _expect_no_more(rest, keyword)
         return encode(kind)
     if kind == BUY:
-        if rest and SQUARE.match(rest[-1].lower()) and len(rest) > 1:
+        if len(rest) > 1 and _means_a_square(rest[-1]):
             card = _card(" ".join(rest[:-1]), cards)
             return encode(BUY_PLACE, card.id, parse_square(rest[-1]))
         return encode(BUY, _card(" ".join(rest), cards).id)
@@ -173,10 +174,12 @@ def parse_action(text: str, cards: CardSet) -> int:
             raise NotationError(f"{keyword} needs one square, e.g. '{keyword} c3'")
         return encode(kind, parse_square(rest[0]))
     if kind == FIELD:
+        name = " ".join(rest)
         try:
-            return encode(FIELD, cards.field_by_name(" ".join(rest)).id)
+            return encode(FIELD, cards.field_by_name(name).id)
         except KeyError:
-            raise NotationError(f"unknown field card '{shown(' '.join(rest))}'") from None
+            hint = did_you_mean(name, (field.name for field in cards.fields))
+            raise NotationError(f"unknown field card '{shown(name)}'{hint}") from None
     if kind == STRIKE:
         if len(rest) != 1 or rest[0].lower() not in STRIKE_RESULTS:
             raise NotationError("strike is followed by miss, hit or crit")
@@ -219,7 +222,14 @@ def _card(name: str, cards: CardSet) -> Card:
     try:
         return cards.by_name(name)
     except KeyError:
-        raise NotationError(f"unknown card '{shown(name)}'") from None
+        hint = did_you_mean(name, (card.name for card in cards.cards))
+        raise NotationError(f"unknown card '{shown(name)}'{hint}") from None
+
+
+def _means_a_square(word: str) -> bool:
+    """Whether a word is meant as a square: card names hold no digit, so a
+    word with one is a square, a1 to g6 or not (parse_square says which)."""
+    return any(ch.isdigit() for ch in word)
 
 
 def _expect_no_more(rest: list[str], keyword: str) -> None:

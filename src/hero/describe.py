@@ -180,6 +180,10 @@ class HeroNarrator(Narrator):
             )
         return f"Phase {phase}. Legal: {legal_summary(state)}."
 
+    def asks_again(self, state: State) -> bool:
+        view = state.view(self.seat)
+        return view["phase"] in ("window", "defend") or bool(view.get("pending"))
+
     def end_reason(self, view: dict) -> str:
         reasons = []
         for player, info in enumerate(view["players"]):

@@ -17,13 +17,12 @@ formatting and parsing need only the card set, never a state. Chance outcomes
 
 from __future__ import annotations
 
-import difflib
 import re
 
 from xenophon._core import hero as _core
 from xenophon.hero.cards import HeroCard, HeroCardSet
 from xenophon.kernel.codes import core_kinds, decode, encode
-from xenophon.kernel.errors import NotationError, shown
+from xenophon.kernel.errors import NotationError, did_you_mean, shown
 
 __all__ = [
     "END",
@@ -96,6 +95,20 @@ USAGE = (
     "end | pass | move F1 | deploy CARD front|back | play CARD [on SLOT] | "
     "retainer discard CARD | ability [on SLOT] | target SLOT | "
     "attack F1 > op.F2|avatar | guard B1 | draw CARD"
+)
+#: the first words of the moves, for a mistyped one's "did you mean"
+MOVE_WORDS = (
+    "end",
+    "pass",
+    "move",
+    "deploy",
+    "play",
+    "retainer",
+    "ability",
+    "target",
+    "attack",
+    "guard",
+    "draw",
 )
 SLOT_HELP = "a slot is F1-F5 or B1-B5 (yours) or op.F1-op.B5 (the opponent's)"
 _SLOT = re.compile(r"(op\.)?([fb])([1-5])", re.IGNORECASE)
@@ -242,7 +255,8 @@ def parse_action(text: str, cards: HeroCardSet) -> int:
         return encode(ATTACK, attacker, target)
     if keyword == "draw":
         return encode(DRAW, _card(rest, cards, "draw").id, 0)
-    raise NotationError(f"unknown move '{shown(words[0])}'; expected {USAGE}")
+    hint = did_you_mean(words[0], MOVE_WORDS)
+    raise NotationError(f"unknown move '{shown(words[0])}'{hint}; expected {USAGE}")
 
 
 def _split_target(rest: list[str], usage: str) -> tuple[list[str], int]:
@@ -265,8 +279,5 @@ def _card(words: list[str], cards: HeroCardSet, verb: str) -> HeroCard:
         pass
     if len(words) > 1 and words[-1].lower() == "on":
         raise NotationError(f"a slot is missing after 'on' ({SLOT_HELP})")
-    names = [card.name for card in cards.cards]
-    lowered = {n.lower(): n for n in names}
-    close = difflib.get_close_matches(name.lower(), list(lowered), n=1)
-    hint = f" (did you mean {lowered[close[0]]}?)" if close else ""
+    hint = did_you_mean(name, (card.name for card in cards.cards))
     raise NotationError(f"unknown card '{shown(name)}'{hint}")

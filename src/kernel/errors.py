@@ -9,7 +9,9 @@ makes any message so where it is printed (`xenophon.cli.main`)."""
 
 from __future__ import annotations
 
+import difflib
 import re
+from collections.abc import Iterable
 
 #: the characters of user text a message quotes; the rest is cut with "..."
 MAX_SHOWN = 200
@@ -46,6 +48,16 @@ def shown(text: object, limit: int | None = MAX_SHOWN) -> str:
     if limit is not None and len(text) > limit:  # escapes made it longer
         text, cut = text[:limit], True
     return text + ELLIPSIS if cut else text
+
+
+def did_you_mean(text: str, names: Iterable[str]) -> str:
+    """' (did you mean NAME?)' for the name closest to `text` (case
+    ignored) when one is close, else '': what a message about an unknown
+    word or name adds (`did_you_mean("palce", ["place", "move"])` is
+    " (did you mean place?)")."""
+    lowered = {name.lower(): name for name in names}
+    close = difflib.get_close_matches(text.lower(), list(lowered), n=1)
+    return f" (did you mean {lowered[close[0]]}?)" if close else ""
 
 
 def one_line(message: object) -> str:

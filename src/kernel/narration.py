@@ -102,6 +102,12 @@ class Narrator:
         """What the seat is asked to decide now, in one or two lines."""
         raise NotImplementedError
 
+    def asks_again(self, state: State) -> bool:
+        """Whether the question is put again after the seat's own move though
+        it reads the same: in a window of the opponent's turn (a defence, a
+        response) the seat answers once more after a fast move."""
+        return False
+
     def end_reason(self, view: dict) -> str:
         raise NotImplementedError
 

@@ -163,6 +163,9 @@ class GamePlugin:
     best_at_equal_time: Mapping[str, Any]
     #: the ways a game spec is written, for help texts ("GAME", "GAME:mode=x")
     spec_forms: tuple[str, ...]
+    #: the rules as a player reads them (`xenophon rules GAME`): how to win,
+    #: a turn step by step, the cards of a game of it
+    rules: Callable[[Game], list[str]]
     #: a spec with every option written, and what its values may be
     spec_example: str | None = None
     spec_example_note: str | None = None

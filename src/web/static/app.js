@@ -34,7 +34,8 @@ const sum = (ms) => Object.values(ms || {}).reduce((a, b) => a + b, 0);
 // A game's board module calls registerBoard(name, { draw(view, seat, { cards,
 // options }) -> the board's element, details(card name, cards) -> the parts of
 // its details box, moveExample: the move box's placeholder, verbs: { a move's
-// first word: how the status line says it } }).
+// first word: how the status line says it }, and optionally note(move text) ->
+// what a move's button adds to its text (a word on what it costs), or null }).
 const BOARDS = {};
 function registerBoard(name, board) { BOARDS[name] = board; }
 // what a board module may use of the page
@@ -156,7 +157,10 @@ const HANDLERS = {
     if (document.body.dataset.state === "thinking" && app.lastLegal?.length) {
       app.legal = app.lastLegal; app.lastLegal = null; setState("your-move"); refreshSelection();
     }
-    if (document.body.dataset.state === "loading") setState("idle");
+    if (document.body.dataset.state === "loading") {   // the review asked for: said in its tab
+      reviewStatus(m.message, true);
+      setState("idle");
+    }
     return 0;
   },
   review(m) { startReview(m); return 0; },
@@ -261,8 +265,14 @@ function showChoices() {
   const moves = app.selection.length
     ? candidates(app.selection).filter((m) => m.anchors.length === app.selection.length || candidates(app.selection).length <= 12)
     : app.legal.filter((m) => m.anchors.length === 0);
-  box.replaceChildren(...moves.map((m) => el("button", { "data-move": m.text, onclick: () => play(m.text) }, m.text)));
-  if (app.selection.length) box.append(el("button", { onclick: () => { app.selection = []; refreshSelection(); } }, "cancel"));
+  box.replaceChildren(...moves.map(choiceButton));
+  if (app.selection.length) box.append(el("button", { class: "cancel", onclick: () => { app.selection = []; refreshSelection(); } }, "cancel"));
+}
+// a move's button: its text, and the board's word on what it costs (a discard says so)
+function choiceButton(move) {
+  const note = BOARDS[app.game]?.note?.(move.text);
+  return el("button", { "data-move": move.text, class: note ? "noted" : null, onclick: () => play(move.text) },
+    move.text, note ? el("span", { class: "note" }, ` (${note})`) : null);
 }
 function refreshSelection() { markSelectable($("#play-board"), app.legal); showChoices(); }
 function clickAnchor(anchor) {
@@ -271,8 +281,10 @@ function clickAnchor(anchor) {
   if (!candidates(selection).length) selection = [anchor];
   const found = candidates(selection);
   if (!found.length) { app.selection = []; refreshSelection(); return; }
+  // a move is played by a click on its target, never by the first click: that
+  // one selects (a card, a unit), and a move it completes is a button
   const exact = found.filter((m) => m.anchors.length === selection.length);
-  if (found.length === 1 && exact.length === 1) { play(exact[0].text); return; }
+  if (selection.length > 1 && found.length === 1 && exact.length === 1) { play(exact[0].text); return; }
   app.selection = selection;
   refreshSelection();
 }
@@ -341,10 +353,15 @@ function drawArrow(area, anchors, rank) {
 }
 
 // ---------------------------------------------------------------- review
+function reviewStatus(text, error = false) {
+  const status = $("#review-status");
+  status.textContent = text;
+  status.classList.toggle("error", error);
+}
 function startReview(m) {
   app.review = { ...m, index: 0, points: [], done: false };
   const where = m.redacted ? `redacted for seat ${m.seat}` : `full record, seen as seat ${m.seat}`;
-  $("#review-status").textContent = `${m.game}: ${m.lines.length} lines, ${where}` + (m.result ? `, result ${m.result.join(" : ")}` : ", not finished");
+  reviewStatus(`${m.game}: ${m.lines.length} lines, ${where}` + (m.result ? `, result ${m.result.join(" : ")}` : ", not finished"));
   $("#review-lines").replaceChildren(...m.lines.map((line, i) => el("li", { "data-index": i + 1, onclick: () => reviewGo(i + 1) },
     `${line.seat === "chance" ? "chance" : "seat " + line.seat}: ${line.text}`)));
   setState("reviewing");
@@ -382,7 +399,7 @@ function drawCurve() {
     dot.setAttribute("data-index", p.index);
     dot.setAttribute("class", p.mistake ? "point mistake" : "point");
     const title = document.createElementNS(ns, "title");
-    title.textContent = `turn ${p.turn}: ${p.played} (win ${pct(p.win)})` + (p.mistake ? `, better ${p.better}` : "");
+    title.textContent = `turn ${p.turn}: ${p.played} (win ${pct(p.win)})` + (p.mistake ? `, better: ${p.better}` : "");
     dot.append(title);
     dot.addEventListener("click", () => reviewGo(p.index));
     svg.append(dot);
@@ -390,7 +407,7 @@ function drawCurve() {
   const label = r.done ? `win probability of seat ${r.seat} before each decision` : `reviewing… ${r.points.length} decisions`;
   $("#curve").replaceChildren(el("div", { class: "legend" }, label), svg);
   $("#mistakes").replaceChildren(...r.points.filter((p) => p.mistake).map((p) =>
-    el("li", { onclick: () => reviewGo(p.index) }, `turn ${p.turn}: ${p.played} (${pct(p.played_win)}), better ${p.better} (${pct(p.win)})`)));
+    el("li", { onclick: () => reviewGo(p.index) }, `turn ${p.turn}: ${p.played} (${pct(p.played_win)}), better: ${p.better} (${pct(p.win)})`)));
 }
 $("#first").onclick = () => reviewGo(0);
 $("#prev").onclick = () => reviewGo((app.review?.index || 0) - 1);
@@ -414,7 +431,7 @@ $("#review-form").addEventListener("submit", async (event) => {
     return;
   }
   setState("loading");
-  $("#review-status").textContent = "loading…";
+  reviewStatus("loading…");
   request(message);
 });
 

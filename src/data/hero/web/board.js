@@ -72,9 +72,15 @@
       c.effects.length ? el("div", {}, `${c.trigger || "effect"}: ${c.effects.join(", ")}` + (c.target !== "none" ? ` (target: ${c.target})` : "")) : null];
   }
 
+  // what a move's button says beside its text: a discard is never a surprise
+  function note(text) {
+    return text.startsWith("retainer discard ") ? "discards the card for a Retainer token" : null;
+  }
+
   registerBoard("hero", {
     draw,
     details,
+    note,
     moveExample: "type a move, e.g. deploy Goblin Raider back",
     // a move's first word as the status line says it ("AI: deploys ...")
     verbs: { move: "moves", attack: "attacks", end: "ends the phase", pass: "passes", deploy: "deploys",
