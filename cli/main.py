@@ -8,6 +8,7 @@ from typing import Any
 
 from xenophon import __version__
 from xenophon.cli import analyse, balance, bench, engine, match, play, records_cmd, serve, tune
+from xenophon.cli import solve as solve_cmd
 from xenophon.kernel.errors import XenophonError, one_line
 from xenophon.kernel.plugin import game_titles
 
@@ -39,6 +40,7 @@ def build_parser() -> OneLineParser:
     parser.commands = commands
     play.add_parser(commands)
     analyse.add_parsers(commands)
+    solve_cmd.add_parser(commands)
     records_cmd.add_parsers(commands)
     match.add_parser(commands)
     balance.add_parser(commands)
