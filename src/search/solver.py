@@ -237,7 +237,9 @@ class WorldSolver:
         return best[0], all_exact
 
 
-def world_states(state: State, seat: int, draw: WorldDraw, seed: int) -> Iterator[tuple[State, float]]:
+def world_states(
+    state: State, seat: int, draw: WorldDraw, seed: int
+) -> Iterator[tuple[State, float]]:
     """Worlds drawn from `seat`'s information, with their weights, for ever."""
     rng = random.Random(seed)
     while True:
