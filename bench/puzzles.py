@@ -22,6 +22,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from xenophon.kernel.errors import XenophonError
 from xenophon.kernel.registry import GAMES, make_game
 from xenophon.play.levels import bot_for_level
 from xenophon.search.bots import ISMCTSBot
@@ -108,9 +109,16 @@ def load(game_name: str) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-def solved(puzzle: dict, level: str, seed: int) -> bool:
-    game = make_game(puzzle["game"])
-    state = game.state_from_dict(puzzle["state"])
+def position(puzzle: dict):
+    """The puzzle's position, or None when the core's state reader does not
+    take its dict (a position inside a battle's windows)."""
+    try:
+        return make_game(puzzle["game"]).state_from_dict(puzzle["state"])
+    except XenophonError:
+        return None
+
+
+def solved(state, puzzle: dict, level: str, seed: int) -> bool:
     move = bot_for_level(level, seed).choose(state)
     values = puzzle["values"]
     return values[puzzle["best"]] - values[move.text] < MARGIN
@@ -123,10 +131,17 @@ def measure(level: str, seed: int, held_out_only: bool) -> None:
         for puzzle in load(game_name):
             if held_out_only and not puzzle["held_out"]:
                 continue
+            state = position(puzzle)
+            if state is None:
+                counts["unreadable"] += 1
+                continue
             part = "held-out" if puzzle["held_out"] else "open"
             counts[(puzzle["pattern"], part, "all")] += 1
-            if solved(puzzle, level, seed):
+            if solved(state, puzzle, level, seed):
                 counts[(puzzle["pattern"], part, "solved")] += 1
+        unreadable = counts.pop("unreadable", 0)
+        if unreadable:
+            print(f"  {game_name}: {unreadable} puzzles whose position the state reader refuses")
         patterns = sorted({pattern for pattern, _, _ in counts})
         if not patterns:
             print(f"  {game_name}: no puzzles")
