@@ -19,6 +19,7 @@ from xenophon.cli import (
     serve,
     tune,
 )
+from xenophon.cli import solve as solve_cmd
 from xenophon.kernel.errors import XenophonError, one_line
 from xenophon.kernel.plugin import game_titles
 
@@ -51,6 +52,7 @@ def build_parser() -> OneLineParser:
     play.add_parser(commands)
     rules.add_parser(commands)
     analyse.add_parsers(commands)
+    solve_cmd.add_parser(commands)
     records_cmd.add_parsers(commands)
     match.add_parser(commands)
     balance.add_parser(commands)

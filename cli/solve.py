@@ -1,0 +1,149 @@
+"""`xenophon solve`: each legal move's exact win probability over the rest
+of the turn (or through the opponent's reply), from one seat's information."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import textwrap
+from pathlib import Path
+from typing import Any
+
+from xenophon.cli.analyse import choose_position
+from xenophon.cli.common import percent, real_number, whole_number
+from xenophon.play.records import load_record
+from xenophon.search.solver import (
+    DEFAULT_SECONDS,
+    DEFAULT_WORLDS,
+    MAX_WORLDS,
+    Budget,
+    MoveValue,
+    SolveResult,
+    solve,
+)
+
+#: the longest a solve may be given
+MAX_SOLVE_SECONDS = 3600.0
+NOT_SOLVED = "not solved within the budget"
+COLUMNS = (
+    "win: the seat's win probability within the horizon, its best play against "
+    "the opponent's best, every chance outcome counted with its probability; "
+    "exact: the end of the game decides it within the horizon; estimated: some "
+    "positions at the horizon were scored by the evaluation"
+)
+
+
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "solve",
+        help="exact win probabilities of the moves over the rest of the turn",
+        description="Each legal move's win probability over the rest of the "
+        "current turn (expectimax: the seat's best, every chance outcome with "
+        "its probability), from one seat's information only.",
+    )
+    parser.add_argument("record", help="a game record (.jsonl)")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
+        "--turn", type=whole_number(1), metavar="N", help="the seat's first decision in turn N"
+    )
+    where.add_argument("--last", action="store_true", help="the seat's last decision (the default)")
+    parser.add_argument(
+        "--as",
+        dest="seat",
+        type=int,
+        choices=(0, 1),
+        help="the seat whose information is used (default: the player to move "
+        "at the end of the record)",
+    )
+    parser.add_argument(
+        "--through-reply",
+        action="store_true",
+        help="solve through the opponent's next turn too (the opponent minimising)",
+    )
+    parser.add_argument(
+        "--worlds",
+        type=whole_number(1, MAX_WORLDS),
+        default=DEFAULT_WORLDS,
+        metavar="N",
+        help="worlds drawn from the seat's information to average over when "
+        f"hidden cards reach the horizon (1 to {MAX_WORLDS}; default {DEFAULT_WORLDS})",
+    )
+    parser.add_argument(
+        "--seconds",
+        type=real_number(0, MAX_SOLVE_SECONDS, above=True),
+        default=DEFAULT_SECONDS,
+        metavar="S",
+        help=f"time budget (above 0, at most {MAX_SOLVE_SECONDS:g}; default {DEFAULT_SECONDS:g})",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the worlds drawn (default 0)")
+    parser.add_argument("--json", action="store_true", help="JSON output")
+    parser.set_defaults(run=run_solve)
+
+
+def value_text(value: MoveValue) -> str:
+    if value.win is None:
+        return NOT_SOLVED
+    return f"{percent(value.win):>6}  {'exact' if value.exact else 'estimated'}"
+
+
+def worlds_text(result: SolveResult) -> str:
+    if not result.hidden_matters:
+        return "one world: no hidden card reaches the horizon of the moves solved"
+    return (
+        f"average over {result.worlds} worlds drawn from seat {result.seat}'s "
+        "information (hidden cards reach the horizon)"
+    )
+
+
+def result_lines(result: SolveResult) -> list[str]:
+    horizon = "through the opponent's reply" if result.through_reply else "the rest of the turn"
+    width = max([len("move")] + [len(value.move.text) for value in result.moves]) + 1
+    lines = [f"{'move':<{width}} {'win':>6}  over {horizon}"]
+    lines += [f"{value.move.text:<{width}} {value_text(value)}" for value in result.moves]
+    lines.append(worlds_text(result))
+    ran_out = "; the budget ran out" if result.exhausted else ""
+    lines.append(
+        f"{result.nodes:,} positions, {result.table_entries:,} stored, "
+        f"{result.seconds:.2f} s{ran_out}"
+    )
+    return lines
+
+
+def result_dict(result: SolveResult) -> dict[str, Any]:
+    return {
+        "seat": result.seat,
+        "through_reply": result.through_reply,
+        "worlds": result.worlds,
+        "hidden_matters": result.hidden_matters,
+        "exhausted": result.exhausted,
+        "nodes": result.nodes,
+        "seconds": round(result.seconds, 3),
+        "moves": [
+            {
+                "move": value.move.text,
+                "win": None if value.win is None else round(value.win, 6),
+                "exact": value.exact,
+            }
+            for value in result.moves
+        ],
+    }
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    record = load_record(args.record)
+    state, seat, where = choose_position(record, args)
+    result = solve(
+        state,
+        seat,
+        through_reply=args.through_reply,
+        worlds=args.worlds,
+        budget=Budget(seconds=args.seconds),
+        seed=args.seed,
+    )
+    if args.json:
+        print(json.dumps({"position": where, **result_dict(result)}))
+        return 0
+    print(f"{Path(args.record).name}: {where}, seat {seat} to move")
+    print("\n".join(result_lines(result)))
+    print(textwrap.fill(COLUMNS, width=80))
+    return 0
