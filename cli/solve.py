@@ -77,7 +77,7 @@ def add_parser(commands: Any) -> None:
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the worlds drawn (default 0)")
     parser.add_argument("--json", action="store_true", help="JSON output")
-    parser.set_defaults(run=run_solve)
+    parser.set_defaults(run=run_solve, step=None)  # choose_position's --step: solve picks by turn
 
 
 def value_text(value: MoveValue) -> str:
