@@ -266,6 +266,15 @@ def test_a_long_move_is_cut_in_the_error_line(record, tmp_path):
     assert len(result.stderr) < 1000 and "x..." in result.stderr
 
 
+def test_a_long_format_version_is_cut_in_the_error_line(record, tmp_path):
+    """A format_version of thousands of digits was echoed whole (found by
+    the sealed_save fuzz target, input 485,504 of seed 1)."""
+    path = edited(record, tmp_path, lambda rows: rows[0].update(format_version=int("19" * 1000)))
+    result = xenophon("replay", path)
+    one_line_error(result, "by a newer xenophon")
+    assert len(result.stderr) < 1000 and "..." in result.stderr
+
+
 def test_a_hostile_card_file_name_is_one_line(tmp_path):
     cards = tmp_path / "cards.toml"
     cards.write_text('[[character]]\nname = "Mil\\nitia\\u001b[2J"\n')

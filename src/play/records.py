@@ -204,7 +204,7 @@ def _record_from_header(head: dict[str, Any], where: str) -> Record:
         raise RecordError(f"{where}: the header's format_version must be a whole number")
     if version > FORMAT_VERSION:
         raise RecordError(
-            f"{where}: written in record format {version} by a newer xenophon; "
+            f"{where}: written in record format {shown(version)} by a newer xenophon; "
             f"this one reads format {FORMAT_VERSION}"
         )
     if head.get("view") is not None:
