@@ -66,6 +66,36 @@ def add_budget_arguments(parser: argparse.ArgumentParser, iterations: int) -> No
     parser.add_argument("--seed", type=int, default=0, help="search seed (default 0)")
 
 
+def add_position_arguments(parser: Any) -> None:
+    """The record and the position in it, as choose_position reads them
+    (analyse, suggest and solve)."""
+    parser.add_argument("record", help="a game record (.jsonl)")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
+        "--turn", type=whole_number(1), metavar="N", help="the seat's first decision in turn N"
+    )
+    where.add_argument(
+        "--step",
+        type=whole_number(1),
+        metavar="N",
+        help="the seat's Nth decision with a choice, any in a turn (as `review` numbers them)",
+    )
+    where.add_argument(
+        "--last",
+        action="store_true",
+        help="the end of the record: its last position when the seat is to move there, "
+        "else the seat's last decision (the default)",
+    )
+    parser.add_argument(
+        "--as",
+        dest="seat",
+        type=int,
+        choices=(0, 1),
+        help="the seat whose information is used (default: the player "
+        "to move at the end of the record)",
+    )
+
+
 def add_parsers(commands: Any) -> None:
     for name, helptext in (
         ("analyse", "ranked moves for one position of a record"),
@@ -76,31 +106,7 @@ def add_parsers(commands: Any) -> None:
             help=helptext,
             description=helptext.capitalize() + ", from one seat's information only.",
         )
-        parser.add_argument("record", help="a game record (.jsonl)")
-        where = parser.add_mutually_exclusive_group()
-        where.add_argument(
-            "--turn", type=whole_number(1), metavar="N", help="the seat's first decision in turn N"
-        )
-        where.add_argument(
-            "--step",
-            type=whole_number(1),
-            metavar="N",
-            help="the seat's Nth decision with a choice, any in a turn (as `review` numbers them)",
-        )
-        where.add_argument(
-            "--last",
-            action="store_true",
-            help="the end of the record: its last position when the seat is to move there, "
-            "else the seat's last decision (the default)",
-        )
-        parser.add_argument(
-            "--as",
-            dest="seat",
-            type=int,
-            choices=(0, 1),
-            help="the seat whose information is used (default: the player "
-            "to move at the end of the record)",
-        )
+        add_position_arguments(parser)
         parser.add_argument(
             "--top",
             type=whole_number(1, MAX_TOP),

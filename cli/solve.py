@@ -9,7 +9,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from xenophon.cli.analyse import choose_position
+from xenophon.cli.analyse import add_position_arguments, choose_position
 from xenophon.cli.common import percent, real_number, whole_number
 from xenophon.play.records import load_record
 from xenophon.search.solver import (
@@ -41,20 +41,7 @@ def add_parser(commands: Any) -> None:
         "current turn (expectimax: the seat's best, every chance outcome with "
         "its probability), from one seat's information only.",
     )
-    parser.add_argument("record", help="a game record (.jsonl)")
-    where = parser.add_mutually_exclusive_group()
-    where.add_argument(
-        "--turn", type=whole_number(1), metavar="N", help="the seat's first decision in turn N"
-    )
-    where.add_argument("--last", action="store_true", help="the seat's last decision (the default)")
-    parser.add_argument(
-        "--as",
-        dest="seat",
-        type=int,
-        choices=(0, 1),
-        help="the seat whose information is used (default: the player to move "
-        "at the end of the record)",
-    )
+    add_position_arguments(parser)
     parser.add_argument(
         "--through-reply",
         action="store_true",
@@ -77,7 +64,7 @@ def add_parser(commands: Any) -> None:
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the worlds drawn (default 0)")
     parser.add_argument("--json", action="store_true", help="JSON output")
-    parser.set_defaults(run=run_solve, step=None)  # choose_position's --step: solve picks by turn
+    parser.set_defaults(run=run_solve)
 
 
 def value_text(value: MoveValue) -> str:
