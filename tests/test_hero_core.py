@@ -630,6 +630,16 @@ def test_example_refs_follow_removals():
     assert g.dict["players"][1]["known"] == {} and "Wolf Pack" not in g.dict["players"][1]["hand"]
 
 
+def test_a_retainer_token_has_power_500_without_a_race_bonus():
+    """RULES B6: power 500, attack 0; only a race bonus (Beast King) raises it."""
+    g = Script(DECKS["crimson_conqueror"], DECKS["wild_grove"])
+    g.draw("Goblin Raider", "Goblin Raider", "Berserker", "Mercenary", "Mercenary")
+    g.draw("Wolf Pack", "Sky Scout", "Cloud Archer", "Tidal Return", "Insight")
+    g.draw("Fireball").retainer("Mercenary")
+    token = g.dict["players"][0]["back"][0]
+    assert (token["card"], token["power"], token["attack"]) == ("Retainer", 500, 0)
+
+
 def test_example_night_queen_heals_once_per_enemy_token():
     g = Script(DECKS["crimson_conqueror"], NIGHT_QUEEN)
     g.draw("Goblin Raider", "Fireball", "Mercenary", "Flame Lancer", "War Cry")

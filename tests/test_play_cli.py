@@ -289,6 +289,7 @@ def test_cards_on_demand_hero(tmp_path):
     assert "Fire Drake (red unit, cost 5, condition (R)(R)(1))" in out
     assert "FLYING: can be guarded only by units with FLYING or RANGED" in out
     assert "Flame Warlord (avatar, red, Human)" in out and "charisma 5" in out
+    assert "for a 500-power token of your avatar's race" in out  # RULES B6
     assert "no unit in op.F1" in out
     assert "deals 2000 damage to the unit" in out
 

@@ -313,8 +313,8 @@ class HeroCards:
                 f"+{ability.attack} attack"
             )
         lines.append(
-            "  Retainer: discard a card in a window or your turn for a 1000-power "
-            "token in your back row"
+            "  Retainer: discard a card in a window or your turn for a 500-power "
+            "token of your avatar's race in your back row"
         )
         return lines
 
@@ -330,7 +330,8 @@ class HeroCards:
         ]
         if unit.get("token"):
             return head + [
-                "  a Retainer token (power 1000, no keywords; gone at the end of the turn)"
+                "  a Retainer token (power 500 before bonuses, attack 0, no keywords; gone at "
+                "the end of the turn)"
             ]
         return head + self.stats(self.cards.by_name(unit["card"]))
 
