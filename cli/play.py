@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 import textwrap
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -21,7 +22,7 @@ from xenophon.cli.lineedit import LineReader
 from xenophon.kernel.chance import ChanceStream
 from xenophon.kernel.errors import XenophonError
 from xenophon.kernel.game import CHANCE, State
-from xenophon.kernel.plugin import game_titles
+from xenophon.kernel.plugin import find_plugin, game_titles
 from xenophon.kernel.registry import GAMES
 from xenophon.play.levels import LEVELS, bot_for_level, level_description, level_from_elo
 from xenophon.play.records import Record, load_record
@@ -40,6 +41,35 @@ earlier lines), or one of:
   board        show the board again
   help         this text
   quit         save the game and leave (Ctrl-C does the same)"""
+
+
+def add_learn_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "learn",
+        help="a guided first game against a gentle AI",
+        description=f"A first game of {game_titles('or')}, guided: how to win and a turn "
+        "step by step first, then a lesson the first time each kind of decision comes, "
+        f"against the AI at its gentlest level ({LEARNING_LEVEL}). Saved and resumed "
+        "as 'xenophon play' games are.",
+    )
+    add_game_arguments(parser)
+    parser.add_argument(
+        "--seat", type=int, choices=(0, 1), default=0, help="your seat (default 0: you move first)"
+    )
+    add_workers_argument(parser)
+    parser.set_defaults(run=run_learn, resume=None, elo=None)
+
+
+def run_learn(args: argparse.Namespace) -> int:
+    plugin = find_plugin(args.game)
+    if plugin is None or plugin.intro is None:
+        raise UsageError(f"there is no guided game of {args.game}")
+    start = new_game(args, LEARNING_LEVEL)
+    for line in plugin.intro(start.state.game):
+        print(folded(line) if line else "")
+    print()
+    print(folded(GUIDED))
+    return play_start(start, args, plugin.lessons)
 
 
 def add_parser(commands: Any) -> None:
@@ -77,6 +107,13 @@ STAYS_OPEN = (
     "The game stays open: 'save FILE' saves it where you can write; 'quit' again "
     "tries once more and, if that fails too, leaves with the whole game written "
     "unsealed (a file that shows the AI's cards)."
+)
+#: the AI of a guided game: the weakest level
+LEARNING_LEVEL = next(iter(LEVELS))
+GUIDED = (
+    "A guided game: the first time each kind of decision comes, a 'Lesson:' line says "
+    "what it asks. 'hint' shows what the AI would play in your place, 'card NAME' explains "
+    "a card, 'moves' lists what you may do, 'help' the rest."
 )
 #: said when a game starts: where leaving saves it
 SAVED_TO = "Leaving ('quit', Ctrl-C) saves the game to {path}"
@@ -121,6 +158,10 @@ class TerminalSession(Session):
         self.moved = False  # whether the human moved since it was put
         self.narrator.lettered = True  # units by their letters (Hero, docs/play.md)
         self.board_turn = -1  # the turn of the last board drawn: one a turn
+        # a guided game (`xenophon learn`): by phase, what a decision there
+        # asks, said the first time it comes; the phases it was said for
+        self.lessons: Mapping[str, str] = {}
+        self.taught: set[str] = set()
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
@@ -172,6 +213,7 @@ class TerminalSession(Session):
                 else:
                     self.tell_events()
                 if not asked:
+                    self.teach()
                     question = self.narrator.asking(self.state)
                     # not again while it stays the same, except in a window the
                     # human answers again after a move of its own (a fast operation)
@@ -209,6 +251,13 @@ class TerminalSession(Session):
             return 1
         self.say(f"Game record saved to {path}")
         return 0
+
+    def teach(self) -> None:
+        """In a guided game, the lesson of the phase, the first time it comes."""
+        phase = self.state.view(self.human)["phase"]
+        if phase in self.lessons and phase not in self.taught:
+            self.taught.add(phase)
+            self.say(folded(f"Lesson: {self.lessons[phase]}"))
 
     def play_ai(self) -> None:
         """The AI's move. While it searches, a terminal shows one fixed line:
@@ -433,6 +482,14 @@ def run(args: argparse.Namespace) -> int:
     start = resumed_game(args.resume, level) if args.resume else new_game(args, level)
     if start.note:
         print(start.note)
+    return play_start(start, args)
+
+
+def play_start(
+    start: Start, args: argparse.Namespace, lessons: Mapping[str, str] | None = None
+) -> int:
+    """Plays a new or resumed game at the terminal until it ends or the player
+    leaves: the exit code. `lessons` (a guided game) are said by phase."""
     state, human, level = start.state, start.human, start.level
     # a resumed game is saved back to its own file (replaced whole by a rename:
     # until the new one is complete, the earlier save stays as it was)
@@ -453,6 +510,7 @@ def run(args: argparse.Namespace) -> int:
         live=sys.stdout.isatty(),
     )
     session.snapshots = start.snapshots
+    session.lessons = lessons or {}
     if args.resume:
         session.written.append(Path(args.resume))  # this game's own file
     read_line = LineReader(session.candidates)

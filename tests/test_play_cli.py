@@ -171,12 +171,11 @@ def test_the_game_is_told_move_by_move(passive_games, game):
     setup_at = next(i for i, line in enumerate(lines) if line.startswith("  setup: "))
     assert not any(line.startswith("  chance: ") for line in lines[:setup_at])
     # one board a turn (the last one drawn again at the end), the steps as lines
-    boards = [line.split(",")[0] for line in lines if line.startswith("Turn ")]
-    assert Counter(boards[:-1]).most_common(1)[0][1] == 1
+    boards = boards_by_turn(out)
+    assert max(boards.values()) == 1
     assert "game over" in [line for line in lines if line.startswith("Turn ")][-1]
-    assert len(boards) <= int(boards[-1].split()[1]) + 1
     ai_moves = sum(line.startswith("AI: ") for line in lines)
-    assert ai_moves > 2 * len(boards)  # the AI's steps are told, not drawn
+    assert ai_moves > 2 * sum(boards.values())  # the AI's steps are told, not drawn
     assert re.search(r"-- turn 2, the opponent's ", out)  # phase changes
     assert "Game over, seat" in out and ": " in out.split("Game over, seat")[1].splitlines()[0]
     assert "castle -" not in out and "HP -" not in out
@@ -184,14 +183,32 @@ def test_the_game_is_told_move_by_move(passive_games, game):
         assert re.search(r"[+-]Mil\d/1[rmx]", out)
 
 
+ENGINE_PHASES = "chance|nullify|response|evade|window|defend|draw|setup|standby1|standby2"
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_no_phase_is_named_by_its_engine_word(passive_games, game):
     out = passive_games[game]
-    engine_words = "chance|nullify|response|evade|window|defend|draw|setup|standby1|standby2"
+    engine_words = ENGINE_PHASES
     assert not re.search(rf"\bphase:? ({engine_words})\b", out, re.IGNORECASE)
     assert not re.search(rf"^({engine_words})\. Legal", out, re.IGNORECASE | re.MULTILINE)
     headers = {line.partition(": ")[2] for line in out.splitlines() if line.startswith("Turn ")}
     assert headers and not headers & set(engine_words.split("|"))
+
+
+def boards_by_turn(out):
+    """How many boards each turn drew (the last, at the game's end, left out)."""
+    headers = [line.split(",")[0] for line in out.splitlines() if line.startswith("Turn ")]
+    return Counter(headers[:-1])
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_transcripts_in_the_docs_show_one_board_a_turn_in_players_words(game):
+    """docs/transcripts/GAME.txt (docs/transcripts/make.py writes them)."""
+    out = (Path(__file__).parents[1] / "docs" / "transcripts" / f"{game}.txt").read_text()
+    assert max(boards_by_turn(out).values()) == 1
+    assert "game over" in [line for line in out.splitlines() if line.startswith("Turn ")][-1]
+    assert not re.search(rf"\bphase:? ({ENGINE_PHASES})\b", out, re.IGNORECASE)
 
 
 def test_the_game_ends_with_its_reason(passive_games):
@@ -865,3 +882,36 @@ def test_the_data_folder_is_the_systems_and_an_earlier_one_is_still_found(tmp_pa
     assert user_data_folder() == system
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     assert user_data_folder() == tmp_path / "data" / "xenophon"
+
+
+# -- a guided first game (issue 49: "the rules in the program") -----------------------------
+DECIDING = {
+    "anabasis": {"standby1", "field", "standby2", "response", "nullify", "evade"},
+    "hero": {"action", "window", "battle", "defend"},
+}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_decision_has_a_lesson_in_players_words(game):
+    from xenophon.kernel.plugin import find_plugin
+
+    lessons = find_plugin(game).lessons
+    assert set(lessons) == DECIDING[game]
+    for text in lessons.values():
+        assert not re.search(r"\b(standby1|standby2|phase (window|defend|nullify))\b", text)
+
+
+@pytest.mark.parametrize("game, first", [("anabasis", "Standby 1"), ("hero", "Action phase")])
+def test_learn_teaches_how_to_win_and_each_decision_once(tmp_path, game, first):
+    out = xenophon(
+        "learn", game, "--seed", "3", input_text="end\npass\n" * 15 + "quit\n", home=tmp_path
+    ).stdout
+    assert out.startswith("How to win:")
+    assert "A turn, step by step:" in out and "at level beginner" in out
+    lessons = [line for line in out.splitlines() if line.startswith("Lesson: ")]
+    assert f"Lesson: This is your {first}" in lessons[0]
+    assert len(lessons) == len(set(lessons)) >= 2  # each kind once, though turns come again
+    assert len(re.findall(rf"-- turn \d+, your {first}", out, re.IGNORECASE)) >= 2
+    (saved,) = (tmp_path / "xenophon" / "games").glob("*.jsonl")
+    resumed = xenophon("play", "--resume", saved, input_text="quit\n", home=tmp_path)
+    assert resumed.returncode == 0 and "at level beginner" in resumed.stdout
