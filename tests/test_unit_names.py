@@ -209,3 +209,24 @@ def test_a_game_followed_from_a_position_letters_the_units_it_finds():
     start = view(mine_back=["Mercenary", "Great Bear"])
     names = UnitNames().after(start, view(mine_back=["Great Bear"]), 1, "play Fireball on op.B1")
     assert names.rows[0] == ((), ("b",))
+
+
+@pytest.mark.parametrize("lettered", [True, False])
+def test_the_attack_header_names_both_units_as_the_question_does(lettered):
+    """Issue 49, item 10: no '(attack: F1 > F1)' under 'the opponent's Great
+    Bear (op.F1) attacks your ... (F1)': the board's header names the
+    attacker and its target from the seat's side, as the question does."""
+    session = new_game(game_from_spec("hero", seed=4), 0, "easy", 4).session(None)
+    session.narrator.lettered = lettered
+    play_through(
+        session,
+        bot_for_level("easy", 0),
+        lambda s: s.state.legal_moves()[0],
+        stop=lambda state: state.view(0)["phase"] == "defend",
+    )
+    header = session.narrator.board(session.state).splitlines()[0]
+    attacker, target = header.split("(attack: ")[1].rstrip(")").split(" > ")
+    question = session.narrator.asking(session.state)
+    assert attacker.startswith("op.") and f"({attacker}) attacks" in question
+    assert target == "avatar" and "attacks your avatar" in question or f"({target})" in question
+    assert not target.startswith("op.")
