@@ -156,7 +156,7 @@ class TerminalSession(Session):
         self.leave_failed = False  # the last line asked to leave, and the save failed
         self.last_question = ""  # the last question the prompt put
         self.moved = False  # whether the human moved since it was put
-        self.narrator.lettered = True  # units by their letters (Hero, docs/play.md)
+        self.narrator.lettered = True  # in the player's words where a game has some (docs/play.md)
         self.board_turn = -1  # the turn of the last board drawn: one a turn
         # a guided game (`xenophon learn`): by phase, what a decision there
         # asks, said the first time it comes; the phases it was said for

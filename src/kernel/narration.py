@@ -40,7 +40,7 @@ class Narrator:
         self.game = state.game
         self.seat = seat
         # whether things are named in the seat's own words where the game has
-        # some beside its notation (Hero's unit letters); the terminal's choice
+        # some beside its notation (a game's names for its pieces); the terminal's choice
         self.lettered = False
 
     def whose(self, player: int) -> str:
@@ -93,7 +93,7 @@ class Narrator:
     def read_move(self, text: str) -> str:
         """A move the seat wrote in its words, in the game's notation (the
         same text, unless the game names things for the seat in words of its
-        own, as Hero's unit letters)."""
+        own for its pieces)."""
         return text
 
     def rewind(self, steps: int) -> None:

@@ -107,7 +107,7 @@ class Session:
 
     def follow_record(self) -> None:
         """A resumed game: the narrator follows the steps already played, so
-        that what it keeps of the game (Hero's unit letters) is as if it had
+        that what it keeps of the game (names of pieces) is as if it had
         seen them; their words are not said again."""
         if not self.record.lines:
             return
