@@ -50,6 +50,7 @@ def build_parser() -> OneLineParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     parser.commands = commands
     play.add_parser(commands)
+    play.add_learn_parser(commands)
     rules.add_parser(commands)
     analyse.add_parsers(commands)
     solve_cmd.add_parser(commands)

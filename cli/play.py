@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 import textwrap
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -21,7 +22,7 @@ from xenophon.cli.lineedit import LineReader
 from xenophon.kernel.chance import ChanceStream
 from xenophon.kernel.errors import XenophonError
 from xenophon.kernel.game import CHANCE, State
-from xenophon.kernel.plugin import game_titles
+from xenophon.kernel.plugin import find_plugin, game_titles
 from xenophon.kernel.registry import GAMES
 from xenophon.play.levels import LEVELS, bot_for_level, level_description, level_from_elo
 from xenophon.play.records import Record, load_record
@@ -31,7 +32,7 @@ from xenophon.play.session import new_game as start_game
 HELP = """Type a move in the game's notation (Tab completes it, the arrows recall
 earlier lines), or one of:
   moves        list the legal moves
-  card NAME    a card's stats, text and patterns (also: card SQUARE, card SLOT)
+  card NAME    a card's stats, text and patterns (also: card SQUARE, card UNIT)
   hint         the AI's three best moves for you, with win probabilities
   undo         go back to your previous decision (chance stays as it fell; also
                past a resume)
@@ -40,6 +41,35 @@ earlier lines), or one of:
   board        show the board again
   help         this text
   quit         save the game and leave (Ctrl-C does the same)"""
+
+
+def add_learn_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "learn",
+        help="a guided first game against a gentle AI",
+        description=f"A first game of {game_titles('or')}, guided: how to win and a turn "
+        "step by step first, then a lesson the first time each kind of decision comes, "
+        f"against the AI at its gentlest level ({LEARNING_LEVEL}). Saved and resumed "
+        "as 'xenophon play' games are.",
+    )
+    add_game_arguments(parser)
+    parser.add_argument(
+        "--seat", type=int, choices=(0, 1), default=0, help="your seat (default 0: you move first)"
+    )
+    add_workers_argument(parser)
+    parser.set_defaults(run=run_learn, resume=None, elo=None)
+
+
+def run_learn(args: argparse.Namespace) -> int:
+    plugin = find_plugin(args.game)
+    if plugin is None or plugin.intro is None:
+        raise UsageError(f"there is no guided game of {args.game}")
+    start = new_game(args, LEARNING_LEVEL)
+    for line in plugin.intro(start.state.game):
+        print(folded(line) if line else "")
+    print()
+    print(folded(GUIDED))
+    return play_start(start, args, plugin.lessons)
 
 
 def add_parser(commands: Any) -> None:
@@ -78,6 +108,21 @@ STAYS_OPEN = (
     "tries once more and, if that fails too, leaves with the whole game written "
     "unsealed (a file that shows the AI's cards)."
 )
+#: the AI of a guided game: the weakest level
+LEARNING_LEVEL = next(iter(LEVELS))
+GUIDED = (
+    "A guided game: the first time each kind of decision comes, a 'Lesson:' line says "
+    "what it asks. 'hint' shows what the AI would play in your place, 'card NAME' explains "
+    "a card, 'moves' lists what you may do, 'help' the rest."
+)
+#: said when a game starts: where leaving saves it
+SAVED_TO = "Leaving ('quit', Ctrl-C) saves the game to {path}"
+RESAVED = " (its own file, updated in place)."
+#: under hints whose win probabilities are not in order
+HINT_ORDER = (
+    "  (in the search's order: the move it looked at most first; a move looked at "
+    "less has a less certain value, so a higher % further down is not a better move)"
+)
 #: the live line while the AI searches: the same words whatever its cards
 AI_THINKING = "  the AI is thinking..."
 
@@ -111,6 +156,12 @@ class TerminalSession(Session):
         self.leave_failed = False  # the last line asked to leave, and the save failed
         self.last_question = ""  # the last question the prompt put
         self.moved = False  # whether the human moved since it was put
+        self.narrator.lettered = True  # in the player's words where a game has some (docs/play.md)
+        self.board_turn = -1  # the turn of the last board drawn: one a turn
+        # a guided game (`xenophon learn`): by phase, what a decision there
+        # asks, said the first time it comes; the phases it was said for
+        self.lessons: Mapping[str, str] = {}
+        self.taught: set[str] = set()
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
@@ -122,12 +173,24 @@ class TerminalSession(Session):
 
     def show_board(self) -> None:
         self.tell_events()
-        self.say(self.state.render(self.human, color=self.color))
+        self.say(self.narrator.board(self.state, color=self.color))
+        self.board_turn = self.turn()
+
+    def turn(self) -> int:
+        return int(self.state.view(self.human)["turn"])
 
     def candidates(self) -> list[str]:
         """What Tab completes: the legal moves (when it is the human's turn) and the commands."""
-        moves = [m.text for m in self.state.legal_moves()] if self.to_move() == "human" else []
+        moves = self.legal_texts() if self.to_move() == "human" else []
         return moves + list(COMMANDS)
+
+    def legal_texts(self) -> list[str]:
+        """The legal moves, in the human's words."""
+        return [self.said(m.text) for m in self.state.legal_moves()]
+
+    def said(self, text: str) -> str:
+        """One of the human's moves in the human's words."""
+        return self.narrator.as_seen(text, self.human)
 
     # -- the loop -----------------------------------------------------------
     def run(self, read_line) -> int:
@@ -138,15 +201,19 @@ class TerminalSession(Session):
             player = self.state.current_player
             if player == CHANCE:
                 self.chance_step()
-                shown = False
             elif player != self.human:
                 self.play_ai()
-                shown, asked = True, False
+                asked = False
             else:
-                if not shown:
+                # one board a turn, at the human's first decision in it (and
+                # on 'board' and undo); otherwise what happened, in lines
+                if not shown or self.turn() != self.board_turn:
                     self.show_board()
                     shown = True
+                else:
+                    self.tell_events()
                 if not asked:
+                    self.teach()
                     question = self.narrator.asking(self.state)
                     # not again while it stays the same, except in a window the
                     # human answers again after a move of its own (a fast operation)
@@ -185,6 +252,13 @@ class TerminalSession(Session):
         self.say(f"Game record saved to {path}")
         return 0
 
+    def teach(self) -> None:
+        """In a guided game, the lesson of the phase, the first time it comes."""
+        phase = self.state.view(self.human)["phase"]
+        if phase in self.lessons and phase not in self.taught:
+            self.taught.add(phase)
+            self.say(folded(f"Lesson: {self.lessons[phase]}"))
+
     def play_ai(self) -> None:
         """The AI's move. While it searches, a terminal shows one fixed line:
         the search's progress, best move and estimate come from the AI's
@@ -197,9 +271,9 @@ class TerminalSession(Session):
         if thinking:
             thinking.clear()
         played = self.ai_play(self.bot, result)
-        self.say(f"AI: {self.narrator.as_seen(played.shown, played.seat)}")
+        self.say(f"AI: {played.said}")
         if not self.state.is_terminal():
-            self.show_board()
+            self.tell_events()
 
     def handle(self, line: str) -> bool | None:
         """Carries out one line of input; returns whether the board is on screen
@@ -216,7 +290,10 @@ class TerminalSession(Session):
         if command == "board":
             return False
         if command == "moves":
-            self.say(columns([m.text for m in self.state.legal_moves()]))
+            texts = self.legal_texts()
+            self.say(columns(texts))
+            for note in self.narrator.moves_note(texts):
+                self.say(folded(note))
             return True
         if command == "card":
             self.show_card(rest.strip())
@@ -236,7 +313,7 @@ class TerminalSession(Session):
                 folded(str(error)) + "\n(type 'moves' for the legal moves, 'help' for commands)"
             )
             return True
-        self.show_board()
+        self.tell_events()
         return True
 
     def show_card(self, word: str) -> None:
@@ -254,16 +331,19 @@ class TerminalSession(Session):
         if thinking:
             thinking.clear()
         if not result.iterations:
-            self.say(f"  only move: {result.best.move.text}")
+            self.say(f"  only move: {self.said(result.best.move.text)}")
             return
         self.say(f"  AI's view for you ({result.iterations:,} iterations):")
         top = result.moves[:3]
-        width = max(len(stat.move.text) for stat in top) + 2
+        width = max(len(self.said(stat.move.text)) for stat in top) + 2
         for stat in top:
             self.say(
-                f"  {stat.move.text:<{width}} win {percent(stat.win_probability):>4}  "
+                f"  {self.said(stat.move.text):<{width}} win {percent(stat.win_probability):>4}  "
                 f"({stat.visits} visits)"
             )
+        values = [stat.win_probability for stat in top]
+        if values != sorted(values, reverse=True):
+            self.say(folded(HINT_ORDER))
 
     def take_back(self) -> bool:
         if not self.undo():
@@ -402,7 +482,18 @@ def run(args: argparse.Namespace) -> int:
     start = resumed_game(args.resume, level) if args.resume else new_game(args, level)
     if start.note:
         print(start.note)
+    return play_start(start, args)
+
+
+def play_start(
+    start: Start, args: argparse.Namespace, lessons: Mapping[str, str] | None = None
+) -> int:
+    """Plays a new or resumed game at the terminal until it ends or the player
+    leaves: the exit code. `lessons` (a guided game) are said by phase."""
     state, human, level = start.state, start.human, start.level
+    # a resumed game is saved back to its own file (replaced whole by a rename:
+    # until the new one is complete, the earlier save stays as it was)
+    own = Path(args.resume) if args.resume else default_save_path(state.game.name)
     bot = bot_for_level(level, 0, args.workers)
     hint_bot = bot_for_level(HINT_LEVEL, 0, args.workers)
     session = TerminalSession(
@@ -415,10 +506,11 @@ def run(args: argparse.Namespace) -> int:
         start.chance,
         sys.stdout,
         use_color(),
-        default_save_path(state.game.name),
+        own,
         live=sys.stdout.isatty(),
     )
     session.snapshots = start.snapshots
+    session.lessons = lessons or {}
     if args.resume:
         session.written.append(Path(args.resume))  # this game's own file
     read_line = LineReader(session.candidates)
@@ -431,6 +523,7 @@ def run(args: argparse.Namespace) -> int:
             "commands."
         )
     )
+    session.say(SAVED_TO.format(path=own) + (RESAVED if args.resume else ""))  # the path whole
     while True:
         try:
             return session.run(read_line)

@@ -8,9 +8,12 @@ import pty
 import random
 import re
 import select
+import shutil
 import subprocess
 import sys
 import time
+from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -34,6 +37,22 @@ def xenophon(*args, input_text="", home, timeout=600):
         text=True,
         timeout=timeout,
         env=env,
+    )
+
+
+def play(game, script, home, seed=3, seat=0):
+    """`xenophon play GAME --seed SEED --seat SEAT --level easy` fed `script`."""
+    return xenophon(
+        "play",
+        game,
+        "--seed",
+        seed,
+        "--seat",
+        seat,
+        "--level",
+        LEVEL,
+        input_text=script,
+        home=home,
     )
 
 
@@ -151,16 +170,45 @@ def test_the_game_is_told_move_by_move(passive_games, game):
     assert sum(line.startswith("  setup: ") for line in lines) == 1  # one folded line
     setup_at = next(i for i, line in enumerate(lines) if line.startswith("  setup: "))
     assert not any(line.startswith("  chance: ") for line in lines[:setup_at])
-    # the board is drawn again after each of the human's moves and each of the AI's
-    boards = sum(line.startswith("Turn ") for line in lines)
-    played = sum(line.startswith("your move> ") for line in lines) - out.count("(type 'moves'")
+    # one board a turn (the last one drawn again at the end), the steps as lines
+    boards = boards_by_turn(out)
+    assert max(boards.values()) == 1
+    assert "game over" in [line for line in lines if line.startswith("Turn ")][-1]
     ai_moves = sum(line.startswith("AI: ") for line in lines)
-    assert boards >= played + ai_moves  # (the move that ends the game: one board)
+    assert ai_moves > 2 * sum(boards.values())  # the AI's steps are told, not drawn
     assert re.search(r"-- turn 2, the opponent's ", out)  # phase changes
     assert "Game over, seat" in out and ": " in out.split("Game over, seat")[1].splitlines()[0]
     assert "castle -" not in out and "HP -" not in out
     if game == "anabasis":  # a character's cell: HP left / ATK
         assert re.search(r"[+-]Mil\d/1[rmx]", out)
+
+
+ENGINE_PHASES = "chance|nullify|response|evade|window|defend|draw|setup|standby1|standby2"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_phase_is_named_by_its_engine_word(passive_games, game):
+    out = passive_games[game]
+    engine_words = ENGINE_PHASES
+    assert not re.search(rf"\bphase:? ({engine_words})\b", out, re.IGNORECASE)
+    assert not re.search(rf"^({engine_words})\. Legal", out, re.IGNORECASE | re.MULTILINE)
+    headers = {line.partition(": ")[2] for line in out.splitlines() if line.startswith("Turn ")}
+    assert headers and not headers & set(engine_words.split("|"))
+
+
+def boards_by_turn(out):
+    """How many boards each turn drew (the last, at the game's end, left out)."""
+    headers = [line.split(",")[0] for line in out.splitlines() if line.startswith("Turn ")]
+    return Counter(headers[:-1])
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_transcripts_in_the_docs_show_one_board_a_turn_in_players_words(game):
+    """docs/transcripts/GAME.txt (docs/transcripts/make.py writes them)."""
+    out = (Path(__file__).parents[1] / "docs" / "transcripts" / f"{game}.txt").read_text()
+    assert max(boards_by_turn(out).values()) == 1
+    assert "game over" in [line for line in out.splitlines() if line.startswith("Turn ")][-1]
+    assert not re.search(rf"\bphase:? ({ENGINE_PHASES})\b", out, re.IGNORECASE)
 
 
 def test_the_game_ends_with_its_reason(passive_games):
@@ -387,7 +435,7 @@ def test_a_defend_window_asks_again_after_a_fast_move(tmp_path, monkeypatch, cap
     main(["play", "hero", "--seed", "4", "--seat", "0", "--level", LEVEL])
     out = capsys.readouterr().out
     after = flat(out.split("retainer discard Goblin Raider", 1)[1])
-    question = "'guard SLOT' with a standby unit, use a fast operation or the Retainer"
+    question = "'guard UNIT' with a standby unit, use a fast operation or the Retainer"
     assert question in after.split("your move>")[0], after[:600]
 
 
@@ -528,7 +576,7 @@ def test_undo_goes_back_past_a_resume(tmp_path):
     assert resumed.returncode == 0, resumed.stderr
     assert resumed.stdout.count("Back to your previous decision.") == 2
     assert "Nothing to undo" in resumed.stdout
-    assert "phase standby1" in resumed.stdout.split("Back to your previous decision.")[-1]
+    assert "your turn: Standby 1" in resumed.stdout.split("Back to your previous decision.")[-1]
 
 
 # -- line editing ---------------------------------------------------------------------------
@@ -717,3 +765,154 @@ def test_every_illegal_guard_ability_and_target_of_random_games_has_a_reason():
                     checked += 1
             state.apply(rng.choice(state.legal_moves()))
     assert checked > 1000
+
+
+# -- words under the board and the lists (issue 49, items 9 and 11) -------------------------
+def test_moves_tells_buying_from_buying_and_placing_and_the_idle_ap_is_not_shown(tmp_path):
+    out = play("anabasis", "moves\nquit\n", tmp_path, seed=4).stdout
+    assert "buy Village a1" in out and "buy Village " in out
+    assert "'buy CARD' puts the card in your flow" in flat(out)
+    you = next(line for line in out.splitlines() if line.startswith("You (seat 0)"))
+    opponent = next(line for line in out.splitlines() if line.startswith("Opponent (seat 1)"))
+    assert " AP 3 " in you and " AP " not in opponent  # seat 1's AP is set at its Standby 1
+
+
+def test_the_hero_board_has_a_legend(tmp_path):
+    out = play("hero", "quit\n", tmp_path, seed=4).stdout
+    legend = flat(out.split("Legend:")[1])
+    for words in ("power/attack", "standby: may attack or guard", "(stays in row): cannot change"):
+        assert words in legend
+
+
+class FixedHints:
+    """A hint search that answers the first legal moves with these values and visits."""
+
+    def __init__(self, values, visits):
+        self.values, self.visits = values, visits
+
+    def reseed(self, seed):
+        pass
+
+    def analyse(self, state, **progress):
+        moves = state.legal_moves()
+        stats = [MoveStat(m, n, v, 0.0) for m, v, n in zip(moves, self.values, self.visits)]
+        return SearchResult(0, stats, sum(self.visits), 0, 0, 0, 0.0)
+
+
+@pytest.mark.parametrize("values, noted", [((0.42, 0.44, 0.30), True), ((0.5, 0.4, 0.3), False)])
+def test_hints_out_of_order_say_why(values, noted):
+    import io
+
+    from xenophon.cli.play import HINT_ORDER, TerminalSession
+
+    start = new_game(game_from_spec("hero", seed=4), 0, LEVEL, 4)
+    while start.state.is_chance():
+        start.state.apply(start.chance.draw(start.state).code)
+    out = io.StringIO()
+    session = TerminalSession(
+        start.state,
+        start.record,
+        [],
+        0,
+        None,
+        FixedHints(values, (1730, 200, 50)),
+        start.chance,
+        out,
+        False,
+        None,
+    )
+    session.show_hint()
+    assert (flat(HINT_ORDER) in flat(out.getvalue())) == noted
+    assert "1730 visits" in out.getvalue()
+
+
+# -- where the game is saved (issue 49, item 14) ----------------------------------------------
+def test_the_start_says_where_the_game_goes_and_a_resumed_game_is_updated_in_place(tmp_path):
+    first = play("hero", "end\nquit\n", tmp_path, seed=3)
+    games = tmp_path / "xenophon" / "games"
+    (path,) = games.glob("*.jsonl")
+    opening = flat(first.stdout.split("your move>")[0])
+    assert f"Leaving ('quit', Ctrl-C) saves the game to {path}" in opening
+    lines = path.read_text().count("\n")
+    resumed = xenophon("play", "--resume", path, input_text="undo\nquit\n", home=tmp_path)
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"saves the game to {path} (its own file, updated in place)" in flat(resumed.stdout)
+    assert f"Game saved to {path}" in resumed.stdout
+    assert list(games.glob("*.jsonl")) == [path]  # no second file
+    assert path.read_text().count("\n") < lines  # the undo is in it
+
+
+def test_a_failed_update_keeps_the_earlier_save(tmp_path, monkeypatch):
+    from xenophon.kernel import files
+    from xenophon.play.session import resumed_game
+
+    path = tmp_path / "game.jsonl"
+    shutil.copy(Path(__file__).parent / "data" / "hero-units.jsonl", path)
+    earlier = path.read_bytes()
+    session = resumed_game(path, None).session(path)
+    session.written.append(path)
+    session.human_play("end")
+
+    def broken(source, target):
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(files.os, "replace", broken)
+    monkeypatch.chdir(tmp_path)
+    saved, reasons = session.save_somewhere()
+    assert saved is None and "cannot write" in reasons[0]
+    assert path.read_bytes() == earlier
+    assert [p.name for p in tmp_path.iterdir()] == ["game.jsonl"]  # no temporary left
+    monkeypatch.undo()
+    assert session.save_somewhere()[0] == path and path.read_bytes() != earlier
+
+
+def test_the_data_folder_is_the_systems_and_an_earlier_one_is_still_found(tmp_path, monkeypatch):
+    import platformdirs
+
+    from xenophon.kernel.files import user_data_folder
+
+    system = tmp_path / "Library" / "Application Support" / "xenophon"
+    monkeypatch.setattr(platformdirs, "user_data_dir", lambda name, appauthor: str(system))
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("XDG_DATA_HOME", raising=False)
+    assert user_data_folder() == system
+    earlier = tmp_path / ".local" / "share" / "xenophon"
+    earlier.mkdir(parents=True)
+    assert user_data_folder() == earlier  # games and keys of an earlier version
+    system.mkdir(parents=True)
+    assert user_data_folder() == system
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert user_data_folder() == tmp_path / "data" / "xenophon"
+
+
+# -- a guided first game (issue 49: "the rules in the program") -----------------------------
+DECIDING = {
+    "anabasis": {"standby1", "field", "standby2", "response", "nullify", "evade"},
+    "hero": {"action", "window", "battle", "defend"},
+}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_decision_has_a_lesson_in_players_words(game):
+    from xenophon.kernel.plugin import find_plugin
+
+    lessons = find_plugin(game).lessons
+    assert set(lessons) == DECIDING[game]
+    for text in lessons.values():
+        assert not re.search(r"\b(standby1|standby2|phase (window|defend|nullify))\b", text)
+
+
+@pytest.mark.parametrize("game, first", [("anabasis", "Standby 1"), ("hero", "Action phase")])
+def test_learn_teaches_how_to_win_and_each_decision_once(tmp_path, game, first):
+    out = xenophon(
+        "learn", game, "--seed", "3", input_text="end\npass\n" * 15 + "quit\n", home=tmp_path
+    ).stdout
+    assert out.startswith("How to win:")
+    assert "A turn, step by step:" in out and "at level beginner" in out
+    lessons = [line for line in out.splitlines() if line.startswith("Lesson: ")]
+    assert f"Lesson: This is your {first}" in lessons[0]
+    assert len(lessons) == len(set(lessons)) >= 2  # each kind once, though turns come again
+    assert len(re.findall(rf"-- turn \d+, your {first}", out, re.IGNORECASE)) >= 2
+    (saved,) = (tmp_path / "xenophon" / "games").glob("*.jsonl")
+    resumed = xenophon("play", "--resume", saved, input_text="quit\n", home=tmp_path)
+    assert resumed.returncode == 0 and "at level beginner" in resumed.stdout

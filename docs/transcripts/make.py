@@ -38,11 +38,20 @@ HUMAN_LEVEL = "normal"
 
 
 def human_moves(game_name: str, seed: int) -> list[str]:
-    """The moves the human's side plays, found by playing the game through."""
+    """The moves the human's side plays, found by playing the game through,
+    as a player types them (Hero units by their letters: docs/play.md)."""
     session = new_game(game_from_spec(game_name, seed=seed), 0, LEVEL, seed).session(None)
+    session.narrator.lettered = True
     human = bot_for_level(HUMAN_LEVEL, 0)
-    return play_through(session, bot_for_level(LEVEL, 0),
-                        lambda s: human.choose_from(s.hint(human)))
+    typed = []
+
+    def choose(s):
+        move = human.choose_from(s.hint(human))
+        typed.append(s.narrator.as_seen(move.text, s.human))
+        return move
+
+    play_through(session, bot_for_level(LEVEL, 0), choose)
+    return typed
 
 
 def main() -> None:

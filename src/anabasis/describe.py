@@ -22,7 +22,7 @@ from xenophon.anabasis.notation import (
     parse_square,
     square_name,
 )
-from xenophon.anabasis.render import CEMETERY_LIMITS
+from xenophon.anabasis.render import CEMETERY_LIMITS, PHASE_WORDS
 from xenophon.kernel.codes import decode
 from xenophon.kernel.errors import shown
 from xenophon.kernel.game import CHANCE, State, count_text, plural
@@ -232,6 +232,21 @@ class AnabasisNarrator(Narrator):
     def why_illegal(self, state: State, code: int) -> str | None:
         return why_illegal(state, code, self.seat)
 
+    def moves_note(self, texts: list[str]) -> list[str]:
+        placed = {
+            " ".join(t.split()[1:-1])
+            for t in texts
+            if t.startswith("buy ") and SQUARE.match(t.split()[-1])
+        }
+        bought = {t.partition(" ")[2] for t in texts if t.startswith("buy ")}
+        if not placed & bought:
+            return []
+        return [
+            "'buy CARD' puts the card in your flow (drawn in a later turn); 'buy CARD "
+            "SQUARE', for a territory of the market row, stands it on that square of your "
+            "home zone at once, face down until your next Standby 1, for 1 AP more."
+        ]
+
     # -- phases, prompt, end --------------------------------------------------
     def phase_line(self, view: dict) -> str | None:
         name = PHASE_NAMES.get(view["phase"])
@@ -257,7 +272,7 @@ class AnabasisNarrator(Narrator):
                 f"Your character evades the attack: choose where it goes. "
                 f"Legal: {legal_summary(state)}."
             )
-        return f"Phase {phase}. Legal: {legal_summary(state)}."
+        return f"{PHASE_WORDS[phase].capitalize()}. Legal: {legal_summary(state)}."
 
     def asks_again(self, state: State) -> bool:
         return state.view(self.seat)["phase"] in ("response", "nullify", "evade")
@@ -487,7 +502,9 @@ def why_illegal(state: State, code: int, seat: int) -> str | None:
     phase = view["phase"]
     if kind in TIMING and phase not in TIMING[kind]:
         allowed = " or ".join(PHASE_NAMES.get(p, p) for p in TIMING[kind])
-        return f"that is done in {allowed}, and this is {PHASE_NAMES.get(phase, phase)}"
+        return (
+            f"that is done in {allowed}, and this is {PHASE_NAMES.get(phase, PHASE_WORDS[phase])}"
+        )
     me = view["players"][seat]
     if kind in (BUY, BUY_PLACE):
         return _why_not_buy(view, me, cards.cards[x], y if kind == BUY_PLACE else None, seat, cards)

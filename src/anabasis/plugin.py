@@ -9,7 +9,7 @@ from typing import Any
 from xenophon.anabasis import catalogue
 from xenophon.anabasis.describe import AnabasisNarrator
 from xenophon.anabasis.game import MODES, Game
-from xenophon.anabasis.rules import rules_lines
+from xenophon.anabasis.rules import LESSONS, intro_lines, rules_lines
 from xenophon.kernel.cardfile import packaged_data
 from xenophon.kernel.plugin import BalanceSides, CliFlag, GamePlugin, OpenSpielNames, PageControl
 from xenophon.kernel.registry import SpecError, check_cards
@@ -44,6 +44,8 @@ PLUGIN = GamePlugin(
     page_controls=lambda: (PageControl("mode", "Mode", defaults=("standard",), choices=MODES),),
     page_code=lambda: packaged_data(NAME, "web"),
     rules=rules_lines,
+    intro=intro_lines,
+    lessons=LESSONS,
     balance=BalanceSides(
         compares="seats and modes",
         meaning="the column seat's score in the row mode",

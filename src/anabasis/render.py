@@ -16,6 +16,17 @@ CELL = 11
 CASTLES = {3: 0, 38: 1}
 CEMETERY_LIMITS = {"standard": 8, "expert": 12}
 GREEN, RED, BOLD, RESET = "\033[32m", "\033[31m", "\033[1m", "\033[0m"
+#: every phase as a player names it (never the engine's word: docs/play.md)
+PHASE_WORDS = {
+    "standby1": "Standby 1",
+    "field": "Field phase",
+    "standby2": "Standby 2",
+    "response": "answering an attack",
+    "nullify": "answering an event",
+    "evade": "evading an attack",
+    "chance": "cards dealt",
+    "over": "game over",
+}
 
 
 def short_names(cards: CardSet) -> dict[str, str]:
@@ -99,8 +110,10 @@ def _player_lines(state: dict, player: int, seat: int, mode: str, cards: CardSet
     hand = (
         count_text(info["hand"]) if player == seat else plural(sum(info["hand"].values()), "card")
     )
+    # AP is set anew at each Standby 1: the other player's is of a turn gone by
+    ap = f"AP {info['ap']}  " if player == state["active"] else ""
     return [
-        f"{who} (seat {player}): castle {clamp_hp(info['castle_hp'])}  AP {info['ap']}  "
+        f"{who} (seat {player}): castle {clamp_hp(info['castle_hp'])}  {ap}"
         f"funds {info['funds']}  deck {sum(info['deck'].values())}  "
         f"cemetery {cemetery}/{CEMETERY_LIMITS[mode]}",
         *wrapped("hand", hand),
@@ -109,16 +122,21 @@ def _player_lines(state: dict, player: int, seat: int, mode: str, cards: CardSet
     ]
 
 
+def turn_status(state: dict, seat: int) -> str:
+    """'Turn 3, your turn: Field phase' (or the result once the game is over)."""
+    whose = "your" if state["active"] == seat else "the opponent's"
+    status = f"Turn {state['turn']}, {whose} turn"
+    if state["result"] is not None:
+        r0, _ = state["result"]
+        return status + ": game over, " + ("draw" if r0 == 0 else f"seat {0 if r0 > 0 else 1} wins")
+    return status + f": {PHASE_WORDS[state['phase']]}"
+
+
 def render_state(
     state: dict, cards: CardSet, seat: int, mode: str = "standard", color: bool = False
 ) -> str:
     """The whole screen for `seat`: status line, grid, both players, market."""
-    status = f"Turn {state['turn']}, seat {state['active']}'s turn"
-    if state["result"] is not None:
-        r0, _ = state["result"]
-        status += ": game over, " + ("draw" if r0 == 0 else f"seat {0 if r0 > 0 else 1} wins")
-    else:
-        status += f", phase {state['phase']}"
+    status = turn_status(state, seat)
     if state["field"]:
         field = state["field"]
         status += f"   field: {field['active']} ({field['remaining']} left)"

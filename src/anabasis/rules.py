@@ -43,10 +43,35 @@ TURN = [
 ]
 
 
+#: what each decision asks, said the first time it comes in a guided game (`xenophon learn`)
+LESSONS = {
+    "standby1": "This is your Standby 1: your characters have healed and are ready, and AP "
+    "and funds have come in. Buy from the market ('buy CARD': it goes to your FLOW, drawn "
+    "in a later turn), place a character or territory from your hand in your home zone "
+    "('place CARD SQUARE', 1 AP), set an event face down ('set CARD'). Then 'end': on to "
+    "the Field phase.",
+    "field": "This is your Field phase: move your ready characters ('move a1-a2', 1 AP) and "
+    "attack ('attack a1xa2': free after a move, else 1 AP) along the patterns 'card SQUARE' "
+    "draws; the enemy castle is the target. 'end' goes to Standby 2.",
+    "standby2": "This is your Standby 2: buy, place and set again. 'end' ends your turn: "
+    "your hand, deck and FLOW are shuffled into a new deck and you draw 3 cards.",
+    "response": "The opponent attacks your card: you may answer with a face-down response "
+    "event ('event N'), or 'pass'.",
+    "nullify": "An event was activated: a Nullify set face down cancels it ('event N'); "
+    "without one, or to let it happen, 'pass'.",
+    "evade": "Your character evades the attack: choose the square it goes to.",
+}
+
+
+def intro_lines(game: Any) -> list[str]:
+    """How to win, the board and a turn step by step (the opening of the rules)."""
+    limits = ", ".join(f"{n} in {mode}" for mode, n in CEMETERY_LIMITS.items())
+    return [WIN.format(limits=limits), "", *BOARD, "", "A turn, step by step:", *TURN]
+
+
 def rules_lines(game: Any) -> list[str]:
     """The rules of `game` (its mode's cemetery limit, its card set) as lines."""
-    limits = ", ".join(f"{n} in {mode}" for mode, n in CEMETERY_LIMITS.items())
-    lines = [WIN.format(limits=limits), "", *BOARD, "", "A turn, step by step:", *TURN]
+    lines = intro_lines(game)
     cards = AnabasisCards(game.new_initial_state(), 0)
     lines += ["", "The cards:"]
     for card in game.cards.cards:

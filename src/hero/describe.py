@@ -9,6 +9,7 @@ from collections import Counter
 from typing import Any
 
 from xenophon.hero.cards import FACTION_NAMES
+from xenophon.hero.names import UnitNames
 from xenophon.hero.notation import (
     ABILITY,
     ATTACK,
@@ -23,6 +24,7 @@ from xenophon.hero.notation import (
     parse_slot,
     slot_name,
 )
+from xenophon.hero.render import PHASE_WORDS, render_state
 from xenophon.kernel.codes import decode
 from xenophon.kernel.errors import NotationError, shown
 from xenophon.kernel.game import CHANCE, State, count_text, plural
@@ -43,6 +45,25 @@ class HeroNarrator(Narrator):
     def __init__(self, state: State, seat: int):
         super().__init__(state, seat)
         self.cards = state.game.cards
+        # the units' letters after each step (xenophon.hero.names); whether
+        # the seat's words name units by them rather than by their slots
+        self.history = [UnitNames()]
+
+    @property
+    def names(self) -> UnitNames:
+        return self.history[-1]
+
+    def rewind(self, steps: int) -> None:
+        del self.history[steps + 1 :]
+
+    def read_move(self, text: str) -> str:
+        return self.names.notation(text, self.seat) if self.lettered else text
+
+    def board(self, state: State, color: bool = False) -> str:
+        game = state.game
+        names = self.names.covering(state.view(self.seat)) if self.lettered else None
+        decks = game.decks  # type: ignore[attr-defined]  # a Hero game's
+        return render_state(state.to_dict(), self.cards, decks, self.seat, color, names)
 
     def chance_phrase(self, kind: str, names: list[str] | None, count: int) -> str:
         if names is None:
@@ -51,6 +72,8 @@ class HeroNarrator(Narrator):
 
     # -- steps ------------------------------------------------------------------
     def events(self, before: dict, after: dict, actor: int, text: str | None) -> list[str]:
+        mover = None if actor == CHANCE else actor
+        self.history.append(self.names.after(before, after, mover, text))
         lines: list[str] = []
         if actor != CHANCE and text and text.startswith("attack"):
             lines.append(self._attack_line(after, actor))
@@ -82,12 +105,20 @@ class HeroNarrator(Narrator):
             return f"{self.whose(owner)} unit (gone)"
         unit = unit_at(view["players"][owner], parse_slot(ref, theirs=False))
         name = unit["card"] if unit else "unit"
-        shown = ref if owner == self.seat else f"op.{ref}"
-        return f"{self.whose(owner)} {name} ({shown})"
+        return f"{self.whose(owner)} {name} ({self._label(owner, ref)})"
+
+    def _label(self, owner: int, slot: str) -> str:
+        """The unit `owner` calls `slot` as the seat names it: its letter (or
+        its slot), with op. for the opponent's."""
+        label = (self.names.at_slot(owner, slot) if self.lettered else None) or slot
+        return label if owner == self.seat else f"op.{label}"
 
     def as_seen(self, text: str, actor: int) -> str:
-        """The opponent's move with its slots named as on the seat's board
-        (the notation names them from the mover's side)."""
+        """A move with its units named as on the seat's board: by their
+        letters, or by slots from the seat's side (the notation names them
+        from the mover's side)."""
+        if self.lettered:
+            return self.names.words(text, actor, self.seat)
         if actor == self.seat:
             return text
         return re.sub(
@@ -122,7 +153,7 @@ class HeroNarrator(Narrator):
             for index, (a, b) in enumerate(zip(old[row], new[row]), start=1):
                 unit = (
                     f"{self.whose(player)} {b['card']} "
-                    f"({'' if player == self.seat else 'op.'}{row[0].upper()}{index})"
+                    f"({self._label(player, f'{row[0].upper()}{index}')})"
                 )
                 if b["power"] != a["power"] or b["attack"] != a["attack"]:
                     lines.append(
@@ -149,10 +180,17 @@ class HeroNarrator(Narrator):
 
     # -- cards and rules ----------------------------------------------------------
     def card_lines(self, state: State, word: str) -> list[str]:
-        return HeroCards(state, self.seat).lines(state, word)
+        if self.lettered:
+            try:
+                word = self.names.slot_for(word, self.seat)
+            except NotationError as error:
+                raise KeyError(str(error)) from None
+        lines = HeroCards(state, self.seat).lines(state, word)
+        return [self.as_seen(line, self.seat) for line in lines]
 
     def why_illegal(self, state: State, code: int) -> str | None:
-        return why_illegal(state, code, self.seat)
+        reason = why_illegal(state, code, self.seat)
+        return self.as_seen(reason, self.seat) if reason else None
 
     # -- phases, prompt, end --------------------------------------------------
     def phase_line(self, view: dict) -> str | None:
@@ -166,7 +204,10 @@ class HeroNarrator(Narrator):
         if view.get("pending"):
             return f"Choose a target for the card just used. Legal: {legal_summary(state)}."
         if phase in ASKED:
-            return f"{phase.capitalize()}: {ASKED[phase]}."
+            asked = ASKED[phase]
+            if self.lettered:
+                asked = asked.replace("F1", "a").replace("op.F2", "op.b")
+            return f"{phase.capitalize()}: {asked}."
         if phase == "window":
             return (
                 "The opponent ended their Action phase: this is your window to use a fast "
@@ -175,10 +216,10 @@ class HeroNarrator(Narrator):
         if phase == "defend":
             attack = self._attack_line(view, view["active"])
             return (
-                f"{attack[0].upper()}{attack[1:]}: 'guard SLOT' with a standby unit, use a "
+                f"{attack[0].upper()}{attack[1:]}: 'guard UNIT' with a standby unit, use a "
                 f"fast operation or the Retainer, or 'pass'. Legal: {legal_summary(state)}."
             )
-        return f"Phase {phase}. Legal: {legal_summary(state)}."
+        return f"{PHASE_WORDS[phase].capitalize()}. Legal: {legal_summary(state)}."
 
     def asks_again(self, state: State) -> bool:
         view = state.view(self.seat)

@@ -14,7 +14,7 @@ from xenophon.hero import catalogue
 from xenophon.hero.cards import default_deck_dir
 from xenophon.hero.describe import HeroNarrator
 from xenophon.hero.game import DEFAULT_DECKS, Game
-from xenophon.hero.rules import rules_lines
+from xenophon.hero.rules import LESSONS, intro_lines, rules_lines
 from xenophon.kernel.cardfile import packaged_data
 from xenophon.kernel.errors import XenophonError, shown
 from xenophon.kernel.plugin import BalanceSides, CliFlag, GamePlugin, OpenSpielNames, PageControl
@@ -132,6 +132,8 @@ PLUGIN = GamePlugin(
     ),
     page_code=lambda: packaged_data(NAME, "web"),
     rules=rules_lines,
+    intro=intro_lines,
+    lessons=LESSONS,
     balance=BalanceSides(
         compares="decks",
         meaning="the row deck's score against the column deck",

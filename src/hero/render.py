@@ -9,10 +9,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xenophon.hero.cards import Deck, HeroCardSet
+from xenophon.hero.names import ROWS, UnitNames
 from xenophon.kernel.game import count_text, plural, wrapped
 from xenophon.kernel.narration import clamp_hp
 
 GREEN, RED, RESET = "\033[32m", "\033[31m", "\033[0m"
+#: every phase as a player names it (never the engine's word: docs/play.md)
+PHASE_WORDS = {
+    "setup": "drawing the starting hands",
+    "draw": "drawing a card",
+    "action": "Action phase",
+    "window": "last answer before the Battle phase",
+    "battle": "Battle phase",
+    "defend": "defending an attack",
+    "over": "game over",
+}
 
 
 def _unit_line(slot: str, unit: dict) -> str:
@@ -25,18 +36,40 @@ def _unit_line(slot: str, unit: dict) -> str:
     )
 
 
-def _rows(player: dict, prefix: str, top_first: Sequence[str]) -> list[str]:
+#: what a unit's line says, under the board
+LEGEND = [
+    "Legend: name, card, power/attack: power is the damage it deals in a battle and",
+    "        the damage that destroys it this turn, attack the HP it takes from an",
+    "        avatar; standby: may attack or guard, used: may not; (stays in row):",
+    "        cannot change row this turn. 'card UNIT' tells more.",
+]
+
+
+def _seen_unit(slot: str | None, owner: int, seat: int, names: UnitNames | None) -> str:
+    """The unit `owner` calls `slot`, as `seat` reads it ('gone': no unit)."""
+    if slot is None:
+        return "gone"
+    name = (names.at_slot(owner, slot) if names else None) or slot
+    return name if owner == seat else f"op.{name}"
+
+
+def _rows(
+    player: dict, prefix: str, top_first: Sequence[str], letters: Sequence[Sequence[str]] | None
+) -> list[str]:
+    """The rows, each unit named by its slot, or by its letter when `letters`
+    (the side's, front and back: xenophon.hero.names) are given."""
     lines = []
     for row in top_first:
         units = player[row]
-        letter = "F" if row == "front" else "B"
         lines.append(f"  {row}:" + ("" if units else " -"))
-        lines += [_unit_line(f"{prefix}{letter}{i + 1}", u) for i, u in enumerate(units)]
+        for i, unit in enumerate(units):
+            name = letters[ROWS.index(row)][i] if letters else f"{row[0].upper()}{i + 1}"
+            lines.append(_unit_line(prefix + name, unit))
     return lines
 
 
 def _player_lines(
-    state: dict, player: int, seat: int, cards: HeroCardSet, decks: Sequence[Deck], color: bool
+    state: dict, player: int, seat: int, cards: HeroCardSet, color: bool, names: UnitNames | None
 ) -> list[str]:
     info = state["players"][player]
     avatar = cards.avatar_by_name(info["avatar"])
@@ -54,25 +87,39 @@ def _player_lines(
         known = f" (known: {count_text(info['known'])})" if info["known"] else ""
         hand = wrapped("hand", plural(info["hand_size"], "card") + known)
     prefix = "" if mine else "op."
-    rows = _rows(info, prefix, ("front", "back") if mine else ("back", "front"))
+    letters = names.rows[player] if names else None
+    rows = _rows(info, prefix, ("front", "back") if mine else ("back", "front"), letters)
     grave = wrapped("graveyard", count_text(info["graveyard"]))
     return [head] + (rows + hand + grave if mine else hand + grave + rows)
 
 
 def render_state(
-    state: dict, cards: HeroCardSet, decks: Sequence[Deck], seat: int, color: bool = False
+    state: dict,
+    cards: HeroCardSet,
+    decks: Sequence[Deck],
+    seat: int,
+    color: bool = False,
+    names: UnitNames | None = None,
 ) -> str:
-    status = f"Turn {state['turn']}, seat {state['active']}'s turn"
+    """The whole screen for `seat`; units named by their slots, or by their
+    letters (`names`, xenophon.hero.names) when given."""
+    whose = "your" if state["active"] == seat else "the opponent's"
+    status = f"Turn {state['turn']}, {whose} turn"
     if state["result"] is not None:
         r0 = state["result"][0]
         status += ": game over, " + ("draw" if r0 == 0 else f"seat {0 if r0 > 0 else 1} wins")
     else:
-        status += f", phase {state['phase']}"
+        status += f": {PHASE_WORDS[state['phase']]}"
     attack = state.get("attack")
     if attack:
-        status += f"  (attack: {attack['attacker'] or 'gone'} > {attack['target'] or 'gone'})"
+        active = state["active"]
+        attacker = _seen_unit(attack["attacker"], active, seat, names)
+        target = attack["target"]
+        target = "avatar" if target == "avatar" else _seen_unit(target, 1 - active, seat, names)
+        status += f"  (attack: {attacker} > {target})"
     lines = [status, ""]
-    lines += _player_lines(state, 1 - seat, seat, cards, decks, color)
+    lines += _player_lines(state, 1 - seat, seat, cards, color, names)
     lines += ["  " + "-" * 40]
-    lines += _player_lines(state, seat, seat, cards, decks, color)
+    lines += _player_lines(state, seat, seat, cards, color, names)
+    lines += LEGEND
     return "\n".join(lines)

@@ -15,7 +15,9 @@ WIN = (
 )
 BOARD = [
     "Each player is an avatar with HP, a hand size and a charisma budget a turn, leading "
-    "units in two rows, front (F1-F5) and back (B1-B5); the opponent's are op.F1 ... op.B5.",
+    "units in two rows, front and back. At the terminal each unit has a letter that stays "
+    "with it while it is on the field (a, b, ...; the opponent's op.a, ...); a row's places "
+    "left to right, F1-F5 and B1-B5 (op.F1 ... op.B5), name units too, and records keep them.",
     "A unit has power (the damage it deals to a unit and the damage it takes before it "
     "dies) and attack (the damage it deals to an avatar). A card costs charisma and needs "
     "its colours among your avatar and units (`card NAME` shows each).",
@@ -24,25 +26,50 @@ TURN = [
     "1. Draw: you draw 1 card and your used units become standby.",
     "2. Action: in any order:",
     "   deploy CARD back    deploy a unit (in the front row too with BLITZ)",
-    "   play CARD [on SLOT] use an operation, on a target when it has one",
-    "   move F1             move a unit to the other row (once a turn)",
-    "   ability [on SLOT]   use your avatar's ability",
+    "   play CARD [on UNIT] use an operation, on a target when it has one",
+    "   move b              move a unit to the other row (once a turn)",
+    "   ability [on UNIT]   use your avatar's ability",
     "   retainer discard CARD  discard a card for a Retainer token (a unit gone at the "
     "end of the turn): whenever you could use a fast operation",
     "   end                 on to the Battle phase (the opponent may first use fast "
     "operations: their window)",
     "3. Battle: attack one unit at a time, then 'end':",
-    "   attack F1 > avatar  a standby front-row unit attacks the avatar (its attack value)",
-    "   attack F1 > op.F2   or a used enemy unit (both deal their power to each other)",
+    "   attack a > avatar   a standby front-row unit attacks the avatar (its attack value)",
+    "   attack a > op.b     or a used enemy unit (both deal their power to each other)",
     "   The defender may first use fast operations and guard with a standby unit:",
-    "   guard B1            that unit takes the target's place",
+    "   guard c             that unit takes the target's place",
     "4. End: damage on units is removed, tokens vanish, the turn passes.",
 ]
 
 
+#: what each decision asks, said the first time it comes in a guided game (`xenophon learn`)
+LESSONS = {
+    "action": "This is your Action phase: you build your army. 'deploy CARD back' puts a "
+    "unit from your hand in your back row (the front row too with BLITZ); a card costs "
+    "charisma from your budget a turn and needs its colours among your avatar and units "
+    "('card NAME' shows both). 'play CARD' uses an operation, 'move b' takes a unit to the "
+    "other row (once a turn). 'end' when you are done: on to your Battle phase.",
+    "window": "The opponent has ended its Action phase: before its battle you may use a fast "
+    "operation ('play CARD') or the Retainer ('retainer discard CARD': a token unit in your "
+    "back row until the end of the turn). Most of the time, 'pass'.",
+    "battle": "This is your Battle phase: a standby front-row unit attacks the enemy avatar "
+    "('attack a > avatar': it loses the unit's attack in HP) or a used enemy unit ('attack "
+    "a > op.b': both deal their power). The opponent may guard with a standby unit. One "
+    "attack at a time; 'end' ends your turn.",
+    "defend": "The opponent attacks. You may guard with a standby unit of yours ('guard c': "
+    "it takes the target's place and fights), use a fast operation or the Retainer, or "
+    "'pass' and let the attack through.",
+}
+
+
+def intro_lines(game: Any) -> list[str]:
+    """How to win, the board and a turn step by step (the opening of the rules)."""
+    return [WIN, "", *BOARD, "", "A turn, step by step:", *TURN]
+
+
 def rules_lines(game: Any) -> list[str]:
     """The rules of `game` (its card set) as lines."""
-    lines = [WIN, "", *BOARD, "", "A turn, step by step:", *TURN]
+    lines = intro_lines(game)
     cards = HeroCards(game.new_initial_state(), 0)
     lines += ["", "The avatars:"]
     for avatar in game.cards.avatars:

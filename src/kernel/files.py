@@ -21,6 +21,8 @@ from collections.abc import Generator, Iterable
 from pathlib import Path
 from typing import Any
 
+import platformdirs
+
 from xenophon.kernel.errors import XenophonError, shown
 
 MAX_INPUT_BYTES = 64 * 1024 * 1024  # a record of a very long game is well under 1 MiB
@@ -196,11 +198,18 @@ def dumps_line(data: Any) -> str:
 
 def user_data_folder() -> Path:
     """Where xenophon keeps the user's games and keys: $XDG_DATA_HOME/xenophon
-    (by default ~/.local/share/xenophon)."""
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(
-        os.path.expanduser("~"), ".local", "share"
-    )
-    return Path(base) / "xenophon"
+    when that is set (on every system), else the system's own place for a
+    program's data (platformdirs: ~/.local/share/xenophon on Linux,
+    ~/Library/Application Support/xenophon on macOS, %LOCALAPPDATA%\\xenophon
+    on Windows), except that a ~/.local/share/xenophon made by an earlier
+    version is still used while that place holds nothing."""
+    if os.environ.get("XDG_DATA_HOME"):
+        return Path(os.environ["XDG_DATA_HOME"]) / "xenophon"
+    own = Path(platformdirs.user_data_dir("xenophon", appauthor=False))
+    earlier = Path(os.path.expanduser("~")) / ".local" / "share" / "xenophon"
+    if earlier.is_dir() and not own.exists():
+        return earlier
+    return own
 
 
 # -- writing ----------------------------------------------------------------

@@ -39,6 +39,9 @@ class Narrator:
     def __init__(self, state: State, seat: int):
         self.game = state.game
         self.seat = seat
+        # whether things are named in the seat's own words where the game has
+        # some beside its notation (a game's names for its pieces); the terminal's choice
+        self.lettered = False
 
     def whose(self, player: int) -> str:
         return "your" if player == self.seat else "the opponent's"
@@ -81,6 +84,25 @@ class Narrator:
         """A move of `actor`'s as the seat reads it (the same text, unless the
         game's notation is relative to the mover)."""
         return text
+
+    def moves_note(self, texts: list[str]) -> list[str]:
+        """Lines under a list of legal moves (`texts`, in the seat's words)
+        that tell apart moves which read alike (none by default)."""
+        return []
+
+    def read_move(self, text: str) -> str:
+        """A move the seat wrote in its words, in the game's notation (the
+        same text, unless the game names things for the seat in words of its
+        own for its pieces)."""
+        return text
+
+    def rewind(self, steps: int) -> None:
+        """Back to the game after its first `steps` steps (an undo): what the
+        narrator keeps of the game so far is cut to them."""
+
+    def board(self, state: State, color: bool = False) -> str:
+        """The board as the seat is shown it."""
+        return state.render(self.seat, color=color)
 
     # -- cards and rules ----------------------------------------------------------
     def card_lines(self, state: State, word: str) -> list[str]:

@@ -179,6 +179,11 @@ class GamePlugin:
     #: the command-line flags of the game's own options (the shared ones,
     #: such as --cards, are the command line's)
     cli_flags: tuple[CliFlag, ...] = ()
+    #: a guided first game (`xenophon learn GAME`): the opening of the rules
+    #: (how to win, the board, a turn step by step), and by phase (the view's
+    #: "phase") what a decision there asks and how it is typed
+    intro: Callable[[Game], list[str]] | None = None
+    lessons: Mapping[str, str] = field(default_factory=dict)
 
 
 class PluginError(XenophonError):

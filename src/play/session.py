@@ -72,6 +72,7 @@ class AiMove:
 
     seat: int
     shown: str
+    said: str = ""  # in the human's words (Narrator.as_seen, before the move)
 
 
 class Session:
@@ -102,6 +103,26 @@ class Session:
         self.events: list[str] = []
         self.chance_run: list[tuple[str, str | None]] = []
         self.announced = ""  # the last phase line
+        self.follow_record()
+
+    def follow_record(self) -> None:
+        """A resumed game: the narrator follows the steps already played, so
+        that what it keeps of the game (names of pieces) is as if it had
+        seen them; their words are not said again."""
+        if not self.record.lines:
+            return
+        _, before = replay(self.record, self.game, len(self.record.lines))
+        before.append(self.state)
+        for index, line in enumerate(self.record.lines):
+            state, after = before[index], before[index + 1]
+            code = state.move(line["move"]).code
+            hidden = not state.observed_by(code, self.human)
+            actor = CHANCE if line["seat"] == "chance" else line["seat"]
+            seen = after.view(self.human)
+            self.narrator.events(
+                state.view(self.human), seen, actor, None if hidden else line["move"]
+            )
+            self.announced = self.narrator.phase_line(seen) or self.announced
 
     def log(self, player: int, text: str, hidden: bool) -> None:
         """Adds a line to the full record and to the human's view."""
@@ -148,12 +169,17 @@ class Session:
         player = self.state.current_player
         move = bot.choose_from(result)
         hidden = not self.state.observed_by(move.code, self.human)
+        shown = shown_move(move.text, hidden)
+        said = self.narrator.as_seen(shown, player)  # the units named as they stand before it
         self.apply_and_narrate(player, move, hidden)
-        return AiMove(player, shown_move(move.text, hidden))
+        return AiMove(player, shown, said)
 
     def human_play(self, move: Move | str) -> Move:
         """Plays the human's move (a legal Move or a text; XenophonError,
         with nothing changed, if it is not legal)."""
+        typed = move
+        if isinstance(move, str):
+            move = self.narrator.read_move(move)
         try:
             legal = self.state.move(move)
         except IllegalMoveError:
@@ -165,7 +191,7 @@ class Session:
             if reason is None:
                 raise
             raise IllegalMoveError(
-                f"'{shown(str(move).strip())}' is not legal now: {reason}"
+                f"'{shown(str(typed).strip())}' is not legal now: {reason}"
             ) from None
         self.snapshots.append(
             (self.state.copy(), len(self.record.lines), Counter(self.chance.used))
@@ -233,6 +259,7 @@ class Session:
         self.state, length, self.chance.used = self.snapshots.pop()
         del self.record.lines[length:]
         del self.view_lines[length:]
+        self.narrator.rewind(length)
         self.events, self.chance_run = [], []
         return True
 
