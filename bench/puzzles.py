@@ -5,7 +5,7 @@ probability over the rest of the turn, than a move a search played.
     python bench/puzzles.py harvest GAME --games N --seed S   # append to bench/puzzles/GAME.jsonl
     python bench/puzzles.py build                             # append the hand-built puzzles
     python bench/puzzles.py --level strong                    # solved counts per game and pattern
-    python bench/puzzles.py --level strong --settings root_policy=auto   # the level's budget, other settings
+    python bench/puzzles.py --level strong --settings root_policy=auto   # other settings
     python bench/puzzles.py --level strong --seeds 20         # how often 20 seeds agree (below)
 
 A puzzle is one JSON line: the position (its state dict, the truth the
@@ -134,7 +134,8 @@ def build() -> None:
         if result.exhausted or None in values.values():
             raise XenophonError(f"the solver did not finish the '{pattern}' position")
         ranked = sorted(values, key=lambda text: -values[text])  # type: ignore[arg-type, operator]
-        worse = [text for text in ranked if values[ranked[0]] - values[text] >= MARGIN]  # type: ignore[operator]
+        best = values[ranked[0]]
+        worse = [text for text in ranked if best - values[text] >= MARGIN]  # type: ignore[operator]
         puzzle = {
             "game": state.game.name,
             "state": state.to_dict(),
@@ -266,7 +267,7 @@ def agreement(level: str, seeds: int, settings: str | None = None) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("command", nargs="?", choices=("harvest", "build"), help="harvest or build puzzles")
+    parser.add_argument("command", nargs="?", choices=("harvest", "build"), help="harvest or build")
     parser.add_argument("game", nargs="?", choices=GAMES)
     parser.add_argument("--games", type=int, default=4)
     parser.add_argument("--seed", type=int, default=0)

@@ -21,7 +21,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 from puzzles import GAMES, MARGIN, catapult_rally_position, load, position, separated  # noqa: E402
-
 from xenophon.play.players import make_bot  # noqa: E402
 
 SMALL, LARGE = 20_000, 200_000
@@ -44,6 +43,11 @@ def root_visits(spec: str, state, iterations: int, seed: int):
     return {m.move.text: m.visits for m in result.moves}, result.best.move.text
 
 
+def verdict(values: dict[str, float], text: str) -> str:
+    """'right' when the move is within MARGIN of the solver's best, else 'wrong'."""
+    return "right" if max(values.values()) - values[text] < MARGIN else "wrong"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("specs", nargs="+", help="bot specs, e.g. 'ismcts:root_policy=auto'")
@@ -58,15 +62,10 @@ def main() -> int:
             large, chosen_large = root_visits(spec, state, LARGE, args.seed)
             frozen = [text for text in small if large[text] <= small[text]]
             all_grew += not frozen
-            best = max(values.values())
-
-            def verdict(text: str) -> str:
-                return "right" if best - values[text] < MARGIN else "wrong"
-
             print(
                 f"{spec} {name}: {len(frozen)}/{len(small)} moves frozen; "
-                f"{SMALL:,}: {chosen_small} ({verdict(chosen_small)}), "
-                f"{LARGE:,}: {chosen_large} ({verdict(chosen_large)})"
+                f"{SMALL:,}: {chosen_small} ({verdict(values, chosen_small)}), "
+                f"{LARGE:,}: {chosen_large} ({verdict(values, chosen_large)})"
             )
         print(
             f"{spec}: every move gained visits in {all_grew}/{len(measured)} positions "
