@@ -53,6 +53,7 @@ CASES: dict[str, tuple[type, dict[str, Any]]] = {
     "prior_weight": (ISMCTSBot, {"prior_weight": 1.0}),
     "root_policy halving": (ISMCTSBot, {"root_policy": "halving"}),
     "root_policy forced": (ISMCTSBot, {"root_policy": "forced"}),
+    "chance stratified": (ISMCTSBot, {"chance": "stratified"}),
     "opponent_nodes searcher": (ISMCTSBot, {"opponent_nodes": "searcher"}),
     "opponent_nodes fused": (ISMCTSBot, {"opponent_nodes": "fused"}),
     "all options": (
@@ -98,6 +99,7 @@ CASES: dict[str, tuple[type, dict[str, Any]]] = {
 #: the shared tree's cases: its workers run one after the other (repeatable)
 SHARED_CASES: dict[str, dict[str, Any]] = {
     "shared tree": {},
+    "shared tree stratified": {"chance": "stratified"},
     "shared tree all options": {
         "value_scaling": "spread",
         "transpositions": True,

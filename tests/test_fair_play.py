@@ -343,6 +343,7 @@ def test_policy_sampler_reads_only_what_the_searcher_saw(name):
             {"root_policy": "uct"},
             {"root_policy": "halving"},
             {"opponent_nodes": "fused"},
+            {"chance": "stratified"},
         ):
             bots = [
                 ISMCTSBot(iterations=200, seed=5, sampler="policy", particles=64, **options)

@@ -26,6 +26,8 @@ from xenophon.search.bots import (
     SettingError,
     wilson_lower_bound,
 )
+from xenophon.search.ismcts import stratified_outcomes
+from xenophon.search.settings import HALVING_FROM_ITERATIONS, SearchSettings
 
 
 def random_positions(make_game, count, seed, min_actions=30):
@@ -86,6 +88,8 @@ TREE_VARIANTS = {
     "prior": {"prior_weight": 1.0},
     "halving": {"root_policy": "halving"},
     "forced": {"root_policy": "forced"},
+    "auto": {"root_policy": "auto"},
+    "stratified": {"chance": "stratified"},
     "opponent-searcher": {"opponent_nodes": "searcher"},
     "opponent-fused": {"opponent_nodes": "fused"},
     "all": {"value_scaling": "spread", "transpositions": True, "prior_weight": 1.0, "c_uct": 1.0},
@@ -317,6 +321,7 @@ def test_preset_v1_is_the_search_without_tree_options():
         root_policy="uct",
         opponent_nodes="own",
         ties="first",
+        chance="sampled",
     )
     named = make_bot("ismcts:preset=v1,iterations=800", seed=3)
     assert visits(named.analyse(state)) == visits(explicit.analyse(state))
@@ -329,6 +334,7 @@ def test_preset_v1_is_the_search_without_tree_options():
         "root_policy",
         "opponent_nodes",
         "ties",
+        "chance",
     }
 
 
@@ -383,7 +389,8 @@ def test_an_option_given_overrides_the_preset():
         ("ismcts:preset=v0", "'preset' must be one of"),
         ("ismcts:prior_weight=-1", "'prior_weight' must be a number at least 0"),
         ("ismcts:value_scaling=maybe", "'value_scaling' must be one of none, range, spread"),
-        ("ismcts:root_policy=ucb", "'root_policy' must be one of uct, halving"),
+        ("ismcts:root_policy=ucb", "'root_policy' must be one of uct, halving, forced, auto"),
+        ("ismcts:chance=expected", "'chance' must be one of sampled, stratified"),
         ("ismcts:opponent_nodes=mine", "'opponent_nodes' must be one of own, searcher, fused"),
         ("ismcts:ties=last", "'ties' must be one of first, random"),
     ],
@@ -481,6 +488,88 @@ def test_forced_visits_keep_every_root_move_at_its_share():
         assert min(s[1] for s in stats) >= share - 1
     stats = root_statistics(state, 4000)
     assert min(s[1] for s in stats) < math.sqrt(2 * 4000 / len(stats)) - 1
+
+
+@pytest.mark.parametrize(
+    "budget, rule",
+    [
+        ({"iterations": 9_999}, "uct"),
+        ({"iterations": 10_000}, "halving"),
+        ({"iterations": None, "time_limit": 0.5}, "uct"),
+        ({"iterations": None, "time_limit": 1.0}, "halving"),
+        ({"iterations": 50_000, "time_limit": 0.5}, "uct"),
+        ({"iterations": 50_000, "workers": 2, "parallel": "shared"}, "uct"),
+    ],
+)
+def test_auto_root_halves_from_its_budget_on(budget, rule):
+    """root_policy=auto is UCB1 below HALVING_FROM_ITERATIONS iterations (or
+    HALVING_FROM_SECONDS, whichever budget ends the search first) and
+    sequential halving from there on, except in a shared tree."""
+    assert SearchSettings(root_policy="auto", **budget).root_rule == rule
+    assert SearchSettings(root_policy="forced", **budget).root_rule == "forced"
+
+
+def test_auto_root_halves_above_its_budget_only():
+    """Below the budget, root_policy=auto searches as uct does; from it on,
+    as halving does (the same visits, and the halving's rounds)."""
+    state = hero_opening()
+    small = {"iterations": 600, "seed": 2}
+    assert visits(ISMCTSBot(root_policy="auto", **small).analyse(state)) == visits(
+        ISMCTSBot(root_policy="uct", **small).analyse(state)
+    )
+    large = {"iterations": HALVING_FROM_ITERATIONS, "seed": 2}
+    halved = ISMCTSBot(root_policy="auto", **large).analyse(state)
+    assert visits(halved) == visits(ISMCTSBot(root_policy="halving", **large).analyse(state))
+    assert visits(halved) != visits(ISMCTSBot(root_policy="uct", **large).analyse(state))
+
+
+def strike_position():
+    """The castle-attack position after the attack: the strike's chance node."""
+    state = castle_attack_position(AnabasisGame(seed=1))
+    state.apply(next(m for m in state.legal_moves() if m.text == "attack d5xd6"))
+    assert state.is_chance()
+    return state
+
+
+def strike_draws(state, visits, k=0, edge=5, seed=1):
+    api, tables = state.game.search_interface()
+    return stratified_outcomes(api, tables, state.to_bytes(), edge, visits, k, seed)
+
+
+def test_stratified_chance_gives_each_outcome_its_share_of_an_actions_visits():
+    """In each block of 8 of an action's visits, a strike's outcomes come
+    within less than 2 of their expected counts (independent draws: a
+    standard deviation of 1.4 for the 57% hit, so some of 12 blocks would
+    not), for the first and the second chance node after the action, each
+    in an order of its own."""
+    state = strike_position()
+    chances = {m.code: p for m, p in state.chance_outcomes()}
+    assert len(chances) >= 2
+    first, second = strike_draws(state, 96, k=0), strike_draws(state, 96, k=1)
+    for draws in (first, second):
+        for block in range(0, 96, 8):
+            for code, probability in chances.items():
+                count = draws[block : block + 8].count(code)
+                assert abs(count - 8 * probability) < 2, (block, code, probability)
+    hit = max(chances, key=chances.get)
+    both = sum(x == hit and y == hit for x, y in zip(first, second))
+    assert abs(both - 96 * chances[hit] ** 2) <= 8
+
+
+def test_stratified_chance_keeps_each_outcomes_probability():
+    """One visit's outcome, over many actions (their random orders of the
+    strata) and generators, is drawn with the outcome's true probability."""
+    state = strike_position()
+    chances = {m.code: p for m, p in state.chance_outcomes()}
+    draws = [strike_draws(state, 1, edge=edge, seed=edge)[0] for edge in range(3000)]
+    for code, probability in chances.items():
+        assert abs(draws.count(code) / 3000 - probability) < 0.03
+
+
+def test_stratified_chance_needs_a_chance_node():
+    state = castle_attack_position(AnabasisGame(seed=1))
+    with pytest.raises(ValueError, match="needs a chance node"):
+        strike_draws(state, 3)
 
 
 def test_halving_with_two_workers_ranks_by_rounds_survived_in_both():

@@ -163,6 +163,7 @@ class SearchBot(Bot):
         "transpositions",
         "prior_weight",
         "root_policy",
+        "chance",
         "opponent_nodes",
         "ties",
     )
@@ -300,7 +301,7 @@ class SearchBot(Bot):
         after sequential halving by the rounds survived (summed over the
         workers, each halving alone) and then by value: the last candidates
         have equal visits, the halving's choice is the better value."""
-        if self.root_policy == "halving":
+        if self.search_settings.root_rule == "halving":
             return (-halvings, -probability, -visits, code)
         return (-visits, -probability, code)
 

@@ -68,7 +68,7 @@ cdef void iterate(const XenGameApi *api, const void *tables, const char *root, c
     """One iteration: sample a world, descend, expand, play out, back up.
     At the root, only `root_allowed` moves are searched when there are any,
     and with ROOT_HALVING, `halving` chooses the root action."""
-    cdef int depth = 0, player, n, index, k
+    cdef int depth = 0, player, n, index, k, chances = 0
     cdef uint32_t step, first_code
     cdef double value0 = 0.0
     cdef double rets[2]
@@ -84,7 +84,9 @@ cdef void iterate(const XenGameApi *api, const void *tables, const char *root, c
             value0 = rets[0]
             break
         if player == XEN_CHANCE:
-            api.apply(tables, world, api.sample_chance(tables, world, rng))
+            api.apply(tables, world, chance_outcome(api, tables, world, tree, path, depth,
+                                                    chances, p, rng))
+            chances += 1
             continue
         n = api.legal_actions(tables, world, legal)
         if depth == 0 and n_root_allowed > 0:
@@ -161,6 +163,7 @@ cdef void iterate(const XenGameApi *api, const void *tables, const char *root, c
         path[depth].node = <size_t>(<char *>node - tree.arena)
         path[depth].index = step
         depth += 1
+        chances = 0
         api.apply(tables, world, legal[index])
         if new_leaf:
             if p.transpositions:
@@ -175,6 +178,25 @@ cdef void iterate(const XenGameApi *api, const void *tables, const char *root, c
         back_up_shared(tree, path, depth, value0, p)
     else:
         back_up(tree, path, depth, value0, p.transpositions)
+
+
+cdef XenCode chance_outcome(const XenGameApi *api, const void *tables, const void *world,
+                            const Tree *tree, const PathStep *path, int depth, int k,
+                            const Params *p, XenRng *rng) noexcept nogil:
+    """The outcome of a chance node met in the descent, the k-th since the
+    last tree action: sampled, or with CHANCE_STRATIFIED stratified along
+    that action's visits (chance.pxi; not after a node's first try or a
+    fused node's action, which keep no visits of their own here)."""
+    cdef const Node *node
+    cdef const ActionStat *stat
+    if p.chance == CHANCE_STRATIFIED and depth > 0 and path[depth - 1].index != FIRST_TRY:
+        node = <const Node *>(tree.arena + path[depth - 1].node)
+        if node.expanded != FUSED_NODE:
+            stat = stats_of(tree, node) + path[depth - 1].index
+            return stratified_chance(api, tables, world,
+                                     mix64(node.key ^ p.chance_salt) + path[depth - 1].index,
+                                     stat.visits, k, rng)
+    return api.sample_chance(tables, world, rng)
 
 
 cdef void back_up(Tree *tree, const PathStep *path, int depth, double value0,

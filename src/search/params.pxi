@@ -23,6 +23,8 @@ cdef struct Params:
     int opponent_nodes         # OPPONENT_OWN or OPPONENT_SEARCHER (node_key)
     uint64_t root_salt         # mixed into the root's key: a shared tree's worker keeps
                                # a root node of its own (0: a private tree)
+    int chance                 # CHANCE_SAMPLED or CHANCE_STRATIFIED (chance.pxi)
+    uint64_t chance_salt       # mixed into each action's stratification offset (the seed's)
 
 
 cdef enum:
@@ -40,11 +42,14 @@ cdef enum:
     OPPONENT_FUSED = 2             # by the searcher's, whatever the actions (fused_select)
     FUSED_NODE = 2                 # Node.expanded of a fused node (its body: FusedStat)
     FUSED_LEAST = 8                # the fewest FusedStat a fused node's block holds
+    CHANCE_SAMPLED = 0             # each chance outcome drawn independently
+    CHANCE_STRATIFIED = 1          # along the visits of the action before it (chance.pxi)
 
 #: the codes of the tree options, by the names a SearchSettings gives them
 VALUE_SCALINGS = {"none": SCALE_NONE, "range": SCALE_RANGE, "spread": SCALE_SPREAD}
 ROOT_POLICIES = {"uct": ROOT_UCT, "halving": ROOT_HALVING, "forced": ROOT_FORCED}
 OPPONENT_NODES = {"own": OPPONENT_OWN, "searcher": OPPONENT_SEARCHER, "fused": OPPONENT_FUSED}
+CHANCE_RULES = {"sampled": CHANCE_SAMPLED, "stratified": CHANCE_STRATIFIED}
 
 # the return a shared tree's worker counts for the action it selects until
 # its back-up puts the true one in its place: a loss for the node's player

@@ -44,6 +44,13 @@ MAX_TEMPERATURE = 100.0  # beyond it the choice is as good as uniform
 MAX_GREEDY_BRANCHES = 65_536  # chance leaves GreedyBot expands exhaustively
 MAX_GREEDY_SAMPLES = 1024  # chance samples GreedyBot draws beyond that
 MAX_PRIOR_WEIGHT = 100.0  # progressive bias weight (values are in [-1, 1])
+#: root_policy=auto: sequential halving from these budgets on, UCB1 below
+#: them (docs/search.md, "The root by budget"); a time budget counts by its
+#: seconds, a search with both budgets by whichever ends it first
+HALVING_FROM_ITERATIONS = 10_000
+HALVING_FROM_SECONDS = 1.0
+#: the root policies a setting may name: the search's own, and `auto`
+ROOT_POLICY_CHOICES = (*Worker.ROOT_POLICIES, "auto")
 
 # -- the tree's options and their named presets -------------------------------
 #: the search options a preset fixes; a bot given one of them explicitly
@@ -57,6 +64,7 @@ TREE_OPTIONS = (
     "root_policy",
     "opponent_nodes",
     "ties",
+    "chance",
 )
 #: how the move to play is chosen among root moves equal in visits and value:
 #: the first in code order (which puts `end` first), or one at random
@@ -75,6 +83,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "root_policy": "uct",
         "opponent_nodes": "own",
         "ties": "first",
+        "chance": "sampled",
     },
 }
 #: `v2` is v1 drawing the move to play among root moves equal in visits and
@@ -191,7 +200,8 @@ SETTINGS: dict[str, Setting] = {
     "value_scaling": Setting(str, choices=tuple(Worker.VALUE_SCALINGS)),
     "transpositions": Setting(bool),
     "prior_weight": Setting(float, 0, MAX_PRIOR_WEIGHT),
-    "root_policy": Setting(str, choices=tuple(Worker.ROOT_POLICIES)),
+    "root_policy": Setting(str, choices=ROOT_POLICY_CHOICES),
+    "chance": Setting(str, choices=tuple(Worker.CHANCE_RULES)),
     "opponent_nodes": Setting(str, choices=tuple(Worker.OPPONENT_NODES)),
     "ties": Setting(str, choices=TIE_RULES),
     # where the worlds a search samples come from (xenophon.search.world_sampling)
@@ -253,7 +263,8 @@ class SearchSettings:
     prior_weight: float | None = None
     # how the root shares its iterations: UCB1 as every node ("uct"),
     # sequential halving ("halving", which chooses by value, not visits),
-    # or UCB1 after each root move's forced visits ("forced")
+    # UCB1 after each root move's forced visits ("forced"), or by the budget:
+    # halving from HALVING_FROM_ITERATIONS (or _SECONDS) on, else UCB1 ("auto")
     root_policy: str | None = None
     # whose information set keys the other player's nodes: their own
     # ("own", split by the hand of each sampled world) or the searcher's
@@ -263,6 +274,9 @@ class SearchSettings:
     # "first" the lowest code, `end`, so a won position whose every move
     # wins every playout ends its turns forever; "random" draws one
     ties: str | None = None
+    # the chance outcomes of a descent: drawn independently ("sampled"), or
+    # stratified along the visits of the tree action before them ("stratified")
+    chance: str | None = None
     # the move played: the most visited, or with a temperature a weighted draw
     temperature: float = 0.0
     # the playouts: their length, uniformly random actions instead of the
@@ -322,6 +336,24 @@ class SearchSettings:
                 "'parallel' shared takes neither root_policy halving nor opponent_nodes fused"
             )
         check_tree_memory(self.memory_bytes, 1 if self.parallel == "shared" else self.workers)
+
+    @property
+    def root_rule(self) -> str:
+        """The root policy the search runs: `root_policy`, with `auto`
+        resolved by the budget (halving from HALVING_FROM_ITERATIONS
+        iterations or HALVING_FROM_SECONDS seconds on, whichever budget ends
+        the search first; UCB1 below, and in a shared tree, which halving
+        does not suit)."""
+        if self.root_policy != "auto":
+            return self.root_policy  # type: ignore[return-value]
+        large = all(
+            budget is None or budget >= least
+            for budget, least in (
+                (self.iterations, HALVING_FROM_ITERATIONS),
+                (self.time_limit, HALVING_FROM_SECONDS),
+            )
+        )
+        return "halving" if large and self.parallel != "shared" else "uct"
 
     @property
     def memory_bytes(self) -> int:

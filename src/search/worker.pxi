@@ -57,7 +57,7 @@ cdef class Worker:
         resamples the hidden cards, its share of the memory cap, the cut-off
         for its game, and the restricted root moves, sampled worlds and
         shared tree if any."""
-        cdef int root_policy = ROOT_POLICIES[settings.root_policy]
+        cdef int root_policy = ROOT_POLICIES[settings.root_rule]
         cdef int opponent_nodes = OPPONENT_NODES[settings.opponent_nodes]
         self.api = <const XenGameApi *>PyCapsule_GetPointer(api_capsule, b"xenophon.game_api")
         self.tables = PyCapsule_GetPointer(tables_capsule, b"xenophon.tables")
@@ -98,6 +98,8 @@ cdef class Worker:
         self.params.prior_weight = settings.prior_weight
         self.params.root_policy = root_policy
         self.params.opponent_nodes = opponent_nodes
+        self.params.chance = CHANCE_RULES[settings.chance]
+        self.params.chance_salt = mix64(seed ^ 0x5EED5EED5EED5EEDULL)
         self.halving.planned = False
         self.halving.started = False
         xen_rng_seed(&self.rng, seed)
@@ -129,6 +131,7 @@ cdef class Worker:
     VALUE_SCALINGS = VALUE_SCALINGS
     ROOT_POLICIES = ROOT_POLICIES
     OPPONENT_NODES = OPPONENT_NODES
+    CHANCE_RULES = CHANCE_RULES
 
     cdef int _set_worlds(self, list worlds, list weights) except -1:
         """The sampler's worlds (full states of the searcher's information
