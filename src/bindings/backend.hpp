@@ -38,6 +38,7 @@
 
 #include "learned.h"
 #include "game_api.h"
+#include "tensors.hpp"
 
 namespace xen {
 
@@ -297,8 +298,8 @@ py::class_<typename Game::PyTables, std::shared_ptr<typename Game::PyTables>>
 bind_tables(py::module_ &m, const char *doc) {
     using Tables = typename Game::PyTables;
     using TablesPtr = std::shared_ptr<Tables>;
-    return py::class_<Tables, TablesPtr>(m, "Tables", doc)
-        .def(
+    py::class_<Tables, TablesPtr> cls(m, "Tables", doc);
+    cls.def(
             "capsule",
             [](const TablesPtr &tables) {
                 // The capsule keeps the tables alive: its context holds a heap shared_ptr.
@@ -355,6 +356,8 @@ bind_tables(py::module_ &m, const char *doc) {
                                       e.taper_turns);
             },
             "(opening, ending, taper_turns) of the loaded weights, or None");
+    bind_tables_tensors<Game>(cls);
+    return cls;
 }
 
 // The CoreState methods of the backend protocol that both games share.
@@ -539,6 +542,7 @@ template <class Game> void bind_backend(py::class_<CoreStateT<Game>> &cls) {
              })
         .def("__hash__",
              [](const CoreState &s) { return static_cast<py::ssize_t>(s.st.hash >> 1); });
+    bind_state_tensors<Game>(cls);
 }
 
 }  // namespace xen

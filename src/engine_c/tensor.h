@@ -1,0 +1,80 @@
+/* tensor.h - what both games' tensors share (each game's tensors.c): a
+ * writer of float blocks, so that one function per game lays out its
+ * information-state tensor, its observation tensor and their layout at once.
+ *
+ * A seat's tensor is a sequence of named blocks of floats (docs/tensors.md).
+ * Each block is either seen (in both tensors) or remembered (only in the
+ * information-state tensor): a remembered block holds what the seat knows
+ * from the record of the game but cannot see on the table now, such as the
+ * cards the opponent bought and has not shown since. The observation tensor
+ * is the information-state tensor with its remembered blocks left out.
+ *
+ * A game's writer calls xen_tensor_block before each block and then
+ * xen_tensor_put once per float of it. The same calls
+ *   - fill a tensor (out != NULL), skipping remembered blocks when
+ *     observation is set;
+ *   - or only count and name the blocks (out == NULL), for the layout.
+ */
+#ifndef XENOPHON_TENSOR_H
+#define XENOPHON_TENSOR_H
+
+#include <stddef.h>
+
+/* The most blocks a game's tensor may have. */
+#define XEN_MAX_TENSOR_BLOCKS 64
+
+typedef struct XenTensorBlock {
+    const char *name;
+    int offset;     /* in the information-state tensor */
+    int size;       /* floats */
+    int remembered; /* 1: not in the observation tensor */
+} XenTensorBlock;
+
+typedef struct XenTensorWriter {
+    float *out;      /* NULL: count only */
+    int observation; /* 1: leave the remembered blocks out */
+    int n;           /* floats written (or counted) so far */
+    int full;        /* floats of the information-state tensor so far */
+    int skipping;    /* the current block is left out */
+    int n_blocks;
+    XenTensorBlock *blocks; /* NULL, or XEN_MAX_TENSOR_BLOCKS entries to fill */
+} XenTensorWriter;
+
+static inline XenTensorWriter xen_tensor_writer(float *out, int observation,
+                                                XenTensorBlock *blocks) {
+    XenTensorWriter w = {out, observation, 0, 0, 0, 0, blocks};
+    return w;
+}
+
+/* Starts the block `name` (a string literal: the layout keeps the pointer). */
+static inline void xen_tensor_block(XenTensorWriter *w, const char *name, int remembered) {
+    w->skipping = remembered && w->observation;
+    if (w->blocks && w->n_blocks < XEN_MAX_TENSOR_BLOCKS) {
+        XenTensorBlock *b = &w->blocks[w->n_blocks];
+        b->name = name;
+        b->offset = w->full;
+        b->size = 0;
+        b->remembered = remembered;
+    }
+    w->n_blocks++;
+}
+
+static inline void xen_tensor_put(XenTensorWriter *w, float v) {
+    if (w->blocks && w->n_blocks <= XEN_MAX_TENSOR_BLOCKS) w->blocks[w->n_blocks - 1].size++;
+    w->full++;
+    if (w->skipping) return;
+    if (w->out) w->out[w->n] = v;
+    w->n++;
+}
+
+/* n floats: 1.0 at index `hot` (none when hot is outside 0..n-1). */
+static inline void xen_tensor_one_hot(XenTensorWriter *w, int n, int hot) {
+    for (int i = 0; i < n; i++) xen_tensor_put(w, i == hot ? 1.0f : 0.0f);
+}
+
+/* n bytes as floats. */
+static inline void xen_tensor_bytes(XenTensorWriter *w, const unsigned char *bytes, int n) {
+    for (int i = 0; i < n; i++) xen_tensor_put(w, (float)bytes[i]);
+}
+
+#endif
