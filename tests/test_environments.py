@@ -63,7 +63,6 @@ def test_gymnasium_check_env_passes_against_a_level(name):
 @pytest.mark.parametrize("name", GAMES)
 def test_a_whole_episode_against_greedy(name):
     e = XenophonEnv(name, opponent="greedy", seat=None, tensor="observation")
-    rng = np.random.default_rng(4)
     seats = set()
     for seed in (1, 2):
         observation, info = e.reset(seed=seed)
@@ -98,7 +97,9 @@ def test_an_illegal_action_loses_and_bad_settings_are_refused():
 def test_a_level_plays_the_other_seat(name, monkeypatch):
     calls = []
     choose = LevelBot.choose
-    monkeypatch.setattr(LevelBot, "choose", lambda bot, state: calls.append(1) or choose(bot, state))
+    monkeypatch.setattr(
+        LevelBot, "choose", lambda bot, state: calls.append(1) or choose(bot, state)
+    )
     e = XenophonEnv(name, opponent="beginner", seat=1)
     e.reset(seed=6)
     assert isinstance(e.opponent, LevelBot) and calls

@@ -184,3 +184,24 @@ def test_batch_steps_games_into_one_buffer_and_restarts_them(game, kind):
         batch.step(np.full(8, 0xFFFF))
     with pytest.raises(ValueError):
         batch.step(np.zeros(3, dtype=np.int64))
+
+
+def test_batch_threads_step_the_same_games(game):
+    """Each game has its own generator: splitting the batch over threads
+    changes nothing of what is played."""
+    core = importlib.import_module(type(game.new_initial_state().backend).__module__)
+    batches = [core.Batch(game.tables, 5, 9, "observation", threads) for threads in (1, 2, 3)]
+    rng = np.random.default_rng(2)
+    for _ in range(300):
+        first = batches[0]
+        actions = first.legal[np.arange(5), (rng.random(5) * first.n_legal).astype(np.int64)]
+        for batch in batches:
+            batch.step(actions)
+        for batch in batches[1:]:
+            assert np.array_equal(batch.tensors, first.tensors)
+            assert np.array_equal(batch.dones, first.dones)
+            assert np.array_equal(batch.rewards, first.rewards)
+    with pytest.raises(ValueError, match="threads"):
+        core.Batch(game.tables, 5, 9, "observation", 0)
+    with pytest.raises(ValueError, match="unknown tensor"):
+        core.Batch(game.tables, 5, 9, "pixels")

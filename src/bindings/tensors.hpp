@@ -11,6 +11,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "game_api.h"
@@ -37,10 +38,15 @@ int write_tensor(const typename Game::CTables *t, const typename Game::State *st
                                : Game::information_state_tensor(t, st, player, out);
 }
 
-template <class Game> int tensor_size(const typename Game::CTables *t, TensorKind kind) {
-    typename Game::State st;
-    Game::initial_state(t, &st);
-    return write_tensor<Game>(t, &st, 0, kind, nullptr);
+// The floats of a tensor of the tables (counted once, on the initial state).
+template <class Game> int tensor_size(const typename Game::PyTables &tables, TensorKind kind) {
+    int &size = tables.tensor_sizes[kind];
+    if (size < 0) {
+        typename Game::State st;
+        Game::initial_state(tables.t.get(), &st);
+        size = write_tensor<Game>(tables.t.get(), &st, 0, kind, nullptr);
+    }
+    return size;
 }
 
 // `out` as a writable C-contiguous float32 array of `size` floats, or a new one when None.
@@ -65,7 +71,7 @@ template <class Game, class Cls> void bind_state_tensors(Cls &cls) {
             name,
             [kind](const CoreState &s, int player, const py::object &out) {
                 if (player != 0 && player != 1) throw py::value_error("player must be 0 or 1");
-                auto array = tensor_buffer(out, tensor_size<Game>(s.t(), kind));
+                auto array = tensor_buffer(out, tensor_size<Game>(*s.tables, kind));
                 write_tensor<Game>(s.t(), &s.st, player, kind, array.mutable_data());
                 return array;
             },
@@ -94,7 +100,7 @@ template <class Game, class Cls> void bind_tables_tensors(Cls &cls) {
         .def(
             "tensor_size",
             [](const Tables &tables, const std::string &kind) {
-                return tensor_size<Game>(tables.t.get(), tensor_kind(kind));
+                return tensor_size<Game>(tables, tensor_kind(kind));
             },
             py::arg("kind"), "The floats of a tensor (information_state or observation)");
 }
@@ -112,18 +118,20 @@ template <class Game> struct BatchT {
     TensorKind kind;
     std::vector<State> states;
     std::vector<XenRng> rngs;
-    py::array_t<float> tensors;   // [n, size]: the tensor of the player to move
-    py::array_t<int32_t> players; // [n]
-    py::array_t<float> rewards;   // [n, 2]
-    py::array_t<uint8_t> dones;   // [n]
-    py::array_t<int32_t> legal;   // [n, XEN_MAX_ACTIONS]: legal codes, ascending
-    py::array_t<int32_t> n_legal; // [n]
+    py::array_t<float> tensors;    // [n, size]: the tensor of the player to move
+    py::array_t<int32_t> players;  // [n]
+    py::array_t<float> rewards;    // [n, 2]
+    py::array_t<uint8_t> dones;    // [n]
+    py::array_t<int32_t> legal;    // [n, XEN_MAX_ACTIONS]: legal codes, ascending
+    py::array_t<int32_t> n_legal;  // [n]
     int size;
+    int threads;
 
-    BatchT(TablesPtr tables_, int n, uint64_t seed, const std::string &kind_name)
-        : tables(std::move(tables_)), kind(tensor_kind(kind_name)) {
+    BatchT(TablesPtr tables_, int n, uint64_t seed, const std::string &kind_name, int threads_)
+        : tables(std::move(tables_)), kind(tensor_kind(kind_name)), threads(threads_) {
         if (n < 1) throw py::value_error("a batch holds at least 1 game");
-        size = tensor_size<Game>(tables->t.get(), kind);
+        if (threads < 1 || threads > 64) throw py::value_error("threads must be 1 to 64");
+        size = tensor_size<Game>(*tables, kind);
         states.resize(n);
         rngs.resize(n);
         tensors = py::array_t<float>({n, size});
@@ -194,7 +202,18 @@ template <class Game> struct BatchT {
                                       std::to_string(a[i]));
         Pointers p = pointers();
         py::gil_scoped_release release;
-        for (int i = 0; i < n; i++) {
+        // games [k n / m, (k + 1) n / m) on thread k of m: each game is its own
+        int m = threads < n ? threads : n;
+        std::vector<std::thread> helpers;
+        for (int k = 1; k < m; k++)
+            helpers.emplace_back(
+                [this, a, p, k, n, m] { step_games(a, p, k * n / m, (k + 1) * n / m); });
+        step_games(a, p, 0, n / m);
+        for (auto &helper : helpers) helper.join();
+    }
+
+    void step_games(const int64_t *a, const Pointers &p, int begin, int end) {
+        for (int i = begin; i < end; i++) {
             State *st = &states[i];
             Game::apply(t(), st, static_cast<XenCode>(a[i]), nullptr);
             settle(i);
@@ -217,8 +236,10 @@ template <class Game> void bind_batch(py::module_ &m) {
     py::class_<Batch>(m, "Batch",
                       "N games stepped in one call (docs/tensors.md): after each step, "
                       "tensors[i] is the tensor of players[i], the player to move in game i")
-        .def(py::init<typename Batch::TablesPtr, int, uint64_t, const std::string &>(),
-             py::arg("tables"), py::arg("n"), py::arg("seed"), py::arg("tensor") = "observation")
+        .def(py::init<typename Batch::TablesPtr, int, uint64_t, const std::string &, int>(),
+             py::arg("tables"), py::arg("n"), py::arg("seed"), py::arg("tensor") = "observation",
+             py::arg("threads") = 1,
+             "n games seeded seed, seed + 1, ...; step() splits them over `threads` threads")
         .def("step", &Batch::step, py::arg("actions"),
              "Plays actions[i] in game i, draws chance, restarts the games that ended")
         .def_readonly("tensors", &Batch::tensors)
@@ -227,12 +248,15 @@ template <class Game> void bind_batch(py::module_ &m) {
         .def_readonly("dones", &Batch::dones)
         .def_readonly("legal", &Batch::legal)
         .def_readonly("n_legal", &Batch::n_legal)
-        .def("state_bytes", [](const Batch &b, int i) {
-            if (i < 0 || i >= static_cast<int>(b.states.size()))
-                throw py::index_error("no game " + std::to_string(i));
-            return py::bytes(reinterpret_cast<const char *>(&b.states[i]),
-                             sizeof(typename Game::State));
-        }, py::arg("i"), "Game i's state as bytes (CoreState.from_bytes reads them)");
+        .def(
+            "state_bytes",
+            [](const Batch &b, int i) {
+                if (i < 0 || i >= static_cast<int>(b.states.size()))
+                    throw py::index_error("no game " + std::to_string(i));
+                return py::bytes(reinterpret_cast<const char *>(&b.states[i]),
+                                 sizeof(typename Game::State));
+            },
+            py::arg("i"), "Game i's state as bytes (CoreState.from_bytes reads them)");
 }
 
 }  // namespace xen

@@ -9,8 +9,10 @@
  * cards the opponent bought and has not shown since. The observation tensor
  * is the information-state tensor with its remembered blocks left out.
  *
- * A game's writer calls xen_tensor_block before each block and then
- * xen_tensor_put once per float of it. The same calls
+ * A game's writer calls xen_tensor_block before each block and then writes
+ * its floats with xen_tensor_put (one), xen_tensor_claim (a run it fills
+ * whole) or xen_tensor_span (a zeroed run it sets some of); the last two
+ * give NULL when there is nothing to fill. The same calls
  *   - fill a tensor (out != NULL), skipping remembered blocks when
  *     observation is set;
  *   - or only count and name the blocks (out == NULL), for the layout.
@@ -19,6 +21,7 @@
 #define XENOPHON_TENSOR_H
 
 #include <stddef.h>
+#include <string.h>
 
 /* The most blocks a game's tensor may have. */
 #define XEN_MAX_TENSOR_BLOCKS 64
@@ -59,22 +62,40 @@ static inline void xen_tensor_block(XenTensorWriter *w, const char *name, int re
     w->n_blocks++;
 }
 
+/* The next n floats of the current block, for the caller to fill all of;
+ * NULL when there is nothing to fill (counting, or a block left out). */
+static inline float *xen_tensor_claim(XenTensorWriter *w, int n) {
+    if (w->blocks && w->n_blocks <= XEN_MAX_TENSOR_BLOCKS) w->blocks[w->n_blocks - 1].size += n;
+    w->full += n;
+    if (w->skipping) return NULL;
+    float *span = w->out ? w->out + w->n : NULL;
+    w->n += n;
+    return span;
+}
+
+/* The same floats zeroed, for the caller to set some of. */
+static inline float *xen_tensor_span(XenTensorWriter *w, int n) {
+    float *span = xen_tensor_claim(w, n);
+    if (span) memset(span, 0, (size_t)n * sizeof *span);
+    return span;
+}
+
 static inline void xen_tensor_put(XenTensorWriter *w, float v) {
-    if (w->blocks && w->n_blocks <= XEN_MAX_TENSOR_BLOCKS) w->blocks[w->n_blocks - 1].size++;
-    w->full++;
-    if (w->skipping) return;
-    if (w->out) w->out[w->n] = v;
-    w->n++;
+    float *span = xen_tensor_claim(w, 1);
+    if (span) *span = v;
 }
 
 /* n floats: 1.0 at index `hot` (none when hot is outside 0..n-1). */
 static inline void xen_tensor_one_hot(XenTensorWriter *w, int n, int hot) {
-    for (int i = 0; i < n; i++) xen_tensor_put(w, i == hot ? 1.0f : 0.0f);
+    float *span = xen_tensor_span(w, n);
+    if (span && hot >= 0 && hot < n) span[hot] = 1.0f;
 }
 
 /* n bytes as floats. */
 static inline void xen_tensor_bytes(XenTensorWriter *w, const unsigned char *bytes, int n) {
-    for (int i = 0; i < n; i++) xen_tensor_put(w, (float)bytes[i]);
+    float *span = xen_tensor_claim(w, n);
+    if (span)
+        for (int i = 0; i < n; i++) span[i] = (float)bytes[i];
 }
 
 #endif

@@ -78,7 +78,9 @@ class XenophonEnv(gym.Env):
     def _info(self, **extra: Any) -> dict[str, Any]:
         assert self.state is not None
         mask = action_mask(self.state) if self.state.current_player == self.seat else None
-        return {"action_mask": mask if mask is not None else np.zeros(ACTIONS, dtype=np.int8)} | extra
+        return {
+            "action_mask": mask if mask is not None else np.zeros(ACTIONS, dtype=np.int8)
+        } | extra
 
     def _play_on(self) -> None:
         """Chance and the opponent's decisions until the agent's turn or the end."""

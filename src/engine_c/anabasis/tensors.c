@@ -20,17 +20,19 @@ static int board_square(int p, int i) { return p == 0 ? i : ANA_SQUARES - 1 - i;
 
 /* One plane of 42 floats: bit q of a bitboard, turned for the seat. */
 static void plane_bits(XenTensorWriter *w, int p, uint64_t bb) {
-    for (int i = 0; i < ANA_SQUARES; i++) xen_tensor_put(w, (float)((bb >> board_square(p, i)) & 1));
+    float *f = xen_tensor_span(w, ANA_SQUARES);
+    int q;
+    if (f)
+        FOR_BITS (q, bb) f[board_square(p, q)] = 1.0f;
 }
 
 /* One plane per card id: 1 where seat `owner` has that card. */
 static void card_planes(XenTensorWriter *w, const AnaTables *t, const AnaState *s, int p,
                         int owner) {
-    for (int c = 0; c < t->n_cards; c++)
-        for (int i = 0; i < ANA_SQUARES; i++) {
-            int q = board_square(p, i);
-            xen_tensor_put(w, ((s->occ[owner] >> q) & 1) && s->sq_card[q] == c ? 1.0f : 0.0f);
-        }
+    float *f = xen_tensor_span(w, t->n_cards * ANA_SQUARES);
+    int q;
+    if (f)
+        FOR_BITS (q, s->occ[owner]) f[s->sq_card[q] * ANA_SQUARES + board_square(p, q)] = 1.0f;
 }
 
 /* A per-card count array as floats (the card set's ids only). */
@@ -60,7 +62,8 @@ static void slots(XenTensorWriter *w, const AnaTables *t, const AnaState *s, int
 
 static void market(XenTensorWriter *w, const AnaTables *t, const AnaState *s) {
     xen_tensor_block(w, "market_tops", 0);
-    for (int i = 0; i < 3; i++) xen_tensor_one_hot(w, t->n_cards, s->top[i] == ANA_NONE ? -1 : s->top[i]);
+    for (int i = 0; i < 3; i++)
+        xen_tensor_one_hot(w, t->n_cards, s->top[i] == ANA_NONE ? -1 : s->top[i]);
     xen_tensor_block(w, "market_row", 0);
     uint8_t row[ANA_MAX_CARDS] = {0};
     for (int i = 0; i < ANA_ROW_SIZE; i++)
@@ -81,8 +84,8 @@ static void bookkeeping(XenTensorWriter *w, const AnaState *s) {
     xen_tensor_put(w, s->field_idx);
     xen_tensor_put(w, s->field_left);
     xen_tensor_block(w, "bookkeeping", 0);
-    const uint8_t bytes[] = {s->turn,  s->active, s->sub,    s->ret,      s->draws_left,
-                             s->outcome, s->b_att, s->b_tgt, s->b_step, s->b_charge,
+    const uint8_t bytes[] = {s->turn,    s->active,  s->sub,   s->ret,    s->draws_left,
+                             s->outcome, s->b_att,   s->b_tgt, s->b_step, s->b_charge,
                              s->b_resp,  s->ev_slot, s->ev_arg};
     xen_tensor_bytes(w, bytes, (int)sizeof bytes);
 }
@@ -105,9 +108,11 @@ static void write_tensor(XenTensorWriter *w, const AnaTables *t, const AnaState 
     xen_tensor_block(w, "face_down", 0);
     plane_bits(w, p, s->face_down);
     xen_tensor_block(w, "damage", 0);
-    for (int i = 0; i < ANA_SQUARES; i++) xen_tensor_put(w, s->sq_damage[board_square(p, i)]);
+    float *f = xen_tensor_claim(w, ANA_SQUARES);
+    for (int i = 0; f && i < ANA_SQUARES; i++) f[i] = s->sq_damage[board_square(p, i)];
     xen_tensor_block(w, "rally", 0);
-    for (int i = 0; i < ANA_SQUARES; i++) xen_tensor_put(w, s->sq_bonus[board_square(p, i)]);
+    f = xen_tensor_claim(w, ANA_SQUARES);
+    for (int i = 0; f && i < ANA_SQUARES; i++) f[i] = s->sq_bonus[board_square(p, i)];
     xen_tensor_block(w, "own_counters", 0);
     counters(w, own);
     xen_tensor_block(w, "enemy_counters", 0);

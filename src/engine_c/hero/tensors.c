@@ -53,10 +53,9 @@ static void bookkeeping(XenTensorWriter *w, const HeroState *s) {
     xen_tensor_block(w, "bookkeeping", 0);
     xen_tensor_put(w, (float)s->turn);
     xen_tensor_put(w, (float)s->draws_left);
-    const uint8_t bytes[] = {s->active,      s->result,      s->pend_kind,
-                             s->pend_source, s->pend_ability, s->pend_player,
-                             s->pend_effect, s->pend_target, s->att_from,
-                             s->att_to};
+    const uint8_t bytes[] = {s->active,       s->result,      s->pend_kind,   s->pend_source,
+                             s->pend_ability, s->pend_player, s->pend_effect, s->pend_target,
+                             s->att_from,     s->att_to};
     xen_tensor_bytes(w, bytes, (int)sizeof bytes);
 }
 
