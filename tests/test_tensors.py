@@ -6,7 +6,11 @@ remembered blocks; numpy arrays are written in place; Batch steps N games
 into one buffer and restarts those that end."""
 
 import importlib
+import json
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -205,3 +209,16 @@ def test_batch_threads_step_the_same_games(game):
         core.Batch(game.tables, 5, 9, "observation", 0)
     with pytest.raises(ValueError, match="unknown tensor"):
         core.Batch(game.tables, 5, 9, "pixels")
+
+
+def test_the_throughput_bench_runs(tmp_path):
+    """bench/tensor_throughput.py measures every setting of both games (how
+    fast is its own business: docs/tensors.md gives the figures)."""
+    out = tmp_path / "throughput.json"
+    bench = Path(__file__).resolve().parents[1] / "bench" / "tensor_throughput.py"
+    args = ["--seconds", "0.05", "--rounds", "1", "--batch", "4", "--out", str(out)]
+    subprocess.run([sys.executable, str(bench), *args], check=True, capture_output=True)
+    results = json.loads(out.read_text())
+    assert set(results["games"]) == set(GAMES)
+    for row in results["games"].values():
+        assert row["xenophon-batched"] > 0 and row["xenophon-batched / openspiel-py"] > 0

@@ -98,4 +98,28 @@ static inline void xen_tensor_bytes(XenTensorWriter *w, const unsigned char *byt
         for (int i = 0; i < n; i++) span[i] = (float)bytes[i];
 }
 
+/* A game's three tensor functions (its GAME.h declares them) over its
+ * `static void write_tensor(XenTensorWriter *, const T *, const S *, int player)`:
+ * P_information_state_tensor, P_observation_tensor (each returning the
+ * floats written) and P_tensor_layout (the blocks' count), for prefix P,
+ * tables T and state S. */
+#define XEN_TENSOR_FUNCTIONS(P, T, S) \
+    int P##_information_state_tensor(const T *t, const S *s, int player, float *out) { \
+        XenTensorWriter w = xen_tensor_writer(out, 0, NULL); \
+        write_tensor(&w, t, s, player); \
+        return w.n; \
+    } \
+    int P##_observation_tensor(const T *t, const S *s, int player, float *out) { \
+        XenTensorWriter w = xen_tensor_writer(out, 1, NULL); \
+        write_tensor(&w, t, s, player); \
+        return w.n; \
+    } \
+    int P##_tensor_layout(const T *t, XenTensorBlock *blocks) { \
+        S s; \
+        P##_initial_state(t, &s); \
+        XenTensorWriter w = xen_tensor_writer(NULL, 0, blocks); \
+        write_tensor(&w, t, &s, 0); \
+        return w.n_blocks; \
+    }
+
 #endif

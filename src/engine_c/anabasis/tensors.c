@@ -144,22 +144,4 @@ static void write_tensor(XenTensorWriter *w, const AnaTables *t, const AnaState 
     counts(w, t, s->unseen);
 }
 
-int ana_information_state_tensor(const AnaTables *t, const AnaState *s, int player, float *out) {
-    XenTensorWriter w = xen_tensor_writer(out, 0, NULL);
-    write_tensor(&w, t, s, player);
-    return w.n;
-}
-
-int ana_observation_tensor(const AnaTables *t, const AnaState *s, int player, float *out) {
-    XenTensorWriter w = xen_tensor_writer(out, 1, NULL);
-    write_tensor(&w, t, s, player);
-    return w.n;
-}
-
-int ana_tensor_layout(const AnaTables *t, XenTensorBlock *blocks) {
-    AnaState s;
-    ana_initial_state(t, &s);
-    XenTensorWriter w = xen_tensor_writer(NULL, 0, blocks);
-    write_tensor(&w, t, &s, 0);
-    return w.n_blocks;
-}
+XEN_TENSOR_FUNCTIONS(ana, AnaTables, AnaState)

@@ -86,22 +86,4 @@ static void write_tensor(XenTensorWriter *w, const HeroTables *t, const HeroStat
     xen_tensor_bytes(w, s->known[o], n);
 }
 
-int hero_information_state_tensor(const HeroTables *t, const HeroState *s, int player, float *out) {
-    XenTensorWriter w = xen_tensor_writer(out, 0, NULL);
-    write_tensor(&w, t, s, player);
-    return w.n;
-}
-
-int hero_observation_tensor(const HeroTables *t, const HeroState *s, int player, float *out) {
-    XenTensorWriter w = xen_tensor_writer(out, 1, NULL);
-    write_tensor(&w, t, s, player);
-    return w.n;
-}
-
-int hero_tensor_layout(const HeroTables *t, XenTensorBlock *blocks) {
-    HeroState s;
-    hero_initial_state(t, &s);
-    XenTensorWriter w = xen_tensor_writer(NULL, 0, blocks);
-    write_tensor(&w, t, &s, 0);
-    return w.n_blocks;
-}
+XEN_TENSOR_FUNCTIONS(hero, HeroTables, HeroState)
