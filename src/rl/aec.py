@@ -1,7 +1,7 @@
 """A PettingZoo AEC environment of either game (docs/tensors.md).
 
 >>> from xenophon.rl.aec import env                              # doctest: +SKIP
->>> e = env("hero")
+>>> e = env(name)          # a game name, or a Game
 >>> e.reset(seed=1)
 >>> for agent in e.agent_iter():
 ...     observation, reward, termination, truncation, info = e.last()

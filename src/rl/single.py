@@ -2,7 +2,7 @@
 built-in player (docs/tensors.md).
 
 >>> from xenophon.rl.single import XenophonEnv                   # doctest: +SKIP
->>> env = XenophonEnv("anabasis", opponent="greedy")
+>>> env = XenophonEnv(name, opponent="greedy")   # a game name, or a Game
 >>> observation, info = env.reset(seed=1)
 >>> action = env.action_space.sample(info["action_mask"])
 >>> observation, reward, terminated, truncated, info = env.step(action)
