@@ -3,6 +3,7 @@ our own API, for the Python-registered games and for the native C++ games;
 OpenSpiel's ISMCTS (Python and C++) plays them."""
 
 import random
+import sys
 
 import numpy as np
 import pytest
@@ -124,8 +125,12 @@ def test_python_game_serves_the_cores_tensors(name):
 def test_openspiel_rl_environment_sees_the_tensors(name):
     """OpenSpiel's RL environment (what its DQN, NFSP and policy-gradient
     agents step) plays a whole game, its observations the tensors."""
+    from absl import logging as absl_logging
     from open_spiel.python import rl_environment
 
+    # absl's handler keeps the stderr it first saw, this test's captured one:
+    # later tests that log would write to a closed file
+    absl_logging.get_absl_handler().python_handler.stream = sys.__stderr__
     env = rl_environment.Environment(
         pyspiel.load_game(interop.GAME_NAMES[name]),
         chance_event_sampler=rl_environment.ChanceEventSampler(seed=1),
