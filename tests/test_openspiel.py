@@ -3,7 +3,9 @@ our own API, for the Python-registered games and for the native C++ games;
 OpenSpiel's ISMCTS (Python and C++) plays them."""
 
 import random
+import sys
 
+import numpy as np
 import pytest
 
 pyspiel = pytest.importorskip(
@@ -84,6 +86,66 @@ def test_openspiel_random_simulation_test(name):
     pyspiel.random_sim_test(
         pyspiel.load_game(interop.GAME_NAMES[name]), num_sims=1, serialize=False, verbose=False
     )
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_python_game_serves_the_cores_tensors(name):
+    """Both tensors are provided, of the layout's sizes, the core's own
+    (docs/tensors.md), named block by block in the observer's dict, and kept
+    by OpenSpiel's resampling."""
+    game = pyspiel.load_game(interop.GAME_NAMES[name])
+    kind = game.get_type()
+    assert kind.provides_information_state_tensor and kind.provides_observation_tensor
+    tables = game.xgame.tables
+    assert game.information_state_tensor_shape() == [tables.tensor_size("information_state")]
+    assert game.observation_tensor_shape() == [tables.tensor_size("observation")]
+    observer = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+    assert list(observer.dict) == [block for block, *_ in tables.tensor_layout]
+
+    def check(spiel_state, ours):
+        for player in (0, 1):
+            info = np.asarray(spiel_state.information_state_tensor(player), dtype=np.float32)
+            assert np.array_equal(info, ours.backend.information_state_tensor(player))
+            obs = np.asarray(spiel_state.observation_tensor(player), dtype=np.float32)
+            assert np.array_equal(obs, ours.backend.observation_tensor(player))
+        player = ours.current_player
+        if player >= 0:
+            world = spiel_state.resample_from_infostate(player, random.Random(3).random)
+            assert world.information_state_tensor(player) == spiel_state.information_state_tensor(
+                player
+            )
+            observer.set_from(spiel_state, player)
+            assert np.array_equal(observer.tensor, ours.backend.information_state_tensor(player))
+
+    ours = game.xgame.new_initial_state()
+    play_alongside(game.new_initial_state(), ours, random.Random(1), check, every=11)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_openspiel_rl_environment_sees_the_tensors(name):
+    """OpenSpiel's RL environment (what its DQN, NFSP and policy-gradient
+    agents step) plays a whole game, its observations the tensors."""
+    from absl import logging as absl_logging
+    from open_spiel.python import rl_environment
+
+    # absl's handler keeps the stderr it first saw, this test's captured one:
+    # later tests that log would write to a closed file
+    absl_logging.get_absl_handler().python_handler.stream = sys.__stderr__
+    env = rl_environment.Environment(
+        pyspiel.load_game(interop.GAME_NAMES[name]),
+        chance_event_sampler=rl_environment.ChanceEventSampler(seed=1),
+    )
+    size = env.game.xgame.tables.tensor_size("information_state")
+    assert env.observation_spec()["info_state"] == (size,)
+    rng = np.random.RandomState(2)
+    time_step = env.reset()
+    steps = 0
+    while not time_step.last():
+        player = time_step.observations["current_player"]
+        assert len(time_step.observations["info_state"][player]) == size
+        time_step = env.step([rng.choice(time_step.observations["legal_actions"][player])])
+        steps += 1
+    assert steps > 10 and sorted(time_step.rewards) in ([-1.0, 1.0], [0.0, 0.0])
 
 
 @pytest.mark.parametrize("name", GAMES)

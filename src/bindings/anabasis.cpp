@@ -437,6 +437,7 @@ void bind_anabasis(py::module_ &m) {
         .def_property_readonly("mode", [](const Tables &t) { return t.mode; })
         .def_property_readonly("field_names", [](const Tables &t) { return t.field_names; });
     xen::bind_game_api<Anabasis>(m);
+    xen::bind_batch<Anabasis>(m);
 
     py::class_<CoreState> cls(m, "CoreState", "The C core's Anabasis state (backend protocol).");
     xen::bind_backend(cls);

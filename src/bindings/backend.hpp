@@ -38,6 +38,7 @@
 
 #include "learned.h"
 #include "game_api.h"
+#include "tensors.hpp"
 
 namespace xen {
 
@@ -47,6 +48,8 @@ namespace py = pybind11;
 template <class CTables> struct TablesBase {
     std::unique_ptr<CTables> t{new CTables()};
     std::vector<std::string> card_names;
+    // The floats of the information-state and observation tensors (tensors.hpp), once known.
+    mutable int tensor_sizes[2] = {-1, -1};
 
     TablesBase() = default;
     // A deep copy (Tables.with_weights: the same cards, other weights).
@@ -297,19 +300,19 @@ py::class_<typename Game::PyTables, std::shared_ptr<typename Game::PyTables>>
 bind_tables(py::module_ &m, const char *doc) {
     using Tables = typename Game::PyTables;
     using TablesPtr = std::shared_ptr<Tables>;
-    return py::class_<Tables, TablesPtr>(m, "Tables", doc)
-        .def(
-            "capsule",
-            [](const TablesPtr &tables) {
-                // The capsule keeps the tables alive: its context holds a heap shared_ptr.
-                PyObject *capsule = PyCapsule_New(
-                    tables->t.get(), "xenophon.tables",
-                    [](PyObject *o) { delete static_cast<TablesPtr *>(PyCapsule_GetContext(o)); });
-                if (!capsule) throw py::error_already_set();
-                PyCapsule_SetContext(capsule, new TablesPtr(tables));
-                return py::reinterpret_steal<py::object>(capsule);
-            },
-            "The tables for the C search (a PyCapsule named xenophon.tables; it keeps the tables alive).")
+    py::class_<Tables, TablesPtr> cls(m, "Tables", doc);
+    cls.def(
+           "capsule",
+           [](const TablesPtr &tables) {
+               // The capsule keeps the tables alive: its context holds a heap shared_ptr.
+               PyObject *capsule = PyCapsule_New(
+                   tables->t.get(), "xenophon.tables",
+                   [](PyObject *o) { delete static_cast<TablesPtr *>(PyCapsule_GetContext(o)); });
+               if (!capsule) throw py::error_already_set();
+               PyCapsule_SetContext(capsule, new TablesPtr(tables));
+               return py::reinterpret_steal<py::object>(capsule);
+           },
+           "The tables for the C search (a PyCapsule named xenophon.tables; it keeps the tables alive).")
         .def_property_readonly("card_names", [](const Tables &t) { return t.card_names; })
         .def_property_readonly("feature_names", &feature_names<Game>,
                                "The learned evaluation's features, in order (learned.h).")
@@ -355,6 +358,8 @@ bind_tables(py::module_ &m, const char *doc) {
                                       e.taper_turns);
             },
             "(opening, ending, taper_turns) of the loaded weights, or None");
+    bind_tables_tensors<Game>(cls);
+    return cls;
 }
 
 // The CoreState methods of the backend protocol that both games share.
@@ -539,6 +544,7 @@ template <class Game> void bind_backend(py::class_<CoreStateT<Game>> &cls) {
              })
         .def("__hash__",
              [](const CoreState &s) { return static_cast<py::ssize_t>(s.st.hash >> 1); });
+    bind_state_tensors<Game>(cls);
 }
 
 }  // namespace xen

@@ -37,6 +37,9 @@
     XEN_CORE_FUNCTION(prefix, perft) \
     XEN_CORE_FUNCTION(prefix, random_actions) \
     XEN_CORE_FUNCTION(prefix, random_actions_unkeyed) \
-    XEN_CORE_FUNCTION(prefix, apply_undo_pairs)
+    XEN_CORE_FUNCTION(prefix, apply_undo_pairs) \
+    XEN_CORE_FUNCTION(prefix, information_state_tensor) \
+    XEN_CORE_FUNCTION(prefix, observation_tensor) \
+    XEN_CORE_FUNCTION(prefix, tensor_layout)
 
 #endif

@@ -17,7 +17,12 @@ What OpenSpiel sees:
 - a player's information-state string (and observation string) is its
   information-set key in hex: equal exactly when the player cannot tell two
   states apart (each game's engine doc, "What each player sees"). It keys
-  what the player knows now, not a replay of the history; there is no tensor;
+  what the player knows now, not a replay of the history;
+- the information-state tensor and the observation tensor are the C core's
+  (docs/tensors.md), written straight into the observer's numpy array; the
+  observer's ``dict`` names each block of the tensor (views of it). The
+  information-state tensor, like the string, holds what the player knows
+  now: equal exactly when the key is;
 - ``resample_from_infostate(player, sampler)`` is our ``resample``: a world
   the player cannot tell from this one, with an empty action history;
 - ``clone()`` copies the position (OpenSpiel deep-copies the attributes).
@@ -31,6 +36,8 @@ from __future__ import annotations
 import json
 import random
 from typing import Any
+
+import numpy as np
 
 from xenophon.kernel.errors import XenophonError
 from xenophon.kernel.game import Game, State
@@ -62,9 +69,9 @@ def _game_type(name: str) -> pyspiel.GameType:
         max_num_players=2,
         min_num_players=2,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
-        provides_observation_tensor=False,
+        provides_observation_tensor=True,
         parameter_specification=DEFAULT_PARAMETERS[name],
     )
 
@@ -128,7 +135,7 @@ class SpielGame(pyspiel.Game):
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
         if params:
             raise ValueError(f"observation parameters are not supported; got {params}")
-        return _Observer(iig_obs_type)
+        return _Observer(self.xgame, iig_obs_type)
 
 
 class SpielState(pyspiel.State):
@@ -173,22 +180,37 @@ class SpielState(pyspiel.State):
 
 
 class _Observer:
-    """The player's view as a string: its information-set key (no tensor)."""
+    """The player's view: its information-set key as the string, and the C
+    core's tensor (information state with perfect recall, else observation)
+    written into ``tensor``, whose blocks ``dict`` names."""
 
-    def __init__(self, iig_obs_type: Any):
+    def __init__(self, xgame: Game, iig_obs_type: Any):
         if iig_obs_type is not None and (
             not iig_obs_type.public_info
             or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
         ):
             raise ValueError("only the player's own view (public and private) is provided")
-        self.tensor = None
-        self.dict: dict[str, Any] = {}
+        perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        self.kind = "information_state" if perfect_recall else "observation"
+        self.tensor = np.zeros(xgame.tables.tensor_size(self.kind), dtype=np.float32)
+        self.dict = tensor_blocks(xgame, self.kind, self.tensor)
 
     def set_from(self, state: SpielState, player: int) -> None:
-        pass
+        getattr(state.xstate.backend, f"{self.kind}_tensor")(player, self.tensor)
 
     def string_from(self, state: SpielState, player: int) -> str:
         return f"{state.xstate.information_set_key(player):016x}"
+
+
+def tensor_blocks(game: Game, kind: str, tensor: np.ndarray) -> dict[str, np.ndarray]:
+    """Views of `tensor` (a tensor of `kind`) by block name (docs/tensors.md)."""
+    blocks, offset = {}, 0
+    for name, _, size, remembered in game.tables.tensor_layout:
+        if kind == "observation" and remembered:
+            continue
+        blocks[name] = tensor[offset : offset + size]
+        offset += size
+    return blocks
 
 
 def _factory(plugin: GamePlugin) -> type[SpielGame]:

@@ -95,6 +95,7 @@
 #include "learned.h"
 #include "game_api.h"
 #include "rng.h"
+#include "tensor.h"
 #include "zobrist_key.h"
 
 #ifdef __cplusplus
@@ -422,6 +423,19 @@ XenCode ana_random_decision(const AnaTables *t, const AnaState *s, XenRng *rng);
 
 /* The game for the search (game_api.h): states are AnaState, tables AnaTables. */
 extern const XenGameApi ana_game_api;
+
+/* ------------------------------------------------ tensors (tensors.c, docs/tensors.md) */
+
+/* `player`'s information-state tensor: ana_tensor_size floats into out
+ * (equal for two states exactly when their information-set keys are). Returns
+ * the number of floats. */
+int ana_information_state_tensor(const AnaTables *t, const AnaState *s, int player, float *out);
+/* `player`'s observation tensor: the information-state tensor without its
+ * remembered blocks. Returns the number of floats. */
+int ana_observation_tensor(const AnaTables *t, const AnaState *s, int player, float *out);
+/* The blocks of the information-state tensor (XEN_MAX_TENSOR_BLOCKS entries
+ * in blocks); returns their number. */
+int ana_tensor_layout(const AnaTables *t, XenTensorBlock *blocks);
 
 #ifdef __cplusplus
 }

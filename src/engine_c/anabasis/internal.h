@@ -9,6 +9,7 @@
  *   moves.c    legal actions and chance outcomes
  *   views.c    information sets and resampling
  *   playout.c  the static evaluation and the playout policy
+ *   tensors.c  the information-state and observation tensors (tensor.h)
  *   adapter.c  the game interface, perft and the speed loops (game_adapter.h)
  */
 #ifndef XENOPHON_ANABASIS_INTERNAL_H
@@ -209,6 +210,10 @@ static inline int to_deal_total(const AnaTables *t, const AnaState *s, int p) {
         if (s->pl[p].slot[k] != ANA_NONE) n--;
     return n;
 }
+
+/* Seat o's unseen multiset U as the other seat knows it (views.c, §9): hand +
+ * DECK + face-down slots + to-deal. */
+void ana_unseen_of(const AnaTables *t, const AnaState *s, int o, uint8_t u[ANA_MAX_CARDS]);
 
 /* ---------------------------------------------------------------- battle and event queries
  * (the rules, the move generator and the checks read them) */

@@ -7,7 +7,7 @@
 
 /* The opponent's unseen multiset U (§9): hand + DECK + face-down slots +
  * to-deal (during setup). */
-static void unseen_of(const AnaTables *t, const AnaState *s, int o, uint8_t u[ANA_MAX_CARDS]) {
+void ana_unseen_of(const AnaTables *t, const AnaState *s, int o, uint8_t u[ANA_MAX_CARDS]) {
     const AnaPlayer *op = &s->pl[o];
     for (int c = 0; c < ANA_MAX_CARDS; c++) u[c] = (uint8_t)(op->deck[c] + op->hand[c]);
     if (s->stage == ANA_SG_DEAL)
@@ -27,7 +27,7 @@ uint64_t ana_information_set_key_from_scratch(const AnaTables *t, const AnaState
     const XenKey *z_hand = &t->zobrist[base + offsetof(AnaPlayer, hand)];
     const XenKey *z_slot = &t->zobrist[base + offsetof(AnaPlayer, slot)];
     uint8_t u[ANA_MAX_CARDS];
-    unseen_of(t, s, o, u);
+    ana_unseen_of(t, s, o, u);
     uint64_t h = s->hash + t->z_view[player];
     for (int c = 0; c < ANA_MAX_CARDS; c++)
         h += (uint64_t)u[c] * t->z_unseen[c] - (uint64_t)op->deck[c] * z_deck[c].hash -
@@ -97,7 +97,7 @@ static int draw_from(const AnaTables *t, uint8_t u[ANA_MAX_CARDS], int events_on
 void ana_resample(const AnaTables *t, AnaState *s, int player, XenRng *rng) {
     int o = 1 - player, hand_n = s->pl[o].hand_n, to_deal = to_deal_total(t, s, o), fd[ANA_SLOTS];
     uint8_t u[ANA_MAX_CARDS];
-    unseen_of(t, s, o, u);
+    ana_unseen_of(t, s, o, u);
     for (int k = 0; k < ANA_SLOTS; k++) fd[k] = slot_face_down(s, o, k);
     AnaPlayer *op = &s->pl[o];
     uint8_t hand[ANA_MAX_CARDS] = {0};

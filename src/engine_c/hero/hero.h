@@ -95,6 +95,7 @@
 #include "learned.h"
 #include "game_api.h"
 #include "rng.h"
+#include "tensor.h"
 #include "zobrist_key.h"
 
 #ifdef __cplusplus
@@ -409,6 +410,19 @@ XenCode hero_playout_action(const HeroTables *t, const HeroState *s, XenRng *rng
 /* At a decision node: hero_legal_actions' list[xen_rng_below(rng, n)], drawn
  * without writing the list (game_api.h, random_decision). */
 XenCode hero_random_decision(const HeroTables *t, const HeroState *s, XenRng *rng);
+
+/* ------------------------------------------------ tensors (tensors.c, docs/tensors.md) */
+
+/* `player`'s information-state tensor: hero_tensor_size floats into out
+ * (equal for two states exactly when their information-set keys are). Returns
+ * the number of floats. */
+int hero_information_state_tensor(const HeroTables *t, const HeroState *s, int player, float *out);
+/* `player`'s observation tensor: the information-state tensor without its
+ * remembered blocks. Returns the number of floats. */
+int hero_observation_tensor(const HeroTables *t, const HeroState *s, int player, float *out);
+/* The blocks of the information-state tensor (XEN_MAX_TENSOR_BLOCKS entries
+ * in blocks); returns their number. */
+int hero_tensor_layout(const HeroTables *t, XenTensorBlock *blocks);
 
 #ifdef __cplusplus
 }

@@ -9,6 +9,7 @@
  *   moves.c    legal actions and chance outcomes
  *   views.c    information sets and resampling
  *   playout.c  the static evaluation and the playout policy
+ *   tensors.c  the information-state and observation tensors (tensor.h)
  *   adapter.c  the game interface, perft and the speed loops (game_adapter.h)
  *
  * Every write to the state goes through w8 / w32 / w8_hidden, which keep the
