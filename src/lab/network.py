@@ -131,7 +131,10 @@ def losses_and_gradients(
     total = np.add.reduceat(e, b.start[:-1]) if len(logits) else np.zeros(0)
     soft = e / total[row]
     policy_loss = float(-np.sum(b.share * np.log(soft + eps)) / n) if len(logits) else 0.0
-    dlogit = policy_weight * (soft - b.share) / n
+    # d/dlogit of -sum(share * log soft): soft * (the decision's share total) - share
+    # (a forced move has no visits: total 0, no gradient)
+    share_total = np.add.reduceat(b.share, b.start[:-1])[row] if len(logits) else np.zeros(0)
+    dlogit = policy_weight * (soft * share_total - b.share) / n
     g["policy"] = np.zeros_like(p["policy"])
     np.add.at(g["policy"], b.bucket, dlogit[:, None] * h1[row])
     g["policy_bias"] = np.bincount(b.bucket, weights=dlogit, minlength=len(p["policy_bias"]))
