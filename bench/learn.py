@@ -122,7 +122,9 @@ def main() -> None:
     log.add_argument("--bot", default="ismcts", help="the bot of both seats (today's defaults)")
     log.add_argument("--deep-bot", default="ismcts:iterations=8000")
     log.add_argument("--deep-share", type=float, default=0.05)
-    log.add_argument("--explore", type=int, default=10, help="decisions of each seat drawn by visits")
+    log.add_argument(
+        "--explore", type=int, default=10, help="decisions of each seat drawn by visits"
+    )
     log.add_argument("--workers", type=int, default=None)
     log.add_argument("--resume", action="store_true")
     fit = sub.add_parser("train", help="train the network on a log")

@@ -166,10 +166,18 @@ def test_the_gradients_are_those_of_the_loss(tmp_path):
         return value + 0.3 * policy
 
     _, _, grads = net.losses_and_gradients(params, batch, 0.3)
-    picks = [("output", (2,)), ("policy", (3, 1)), ("w_own", (int(np.argmax(batch.own.sum(0))), 0)),
-             ("w_enemy", (int(np.argmax(batch.enemy.sum(0))), 4)), ("w_feature", (0, 5)),
-             ("opening", (1,)), ("ending", (2,)), ("bias", (3,)), ("phase", (1,)),
-             ("policy_bias", (5,))]
+    picks = [
+        ("output", (2,)),
+        ("policy", (3, 1)),
+        ("w_own", (int(np.argmax(batch.own.sum(0))), 0)),
+        ("w_enemy", (int(np.argmax(batch.enemy.sum(0))), 4)),
+        ("w_feature", (0, 5)),
+        ("opening", (1,)),
+        ("ending", (2,)),
+        ("bias", (3,)),
+        ("phase", (1,)),
+        ("policy_bias", (5,)),
+    ]
     for key, index in picks:
         step = 1e-6
         up = {k: v.copy() for k, v in params.items()}

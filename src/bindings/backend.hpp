@@ -625,8 +625,9 @@ void set_network(typename Game::PyTables &tables, int hidden, int taper_turns,
 }
 
 template <class Game>
-void bind_network(py::class_<typename Game::PyTables, std::shared_ptr<typename Game::PyTables>> &tables_cls,
-                  py::class_<CoreStateT<Game>> &state_cls) {
+void bind_network(
+    py::class_<typename Game::PyTables, std::shared_ptr<typename Game::PyTables>> &tables_cls,
+    py::class_<CoreStateT<Game>> &state_cls) {
     using Tables = typename Game::PyTables;
     using CoreState = CoreStateT<Game>;
     tables_cls
@@ -634,11 +635,11 @@ void bind_network(py::class_<typename Game::PyTables, std::shared_ptr<typename G
                                "The raw inputs of one side for the network, in order (network.h).")
         .def(
             "with_network",
-            [](const Tables &tables, int hidden, int taper_turns, const std::vector<double> &opening,
-               const std::vector<double> &ending, const std::vector<double> &bias,
-               const std::vector<double> &phase, const std::vector<double> &output,
-               const std::vector<double> &w_own, const std::vector<double> &w_enemy,
-               const std::vector<double> &w_feature) {
+            [](const Tables &tables, int hidden, int taper_turns,
+               const std::vector<double> &opening, const std::vector<double> &ending,
+               const std::vector<double> &bias, const std::vector<double> &phase,
+               const std::vector<double> &output, const std::vector<double> &w_own,
+               const std::vector<double> &w_enemy, const std::vector<double> &w_feature) {
                 auto copy = std::make_shared<Tables>(tables);
                 set_network<Game>(*copy, hidden, taper_turns, opening, ending, bias, phase, output,
                                   w_own, w_enemy, w_feature);

@@ -677,8 +677,8 @@ void bind_hero(py::module_ &m) {
     m.attr("ENUMS") = enums;
 
     xen::bind_game_api<Hero>(m);
-    auto tables_cls =
-        xen::bind_tables<Hero>(m, "Card tables of one Hero game: a card set and the two decks.");
+    auto tables_cls = xen::bind_tables<Hero>(
+        m, "Card tables of one Hero game: a card set and the two decks.");
     tables_cls
         .def(py::init(&make_tables), py::arg("data"),
              "The tables of HeroCardSet.core_data(deck0, deck1): the card set and both seats.")

@@ -82,7 +82,8 @@ static inline double xen_network_z(const XenNetwork *n, const double *own, const
         xen_net_add(mine, n->w_feature[k], x[k], h);
         xen_net_add(theirs, n->w_feature[k], -x[k], h);
     }
-    for (int j = 0; j < h; j++) z += n->output[j] * (xen_net_clamp(mine[j]) - xen_net_clamp(theirs[j]));
+    for (int j = 0; j < h; j++)
+        z += n->output[j] * (xen_net_clamp(mine[j]) - xen_net_clamp(theirs[j]));
     return z;
 }
 

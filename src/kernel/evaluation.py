@@ -395,13 +395,18 @@ def _network_meta(meta: Any, where: str, game_name: str) -> dict[str, Any]:
             f"reads version {NETWORK_FILE_VERSION}"
         )
     if meta.get("game") != game_name:
-        raise WeightsError(f"{where}: a network for {shown(repr(meta.get('game')))}, not {game_name}")
+        raise WeightsError(
+            f"{where}: a network for {shown(repr(meta.get('game')))}, not {game_name}"
+        )
     for key in ("inputs", "features"):
         names = meta.get(key)
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
             raise WeightsError(f"{where}: '{key}' must be a list of names")
-    for key, top in (("hidden", _core.MAX_NETWORK_HIDDEN), ("taper_turns", MAX_TAPER_TURNS),
-                     ("buckets", 1 << 16)):
+    for key, top in (
+        ("hidden", _core.MAX_NETWORK_HIDDEN),
+        ("taper_turns", MAX_TAPER_TURNS),
+        ("buckets", 1 << 16),
+    ):
         value = meta.get(key)
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= top:
             raise WeightsError(f"{where}: '{key}' must be a whole number from 1 to {top:,}")
@@ -449,7 +454,7 @@ def write_network(path: str | Path, network: Network, force: bool = False) -> Pa
 
     check_output(path, force=force, what="network file")
     buffer = io.BytesIO()
-    arrays = {key: np.asarray(value, dtype=np.float32) for key, value in network.arrays.items()}
+    arrays: dict[str, Any] = {k: np.asarray(v, dtype=np.float32) for k, v in network.arrays.items()}
     np.savez_compressed(buffer, meta=np.asarray(json.dumps(network.meta)), **arrays)
     return write_atomic(path, buffer.getvalue())
 

@@ -70,7 +70,9 @@ def network_inputs(state: State, player: int) -> np.ndarray:
     return np.asarray(backend.net_inputs(player), dtype=np.float64)
 
 
-def decision_view(state: State, player: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def decision_view(
+    state: State, player: int, seed: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(own inputs, enemy inputs, features) of a world sampled from what
     `player` knows at `state` (the same for positions `player` cannot tell apart)."""
     world = state.resample(player, random.Random(seed))
@@ -175,7 +177,8 @@ def shard_name(seed: int) -> str:
 
 def write_shard(path: Path, arrays: dict[str, np.ndarray]) -> None:
     buffer = io.BytesIO()
-    np.savez_compressed(buffer, format=np.asarray(SHARD_FORMAT), **arrays)
+    saved: dict[str, Any] = dict(arrays)
+    np.savez_compressed(buffer, format=np.asarray(SHARD_FORMAT), **saved)
     write_atomic(path, buffer.getvalue())
 
 
@@ -238,7 +241,9 @@ def read_log(folder: str | Path, rows: list[dict[str, Any]]) -> dict[str, np.nda
         starts.append(p["move_start"][1:].astype(np.int64) + offset)
         offset += int(p["move_start"][-1])
     joined["move_start"] = np.concatenate(starts)
-    joined["game"] = np.concatenate(
-        [np.full(len(p["turn"]), i, dtype=np.int32) for i, p in enumerate(parts)]
-    ) if parts else np.zeros(0, dtype=np.int32)
+    joined["game"] = (
+        np.concatenate([np.full(len(p["turn"]), i, dtype=np.int32) for i, p in enumerate(parts)])
+        if parts
+        else np.zeros(0, dtype=np.int32)
+    )
     return joined

@@ -169,7 +169,9 @@ class Adam:
             params[k] -= self.rate * m_hat / (np.sqrt(v_hat) + 1e-8)
 
 
-def batch_of(log: dict[str, np.ndarray], rows: np.ndarray, taper: int, blend: float, buckets: int) -> Batch:
+def batch_of(
+    log: dict[str, np.ndarray], rows: np.ndarray, taper: int, blend: float, buckets: int
+) -> Batch:
     """The positions `rows` of a joined log (xenophon.lab.learnlog.read_log)."""
     starts = log["move_start"]
     pieces = [np.arange(starts[r], starts[r + 1]) for r in rows]
@@ -292,7 +294,9 @@ def to_network(
     return Network(meta, {k: np.asarray(v, dtype=np.float64) for k, v in params.items()})
 
 
-def network_batch(network: Network, own: np.ndarray, enemy: np.ndarray, x: np.ndarray, turn: np.ndarray) -> np.ndarray:
+def network_batch(
+    network: Network, own: np.ndarray, enemy: np.ndarray, x: np.ndarray, turn: np.ndarray
+) -> np.ndarray:
     """The network's value, tanh(z / 2), of positions given as arrays (the
     reference of the C value, tests/test_network.py)."""
     n = len(turn)
@@ -306,6 +310,8 @@ def network_batch(network: Network, own: np.ndarray, enemy: np.ndarray, x: np.nd
         bucket=np.zeros(0, dtype=np.int64),
         share=np.zeros(0),
     )
-    params = {k: v.astype(np.float32).astype(np.float64) if k.startswith("w_") else v
-              for k, v in network.arrays.items()}
+    params = {
+        k: v.astype(np.float32).astype(np.float64) if k.startswith("w_") else v
+        for k, v in network.arrays.items()
+    }
     return np.tanh(value_z(params, b) / 2)

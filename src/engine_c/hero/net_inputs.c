@@ -16,7 +16,7 @@
 #include "internal.h"
 #include "network.h"
 
-_Static_assert(HERO_NET_ZONES * HERO_MAX_CARDS <= XEN_NET_MAX_INPUTS,
+_Static_assert(HERO_NET_ZONES *HERO_MAX_CARDS <= XEN_NET_MAX_INPUTS,
                "the largest Hero card set's raw inputs exceed XEN_NET_MAX_INPUTS");
 
 const char *const hero_net_zone_names[HERO_NET_ZONES] = {
