@@ -617,11 +617,12 @@ void set_network(typename Game::PyTables &tables, int hidden, int taper_turns,
     std::copy(output.begin(), output.end(), n.output);
     for (size_t i = 0; i < n_in; i++)
         for (size_t j = 0; j < h; j++) {
-            n.w_own[i][j] = static_cast<float>(w_own[i * h + j]);
-            n.w_enemy[i][j] = static_cast<float>(w_enemy[i * h + j]);
+            n.side[i * 2 * h + j] = static_cast<float>(w_own[i * h + j]);
+            n.side[i * 2 * h + h + j] = static_cast<float>(w_enemy[i * h + j]);
         }
     for (size_t k = 0; k < n_f; k++)
-        for (size_t j = 0; j < h; j++) n.w_feature[k][j] = static_cast<float>(w_feature[k * h + j]);
+        for (size_t j = 0; j < h; j++)
+            n.feature[k * h + j] = static_cast<float>(w_feature[k * h + j]);
 }
 
 template <class Game>

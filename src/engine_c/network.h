@@ -46,14 +46,16 @@ typedef struct XenNetwork {
     double bias[XEN_NET_MAX_HIDDEN];
     double phase[XEN_NET_MAX_HIDDEN];
     double output[XEN_NET_MAX_HIDDEN];
-    float w_own[XEN_NET_MAX_INPUTS][XEN_NET_MAX_HIDDEN];
-    float w_enemy[XEN_NET_MAX_INPUTS][XEN_NET_MAX_HIDDEN];
-    float w_feature[XEN_MAX_FEATURES][XEN_NET_MAX_HIDDEN];
+    /* packed by the loaded n_hidden h, so that a world touches few cache lines:
+     * raw input i's row at side[i * 2h] is w_own[i][0..h) then w_enemy[i][0..h);
+     * feature k's row at feature[k * h] is w_feature[k][0..h) */
+    float side[XEN_NET_MAX_INPUTS * 2 * XEN_NET_MAX_HIDDEN];
+    float feature[XEN_MAX_FEATURES * XEN_NET_MAX_HIDDEN];
 } XenNetwork;
 
-/* acc += value * row, over the network's hidden units. */
-static inline void xen_net_add(double *acc, const float *row, double value, int h) {
-    for (int j = 0; j < h; j++) acc[j] += value * (double)row[j];
+/* acc[0..n) += value * row[0..n). */
+static inline void xen_net_add(double *acc, const float *row, double value, int n) {
+    for (int j = 0; j < n; j++) acc[j] += value * (double)row[j];
 }
 
 static inline double xen_net_clamp(double a) { return a < 0.0 ? 0.0 : (a > 1.0 ? 1.0 : a); }
@@ -64,26 +66,26 @@ static inline double xen_network_z(const XenNetwork *n, const double *own, const
                                    const double *x, int turn) {
     const int h = n->n_hidden;
     double ph = turn >= n->taper_turns ? 1.0 : (double)turn / n->taper_turns;
-    double mine[XEN_NET_MAX_HIDDEN], theirs[XEN_NET_MAX_HIDDEN], z = 0.0;
-    for (int j = 0; j < h; j++) mine[j] = theirs[j] = n->bias[j] + ph * n->phase[j];
+    /* acc: the own perspective's accumulator ("mine"), then the enemy's ("theirs") */
+    double acc[2 * XEN_NET_MAX_HIDDEN] = {0.0}, f[XEN_NET_MAX_HIDDEN] = {0.0}, z = 0.0;
     for (int i = 0; i < n->n_inputs; i++) {
-        if (own[i] != 0.0) {
-            xen_net_add(mine, n->w_own[i], own[i], h);
-            xen_net_add(theirs, n->w_enemy[i], own[i], h);
-        }
+        const float *row = n->side + (size_t)i * 2 * h;
+        if (own[i] != 0.0) xen_net_add(acc, row, own[i], 2 * h);
         if (enemy[i] != 0.0) {
-            xen_net_add(mine, n->w_enemy[i], enemy[i], h);
-            xen_net_add(theirs, n->w_own[i], enemy[i], h);
+            xen_net_add(acc, row + h, enemy[i], h);
+            xen_net_add(acc + h, row, enemy[i], h);
         }
     }
     for (int k = 0; k < n->n_features; k++) {
         if (x[k] == 0.0) continue;
         z += (n->opening[k] + ph * (n->ending[k] - n->opening[k])) * x[k];
-        xen_net_add(mine, n->w_feature[k], x[k], h);
-        xen_net_add(theirs, n->w_feature[k], -x[k], h);
+        xen_net_add(f, n->feature + (size_t)k * h, x[k], h);
     }
-    for (int j = 0; j < h; j++)
-        z += n->output[j] * (xen_net_clamp(mine[j]) - xen_net_clamp(theirs[j]));
+    for (int j = 0; j < h; j++) {
+        double base = n->bias[j] + ph * n->phase[j];
+        z += n->output[j] *
+             (xen_net_clamp(acc[j] + f[j] + base) - xen_net_clamp(acc[h + j] - f[j] + base));
+    }
     return z;
 }
 
