@@ -79,6 +79,8 @@ def index_rows(folder: str) -> list[dict]:
 
 def run_train(args: argparse.Namespace) -> None:
     rows = index_rows(args.folder)
+    if args.max_games:
+        rows = sorted(rows, key=lambda row: row["seed"])[: args.max_games]
     game = game_from_texts(args.game, {}, seed=1)
     linear = read_weights(shipped_weights_file(args.game), args.game)
     log = read_log(args.folder, rows)
@@ -131,6 +133,7 @@ def main() -> None:
     fit.add_argument("game")
     fit.add_argument("--folder", required=True)
     fit.add_argument("--out", required=True)
+    fit.add_argument("--max-games", type=int, default=None, help="train on the first N games")
     fit.add_argument("--hidden", type=int, default=32)
     fit.add_argument("--epochs", type=int, default=20)
     fit.add_argument("--rate", type=float, default=1e-3)
