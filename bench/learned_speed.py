@@ -4,9 +4,11 @@ one worker, the evaluations interleaved round by round so that the machine's
 load falls on all alike; the best round of each is kept. With --network
 GAME=FILE, a third column: the learned evaluation with that weights file (a
 network, xenophon tune --model mlp), its ratio to the shipped weights'.
+With --net GAME=FILE, a column for the sparse-input network of that network
+file (eval=net, docs/learning.md) and its ratio to the shipped weights'.
 
 Run: python bench/learned_speed.py [--iterations 40000] [--rounds 3]
-         [--network anabasis=FILE] [--network hero=FILE] [--json FILE]
+         [--network anabasis=FILE] [--network hero=FILE] [--net hero=FILE] [--json FILE]
 """
 
 from __future__ import annotations
@@ -44,15 +46,19 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=40_000)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--network", action="append", default=[], metavar="GAME=FILE")
+    parser.add_argument("--net", action="append", default=[], metavar="GAME=FILE")
     parser.add_argument("--json", help="write the figures to this file")
     args = parser.parse_args()
     networks = network_files(args.network)
+    nets = network_files(args.net)
     rows = []
     for entry in load_positions():
         state = position_state(entry)
         columns = dict(EVALUATIONS)
         if entry["game"] in networks:
             columns["network"] = ("learned", networks[entry["game"]])
+        if entry["game"] in nets:
+            columns["net"] = ("net", nets[entry["game"]])
         best = dict.fromkeys(columns, 0.0)
         for _ in range(args.rounds):
             for name, (evaluation, weights) in columns.items():
@@ -62,20 +68,26 @@ def main() -> None:
             **{f"{name}_it_per_s": round(best[name]) for name in columns},
             "ratio": round(best["learned"] / best["hand"], 3),
         }
-        if "network" in columns:
-            row["network_ratio"] = round(best["network"] / best["learned"], 3)
+        for name in ("network", "net"):
+            if name in columns:
+                row[f"{name}_ratio"] = round(best[name] / best["learned"], 3)
         rows.append(row)
         print(
             f"{row['position']:<20} "
             + "   ".join(f"{name} {row[name + '_it_per_s']:>9,} it/s" for name in columns)
             + f"   learned/hand {row['ratio']:.3f}"
-            + (f"   network/learned {row['network_ratio']:.3f}" if "network" in columns else "")
+            + "".join(
+                f"   {name}/learned {row[name + '_ratio']:.3f}"
+                for name in ("network", "net")
+                if name in columns
+            )
         )
     if args.json:
         command = (
             f"python bench/learned_speed.py --iterations {args.iterations} --rounds {args.rounds}"
         )
         command += "".join(f" --network {game}={path}" for game, path in networks.items())
+        command += "".join(f" --net {game}={path}" for game, path in nets.items())
         with open(args.json, "w", encoding="utf-8") as handle:
             json.dump({"command": command, "rows": rows}, handle, indent=1)
             handle.write("\n")

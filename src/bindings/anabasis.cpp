@@ -108,6 +108,7 @@ struct Anabasis {
     static constexpr const char *invalid_state = "not a valid Anabasis state: ";
     static constexpr const XenGameApi *api = &ana_game_api;
     static constexpr const XenFeatureSet *feature_set = &ana_feature_set;
+    static constexpr bool has_network = false; /* no raw inputs yet (network.h) */
     XEN_CORE_FUNCTIONS(ana)
 };
 using CoreState = xen::CoreStateT<Anabasis>;

@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "learned.h"
+#include "network.h"
 #include "game_api.h"
 #include "tensors.hpp"
 
@@ -186,8 +187,28 @@ template <class Game> const XenGameApi *learned_api() {
     return &api;
 }
 
+// The game's XenGameApi with the sparse-input network (network.h) in place of
+// the hand-set evaluation (a game with Game::has_network only).
+template <class Game> const XenGameApi *network_api() {
+    static const XenGameApi api = [] {
+        XenGameApi a = *Game::api;
+        a.evaluate = [](const void *t, const void *s, int player) {
+            return Game::evaluate_net(static_cast<const typename Game::CTables *>(t),
+                                      static_cast<const typename Game::State *>(s), player);
+        };
+        return a;
+    }();
+    return &api;
+}
+
+template <class Game> const XenGameApi *network_api_of() {
+    if constexpr (Game::has_network) return network_api<Game>();
+    else return nullptr;
+}
+
 // m.game_api(evaluation): the game's XenGameApi for the C search, its leaves
-// scored by the hand-set evaluation ("hand") or the tables' weights ("learned").
+// scored by the hand-set evaluation ("hand"), the tables' weights ("learned")
+// or the tables' network ("net").
 template <class Game> void bind_game_api(py::module_ &m) {
     m.def(
         "game_api",
@@ -195,6 +216,7 @@ template <class Game> void bind_game_api(py::module_ &m) {
             const XenGameApi *api;
             if (evaluation == "hand") api = Game::api;
             else if (evaluation == "learned") api = learned_api<Game>();
+            else if (evaluation == "net" && Game::has_network) api = network_api_of<Game>();
             else throw py::value_error("unknown evaluation '" + evaluation + "' (hand or learned)");
             PyObject *capsule = PyCapsule_New(const_cast<XenGameApi *>(api), "xenophon.game_api",
                                               nullptr);
@@ -545,6 +567,113 @@ template <class Game> void bind_backend(py::class_<CoreStateT<Game>> &cls) {
         .def("__hash__",
              [](const CoreState &s) { return static_cast<py::ssize_t>(s.st.hash >> 1); });
     bind_state_tensors<Game>(cls);
+}
+
+// The sparse-input network (network.h) of a game with Game::has_network: its
+// raw inputs' names, a copy of the tables holding a network, and a state's
+// raw inputs and value under it.
+template <class Game>
+std::vector<std::string> net_input_names(const typename Game::PyTables &tables) {
+    std::vector<std::string> names;
+    for (int z = 0; z < Game::net_zones; z++)
+        for (int c = 0; c < tables.t->n_cards; c++)
+            names.push_back(std::string(Game::net_zone_names[z]) + ":" + tables.card_names[c]);
+    return names;
+}
+
+// Checks a flat row-major matrix of rows x cols finite numbers.
+inline void check_matrix(const std::vector<double> &values, size_t rows, size_t cols,
+                         const std::string &what) {
+    if (values.size() != rows * cols)
+        throw py::value_error(what + " has " + std::to_string(values.size()) + " numbers, not " +
+                              std::to_string(rows) + " x " + std::to_string(cols));
+    check_finite(values, what);
+}
+
+template <class Game>
+void set_network(typename Game::PyTables &tables, int hidden, int taper_turns,
+                 const std::vector<double> &opening, const std::vector<double> &ending,
+                 const std::vector<double> &bias, const std::vector<double> &phase,
+                 const std::vector<double> &output, const std::vector<double> &w_own,
+                 const std::vector<double> &w_enemy, const std::vector<double> &w_feature) {
+    size_t n_in = net_input_names<Game>(tables).size(), n_f = feature_names<Game>(tables).size();
+    if (hidden < 1 || hidden > XEN_NET_MAX_HIDDEN)
+        throw py::value_error("a network has 1 to " + std::to_string(XEN_NET_MAX_HIDDEN) +
+                              " hidden units, not " + std::to_string(hidden));
+    if (taper_turns < 1) throw py::value_error("taper_turns must be at least 1");
+    size_t h = static_cast<size_t>(hidden);
+    check_matrix(opening, n_f, 1, "opening");
+    check_matrix(ending, n_f, 1, "ending");
+    check_matrix(bias, h, 1, "bias");
+    check_matrix(phase, h, 1, "phase");
+    check_matrix(output, h, 1, "output");
+    check_matrix(w_own, n_in, h, "w_own");
+    check_matrix(w_enemy, n_in, h, "w_enemy");
+    check_matrix(w_feature, n_f, h, "w_feature");
+    XenNetwork &n = tables.t->network;
+    n = XenNetwork();
+    n.n_hidden = hidden;
+    n.n_inputs = static_cast<int>(n_in);
+    n.n_features = static_cast<int>(n_f);
+    n.taper_turns = taper_turns;
+    std::copy(opening.begin(), opening.end(), n.opening);
+    std::copy(ending.begin(), ending.end(), n.ending);
+    std::copy(bias.begin(), bias.end(), n.bias);
+    std::copy(phase.begin(), phase.end(), n.phase);
+    std::copy(output.begin(), output.end(), n.output);
+    for (size_t i = 0; i < n_in; i++)
+        for (size_t j = 0; j < h; j++) {
+            n.side[i * 2 * h + j] = static_cast<float>(w_own[i * h + j]);
+            n.side[i * 2 * h + h + j] = static_cast<float>(w_enemy[i * h + j]);
+        }
+    for (size_t k = 0; k < n_f; k++)
+        for (size_t j = 0; j < h; j++)
+            n.feature[k * h + j] = static_cast<float>(w_feature[k * h + j]);
+}
+
+template <class Game>
+void bind_network(
+    py::class_<typename Game::PyTables, std::shared_ptr<typename Game::PyTables>> &tables_cls,
+    py::class_<CoreStateT<Game>> &state_cls) {
+    using Tables = typename Game::PyTables;
+    using CoreState = CoreStateT<Game>;
+    tables_cls
+        .def_property_readonly("net_input_names", &net_input_names<Game>,
+                               "The raw inputs of one side for the network, in order (network.h).")
+        .def(
+            "with_network",
+            [](const Tables &tables, int hidden, int taper_turns,
+               const std::vector<double> &opening, const std::vector<double> &ending,
+               const std::vector<double> &bias, const std::vector<double> &phase,
+               const std::vector<double> &output, const std::vector<double> &w_own,
+               const std::vector<double> &w_enemy, const std::vector<double> &w_feature) {
+                auto copy = std::make_shared<Tables>(tables);
+                set_network<Game>(*copy, hidden, taper_turns, opening, ending, bias, phase, output,
+                                  w_own, w_enemy, w_feature);
+                return copy;
+            },
+            py::arg("hidden"), py::arg("taper_turns"), py::arg("opening"), py::arg("ending"),
+            py::arg("bias"), py::arg("phase"), py::arg("output"), py::arg("w_own"),
+            py::arg("w_enemy"), py::arg("w_feature"),
+            "A copy of these tables holding a network (matrices flat, row-major: one row per "
+            "input or feature, one column per hidden unit).");
+    state_cls
+        .def(
+            "net_inputs",
+            [](const CoreState &s, int player) {
+                std::array<double, XEN_NET_MAX_INPUTS> x;
+                int n = Game::net_inputs(s.t(), &s.st, check_player(player), x.data());
+                return std::vector<double>(x.begin(), x.begin() + n);
+            },
+            py::arg("player"), "Seat `player`'s side of this world as the network's raw inputs.")
+        .def(
+            "evaluate_net",
+            [](const CoreState &s, int player) {
+                return Game::evaluate_net(s.t(), &s.st, check_player(player));
+            },
+            py::arg("player"),
+            "The network's value in [-1, 1] for `player` (the hand-set one while the tables "
+            "hold no network).");
 }
 
 }  // namespace xen

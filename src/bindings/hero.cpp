@@ -159,6 +159,11 @@ struct Hero {
     static constexpr const char *invalid_state = "not a valid Hero state for these tables: ";
     static constexpr const XenGameApi *api = &hero_game_api;
     static constexpr const XenFeatureSet *feature_set = &hero_feature_set;
+    static constexpr bool has_network = true;
+    static constexpr int net_zones = HERO_NET_ZONES;
+    static constexpr const char *const *net_zone_names = hero_net_zone_names;
+    static constexpr auto net_inputs = hero_net_inputs;
+    static constexpr auto evaluate_net = hero_evaluate_net;
     XEN_CORE_FUNCTIONS(hero)
 };
 using CoreState = xen::CoreStateT<Hero>;
@@ -673,7 +678,9 @@ void bind_hero(py::module_ &m) {
 
     xen::bind_game_api<Hero>(m);
     xen::bind_batch<Hero>(m);
-    xen::bind_tables<Hero>(m, "Card tables of one Hero game: a card set and the two decks.")
+    auto tables_cls = xen::bind_tables<Hero>(
+        m, "Card tables of one Hero game: a card set and the two decks.");
+    tables_cls
         .def(py::init(&make_tables), py::arg("data"),
              "The tables of HeroCardSet.core_data(deck0, deck1): the card set and both seats.")
         .def_property_readonly("avatar_names",
@@ -701,6 +708,7 @@ void bind_hero(py::module_ &m) {
                     "A state from a canonical dict (spec §10), any phase, as the oracle's "
                     "state_from_dict; ValueError for what the C state cannot hold")
         .def("turn", [](const CoreState &s) { return s.st.turn; });
+    xen::bind_network<Hero>(tables_cls, cls);
 }
 
 XEN_REGISTER_BINDING("hero", "A Hero incarnation C core", bind_hero);

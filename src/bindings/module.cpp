@@ -5,6 +5,7 @@
 
 #include "codes.h"
 #include "learned.h"
+#include "network.h"
 #include "registration.hpp"
 
 namespace py = pybind11;
@@ -26,6 +27,7 @@ PYBIND11_MODULE(_core, m) {
     m.attr("TERMINAL") = py::int_(static_cast<int>(XEN_TERMINAL));
     m.attr("MAX_ACTIONS") = py::int_(static_cast<int>(XEN_MAX_ACTIONS));
     m.attr("MAX_HIDDEN_UNITS") = py::int_(static_cast<int>(XEN_MAX_HIDDEN));
+    m.attr("MAX_NETWORK_HIDDEN") = py::int_(static_cast<int>(XEN_NET_MAX_HIDDEN));
     for (const auto &binding : xen::bindings()) {
         py::module_ game = m.def_submodule(binding.name, binding.doc);
         binding.bind(game);

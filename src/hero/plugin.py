@@ -145,7 +145,7 @@ PLUGIN = GamePlugin(
     ),
     openspiel=OpenSpielNames(python="python_xenophon_hero", native="xenophon_hero"),
     default_evaluation="learned",  # it won its match against the hand-set one
-    cutoff_turns={"hand": 4, "learned": 0},  # the learned one scores the leaf itself
+    cutoff_turns={"hand": 4, "learned": 0, "net": 0},  # the learned ones score the leaf itself
     engines={"oracle": "xenophon.hero.oracle"},
     reference_features="xenophon.hero.oracle_features",
     benchmark_spec=benchmark_spec,

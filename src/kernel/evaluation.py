@@ -42,7 +42,15 @@ from typing import Any
 from xenophon import _core
 from xenophon.kernel.cardfile import packaged_data
 from xenophon.kernel.errors import XenophonError, shown
-from xenophon.kernel.files import FileError, JsonError, check_output, loads, read_text, write_atomic
+from xenophon.kernel.files import (
+    FileError,
+    JsonError,
+    check_output,
+    loads,
+    read_bytes,
+    read_text,
+    write_atomic,
+)
 from xenophon.kernel.plugin import find_plugin
 
 WEIGHTS_FORMAT = "xenophon-weights"
@@ -54,7 +62,7 @@ MAX_HIDDEN_UNITS: int = _core.MAX_HIDDEN_UNITS
 #: "default" is the game's own (GamePlugin.default_evaluation: the learned
 #: one only where it won its match against the hand-set one, docs/strength.md);
 #: a game without usable learned weights (another card set) falls back to "hand"
-EVALUATIONS = ("hand", "learned", "default")
+EVALUATIONS = ("hand", "learned", "net", "default")
 #: playout turns a search plays before its evaluation scores the leaf, unless
 #: it is told or the game's plugin says otherwise (GamePlugin.cutoff_turns,
 #: by evaluation; docs/strength.md: chosen by matches)
@@ -339,6 +347,156 @@ def cutoff_turns_for(game: Any, evaluation: str) -> int:
     return turns.get(resolve(game, evaluation), FALLBACK_CUTOFF_TURNS)
 
 
+# -- the sparse-input network (eval=net; src/engine_c/network.h, docs/learning.md) --
+
+NETWORK_FORMAT = "xenophon-network"
+NETWORK_FILE_VERSION = 1
+#: the arrays of a network file, with their shapes by (inputs, features, hidden, buckets)
+NETWORK_ARRAYS: dict[str, Any] = {
+    "w_own": lambda n, f, h, b: (n, h),
+    "w_enemy": lambda n, f, h, b: (n, h),
+    "w_feature": lambda n, f, h, b: (f, h),
+    "bias": lambda n, f, h, b: (h,),
+    "phase": lambda n, f, h, b: (h,),
+    "output": lambda n, f, h, b: (h,),
+    "opening": lambda n, f, h, b: (f,),
+    "ending": lambda n, f, h, b: (f,),
+    "policy": lambda n, f, h, b: (b, h),
+    "policy_bias": lambda n, f, h, b: (b,),
+}
+MAX_NETWORK_BYTES = 16 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Network:
+    """A sparse-input network's weights (network.h): `meta` holds the format,
+    version, game, input and feature names, hidden units, taper and `made`;
+    `arrays` the NETWORK_ARRAYS (float64)."""
+
+    meta: dict[str, Any]
+    arrays: dict[str, Any]
+
+    def table_arguments(self) -> dict[str, Any]:
+        """The keyword arguments of Tables.with_network."""
+        a = self.arrays
+        return {
+            "hidden": self.meta["hidden"],
+            "taper_turns": self.meta["taper_turns"],
+            **{key: a[key].ravel().tolist() for key in NETWORK_ARRAYS if "policy" not in key},
+        }
+
+
+def _network_meta(meta: Any, where: str, game_name: str) -> dict[str, Any]:
+    if not isinstance(meta, dict) or meta.get("format") != NETWORK_FORMAT:
+        raise WeightsError(f"{where}: not a network file (format {NETWORK_FORMAT!r} expected)")
+    if meta.get("version") != NETWORK_FILE_VERSION:
+        raise WeightsError(
+            f"{where}: network file version {shown(repr(meta.get('version')))}, this xenophon "
+            f"reads version {NETWORK_FILE_VERSION}"
+        )
+    if meta.get("game") != game_name:
+        raise WeightsError(
+            f"{where}: a network for {shown(repr(meta.get('game')))}, not {game_name}"
+        )
+    for key in ("inputs", "features"):
+        names = meta.get(key)
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise WeightsError(f"{where}: '{key}' must be a list of names")
+    for key, top in (
+        ("hidden", _core.MAX_NETWORK_HIDDEN),
+        ("taper_turns", MAX_TAPER_TURNS),
+        ("buckets", 1 << 16),
+    ):
+        value = meta.get(key)
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= top:
+            raise WeightsError(f"{where}: '{key}' must be a whole number from 1 to {top:,}")
+    if not isinstance(meta.get("made", {}), dict):
+        raise WeightsError(f"{where}: 'made' must be an object")
+    return meta
+
+
+def read_network(path: str | Path, game_name: str) -> Network:
+    """A network file (.npz: a JSON `meta` and the NETWORK_ARRAYS) read and
+    checked: WeightsError or FileError in one line naming the file and the fault."""
+    import io
+
+    import numpy as np
+
+    data = read_bytes(path, "network file", max_bytes=MAX_NETWORK_BYTES)
+    try:
+        with np.load(io.BytesIO(data), allow_pickle=False) as npz:
+            arrays = {key: np.asarray(npz[key]) for key in npz.files}
+    except (OSError, ValueError, EOFError, KeyError) as error:
+        raise WeightsError(f"{path}: not a network file ({shown(str(error))})") from None
+    try:
+        meta = loads(str(arrays.pop("meta", np.asarray(""))))
+    except JsonError as error:
+        raise WeightsError(f"{path}: not a network file (its meta: {error})") from None
+    meta = _network_meta(meta, str(path), game_name)
+    dims = (len(meta["inputs"]), len(meta["features"]), meta["hidden"], meta["buckets"])
+    checked = {}
+    for key, shape_of in NETWORK_ARRAYS.items():
+        array = arrays.get(key)
+        shape = shape_of(*dims)
+        if array is None or array.shape != shape or array.dtype.kind != "f":
+            raise WeightsError(f"{path}: '{key}' must be an array of {shape} numbers")
+        if not np.all(np.isfinite(array)):
+            raise WeightsError(f"{path}: '{key}' holds a number that is not finite")
+        checked[key] = array.astype(np.float64)
+    return Network(meta, checked)
+
+
+def write_network(path: str | Path, network: Network, force: bool = False) -> Path:
+    """Writes a network file (an existing file only with `force`)."""
+    import io
+
+    import numpy as np
+
+    check_output(path, force=force, what="network file")
+    buffer = io.BytesIO()
+    arrays: dict[str, Any] = {k: np.asarray(v, dtype=np.float32) for k, v in network.arrays.items()}
+    np.savez_compressed(buffer, meta=np.asarray(json.dumps(network.meta)), **arrays)
+    return write_atomic(path, buffer.getvalue())
+
+
+def network_mismatch(network: Network, tables: Any, where: str) -> str | None:
+    """Why a network cannot be used with these tables (their inputs or features differ), or None."""
+    if not hasattr(tables, "net_input_names"):
+        return f"{where}: this game has no raw inputs for a network yet"
+    for key, names in (("inputs", tables.net_input_names), ("features", tables.feature_names)):
+        if list(network.meta[key]) != list(names):
+            return f"{where} was made for other {key} than this game's (another card set?)"
+    return None
+
+
+def shipped_network_file(game_name: str) -> Path:
+    """The network file the project ships for a game (eval=net without weights=)."""
+    return packaged_data(game_name, "network.npz")
+
+
+@lru_cache(maxsize=16)
+def _file_network(path: str, game_name: str, mtime_ns: int) -> Network:
+    return read_network(path, game_name)
+
+
+def network_tables(game: Any, weights_path: str | None) -> Any:
+    """A copy of the game's tables holding the network of `weights_path` (or
+    the shipped one), cached by file and time; WeightsError in one line."""
+    path = str(weights_path or shipped_network_file(game.name))
+    try:
+        stamp = Path(path).stat().st_mtime_ns
+    except OSError as error:
+        raise FileError(f"{path}: cannot read ({error.strerror})") from None
+    network = _file_network(path, game.name, stamp)
+    problem = network_mismatch(network, game.tables, path)
+    if problem:
+        raise WeightsError(problem)
+    cache = game.__dict__.setdefault("_network_tables", {})
+    if (path, stamp) not in cache:
+        cache[(path, stamp)] = game.tables.with_network(**network.table_arguments())
+    return cache[(path, stamp)]
+
+
 def tables_for(game: Any, evaluation: str, weights_path: str | None = None) -> Any:
     """The C tables a search of `game` runs on for an evaluation: the game's
     own, or, with a weights file, a copy holding that file's weights."""
@@ -347,6 +505,8 @@ def tables_for(game: Any, evaluation: str, weights_path: str | None = None) -> A
             f"unknown evaluation '{shown(evaluation)}' ({' or '.join(EVALUATIONS)})"
         )
     evaluation = resolve(game, evaluation)
+    if evaluation == "net":
+        return network_tables(game, weights_path)
     if weights_path is None:
         if evaluation == "learned" and learned_problem(game) is not None:
             raise WeightsError(f"no learned evaluation for this game: {learned_problem(game)}")

@@ -53,6 +53,7 @@ TASKS = {
     "match_pair": "xenophon.lab.tournament:play_pair_job",
     "selfplay": "xenophon.lab.selfplay:selfplay_job",
     "tune_positions": "xenophon.lab.tune:positions_job",
+    "learn_log": "xenophon.lab.learnlog:log_job",
 }
 #: times a job may be in flight when its worker dies before the run gives up
 MAX_ATTEMPTS = 4

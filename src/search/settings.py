@@ -325,8 +325,8 @@ class SearchSettings:
 
     def _check_together(self) -> None:
         """The settings that must fit together."""
-        if self.weights is not None and self.evaluation != "learned":
-            raise SettingError("'weights' (a weights file) goes with evaluation 'learned'")
+        if self.weights is not None and self.evaluation not in ("learned", "net"):
+            raise SettingError("'weights' (a weights file) goes with evaluation 'learned' or 'net'")
         if self.iterations is None and self.time_limit is None:
             raise SettingError("a search needs an iteration budget, a time budget, or both")
         if self.parallel == "shared" and (

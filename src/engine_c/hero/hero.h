@@ -93,6 +93,7 @@
 
 #include "codes.h"
 #include "learned.h"
+#include "network.h"
 #include "game_api.h"
 #include "rng.h"
 #include "tensor.h"
@@ -290,6 +291,7 @@ typedef struct HeroTables {
                                              hashed fields */
     uint64_t z_view[2];                /* information-set keys: whose view */
     XenLearnedEval learned;            /* the learned evaluation's weights (learned.h) */
+    XenNetwork network;                /* the sparse-input network's weights (network.h) */
 } HeroTables;
 
 /* ------------------------------------------------------------ functions */
@@ -403,6 +405,16 @@ double hero_evaluate_learned(const HeroTables *t, const HeroState *s, int player
  * xen_feature_count(&hero_feature_set, t->n_cards) values into out. */
 int hero_features(const HeroTables *t, const HeroState *s, int player, double *out);
 extern const XenFeatureSet hero_feature_set;
+
+/* The sparse-input network (network.h, net_inputs.c): a side's raw inputs,
+ * HERO_NET_ZONES zones of one number per card id (zone z, card c: z * n_cards
+ * + c), seat p's side of the world; returns their count. */
+enum { HERO_NET_ZONES = 7 };
+extern const char *const hero_net_zone_names[HERO_NET_ZONES];
+int hero_net_inputs(const HeroTables *t, const HeroState *s, int p, double *out);
+/* The network's value in [-1, 1] for `player` (the hand-set hero_evaluate
+ * while the tables hold no network; the exact result at the end). */
+double hero_evaluate_net(const HeroTables *t, const HeroState *s, int player);
 
 /* The playout policy at a decision node (playout.c): a uniformly random
  * legal code, with the few corrections documented there (playout.c). */

@@ -1,0 +1,201 @@
+"""The sparse-input network (eval=net): Hero's raw inputs in C against the
+Python reference, the C value against numpy's, antisymmetry, network files
+refused in one line when broken or mismatched, the search with it, and the
+training (its gradients, and the same seed giving the same weights)."""
+
+import json
+
+import numpy as np
+import pytest
+
+from test_search import GAMES, random_positions
+from xenophon.hero.net_inputs import side_inputs
+from xenophon.kernel.evaluation import (
+    WeightsError,
+    read_network,
+    read_weights,
+    shipped_weights_file,
+    tables_for,
+    write_network,
+)
+from xenophon.lab import network as net
+from xenophon.lab.learnlog import logged_game, read_log, write_shard
+from xenophon.play.players import make_bot
+
+HERO = GAMES["hero"]
+
+
+def random_network(game, hidden=16, seed=3, scale=0.3):
+    """A network file's contents with every weight drawn at random (output
+    weights too, so the hidden layer counts)."""
+    tables = game.tables
+    linear = read_weights(shipped_weights_file("hero"), "hero")
+    params = net.new_params(
+        len(tables.net_input_names), len(tables.feature_names), hidden, 8, linear, seed
+    )
+    rng = np.random.default_rng(seed)
+    for key in ("w_own", "w_enemy", "w_feature", "bias", "phase", "output"):
+        params[key] = rng.normal(0, scale, params[key].shape)
+    return net.to_network(
+        params,
+        "hero",
+        tables.net_input_names,
+        tables.feature_names,
+        linear.taper_turns,
+        {"command": "test"},
+    )
+
+
+def written(tmp_path, network, name="net.npz"):
+    path = tmp_path / name
+    write_network(path, network)
+    return path
+
+
+def positions():
+    return random_positions(HERO, 30, seed=9, min_actions=10)
+
+
+def test_c_raw_inputs_agree_with_the_reference():
+    nonzero = set()
+    for state in positions():
+        names = state.game.tables.card_names
+        for seat in (0, 1):
+            c = state.backend.net_inputs(seat)
+            assert c == side_inputs(state.to_dict(), seat, names)
+            nonzero.update(i for i, v in enumerate(c) if v)
+    zones = {i // len(HERO(1).tables.card_names) for i in nonzero}
+    assert zones == set(range(7)), "the positions should reach every zone"
+
+
+def test_c_and_numpy_agree_on_the_value(tmp_path):
+    state0 = positions()[0]
+    network = read_network(written(tmp_path, random_network(state0.game)), "hero")
+    checked = 0
+    for state in positions():
+        tables = tables_for(state.game, "net", str(tmp_path / "net.npz"))
+        on_net = state.game._core().CoreState.from_bytes(tables, state.to_bytes())
+        for player in (0, 1):
+            d = state.to_dict()
+            names = state.game.tables.card_names
+            python = net.network_batch(
+                network,
+                [side_inputs(d, player, names)],
+                [side_inputs(d, 1 - player, names)],
+                [state.backend.features(player)],
+                np.asarray([state.backend.turn()]),
+            )[0]
+            c = on_net.evaluate_net(player)
+            assert c == pytest.approx(python, abs=1e-6)
+            assert c != pytest.approx(state.backend.evaluate_learned(player), abs=1e-3)
+            checked += 1
+        assert on_net.evaluate_net(0) == pytest.approx(-on_net.evaluate_net(1), abs=1e-12)
+    assert checked == 60
+
+
+def test_a_network_with_zero_output_weights_is_the_learned_evaluation(tmp_path):
+    game = HERO(1)
+    network = random_network(game)
+    network.arrays["output"][:] = 0
+    tables = tables_for(game, "net", str(written(tmp_path, network)))
+    for state in positions()[:10]:
+        on_net = game._core().CoreState.from_bytes(tables, state.to_bytes())
+        # the shipped linear weights, rounded to float32 in the file
+        assert on_net.evaluate_net(0) == pytest.approx(state.backend.evaluate_learned(0), abs=1e-5)
+
+
+@pytest.mark.parametrize(
+    "spoil, says",
+    [
+        (lambda p, n: p.write_bytes(b"garbage"), "not a network file"),
+        (lambda p, n: n.meta.update(game="anabasis"), "a network for 'anabasis'"),
+        (lambda p, n: n.meta.update(version=9), "version 9"),
+        (lambda p, n: n.arrays.update(output=np.zeros(3)), "'output' must be an array"),
+        (lambda p, n: n.arrays["bias"].__setitem__(0, np.nan), "not finite"),
+        (lambda p, n: n.meta.update(inputs=n.meta["inputs"][::-1]), "other inputs"),
+    ],
+)
+def test_a_broken_or_mismatched_network_file_is_one_line(tmp_path, spoil, says):
+    game = HERO(1)
+    network = random_network(game)
+    path = tmp_path / "net.npz"
+    if spoil(path, network) is None and not path.exists():
+        write_network(path, network)
+    with pytest.raises(WeightsError) as error:
+        tables_for(game, "net", str(path))
+    message = str(error.value)
+    assert says in message and "\n" not in message and str(path) in message
+
+
+def test_a_game_without_raw_inputs_refuses_a_network_in_one_line(tmp_path):
+    game = GAMES["anabasis"](1)
+    path = written(tmp_path, random_network(HERO(1)))
+    with pytest.raises(WeightsError) as error:
+        tables_for(game, "net", str(path))
+    assert "\n" not in str(error.value)
+
+
+def test_the_search_plays_with_the_network(tmp_path):
+    path = written(tmp_path, random_network(HERO(1)))
+    state = positions()[0]
+    with_net = make_bot(f"ismcts:iterations=300,eval=net,weights={path}", 1).analyse(state)
+    learned = make_bot("ismcts:iterations=300,eval=learned", 1).analyse(state)
+    assert with_net.iterations == 300
+    assert [m.visits for m in with_net.moves] != [m.visits for m in learned.moves]
+
+
+def small_log(tmp_path):
+    for seed in (1, 2, 3):
+        game = HERO(seed)
+        arrays, _ = logged_game(game, "ismcts:iterations=40", "", 3, 0.0, seed)
+        write_shard(tmp_path / f"shard-{seed}.npz", arrays)
+    return read_log(tmp_path, [{"shard": f"shard-{s}.npz"} for s in (1, 2, 3)])
+
+
+def test_the_gradients_are_those_of_the_loss(tmp_path):
+    log = small_log(tmp_path)
+    linear = read_weights(shipped_weights_file("hero"), "hero")
+    params = net.new_params(log["own"].shape[1], log["features"].shape[1], 6, 16, linear, 2)
+    rng = np.random.default_rng(4)
+    for key in ("output", "policy", "policy_bias", "bias"):
+        params[key] = rng.normal(0, 0.5, params[key].shape)
+    batch = net.batch_of(log, np.arange(40), linear.taper_turns, 0.5, 16)
+
+    def loss(p):
+        value, policy, _ = net.losses_and_gradients(p, batch, 0.3)
+        return value + 0.3 * policy
+
+    _, _, grads = net.losses_and_gradients(params, batch, 0.3)
+    picks = [
+        ("output", (2,)),
+        ("policy", (3, 1)),
+        ("w_own", (int(np.argmax(batch.own.sum(0))), 0)),
+        ("w_enemy", (int(np.argmax(batch.enemy.sum(0))), 4)),
+        ("w_feature", (0, 5)),
+        ("opening", (1,)),
+        ("ending", (2,)),
+        ("bias", (3,)),
+        ("phase", (1,)),
+        ("policy_bias", (5,)),
+    ]
+    for key, index in picks:
+        step = 1e-6
+        up = {k: v.copy() for k, v in params.items()}
+        down = {k: v.copy() for k, v in params.items()}
+        up[key][index] += step
+        down[key][index] -= step
+        numeric = (loss(up) - loss(down)) / (2 * step)
+        assert grads[key][index] == pytest.approx(numeric, rel=1e-4, abs=1e-8), key
+
+
+def test_the_same_seed_trains_the_same_network(tmp_path):
+    log = small_log(tmp_path)
+    linear = read_weights(shipped_weights_file("hero"), "hero")
+    runs = [
+        net.train(log, linear, hidden=8, buckets=32, epochs=2, held_out=0.34, seed=5)
+        for _ in range(2)
+    ]
+    for key in runs[0][0]:
+        assert np.array_equal(runs[0][0][key], runs[1][0][key])
+    assert json.dumps(runs[0][1]) == json.dumps(runs[1][1])
+    assert runs[0][1]["positions"]["held_out"] > 0
