@@ -206,8 +206,8 @@ def test_a_game_by_clicks_with_hint_undo_save_resume_and_review(page, server, ga
     assert "not legal" in message_text(page) or "not a" in message_text(page)
     assert your_move(page)
     played = play_by_clicks(page, rng, 4)
-    log = page.text_content("#log")
-    assert all(f"you: {text}" in log for text in played)
+    mine = page.eval_on_selector_all("#log li.you", "lines => lines.map(l => l.title)")
+    assert all(text in mine for text in played)  # each move's lines carry its notation
     while your_move(page) and page.evaluate("window.xenophon.legal.length") < 4:
         play_by_clicks(page, rng, 1)  # a position with a choice, for the hint
     assert your_move(page)
@@ -249,7 +249,7 @@ def test_a_game_by_clicks_with_hint_undo_save_resume_and_review(page, server, ga
         page.screenshot(path=str(ARTIFACTS / f"{game}-board-later.png"), full_page=True)
     play_by_clicks(page, rng, 400)
     page.wait_for_selector("body[data-state=over]", timeout=TIMEOUT)
-    assert "AI: " in page.text_content("#log")
+    assert page.locator("#log li.ai").count() > 0
     page.wait_for_function("document.querySelector('#message').textContent.includes('saved to')")
     finished = message_text(page).split("saved to ", 1)[1].strip()
     assert Path(finished).exists() and '"result"' in Path(finished).read_text()
@@ -368,7 +368,7 @@ def test_a_click_on_a_hero_hand_card_selects_it_and_a_discard_is_a_labelled_choi
     page.click(f'#play-board .chip.mine[data-card="{names[0]}"]')
     page.click(f'#choices button[data-move="retainer discard {names[0]}"]')
     page.wait_for_function("document.querySelectorAll('#log li.you').length > 0")
-    assert f"you: retainer discard {names[0]}" in page.text_content("#log")
+    page.wait_for_selector(f'#log li.you[title="retainer discard {names[0]}"]', timeout=TIMEOUT)
 
 
 @pytest.mark.parametrize("content", [None, "not json at all\n", '{"no": "record"}\n'])
@@ -390,3 +390,37 @@ def test_a_bad_review_path_is_said_in_the_review_tab(page, tmp_path, content):
     assert str(path) in status.text_content() or "cannot read" in status.text_content()
     assert "error" in status.get_attribute("class")
     assert page.evaluate("document.body.dataset.state") != "loading"
+
+
+@pytest.mark.parametrize("game", ["anabasis", "hero"])
+def test_the_move_list_tells_the_game_in_words_by_turn(page, game):
+    """Issue 49, item 3: the move list opened with about 20 `chance:` lines
+    and showed the AI's moves as bare notation, with no turns; the question
+    of the moment was 'phase nullify'. Now the setup's chance is one line,
+    the lines are the narrator's words under a heading for each turn, and
+    the status says what is asked."""
+    rng = random.Random(5)
+    start_game(page, game, seat=1, seed="11")  # the AI moves first
+    assert your_move(page)
+    heads = page.locator("#log li.turn")
+    assert heads.count() >= 1 and heads.first.text_content() == "Turn 1"
+    chance = page.eval_on_selector_all("#log li.chance", "lines => lines.map(l => l.textContent)")
+    assert chance[0].startswith("setup: ") and len(chance) <= 4, chance  # it was about 20
+    assert sum(line.startswith("setup: ") for line in chance) == 1
+    assert not any(line.startswith("chance: (hidden") for line in chance)
+    status = page.text_content("#status")
+    assert status.startswith("Your move, turn ") and "phase" not in status.split(".")[0]
+    play_by_clicks(page, rng, 6)
+    ai = page.eval_on_selector_all(
+        "#log li.ai", "lines => lines.map(l => [l.textContent, l.title])"
+    )
+    assert ai, "the AI's turns are told"
+    for text, move in ai:
+        assert not text.startswith("AI: ")  # was: `AI: event 3 rank 6`
+        assert not text.startswith("the opponent: ") or text == f"the opponent: {move}"
+    assert any(not text.startswith("the opponent: ") for text, _ in ai), ai
+    if your_move(page):
+        turns = page.eval_on_selector_all(
+            "#log li.turn", "heads => heads.map(h => Number(h.dataset.turn))"
+        )
+        assert turns == sorted(set(turns))

@@ -112,7 +112,14 @@ def test_messages_carry_nothing_hidden_from_the_human(name, seed):
         if message["type"] == "thinking":
             assert set(message) == {"type"}  # nothing of the AI's search
         if message["type"] == "ai_move":
-            assert set(message) == {"type", "seat", "text", "anchors", "view"}  # no estimate
+            assert set(message) == {
+                "type",
+                "seat",
+                "text",
+                "anchors",
+                "lines",
+                "view",
+            }  # no estimate
         if message["type"] == "analysis":
             assert state.current_player == human
     assert hidden_lines > 0  # the games did hide something, and it stayed hidden
@@ -494,3 +501,81 @@ def test_a_finished_game_saved_by_hand_is_not_saved_again_when_left(tmp_path, mo
     sent = []
     game.save({"path": str(tmp_path / "end.jsonl")}, sent.append)
     assert sent[-1]["type"] == "saved" and game.leave() is None
+
+
+# -- the story: the game in words, by turn (issue 49, item 3) -------------------------
+def positions_of(sent):
+    return [message for message, *_ in sent if message["type"] == "position"]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_story_tells_the_game_in_words_by_turn(name):
+    """The page's story is the narrator's (the terminal's words): the setup's
+    chance is one line (the hidden outcomes counted, not listed), each AI
+    move comes with its lines in words, and every line has its turn."""
+    game, sent = play_whole_game(name, 3, hints=0)
+    story = positions_of(sent)[-1]["story"]
+    first_phase = next(i for i, entry in enumerate(story) if entry["kind"] == "phase")
+    [setup] = story[:first_phase]
+    assert setup["kind"] == "chance" and setup["text"].startswith("setup: ")
+    assert setup["text"].count(HIDDEN) <= 2  # the opponent's hand (and events), counted
+    turns = [entry["turn"] for entry in story]
+    assert turns == sorted(turns) and turns[-1] == game.session.state.view(0)["turn"]
+    for entry in story:
+        if entry["kind"] == "phase":
+            assert f"turn {entry['turn']}," in entry["text"]
+    ai_moves = [message for message, *_ in sent if message["type"] == "ai_move"]
+    assert ai_moves
+    acts = [message for message in ai_moves if message["text"] not in ("end", "pass")]
+    told_in_words = 0
+    for message in ai_moves:
+        assert message["lines"], message
+        told_in_words += not message["lines"][0].startswith("the opponent: ")
+    assert acts and told_in_words >= len(acts) // 2  # most actions told, not just written
+    told = [entry["text"] for entry in story if entry["kind"] == "ai"]
+    for message in ai_moves:
+        assert set(message["lines"]) <= set(told)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_window_says_what_is_asked_and_what_pass_does(name):
+    """Every position of the human's says what is asked; where 'pass' is a
+    move (a window in the opponent's turn), the question says what it does."""
+    windows = 0
+    for seed in (1, 2, 4):
+        _, sent = play_whole_game(name, seed, hints=0)
+        for message in positions_of(sent):
+            if message["to_move"] != "human":
+                assert message["asking"] is None
+                continue
+            assert message["asking"]
+            if any(move["text"] == "pass" for move in message["legal"]):
+                windows += 1
+                assert "'pass'" in message["asking"], message["asking"]
+                assert not message["asking"].startswith("Phase ")  # not the bare phase name
+    assert windows, "no window met: the test saw nothing"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_undo_and_resume_keep_the_story(name, tmp_path, monkeypatch):
+    """Undo takes the undone moves' lines out of the story; a resumed game
+    tells the same story as the game that was saved."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    game = WebGame.new({"game": name, "seat": 0, "level": "30", "seed": "7"})
+    sent = []
+    game.advance(sent.append)
+    rng = random.Random(7)
+    for _ in range(4):
+        if game.session.to_move() != "human":
+            break
+        before = list(game.story.entries)
+        game.move({"move": rng.choice(game.session.state.legal_moves()).text}, sent.append)
+    assert sent[-1]["story"][: len(before)] == before and len(sent[-1]["story"]) > len(before)
+    game.undo(sent.append)
+    assert sent[-1]["story"] == before
+    game.save({"path": str(tmp_path / "saved.jsonl")}, sent.append)
+    resumed = WebGame.resume({"path": str(tmp_path / "saved.jsonl")})
+    again = []
+    resumed.advance(again.append)
+    assert again[-1]["story"] == before
+    assert len(resumed.story.marks) == len(game.story.marks)

@@ -254,7 +254,8 @@ class AnabasisNarrator(Narrator):
             return self.nullify_question(state, view)
         if phase == "evade":
             return (
-                f"Your character evades the attack: choose where it goes. "
+                f"Your character evaded the attack: 'evade SQUARE' moves it there for "
+                f"free, 'pass' leaves it where it is. "
                 f"Legal: {legal_summary(state)}."
             )
         return f"Phase {phase}. Legal: {legal_summary(state)}."

@@ -113,7 +113,7 @@ const HANDLERS = {
     setState("thinking");
     return 0;
   },
-  chance(m) { addLog("chance", `chance: ${m.text}`); return 0; },
+  chance(m) { return 0; },   // told in words, folded, by the story of the next position
   thinking(m) { $("#thinking").textContent = "AI thinking…"; return 0; },
   waiting(m) {               // every search thread of the server is busy
     $("#thinking").textContent = `waiting for the server's search threads` + (m.ahead ? ` (${m.ahead} searches before this one)…` : "…");
@@ -121,8 +121,8 @@ const HANDLERS = {
   },
   ai_move(m) {
     $("#thinking").textContent = "";
-    addLog("ai", `AI: ${m.text}`);
-    $("#status").textContent = `AI: ${describe(m.text)}`;
+    for (const line of m.lines) addLog("ai", line, m.text);
+    $("#status").textContent = m.lines.length ? `AI: ${m.lines.join("; ")}` : `AI: ${describe(m.text)}`;
     drawPlay(m.view, []);
     for (const anchor of m.anchors || [])
       $$(`#play-board [data-anchor="${CSS.escape(anchor)}"]`).forEach((node) => node.classList.add("last-move"));
@@ -131,11 +131,11 @@ const HANDLERS = {
   played(m) { addLog("you", `you: ${m.text}`); clearAnalysis(); return 0; },
   position(m) {
     app.legal = m.legal; app.selection = [];
-    rebuildLog(m.log);
+    rebuildLog(m.story);
     drawPlay(m.view, m.legal);
     $("#undo").disabled = !m.can_undo;
     if (m.to_move === "human") {
-      $("#status").textContent = `Your move (turn ${m.view.turn}, phase ${m.view.phase})`;
+      $("#status").textContent = `Your move, turn ${m.view.turn}. ${m.asking}`;
       setState("your-move");
     } else if (m.to_move === "over") setState("over");
     showChoices();
@@ -169,18 +169,28 @@ const HANDLERS = {
 };
 
 // ---------------------------------------------------------------- the log
-function addLog(kind, text) {
+// the story: what happened in words (the narrator's, as in the terminal), a
+// heading at each turn; a move's lines carry its notation as their title
+function logLine(kind, text, move) {
+  return el("li", { class: kind, title: move || null }, text);
+}
+function addLog(kind, text, move) {
   const list = $("#log");
-  list.append(el("li", { class: kind }, text));
+  list.append(logLine(kind, text, move));
   list.scrollTop = list.scrollHeight;
 }
-function rebuildLog(lines) {
+function rebuildLog(story) {
   const list = $("#log");
-  list.replaceChildren(...lines.filter((l) => l.seat !== "chance" || true).map((line) => {
-    const kind = line.seat === "chance" ? "chance" : line.seat === app.seat ? "you" : "ai";
-    const who = line.seat === "chance" ? "chance" : line.seat === app.seat ? "you" : "AI";
-    return el("li", { class: kind }, `${who}: ${line.text}`);
-  }));
+  const items = [];
+  let turn = null;
+  for (const entry of story) {
+    if (entry.turn !== turn) {
+      turn = entry.turn;
+      items.push(el("li", { class: "turn", "data-turn": turn }, `Turn ${turn}`));
+    }
+    items.push(logLine(entry.kind, entry.text, entry.move));
+  }
+  list.replaceChildren(...items);
   list.scrollTop = list.scrollHeight;
 }
 function describe(text) {
