@@ -424,3 +424,16 @@ def test_the_move_list_tells_the_game_in_words_by_turn(page, game):
             "#log li.turn", "heads => heads.map(h => Number(h.dataset.turn))"
         )
         assert turns == sorted(set(turns))
+
+
+def test_the_rules_tab_shows_each_games_rules(page):
+    """Issue 49: the rules in the program, a page of the web board: the text
+    of `xenophon rules GAME` (the game's plugin's), for the game chosen."""
+    page.click("button[data-tab=rules]")
+    for plugin in plugins():
+        page.select_option("#rules-form select[name=game]", plugin.name)
+        page.wait_for_selector(f'#rules-text[data-game="{plugin.name}"]', timeout=TIMEOUT)
+        text = page.text_content("#rules-text")
+        assert text == "\n".join(plugin.rules(make_game(plugin.name)))
+        assert text.startswith("How to win")
+    assert page.locator("#tab-rules").is_visible() and page.locator("#tab-play").is_hidden()

@@ -17,6 +17,7 @@ from xenophon.kernel.registry import make_game
 from xenophon.play.records import load_record, new_record
 from xenophon.play.session import HIDDEN
 from xenophon.web.play import PageError, WebGame, lines_for_page, review
+from xenophon.web.play import rules_message as web_rules_message
 
 GAMES = ("anabasis", "hero")
 
@@ -579,3 +580,25 @@ def test_undo_and_resume_keep_the_story(name, tmp_path, monkeypatch):
     resumed.advance(again.append)
     assert again[-1]["story"] == before
     assert len(resumed.story.marks) == len(game.story.marks)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_rules_page_is_the_rules_command(name, capsys):
+    """The page's rules are `xenophon rules GAME`'s text, line for line."""
+    import argparse
+
+    from xenophon.cli import rules as rules_command
+
+    message = web_rules_message({"type": "rules", "game": name})
+    assert message["game"] == name and message["lines"][0].startswith("How to win")
+    rules_command.run(argparse.Namespace(game=name))
+    printed = capsys.readouterr().out.splitlines()
+    assert printed == [
+        folded for line in message["lines"] for folded in (rules_command.wrapped(line) or [""])
+    ]
+
+
+@pytest.mark.parametrize("game", [None, "chess", 3])
+def test_the_rules_of_an_unknown_game_are_one_error(game):
+    with pytest.raises(PageError):
+        web_rules_message({"type": "rules", "game": game})

@@ -15,8 +15,8 @@ from typing import Any
 
 from xenophon.kernel.errors import XenophonError, one_line, shown
 from xenophon.kernel.game import CHANCE
-from xenophon.kernel.plugin import find_plugin, game_names, plugins
-from xenophon.kernel.registry import game_options_from_text, game_with_options
+from xenophon.kernel.plugin import GamePlugin, find_plugin, game_names, plugins
+from xenophon.kernel.registry import game_options_from_text, game_with_options, make_game
 from xenophon.play.levels import LEVELS, bot_for_level
 from xenophon.play.records import (
     Record,
@@ -92,6 +92,27 @@ def hello_message() -> dict[str, Any]:
 
 class PageError(XenophonError):
     """A request from the page that cannot be carried out as sent."""
+
+
+def _plugin(request: dict[str, Any]) -> GamePlugin:
+    """The plugin of the game a request names (one line if there is none)."""
+    name = _text(request, "game")
+    plugin = find_plugin(name) if name is not None else None
+    if plugin is None:
+        raise PageError(f"unknown game {quoted(name)} ({' or '.join(game_names())})")
+    return plugin
+
+
+def rules_message(request: dict[str, Any]) -> dict[str, Any]:
+    """The rules of the game the request names, as `xenophon rules GAME`
+    prints them (its plugin's text, for the game with its default options)."""
+    plugin = _plugin(request)
+    return {
+        "type": "rules",
+        "game": plugin.name,
+        "title": plugin.title,
+        "lines": plugin.rules(make_game(plugin.name)),
+    }
 
 
 def error_message(text: str) -> dict[str, Any]:
@@ -172,10 +193,7 @@ def _seed(request: dict[str, Any]) -> int | None:
 
 def game_for_request(request: dict[str, Any]) -> Any:
     """The game a 'new' request names, its options checked by the game API."""
-    name = _text(request, "game")
-    plugin = find_plugin(name) if name is not None else None
-    if plugin is None:
-        raise PageError(f"unknown game {quoted(name)} ({' or '.join(game_names())})")
+    plugin = _plugin(request)
     # each option a text ("mode": true is refused, not dropped); an empty one is the default
     given = {key: text for key in plugin.options if (text := _text(request, key))}
     return game_with_options(

@@ -95,6 +95,7 @@ const HANDLERS = {
     const form = $("#new-game");
     const options = (values) => values.map((v) => el("option", { value: v }, v));
     form.game.replaceChildren(...m.games.map((game) => el("option", { value: game.name }, game.title)));
+    $("#rules-form").game.replaceChildren(...m.games.map((game) => el("option", { value: game.name }, game.title)));
     $("#game-choice").after(...m.games.flatMap(gameControls));
     form.level.replaceChildren(...options(m.levels));
     form.level.value = m.default_level;
@@ -164,6 +165,11 @@ const HANDLERS = {
     return 0;
   },
   review(m) { startReview(m); return 0; },
+  rules(m) {                 // the game's rules, as `xenophon rules GAME` prints them
+    $("#rules-text").textContent = m.lines.join("\n");
+    $("#rules-text").dataset.game = m.game;
+    return 0;
+  },
   review_point(m) { app.review.points.push(m); drawCurve(); return 0; },
   review_done() { app.review.done = true; drawCurve(); setState("reviewed"); return 0; },
 };
@@ -516,7 +522,15 @@ for (const tab of $$(".tab")) {
   tab.onclick = () => {
     $$(".tab").forEach((t) => t.classList.toggle("active", t === tab));
     $$(".tabpane").forEach((p) => p.classList.toggle("hidden", p.id !== `tab-${tab.dataset.tab}`));
+    if (tab.dataset.tab === "rules") askRules(app.game || $("#new-game").game.value);
   };
 }
+// the rules of a game (the one in play, or the one chosen in the new-game form)
+function askRules(game) {
+  const select = $("#rules-form").game;
+  if (game) select.value = game;
+  if ($("#rules-text").dataset.game !== select.value) request({ type: "rules", game: select.value });
+}
+$("#rules-form").game.addEventListener("change", () => askRules(null));
 showGameOptions();
 connect();
