@@ -437,3 +437,33 @@ def test_the_rules_tab_shows_each_games_rules(page):
         assert text == "\n".join(plugin.rules(make_game(plugin.name)))
         assert text.startswith("How to win")
     assert page.locator("#tab-rules").is_visible() and page.locator("#tab-play").is_hidden()
+
+
+def test_the_review_curve_has_axes_and_names_the_terminal_review(page, tmp_path):
+    """Issue 49, item 5: the curve had no axes (no % scale, no turns), and the
+    page's review (300 iterations) found other mistakes than the terminal's
+    (1,000). Now the curve has its % scale and turns, the budget is the
+    terminal's unless changed, and the page names the command that finds
+    the same mistakes."""
+    from xenophon.play.review import REVIEW_ITERATIONS
+
+    game = make_game("hero", seed=9)
+    record = new_record(game, ["random", "random"])
+    state, rng = game.new_initial_state(), random.Random(9)
+    for _ in range(50):
+        move = state.sample_chance(rng) if state.is_chance() else rng.choice(state.legal_moves())
+        record.add(state.current_player, state.apply(move).text)
+    path = tmp_path / "game.jsonl"
+    record.save(path)
+    page.click("button[data-tab=review]")
+    assert page.input_value("#review-form input[name=iterations]") == str(REVIEW_ITERATIONS)
+    page.select_option("#review-form select[name=seat]", "1")
+    review_file(page, path, 40)
+    texts = lambda selector: page.eval_on_selector_all(selector, "ts => ts.map(t => t.textContent)")
+    assert texts("#curve .axis-y text") == ["0%", "25%", "50%", "75%", "100%"]
+    turns = [int(turn) for turn in texts("#curve .axis-x text")]
+    assert turns and turns == sorted(turns) and turns[0] >= 1
+    assert texts("#curve text.axis-title") == ["turn", "win probability"]
+    command = page.text_content("#review-same code")
+    assert command == f"xenophon review {path} --as 1 --iterations 40"
+    assert "40 iterations" in page.text_content("#review-same")

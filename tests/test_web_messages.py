@@ -602,3 +602,33 @@ def test_the_rules_page_is_the_rules_command(name, capsys):
 def test_the_rules_of_an_unknown_game_are_one_error(game):
     with pytest.raises(PageError):
         web_rules_message({"type": "rules", "game": game})
+
+
+def test_the_web_review_and_the_terminal_review_agree(tmp_path, capsys):
+    """Issue 49, item 5: the web review of a file found 3 mistakes where the
+    terminal's found 1 (300 iterations a decision against 1,000). Both now
+    take the same default budget and threshold (xenophon.play.review), and
+    the page names the terminal command that finds the same: run, it gives
+    the same curve and the same mistakes."""
+    from xenophon.cli.main import main
+    from xenophon.play.review import REVIEW_ITERATIONS
+
+    game = make_game("hero", seed=9)
+    record = new_record(game, ["random", "random"])
+    state, rng = game.new_initial_state(), random.Random(9)
+    for _ in range(50):
+        move = state.sample_chance(rng) if state.is_chance() else rng.choice(state.legal_moves())
+        record.add(state.current_player, state.apply(move).text)
+    path = tmp_path / "game.jsonl"
+    record.save(path)
+    sent = []
+    review({"path": str(path), "seat": 1}, sent.append, lambda: False)
+    head, *points, _ = sent
+    assert head["iterations"] == REVIEW_ITERATIONS
+    assert head["command"] == f"xenophon review {path} --as 1 --iterations {REVIEW_ITERATIONS}"
+    capsys.readouterr()
+    assert main([*head["command"].split()[1:], "--json"]) == 0
+    terminal = json.loads(capsys.readouterr().out)
+    assert terminal["curve"] == [round(point["win"], 3) for point in points]
+    web_mistakes = [(p["turn"], p["played"], p["better"]) for p in points if p["mistake"]]
+    assert [(m["turn"], m["played"], m["better"]) for m in terminal["mistakes"]] == web_mistakes

@@ -7,6 +7,7 @@ human's own decisions, so a test can check the messages directly."""
 from __future__ import annotations
 
 import re
+import shlex
 import threading
 from collections.abc import Callable
 from functools import partial
@@ -26,7 +27,7 @@ from xenophon.play.records import (
     parse_record,
     replay,
 )
-from xenophon.play.review import review_points
+from xenophon.play.review import MISTAKE_THRESHOLD, REVIEW_ITERATIONS, review_points
 from xenophon.play.session import (
     DEFAULT_LEVEL,
     HIDDEN,
@@ -44,9 +45,7 @@ from xenophon.web.searches import PROGRESS_EVERY, Searches, Stopped
 
 Send = Callable[[dict[str, Any]], None]
 TOP_MOVES = 5
-REVIEW_ITERATIONS = 300  # per decision, by default (the page may ask for more)
 MAX_REVIEW_ITERATIONS = 20000
-REVIEW_THRESHOLD = 0.10
 RESULT_TEXT = {1: "You win.", -1: "The AI wins.", 0: "Draw."}
 WHOLE_NUMBER = re.compile(r"-?[0-9]+")  # a seed or seat as text
 RANDOM_SEAT = "random"
@@ -77,6 +76,7 @@ def hello_message() -> dict[str, Any]:
         "type": "hello",
         "levels": list(LEVELS),
         "default_level": DEFAULT_LEVEL,
+        "review_iterations": REVIEW_ITERATIONS,
         "max_message_bytes": MAX_MESSAGE_BYTES,
         "games": [
             {
@@ -551,6 +551,14 @@ def _review_iterations(request: dict[str, Any]) -> int:
     return value
 
 
+def terminal_review_command(request: dict[str, Any], seat: int, iterations: int) -> str:
+    """The `xenophon review` that reviews the same file as the page, with the
+    same seat and budget: it finds the same mistakes (the same search, seed
+    and threshold)."""
+    where = _text(request, "path") or _text(request, "name") or "FILE"
+    return f"xenophon review {shlex.quote(where)} --as {seat} --iterations {iterations}"
+
+
 class _ReviewBot:
     """The review's bot, its searches run as `searches` runs them: stopped
     within a slice when `cancelled()` (a later request) or the page goes."""
@@ -594,11 +602,14 @@ def review(
             "lines": lines,
             "result": record.result,
             "redacted": record.view is not None,
+            "iterations": iterations,
+            "threshold": MISTAKE_THRESHOLD,
+            "command": terminal_review_command(request, seat, iterations),
         }
     )
     bot = _ReviewBot(ISMCTSBot(iterations=iterations, seed=0), searches or Searches(), cancelled)
     try:
-        for point in review_points(record, before, seat, bot, REVIEW_THRESHOLD):
+        for point in review_points(record, before, seat, bot, MISTAKE_THRESHOLD):
             if cancelled():
                 return
             send({"type": "review_point", **point.as_dict()})

@@ -99,6 +99,7 @@ const HANDLERS = {
     $("#game-choice").after(...m.games.flatMap(gameControls));
     form.level.replaceChildren(...options(m.levels));
     form.level.value = m.default_level;
+    $("#review-form").iterations.value = m.review_iterations;
     app.maxMessage = m.max_message_bytes;
     showGameOptions();
     return loadBoards(m.games).then(() => {
@@ -378,6 +379,9 @@ function startReview(m) {
   app.review = { ...m, index: 0, points: [], done: false };
   const where = m.redacted ? `redacted for seat ${m.seat}` : `full record, seen as seat ${m.seat}`;
   reviewStatus(`${m.game}: ${m.lines.length} lines, ${where}` + (m.result ? `, result ${m.result.join(" : ")}` : ", not finished"));
+  $("#review-same").replaceChildren(`A mistake: a drop above ${pct(m.threshold)} at ${m.iterations} iterations a decision. `,
+    "The terminal finds the same with ", el("code", {}, m.command),
+    " (the same search and seed; another budget or seat gives other values).");
   $("#review-lines").replaceChildren(...m.lines.map((line, i) => el("li", { "data-index": i + 1, onclick: () => reviewGo(i + 1) },
     `${line.seat === "chance" ? "chance" : "seat " + line.seat}: ${line.text}`)));
   setState("reviewing");
@@ -396,15 +400,41 @@ function reviewGo(index) {
   if (current) current.scrollIntoView({ block: "nearest" });
   drawCurve();
 }
+// the curve of the reviewed seat's win probability before each decision, with
+// its axes: the % scale on the left, the turns below (as the terminal's picture)
+const CURVE = { width: 460, height: 210, left: 44, right: 10, top: 10, bottom: 34 };
+function turnTicks(points, most = 8) {
+  const firsts = points.map((p, i) => [i, p.turn]).filter(([i, turn]) => i === 0 || points[i - 1].turn !== turn);
+  const step = Math.ceil(firsts.length / most);
+  return firsts.filter((_, k) => k % step === 0);
+}
+function curveAxes(x, y, points) {
+  const { width, height, left, right, bottom } = CURVE;
+  let axes = `<g class="axis-y">`;
+  for (const p of [0, 0.25, 0.5, 0.75, 1]) {
+    axes += `<line x1="${left}" x2="${width - right}" y1="${y(p)}" y2="${y(p)}" stroke="${p === 0.5 ? "#999" : "#e5e5e5"}"${p === 0.5 ? ' stroke-dasharray="4"' : ""}/>`;
+    axes += `<text x="${left - 5}" y="${y(p) + 4}" text-anchor="end">${p * 100}%</text>`;
+  }
+  axes += `</g><g class="axis-x">`;
+  for (const [i, turn] of turnTicks(points)) {
+    axes += `<line x1="${x(i)}" x2="${x(i)}" y1="${height - bottom}" y2="${height - bottom + 4}" stroke="#555"/>`;
+    axes += `<text x="${x(i)}" y="${height - bottom + 15}" text-anchor="middle">${turn}</text>`;
+  }
+  axes += `</g><line x1="${left}" x2="${left}" y1="${CURVE.top}" y2="${height - bottom}" stroke="#555"/>`;
+  axes += `<line x1="${left}" x2="${width - right}" y1="${height - bottom}" y2="${height - bottom}" stroke="#555"/>`;
+  axes += `<text class="axis-title" x="${(left + width - right) / 2}" y="${height - 3}" text-anchor="middle">turn</text>`;
+  axes += `<text class="axis-title" x="11" y="${(CURVE.top + height - bottom) / 2}" text-anchor="middle" transform="rotate(-90 11 ${(CURVE.top + height - bottom) / 2})">win probability</text>`;
+  return axes;
+}
 function drawCurve() {
   const r = app.review;
   if (!r) return;
-  const width = 420, height = 160, n = Math.max(1, r.points.length - 1);
+  const { width, height, left, right, top, bottom } = CURVE, n = Math.max(1, r.points.length - 1);
   const ns = "http://www.w3.org/2000/svg";
   const svg = document.createElementNS(ns, "svg");
   svg.setAttribute("width", width); svg.setAttribute("height", height);
-  const x = (i) => 6 + i * (width - 12) / n, y = (p) => height - 6 - p * (height - 12);
-  let inner = `<line x1="0" y1="${height / 2}" x2="${width}" y2="${height / 2}" stroke="#bbb" stroke-dasharray="4"/>`;
+  const x = (i) => left + 6 + i * (width - left - right - 12) / n, y = (p) => height - bottom - p * (height - top - bottom);
+  let inner = curveAxes(x, y, r.points);
   inner += `<polyline fill="none" stroke="#1f5fbf" stroke-width="2" points="${r.points.map((p, i) => `${x(i)},${y(p.win)}`).join(" ")}"/>`;
   svg.innerHTML = inner;
   r.points.forEach((p, i) => {
@@ -420,7 +450,8 @@ function drawCurve() {
     dot.addEventListener("click", () => reviewGo(p.index));
     svg.append(dot);
   });
-  const label = r.done ? `win probability of seat ${r.seat} before each decision` : `reviewing… ${r.points.length} decisions`;
+  const label = r.done ? `seat ${r.seat}'s win probability before each decision (${r.iterations} iterations each)`
+    : `reviewing… ${r.points.length} decisions`;
   $("#curve").replaceChildren(el("div", { class: "legend" }, label), svg);
   $("#mistakes").replaceChildren(...r.points.filter((p) => p.mistake).map((p) =>
     el("li", { onclick: () => reviewGo(p.index) }, `turn ${p.turn}: ${p.played} (${pct(p.played_win)}), better: ${p.better} (${pct(p.win)})`)));
