@@ -14,9 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from harness import random_record
 from xenophon.kernel.plugin import plugins
 from xenophon.kernel.registry import make_game
-from xenophon.play.records import new_record, redact
+from xenophon.play.records import redact
 from xenophon.web.play import MAX_MESSAGE_BYTES
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "build" / "test-artifacts"
@@ -268,12 +269,8 @@ def test_a_game_by_clicks_with_hint_undo_save_resume_and_review(page, server, ga
 
 
 def test_review_of_a_redacted_record_and_bad_paths(page, server, tmp_path):
+    record = random_record("anabasis", 4, 150)
     game = make_game("anabasis", seed=4)
-    record = new_record(game, ["random", "random"])
-    state, rng = game.new_initial_state(), random.Random(4)
-    for _ in range(150):
-        move = state.sample_chance(rng) if state.is_chance() else rng.choice(state.legal_moves())
-        record.add(state.current_player, state.apply(move).text)
     path = tmp_path / "seat1.jsonl"
     redact(record, game, 1).save(path)
     page.click("button[data-tab=review]")
@@ -447,12 +444,7 @@ def test_the_review_curve_has_axes_and_names_the_terminal_review(page, tmp_path)
     the same mistakes."""
     from xenophon.play.review import REVIEW_ITERATIONS
 
-    game = make_game("hero", seed=9)
-    record = new_record(game, ["random", "random"])
-    state, rng = game.new_initial_state(), random.Random(9)
-    for _ in range(50):
-        move = state.sample_chance(rng) if state.is_chance() else rng.choice(state.legal_moves())
-        record.add(state.current_player, state.apply(move).text)
+    record = random_record("hero", 9, 50)
     path = tmp_path / "game.jsonl"
     record.save(path)
     page.click("button[data-tab=review]")
@@ -467,3 +459,123 @@ def test_the_review_curve_has_axes_and_names_the_terminal_review(page, tmp_path)
     command = page.text_content("#review-same code")
     assert command == f"xenophon review {path} --as 1 --iterations 40"
     assert "40 iterations" in page.text_content("#review-same")
+
+
+INTERNAL_CODE = r"[a-z]+_[a-z_]+\(|\(target: "  # e.g. `damage_unit(2000) (target: unit)`
+
+
+@pytest.mark.parametrize("game", ["anabasis", "hero"])
+def test_card_details_are_in_players_words(page, game):
+    """Issue 49, item 4: a card's details showed internal code (`effect:
+    damage_unit(2000) (target: unit)`); they are the lines of `card NAME`."""
+    import re
+
+    start_game(page, game, seat=0, seed="11")
+    assert your_move(page)
+    cards = page.evaluate("window.xenophon.cards")
+    every = {**cards["cards"], **cards.get("avatars", {}), **cards.get("fields", {})}
+    shown = 0
+    for node in page.locator("#play-board [data-card]").all():
+        name = node.get_attribute("data-card")
+        if not name or not node.is_visible():
+            continue
+        node.hover()
+        text = page.text_content("#details")
+        assert not re.search(INTERNAL_CODE, text), text
+        for line in every[name]["text"][1:]:
+            assert line in text
+        shown += 1
+    assert shown >= 3
+
+
+def rect(page, selector_or_handle):
+    handle = selector_or_handle
+    return page.evaluate(
+        "n => { const r = n.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }",
+        handle,
+    )
+
+
+def overlap(a, b):
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def hint_with_units(page, rng):
+    """Plays (deploying what it can) until the human has a unit on the board
+    and a choice of moves, then asks for a hint."""
+    for _ in range(30):
+        assert your_move(page)
+        legal = [move["text"] for move in page.evaluate("window.xenophon.legal")]
+        if page.locator("#play-board .hunit.mine").count() and len(legal) >= 4:
+            break
+        deploys = [text for text in legal if text.startswith("deploy")]
+        sent = page.evaluate("window.xenophon.movesSent || 0")
+        page.fill("#move-text", rng.choice(deploys or legal))
+        page.click("#typed button")
+        page.wait_for_function(f"(window.xenophon.movesSent || 0) > {sent}")
+    page.click("#hint")
+    page.wait_for_selector("body[data-state=your-move] #analysis li.why", timeout=TIMEOUT)
+
+
+def test_hero_unit_names_are_whole_and_not_covered_by_hint_badges(page):
+    """Issue 49, item 4: unit tiles cut names ("Great Bea") and the hint
+    badges covered them. Every unit's name is whole and no badge lies on it."""
+    start_game(page, "hero", seat=0, seed="11")
+    hint_with_units(page, random.Random(2))
+    names = page.locator("#play-board .hunit .name").all()
+    assert names
+    for name in names:
+        assert name.evaluate("n => n.scrollWidth <= n.clientWidth + 1"), name.text_content()
+    badges = page.locator("#play-board .hunit .badge").all()
+    for badge in badges:
+        tile = badge.locator("xpath=..")
+        assert not overlap(
+            rect(page, badge.element_handle()), rect(page, tile.locator(".name").element_handle())
+        )
+    assert badges, "no hint on a unit: the test saw nothing"
+
+
+def test_anabasis_hint_arrows_stay_on_the_grid(page):
+    """Issue 49, item 4: arrows from a hand or market card to its square
+    crossed the hand and the event panel; now only moves on the grid have
+    arrows, and each lies on the grid."""
+    start_game(page, "anabasis", seat=0, seed="11")
+    assert your_move(page)
+    page.click("#hint")
+    page.wait_for_selector("body[data-state=your-move] #analysis li.why", timeout=TIMEOUT)
+    moves = page.evaluate("window.xenophon.analysis.moves")
+    assert any(
+        len(move["anchors"]) > 1 and move["anchors"][0].split(":")[0] in ("hand", "market")
+        for move in moves[:3]
+    ), "no hint from the hand or the market: the test saw nothing"
+    grid = rect(page, page.locator("#play-board .grid").element_handle())
+    area = rect(page, page.locator("#play-board").element_handle())
+    for line in page.locator("#play-board svg.arrows line").all():
+        x1, y1, x2, y2 = (float(line.get_attribute(k)) for k in ("x1", "y1", "x2", "y2"))
+        for x, y in ((x1, y1), (x2, y2)):
+            assert grid[0] <= area[0] + x <= grid[2] and grid[1] <= area[1] + y <= grid[3]
+
+
+def test_hints_that_tie_in_percent_are_told_apart(page):
+    """Issue 49, item 4: all five hints read 59% with nothing to tell them
+    apart. The page shows a finer value when the rounded ones tie, and says
+    why the list is in this order."""
+    start_game(page, "anabasis", seat=0, seed="11")
+    assert your_move(page)
+    moves = [
+        {"text": "end", "win": win, "visits": visits, "line": [], "anchors": []}
+        for win, visits in ((0.5912, 900), (0.5894, 700), (0.5861, 500))
+    ]
+    page.evaluate(
+        "moves => handle({type: 'analysis', final: true, iterations: 2100, moves})", moves
+    )
+    items = page.eval_on_selector_all("#analysis li", "lines => lines.map(l => l.textContent)")
+    assert "59.1%" in items[0] and "58.9%" in items[1] and "58.6%" in items[2]
+    assert "Sorted by visits" in items[-1] and "less than 1%" in items[-1]
+    for move in moves:
+        move["win"] = 0.59
+    page.evaluate(
+        "moves => handle({type: 'analysis', final: true, iterations: 2100, moves})", moves
+    )
+    items = page.eval_on_selector_all("#analysis li", "lines => lines.map(l => l.textContent)")
+    assert "900 visits" in items[0] and "told apart by their visits" in items[-1]

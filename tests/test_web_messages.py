@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from harness import random_record
 from xenophon.anabasis.catalogue import anchors as anabasis_anchors
 from xenophon.hero.catalogue import anchors as hero_anchors
 from xenophon.kernel.errors import ELLIPSIS, MAX_LINE
@@ -187,12 +188,7 @@ def test_bad_requests_are_one_line():
 
 
 def test_review_of_a_full_record_sends_views_and_a_curve():
-    game = make_game("hero", seed=9)
-    record = new_record(game, ["random", "random"])
-    state, rng = game.new_initial_state(), random.Random(9)
-    for _ in range(60):
-        move = state.sample_chance(rng) if state.is_chance() else rng.choice(state.legal_moves())
-        record.add(state.current_player, state.apply(move).text)
+    record = random_record("hero", 9, 60)
     sent = []
     review({"text": record.text(), "seat": 1, "iterations": 20}, sent.append, lambda: False)
     head, *points, done = sent
@@ -613,12 +609,7 @@ def test_the_web_review_and_the_terminal_review_agree(tmp_path, capsys):
     from xenophon.cli.main import main
     from xenophon.play.review import REVIEW_ITERATIONS
 
-    game = make_game("hero", seed=9)
-    record = new_record(game, ["random", "random"])
-    state, rng = game.new_initial_state(), random.Random(9)
-    for _ in range(50):
-        move = state.sample_chance(rng) if state.is_chance() else rng.choice(state.legal_moves())
-        record.add(state.current_player, state.apply(move).text)
+    record = random_record("hero", 9, 50)
     path = tmp_path / "game.jsonl"
     record.save(path)
     sent = []
@@ -632,3 +623,24 @@ def test_the_web_review_and_the_terminal_review_agree(tmp_path, capsys):
     assert terminal["curve"] == [round(point["win"], 3) for point in points]
     web_mistakes = [(p["turn"], p["played"], p["better"]) for p in points if p["mistake"]]
     assert [(m["turn"], m["played"], m["better"]) for m in terminal["mistakes"]] == web_mistakes
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_card_details_are_the_card_command_s_words(name):
+    """Issue 49, item 4: the page's card text is `card NAME`'s, for every
+    card (and avatar, field card), and no line of it is internal code."""
+    import re
+
+    from xenophon.kernel.narration import narrator_for
+    from xenophon.web.catalogue import catalogue
+
+    game = make_game(name)
+    state = game.new_initial_state()
+    narrator = narrator_for(state, 0)
+    data = catalogue(game)
+    every = {**data["cards"], **data.get("avatars", {}), **data.get("fields", {})}
+    assert len(every) >= 20
+    for card, entry in every.items():
+        said = [line.strip() for line in narrator.card_lines(state, card)]
+        assert entry["text"] == said[: len(entry["text"])] and entry["text"][0].startswith(card)
+        assert not any(re.search(r"[a-z]+_[a-z_]+\(", line) for line in entry["text"])

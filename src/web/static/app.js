@@ -330,14 +330,25 @@ function clearAnalysis() {
   $$(".badge").forEach((n) => n.remove());
   $$("svg.arrows").forEach((n) => n.remove());
 }
+// the hints' win probabilities with as many decimals as tell the top moves
+// apart (at most 2); the moves are in the search's order, by visits
+function winDigits(moves) {
+  for (let digits = 0; digits < 2; digits++) {
+    const shown = moves.slice(0, 3).map((move) => (move.win * 100).toFixed(digits));
+    if (new Set(shown).size === shown.length) return digits;
+  }
+  return 2;
+}
+const pctFine = (p, digits) => `${(p * 100).toFixed(digits)}%`;
 function showAnalysis(m) {
+  app.analysis = m;
   clearAnalysis();
   $("#thinking").textContent = m.final ? `${m.iterations} iterations` : `searching… ${m.iterations} iterations`;
   const area = $("#play-board");
-  const arrows = el("div");
+  const digits = winDigits(m.moves);
   m.moves.forEach((move, i) => {
     $("#analysis").append(el("li", { "data-move": move.text },
-      `${move.text}  win ${pct(move.win)} (${move.visits} visits)`, move.line.length ? `  then ${move.line.join(", ")}` : ""));
+      `${move.text}  win ${pctFine(move.win, digits)} (${move.visits} visits)`, move.line.length ? `  then ${move.line.join(", ")}` : ""));
     if (i >= 3) return;
     const button = $(`#choices [data-move="${CSS.escape(move.text)}"]`);
     if (!move.anchors.length && button) button.classList.add(`hint${i + 1}`);
@@ -346,15 +357,24 @@ function showAnalysis(m) {
       if (!node || /\bhint\d\b/.test(node.className)) continue;    // a better move marked it
       node.classList.add(`hint${i + 1}`);
       if (getComputedStyle(node).position === "static") node.style.position = "relative";
-      node.append(el("span", { class: "badge" }, `${i + 1}: ${pct(move.win)}`));
+      node.append(el("span", { class: "badge" }, `${i + 1}: ${pctFine(move.win, digits)}`));
     }
     drawArrow(area, move.anchors, i + 1);
   });
+  const top = m.moves.slice(0, 3).map((move) => pctFine(move.win, digits));
+  $("#analysis").append(el("li", { class: "why" },
+    "Sorted by visits: the search spends them on the moves that do best, and plays the most visited. " +
+    (new Set(top).size < top.length ? "Moves with the same win probability are told apart by their visits."
+      : digits ? `Shown to ${digits} decimal${digits > 1 ? "s" : ""}: the top moves differ by less than 1%.` : "")));
 }
+// an arrow from a piece to its target, for moves on the board only (a square,
+// a unit, an avatar): a card from the hand or the market is marked, not
+// pointed from, so no arrow crosses the hand or the event slots
+const ARROW_ENDS = ["sq:", "unit:", "avatar:"];
 function drawArrow(area, anchors, rank) {
-  const squares = anchors.filter((a) => a.startsWith("sq:") || a.startsWith("unit:") || a.startsWith("avatar:") || a.startsWith("hand:") || a.startsWith("market:") || a.startsWith("row:"));
-  if (squares.length < 2) return;
-  const [a, b] = squares.slice(-2).map((s) => $(`[data-anchor="${CSS.escape(s)}"]`, area));
+  const ends = anchors.slice(-2);
+  if (ends.length < 2 || !ends.every((a) => ARROW_ENDS.some((kind) => a.startsWith(kind)))) return;
+  const [a, b] = ends.map((s) => $(`[data-anchor="${CSS.escape(s)}"]`, area));
   if (!a || !b) return;
   const box = area.getBoundingClientRect();
   const centre = (n) => { const r = n.getBoundingClientRect(); return [r.left + r.width / 2 - box.left, r.top + r.height / 2 - box.top]; };
@@ -363,6 +383,7 @@ function drawArrow(area, anchors, rank) {
   const ns = "http://www.w3.org/2000/svg";
   const svg = document.createElementNS(ns, "svg");
   svg.setAttribute("class", "arrows");
+  svg.setAttribute("data-from", ends[0]); svg.setAttribute("data-to", ends[1]);
   svg.setAttribute("width", box.width); svg.setAttribute("height", box.height);
   svg.innerHTML = `<defs><marker id="head${rank}" markerWidth="8" markerHeight="8" refX="6" refY="4" orient="auto"><path d="M0,0 L8,4 L0,8 z" fill="${colour}"/></marker></defs>` +
     `<line x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}" stroke="${colour}" stroke-width="5" stroke-opacity=".8" marker-end="url(#head${rank})"/>`;
