@@ -644,3 +644,26 @@ def test_card_details_are_the_card_command_s_words(name):
         said = [line.strip() for line in narrator.card_lines(state, card)]
         assert entry["text"] == said[: len(entry["text"])] and entry["text"][0].startswith(card)
         assert not any(re.search(r"[a-z]+_[a-z_]+\(", line) for line in entry["text"])
+
+
+def test_an_event_is_told_with_its_target():
+    """Issue 49, item 3: `AI: event 3 rank 6` is told as the narrator says
+    it, with the event's name and its target: `the opponent activated Flood
+    Disaster on rank 6 (slot 3)` (a small addition to Anabasis' narrator)."""
+    import re
+
+    told = 0
+    for seed in range(1, 9):
+        game, sent = play_whole_game("anabasis", seed, hints=0)
+        for message, *_ in sent:
+            if message["type"] == "position" and message["story"]:
+                story = message["story"]
+        for entry in story:
+            move = entry.get("move", "")
+            found = re.fullmatch(r"event (\d) (rank \d|[a-g][1-6])", move)
+            if found and entry["kind"] in ("ai", "you") and "activated" in entry["text"]:
+                assert f" on {found[2]} (slot {found[1]})" in entry["text"], entry
+                told += 1
+        if told >= 2:
+            break
+    assert told, "no targeted event was played: the test saw nothing"
