@@ -23,7 +23,9 @@ from xenophon.kernel.game import State, plural
 from xenophon.play.explain import DEFAULT_WORLDS, MAX_WORLDS, MIN_HURT, Explanation, explain_search
 from xenophon.play.records import Record, load_record, make_game_for, replay
 from xenophon.play.review import (
+    MISTAKE_THRESHOLD,
     PLOT_FORMATS,
+    REVIEW_ITERATIONS,
     ReviewPoint,
     decisions_of,
     review_picture,
@@ -153,8 +155,9 @@ def add_parsers(commands: Any) -> None:
     parser.add_argument(
         "--threshold",
         type=real_number(0, 1),
-        default=0.10,
-        help="a drop in win probability above this is a mistake (0 to 1; default 0.10)",
+        default=MISTAKE_THRESHOLD,
+        help="a drop in win probability above this is a mistake "
+        f"(0 to 1; default {MISTAKE_THRESHOLD:.2f})",
     )
     for image_format in PLOT_FORMATS:
         parser.add_argument(
@@ -166,7 +169,7 @@ def add_parsers(commands: Any) -> None:
         )
     add_force_argument(parser)
     parser.add_argument("--json", action="store_true", help="JSON output")
-    add_budget_arguments(parser, 1000)
+    add_budget_arguments(parser, REVIEW_ITERATIONS)
     parser.set_defaults(run=run_review)
 
 
@@ -336,7 +339,7 @@ def run_review(args: argparse.Namespace) -> int:
     game = make_game_for(record)
     final, before = replay(record, game)
     args.seat = record_seat(record, final, args.seat, "reviewed")
-    bot = searcher(args, 1000)
+    bot = searcher(args, REVIEW_ITERATIONS)
     indexes = decisions_of(record, before, args.seat)
     progress = None
     if sys.stderr.isatty() and not args.json:

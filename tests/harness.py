@@ -203,3 +203,18 @@ class SwitchedBackend:
         if SwitchedBackend.current == "oracle":
             return self.oracle.state_from_dict(d)
         return CoreBacked(self.core_state.from_dict(self.tables, d))
+
+
+def random_record(name: str, seed: int, lines: int) -> Any:
+    """The full record of `lines` random steps of game `name` (seeded): two
+    random players, chance as the game draws it."""
+    from xenophon.kernel.registry import make_game
+    from xenophon.play.records import new_record
+
+    game = make_game(name, seed=seed)
+    record = new_record(game, ["random", "random"])
+    state, rng = game.new_initial_state(), random.Random(seed)
+    for _ in range(lines):
+        move = state.sample_chance(rng) if state.is_chance() else rng.choice(state.legal_moves())
+        record.add(state.current_player, state.apply(move).text)
+    return record

@@ -14,9 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from harness import random_record
 from xenophon.kernel.plugin import plugins
 from xenophon.kernel.registry import make_game
-from xenophon.play.records import new_record, redact
+from xenophon.play.records import redact
 from xenophon.web.play import MAX_MESSAGE_BYTES
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "build" / "test-artifacts"
@@ -206,8 +207,8 @@ def test_a_game_by_clicks_with_hint_undo_save_resume_and_review(page, server, ga
     assert "not legal" in message_text(page) or "not a" in message_text(page)
     assert your_move(page)
     played = play_by_clicks(page, rng, 4)
-    log = page.text_content("#log")
-    assert all(f"you: {text}" in log for text in played)
+    mine = page.eval_on_selector_all("#log li.you", "lines => lines.map(l => l.title)")
+    assert all(text in mine for text in played)  # each move's lines carry its notation
     while your_move(page) and page.evaluate("window.xenophon.legal.length") < 4:
         play_by_clicks(page, rng, 1)  # a position with a choice, for the hint
     assert your_move(page)
@@ -249,7 +250,7 @@ def test_a_game_by_clicks_with_hint_undo_save_resume_and_review(page, server, ga
         page.screenshot(path=str(ARTIFACTS / f"{game}-board-later.png"), full_page=True)
     play_by_clicks(page, rng, 400)
     page.wait_for_selector("body[data-state=over]", timeout=TIMEOUT)
-    assert "AI: " in page.text_content("#log")
+    assert page.locator("#log li.ai").count() > 0
     page.wait_for_function("document.querySelector('#message').textContent.includes('saved to')")
     finished = message_text(page).split("saved to ", 1)[1].strip()
     assert Path(finished).exists() and '"result"' in Path(finished).read_text()
@@ -268,12 +269,8 @@ def test_a_game_by_clicks_with_hint_undo_save_resume_and_review(page, server, ga
 
 
 def test_review_of_a_redacted_record_and_bad_paths(page, server, tmp_path):
+    record = random_record("anabasis", 4, 150)
     game = make_game("anabasis", seed=4)
-    record = new_record(game, ["random", "random"])
-    state, rng = game.new_initial_state(), random.Random(4)
-    for _ in range(150):
-        move = state.sample_chance(rng) if state.is_chance() else rng.choice(state.legal_moves())
-        record.add(state.current_player, state.apply(move).text)
     path = tmp_path / "seat1.jsonl"
     redact(record, game, 1).save(path)
     page.click("button[data-tab=review]")
@@ -368,7 +365,7 @@ def test_a_click_on_a_hero_hand_card_selects_it_and_a_discard_is_a_labelled_choi
     page.click(f'#play-board .chip.mine[data-card="{names[0]}"]')
     page.click(f'#choices button[data-move="retainer discard {names[0]}"]')
     page.wait_for_function("document.querySelectorAll('#log li.you').length > 0")
-    assert f"you: retainer discard {names[0]}" in page.text_content("#log")
+    page.wait_for_selector(f'#log li.you[title="retainer discard {names[0]}"]', timeout=TIMEOUT)
 
 
 @pytest.mark.parametrize("content", [None, "not json at all\n", '{"no": "record"}\n'])
@@ -390,3 +387,195 @@ def test_a_bad_review_path_is_said_in_the_review_tab(page, tmp_path, content):
     assert str(path) in status.text_content() or "cannot read" in status.text_content()
     assert "error" in status.get_attribute("class")
     assert page.evaluate("document.body.dataset.state") != "loading"
+
+
+@pytest.mark.parametrize("game", ["anabasis", "hero"])
+def test_the_move_list_tells_the_game_in_words_by_turn(page, game):
+    """Issue 49, item 3: the move list opened with about 20 `chance:` lines
+    and showed the AI's moves as bare notation, with no turns; the question
+    of the moment was 'phase nullify'. Now the setup's chance is one line,
+    the lines are the narrator's words under a heading for each turn, and
+    the status says what is asked."""
+    rng = random.Random(5)
+    start_game(page, game, seat=1, seed="11")  # the AI moves first
+    assert your_move(page)
+    heads = page.locator("#log li.turn")
+    assert heads.count() >= 1 and heads.first.text_content() == "Turn 1"
+    chance = page.eval_on_selector_all("#log li.chance", "lines => lines.map(l => l.textContent)")
+    assert chance[0].startswith("setup: ") and len(chance) <= 4, chance  # it was about 20
+    assert sum(line.startswith("setup: ") for line in chance) == 1
+    assert not any(line.startswith("chance: (hidden") for line in chance)
+    status = page.text_content("#status")
+    assert status.startswith("Your move, turn ") and "phase" not in status.split(".")[0]
+    play_by_clicks(page, rng, 6)
+    ai = page.eval_on_selector_all(
+        "#log li.ai", "lines => lines.map(l => [l.textContent, l.title])"
+    )
+    assert ai, "the AI's turns are told"
+    for text, move in ai:
+        assert not text.startswith("AI: ")  # was: `AI: event 3 rank 6`
+        assert not text.startswith("the opponent: ") or text == f"the opponent: {move}"
+    assert any(not text.startswith("the opponent: ") for text, _ in ai), ai
+    if your_move(page):
+        turns = page.eval_on_selector_all(
+            "#log li.turn", "heads => heads.map(h => Number(h.dataset.turn))"
+        )
+        assert turns == sorted(set(turns))
+
+
+def test_the_rules_tab_shows_each_games_rules(page):
+    """Issue 49: the rules in the program, a page of the web board: the text
+    of `xenophon rules GAME` (the game's plugin's), for the game chosen."""
+    page.click("button[data-tab=rules]")
+    for plugin in plugins():
+        page.select_option("#rules-form select[name=game]", plugin.name)
+        page.wait_for_selector(f'#rules-text[data-game="{plugin.name}"]', timeout=TIMEOUT)
+        text = page.text_content("#rules-text")
+        assert text == "\n".join(plugin.rules(make_game(plugin.name)))
+        assert text.startswith("How to win")
+    assert page.locator("#tab-rules").is_visible() and page.locator("#tab-play").is_hidden()
+
+
+def test_the_review_curve_has_axes_and_names_the_terminal_review(page, tmp_path):
+    """Issue 49, item 5: the curve had no axes (no % scale, no turns), and the
+    page's review (300 iterations) found other mistakes than the terminal's
+    (1,000). Now the curve has its % scale and turns, the budget is the
+    terminal's unless changed, and the page names the command that finds
+    the same mistakes."""
+    from xenophon.play.review import REVIEW_ITERATIONS
+
+    record = random_record("hero", 9, 50)
+    path = tmp_path / "game.jsonl"
+    record.save(path)
+    page.click("button[data-tab=review]")
+    assert page.input_value("#review-form input[name=iterations]") == str(REVIEW_ITERATIONS)
+    page.select_option("#review-form select[name=seat]", "1")
+    review_file(page, path, 40)
+    texts = lambda selector: page.eval_on_selector_all(selector, "ts => ts.map(t => t.textContent)")
+    assert texts("#curve .axis-y text") == ["0%", "25%", "50%", "75%", "100%"]
+    turns = [int(turn) for turn in texts("#curve .axis-x text")]
+    assert turns and turns == sorted(turns) and turns[0] >= 1
+    assert texts("#curve text.axis-title") == ["turn", "win probability"]
+    command = page.text_content("#review-same code")
+    assert command == f"xenophon review {path} --as 1 --iterations 40"
+    assert "40 iterations" in page.text_content("#review-same")
+
+
+INTERNAL_CODE = r"[a-z]+_[a-z_]+\(|\(target: "  # e.g. `damage_unit(2000) (target: unit)`
+
+
+@pytest.mark.parametrize("game", ["anabasis", "hero"])
+def test_card_details_are_in_players_words(page, game):
+    """Issue 49, item 4: a card's details showed internal code (`effect:
+    damage_unit(2000) (target: unit)`); they are the lines of `card NAME`."""
+    import re
+
+    start_game(page, game, seat=0, seed="11")
+    assert your_move(page)
+    cards = page.evaluate("window.xenophon.cards")
+    every = {**cards["cards"], **cards.get("avatars", {}), **cards.get("fields", {})}
+    shown = 0
+    for node in page.locator("#play-board [data-card]").all():
+        name = node.get_attribute("data-card")
+        if not name or not node.is_visible():
+            continue
+        node.hover()
+        text = page.text_content("#details")
+        assert not re.search(INTERNAL_CODE, text), text
+        for line in every[name]["text"][1:]:
+            assert line in text
+        shown += 1
+    assert shown >= 3
+
+
+def rect(page, selector_or_handle):
+    handle = selector_or_handle
+    return page.evaluate(
+        "n => { const r = n.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }",
+        handle,
+    )
+
+
+def overlap(a, b):
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def hint_with_units(page, rng):
+    """Plays (deploying what it can) until the human has a unit on the board
+    and a choice of moves, then asks for a hint."""
+    for _ in range(30):
+        assert your_move(page)
+        legal = [move["text"] for move in page.evaluate("window.xenophon.legal")]
+        if page.locator("#play-board .hunit.mine").count() and len(legal) >= 4:
+            break
+        deploys = [text for text in legal if text.startswith("deploy")]
+        sent = page.evaluate("window.xenophon.movesSent || 0")
+        page.fill("#move-text", rng.choice(deploys or legal))
+        page.click("#typed button")
+        page.wait_for_function(f"(window.xenophon.movesSent || 0) > {sent}")
+    page.click("#hint")
+    page.wait_for_selector("body[data-state=your-move] #analysis li.why", timeout=TIMEOUT)
+
+
+def test_hero_unit_names_are_whole_and_not_covered_by_hint_badges(page):
+    """Issue 49, item 4: unit tiles cut names ("Great Bea") and the hint
+    badges covered them. Every unit's name is whole and no badge lies on it."""
+    start_game(page, "hero", seat=0, seed="11")
+    hint_with_units(page, random.Random(2))
+    names = page.locator("#play-board .hunit .name").all()
+    assert names
+    for name in names:
+        assert name.evaluate("n => n.scrollWidth <= n.clientWidth + 1"), name.text_content()
+    badges = page.locator("#play-board .hunit .badge").all()
+    for badge in badges:
+        tile = badge.locator("xpath=..")
+        assert not overlap(
+            rect(page, badge.element_handle()), rect(page, tile.locator(".name").element_handle())
+        )
+    assert badges, "no hint on a unit: the test saw nothing"
+
+
+def test_anabasis_hint_arrows_stay_on_the_grid(page):
+    """Issue 49, item 4: arrows from a hand or market card to its square
+    crossed the hand and the event panel; now only moves on the grid have
+    arrows, and each lies on the grid."""
+    start_game(page, "anabasis", seat=0, seed="11")
+    assert your_move(page)
+    page.click("#hint")
+    page.wait_for_selector("body[data-state=your-move] #analysis li.why", timeout=TIMEOUT)
+    moves = page.evaluate("window.xenophon.analysis.moves")
+    assert any(
+        len(move["anchors"]) > 1 and move["anchors"][0].split(":")[0] in ("hand", "market")
+        for move in moves[:3]
+    ), "no hint from the hand or the market: the test saw nothing"
+    grid = rect(page, page.locator("#play-board .grid").element_handle())
+    area = rect(page, page.locator("#play-board").element_handle())
+    for line in page.locator("#play-board svg.arrows line").all():
+        x1, y1, x2, y2 = (float(line.get_attribute(k)) for k in ("x1", "y1", "x2", "y2"))
+        for x, y in ((x1, y1), (x2, y2)):
+            assert grid[0] <= area[0] + x <= grid[2] and grid[1] <= area[1] + y <= grid[3]
+
+
+def test_hints_that_tie_in_percent_are_told_apart(page):
+    """Issue 49, item 4: all five hints read 59% with nothing to tell them
+    apart. The page shows a finer value when the rounded ones tie, and says
+    why the list is in this order."""
+    start_game(page, "anabasis", seat=0, seed="11")
+    assert your_move(page)
+    moves = [
+        {"text": "end", "win": win, "visits": visits, "line": [], "anchors": []}
+        for win, visits in ((0.5912, 900), (0.5894, 700), (0.5861, 500))
+    ]
+    page.evaluate(
+        "moves => handle({type: 'analysis', final: true, iterations: 2100, moves})", moves
+    )
+    items = page.eval_on_selector_all("#analysis li", "lines => lines.map(l => l.textContent)")
+    assert "59.1%" in items[0] and "58.9%" in items[1] and "58.6%" in items[2]
+    assert "Sorted by visits" in items[-1] and "less than 1%" in items[-1]
+    for move in moves:
+        move["win"] = 0.59
+    page.evaluate(
+        "moves => handle({type: 'analysis', final: true, iterations: 2100, moves})", moves
+    )
+    items = page.eval_on_selector_all("#analysis li", "lines => lines.map(l => l.textContent)")
+    assert "900 visits" in items[0] and "told apart by their visits" in items[-1]

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from harness import random_record
 from xenophon.anabasis.catalogue import anchors as anabasis_anchors
 from xenophon.hero.catalogue import anchors as hero_anchors
 from xenophon.kernel.errors import ELLIPSIS, MAX_LINE
@@ -17,6 +18,7 @@ from xenophon.kernel.registry import make_game
 from xenophon.play.records import load_record, new_record
 from xenophon.play.session import HIDDEN
 from xenophon.web.play import PageError, WebGame, lines_for_page, review
+from xenophon.web.play import rules_message as web_rules_message
 
 GAMES = ("anabasis", "hero")
 
@@ -112,7 +114,14 @@ def test_messages_carry_nothing_hidden_from_the_human(name, seed):
         if message["type"] == "thinking":
             assert set(message) == {"type"}  # nothing of the AI's search
         if message["type"] == "ai_move":
-            assert set(message) == {"type", "seat", "text", "anchors", "view"}  # no estimate
+            assert set(message) == {
+                "type",
+                "seat",
+                "text",
+                "anchors",
+                "lines",
+                "view",
+            }  # no estimate
         if message["type"] == "analysis":
             assert state.current_player == human
     assert hidden_lines > 0  # the games did hide something, and it stayed hidden
@@ -179,12 +188,7 @@ def test_bad_requests_are_one_line():
 
 
 def test_review_of_a_full_record_sends_views_and_a_curve():
-    game = make_game("hero", seed=9)
-    record = new_record(game, ["random", "random"])
-    state, rng = game.new_initial_state(), random.Random(9)
-    for _ in range(60):
-        move = state.sample_chance(rng) if state.is_chance() else rng.choice(state.legal_moves())
-        record.add(state.current_player, state.apply(move).text)
+    record = random_record("hero", 9, 60)
     sent = []
     review({"text": record.text(), "seat": 1, "iterations": 20}, sent.append, lambda: False)
     head, *points, done = sent
@@ -494,3 +498,172 @@ def test_a_finished_game_saved_by_hand_is_not_saved_again_when_left(tmp_path, mo
     sent = []
     game.save({"path": str(tmp_path / "end.jsonl")}, sent.append)
     assert sent[-1]["type"] == "saved" and game.leave() is None
+
+
+# -- the story: the game in words, by turn (issue 49, item 3) -------------------------
+def positions_of(sent):
+    return [message for message, *_ in sent if message["type"] == "position"]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_story_tells_the_game_in_words_by_turn(name):
+    """The page's story is the narrator's (the terminal's words): the setup's
+    chance is one line (the hidden outcomes counted, not listed), each AI
+    move comes with its lines in words, and every line has its turn."""
+    game, sent = play_whole_game(name, 3, hints=0)
+    story = positions_of(sent)[-1]["story"]
+    first_phase = next(i for i, entry in enumerate(story) if entry["kind"] == "phase")
+    [setup] = story[:first_phase]
+    assert setup["kind"] == "chance" and setup["text"].startswith("setup: ")
+    assert setup["text"].count(HIDDEN) <= 2  # the opponent's hand (and events), counted
+    turns = [entry["turn"] for entry in story]
+    assert turns == sorted(turns) and turns[-1] == game.session.state.view(0)["turn"]
+    for entry in story:
+        if entry["kind"] == "phase":
+            assert f"turn {entry['turn']}," in entry["text"]
+    ai_moves = [message for message, *_ in sent if message["type"] == "ai_move"]
+    assert ai_moves
+    acts = [message for message in ai_moves if message["text"] not in ("end", "pass")]
+    told_in_words = 0
+    for message in ai_moves:
+        assert message["lines"], message
+        told_in_words += not message["lines"][0].startswith("the opponent: ")
+    assert acts and told_in_words >= len(acts) // 2  # most actions told, not just written
+    told = [entry["text"] for entry in story if entry["kind"] == "ai"]
+    for message in ai_moves:
+        assert set(message["lines"]) <= set(told)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_window_says_what_is_asked_and_what_pass_does(name):
+    """Every position of the human's says what is asked; where 'pass' is a
+    move (a window in the opponent's turn), the question says what it does."""
+    windows = 0
+    for seed in (1, 2, 4):
+        _, sent = play_whole_game(name, seed, hints=0)
+        for message in positions_of(sent):
+            if message["to_move"] != "human":
+                assert message["asking"] is None
+                continue
+            assert message["asking"]
+            if any(move["text"] == "pass" for move in message["legal"]):
+                windows += 1
+                assert "'pass'" in message["asking"], message["asking"]
+                assert not message["asking"].startswith("Phase ")  # not the bare phase name
+    assert windows, "no window met: the test saw nothing"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_undo_and_resume_keep_the_story(name, tmp_path, monkeypatch):
+    """Undo takes the undone moves' lines out of the story; a resumed game
+    tells the same story as the game that was saved."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    game = WebGame.new({"game": name, "seat": 0, "level": "30", "seed": "7"})
+    sent = []
+    game.advance(sent.append)
+    rng = random.Random(7)
+    for _ in range(4):
+        if game.session.to_move() != "human":
+            break
+        before = list(game.story.entries)
+        game.move({"move": rng.choice(game.session.state.legal_moves()).text}, sent.append)
+    assert sent[-1]["story"][: len(before)] == before and len(sent[-1]["story"]) > len(before)
+    game.undo(sent.append)
+    assert sent[-1]["story"] == before
+    game.save({"path": str(tmp_path / "saved.jsonl")}, sent.append)
+    resumed = WebGame.resume({"path": str(tmp_path / "saved.jsonl")})
+    again = []
+    resumed.advance(again.append)
+    assert again[-1]["story"] == before
+    assert len(resumed.story.marks) == len(game.story.marks)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_rules_page_is_the_rules_command(name, capsys):
+    """The page's rules are `xenophon rules GAME`'s text, line for line."""
+    import argparse
+
+    from xenophon.cli import rules as rules_command
+
+    message = web_rules_message({"type": "rules", "game": name})
+    assert message["game"] == name and message["lines"][0].startswith("How to win")
+    rules_command.run(argparse.Namespace(game=name))
+    printed = capsys.readouterr().out.splitlines()
+    assert printed == [
+        folded for line in message["lines"] for folded in (rules_command.wrapped(line) or [""])
+    ]
+
+
+@pytest.mark.parametrize("game", [None, "chess", 3])
+def test_the_rules_of_an_unknown_game_are_one_error(game):
+    with pytest.raises(PageError):
+        web_rules_message({"type": "rules", "game": game})
+
+
+def test_the_web_review_and_the_terminal_review_agree(tmp_path, capsys):
+    """Issue 49, item 5: the web review of a file found 3 mistakes where the
+    terminal's found 1 (300 iterations a decision against 1,000). Both now
+    take the same default budget and threshold (xenophon.play.review), and
+    the page names the terminal command that finds the same: run, it gives
+    the same curve and the same mistakes."""
+    from xenophon.cli.main import main
+    from xenophon.play.review import REVIEW_ITERATIONS
+
+    record = random_record("hero", 9, 50)
+    path = tmp_path / "game.jsonl"
+    record.save(path)
+    sent = []
+    review({"path": str(path), "seat": 1}, sent.append, lambda: False)
+    head, *points, _ = sent
+    assert head["iterations"] == REVIEW_ITERATIONS
+    assert head["command"] == f"xenophon review {path} --as 1 --iterations {REVIEW_ITERATIONS}"
+    capsys.readouterr()
+    assert main([*head["command"].split()[1:], "--json"]) == 0
+    terminal = json.loads(capsys.readouterr().out)
+    assert terminal["curve"] == [round(point["win"], 3) for point in points]
+    web_mistakes = [(p["turn"], p["played"], p["better"]) for p in points if p["mistake"]]
+    assert [(m["turn"], m["played"], m["better"]) for m in terminal["mistakes"]] == web_mistakes
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_card_details_are_the_card_command_s_words(name):
+    """Issue 49, item 4: the page's card text is `card NAME`'s, for every
+    card (and avatar, field card), and no line of it is internal code."""
+    import re
+
+    from xenophon.kernel.narration import narrator_for
+    from xenophon.web.catalogue import catalogue
+
+    game = make_game(name)
+    state = game.new_initial_state()
+    narrator = narrator_for(state, 0)
+    data = catalogue(game)
+    every = {**data["cards"], **data.get("avatars", {}), **data.get("fields", {})}
+    assert len(every) >= 20
+    for card, entry in every.items():
+        said = [line.strip() for line in narrator.card_lines(state, card)]
+        assert entry["text"] == said[: len(entry["text"])] and entry["text"][0].startswith(card)
+        assert not any(re.search(r"[a-z]+_[a-z_]+\(", line) for line in entry["text"])
+
+
+def test_an_event_is_told_with_its_target():
+    """Issue 49, item 3: `AI: event 3 rank 6` is told as the narrator says
+    it, with the event's name and its target: `the opponent activated Flood
+    Disaster on rank 6 (slot 3)` (a small addition to Anabasis' narrator)."""
+    import re
+
+    told = 0
+    for seed in range(1, 9):
+        game, sent = play_whole_game("anabasis", seed, hints=0)
+        for message, *_ in sent:
+            if message["type"] == "position" and message["story"]:
+                story = message["story"]
+        for entry in story:
+            move = entry.get("move", "")
+            found = re.fullmatch(r"event (\d) (rank \d|[a-g][1-6])", move)
+            if found and entry["kind"] in ("ai", "you") and "activated" in entry["text"]:
+                assert f" on {found[2]} (slot {found[1]})" in entry["text"], entry
+                told += 1
+        if told >= 2:
+            break
+    assert told, "no targeted event was played: the test saw nothing"

@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from xenophon.anabasis.describe import AnabasisCards
+
 #: card names hold no digit, so every letter a-g followed by a digit 1-6 is a square
 SQUARE = re.compile(r"[a-g][1-6]")
 #: the zone the card named after each verb is taken from
@@ -21,10 +23,14 @@ def _offsets(pattern: Any) -> list[list[int]]:
 
 
 def card_data(game: Any) -> dict[str, Any]:
-    """The public card data of `game`, for the page's card details."""
+    """The public card data of `game`, for the page's card details: its
+    numbers, and its `text` in players' words (`card NAME`'s lines)."""
+    state = game.new_initial_state()
+    words = AnabasisCards(state, 0)
     cards = {}
     for card in game.cards.cards:
         cards[card.name] = {
+            "text": [line.strip() for line in words.stats(card, diagram=False)],
             "kind": card.kind,
             "cost": card.cost,
             "pile": card.pile,
@@ -46,6 +52,7 @@ def card_data(game: Any) -> dict[str, Any]:
     fields = {
         field.name: {
             "kind": "field",
+            "text": [line.strip() for line in words.lines(state, field.name)],
             "duration": field.duration,
             "effect": field.effect,
             "amount": field.amount,

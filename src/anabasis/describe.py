@@ -85,7 +85,7 @@ class AnabasisNarrator(Narrator):
             lines += self._hidden_action_lines(before, after, actor)
         lines += self._grid_lines(before["grid"], after["grid"], text)
         lines += self._castle_lines(before, after)
-        lines += self._slot_lines(before, after)
+        lines += self._slot_lines(before, after, text)
         if after["field"] and (
             not before["field"] or after["field"]["active"] != before["field"]["active"]
         ):
@@ -207,13 +207,19 @@ class AnabasisNarrator(Narrator):
                 )
         return lines
 
-    def _slot_lines(self, before: dict, after: dict) -> list[str]:
+    def _slot_lines(self, before: dict, after: dict, text: str | None) -> list[str]:
         lines = []
+        # an activation's target, as its move names it ('event 3 rank 6': rank 6)
+        words = text.split() if text else []
+        target = f" on {' '.join(words[2:])}" if words[:1] == ["event"] and len(words) > 2 else ""
         for player in (0, 1):
             pairs = zip(before["players"][player]["slots"], after["players"][player]["slots"])
             for number, (old, new) in enumerate(pairs, start=1):
                 if old is not None and new is not None and not old["face_up"] and new["face_up"]:
-                    lines.append(f"{self.who(player)} activated {new['card']} (slot {number})")
+                    said = target if words[1:2] == [str(number)] else ""
+                    lines.append(
+                        f"{self.who(player)} activated {new['card']}{said} (slot {number})"
+                    )
                     lines += self.activated(player, new["card"])
                 elif (
                     old is None
@@ -269,7 +275,8 @@ class AnabasisNarrator(Narrator):
             return self.nullify_question(state, view)
         if phase == "evade":
             return (
-                f"Your character evades the attack: choose where it goes. "
+                f"Your character evaded the attack: 'evade SQUARE' moves it there for "
+                f"free, 'pass' leaves it where it is. "
                 f"Legal: {legal_summary(state)}."
             )
         return f"{PHASE_WORDS[phase].capitalize()}. Legal: {legal_summary(state)}."

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from xenophon.hero.describe import HeroCards
+
 SLOT = re.compile(r"(?<![\w.])(op\.)?([FB][1-5])\b", re.IGNORECASE)
 #: the zone the card named after each verb is taken from
 ZONES = {"deploy": "hand", "play": "hand", "retainer": "hand"}
@@ -21,10 +23,13 @@ def _effects(effects: Any) -> list[str]:
 
 
 def card_data(game: Any) -> dict[str, Any]:
-    """The public card and avatar data of `game`, for the page's card details."""
+    """The public card and avatar data of `game`, for the page's card details:
+    their numbers, and their `text` in players' words (`card NAME`'s lines)."""
+    words = HeroCards(game.new_initial_state(), 0)
     cards = {}
     for card in game.cards.cards:
         cards[card.name] = {
+            "text": [line.strip() for line in words.stats(card)],
             "kind": card.kind,
             "faction": card.faction,
             "cost": card.cost,
@@ -42,6 +47,7 @@ def card_data(game: Any) -> dict[str, Any]:
     for avatar in game.cards.avatars:
         ability = avatar.ability
         avatars[avatar.name] = {
+            "text": [line.strip() for line in words.avatar(avatar)],
             "faction": avatar.faction,
             "hp": avatar.hp,
             "hand": avatar.hand,

@@ -11,6 +11,12 @@ from typing import Any
 from xenophon.kernel.game import State
 from xenophon.play.records import Record
 
+#: the search iterations per decision and the drop in win probability that
+#: makes a mistake, unless told: `xenophon review`'s and the web review's
+#: alike, so that the two find the same mistakes in the same file
+REVIEW_ITERATIONS = 1000
+MISTAKE_THRESHOLD = 0.10
+
 
 @dataclass
 class ReviewPoint:

@@ -7,17 +7,27 @@ human's own decisions, so a test can check the messages directly."""
 from __future__ import annotations
 
 import re
+import shlex
 import threading
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from xenophon.kernel.errors import XenophonError, one_line, shown
-from xenophon.kernel.plugin import find_plugin, game_names, plugins
-from xenophon.kernel.registry import game_options_from_text, game_with_options
+from xenophon.kernel.game import CHANCE
+from xenophon.kernel.plugin import GamePlugin, find_plugin, game_names, plugins
+from xenophon.kernel.registry import game_options_from_text, game_with_options, make_game
 from xenophon.play.levels import LEVELS, bot_for_level
-from xenophon.play.records import Record, load_record, make_game_for, parse_record, replay
-from xenophon.play.review import review_points
+from xenophon.play.records import (
+    Record,
+    load_record,
+    make_game_for,
+    new_record,
+    parse_record,
+    replay,
+)
+from xenophon.play.review import MISTAKE_THRESHOLD, REVIEW_ITERATIONS, review_points
 from xenophon.play.session import (
     DEFAULT_LEVEL,
     HIDDEN,
@@ -27,6 +37,7 @@ from xenophon.play.session import (
     default_save_path,
     new_game,
     resumed_game,
+    shown_move,
 )
 from xenophon.search.bots import ISMCTSBot, SearchResult
 from xenophon.web.catalogue import anchors_of, catalogue, moves_for_page, opponent_anchors
@@ -34,9 +45,7 @@ from xenophon.web.searches import PROGRESS_EVERY, Searches, Stopped
 
 Send = Callable[[dict[str, Any]], None]
 TOP_MOVES = 5
-REVIEW_ITERATIONS = 300  # per decision, by default (the page may ask for more)
 MAX_REVIEW_ITERATIONS = 20000
-REVIEW_THRESHOLD = 0.10
 RESULT_TEXT = {1: "You win.", -1: "The AI wins.", 0: "Draw."}
 WHOLE_NUMBER = re.compile(r"-?[0-9]+")  # a seed or seat as text
 RANDOM_SEAT = "random"
@@ -67,6 +76,7 @@ def hello_message() -> dict[str, Any]:
         "type": "hello",
         "levels": list(LEVELS),
         "default_level": DEFAULT_LEVEL,
+        "review_iterations": REVIEW_ITERATIONS,
         "max_message_bytes": MAX_MESSAGE_BYTES,
         "games": [
             {
@@ -82,6 +92,27 @@ def hello_message() -> dict[str, Any]:
 
 class PageError(XenophonError):
     """A request from the page that cannot be carried out as sent."""
+
+
+def _plugin(request: dict[str, Any]) -> GamePlugin:
+    """The plugin of the game a request names (one line if there is none)."""
+    name = _text(request, "game")
+    plugin = find_plugin(name) if name is not None else None
+    if plugin is None:
+        raise PageError(f"unknown game {quoted(name)} ({' or '.join(game_names())})")
+    return plugin
+
+
+def rules_message(request: dict[str, Any]) -> dict[str, Any]:
+    """The rules of the game the request names, as `xenophon rules GAME`
+    prints them (its plugin's text, for the game with its default options)."""
+    plugin = _plugin(request)
+    return {
+        "type": "rules",
+        "game": plugin.name,
+        "title": plugin.title,
+        "lines": plugin.rules(make_game(plugin.name)),
+    }
 
 
 def error_message(text: str) -> dict[str, Any]:
@@ -162,10 +193,7 @@ def _seed(request: dict[str, Any]) -> int | None:
 
 def game_for_request(request: dict[str, Any]) -> Any:
     """The game a 'new' request names, its options checked by the game API."""
-    name = _text(request, "game")
-    plugin = find_plugin(name) if name is not None else None
-    if plugin is None:
-        raise PageError(f"unknown game {quoted(name)} ({' or '.join(game_names())})")
+    plugin = _plugin(request)
     # each option a text ("mode": true is refused, not dropped); an empty one is the default
     given = {key: text for key in plugin.options if (text := _text(request, key))}
     return game_with_options(
@@ -183,6 +211,106 @@ def autosave_path(game_name: str) -> Path:
         path = default_save_path(game_name, _RESERVED)
         _RESERVED.add(path)
         return path
+
+
+# -- the story: what happened, in words ----------------------------------------
+#: the labels Session.folded_chance puts before folded chance outcomes
+CHANCE_LABELS = ("setup: ", "chance: ")
+
+
+class Story:
+    """What happened in the game as the human saw it, in the narrator's
+    words (the terminal's: xenophon.kernel.narration), each line with the
+    turn it belongs to and its kind: 'you', 'ai', 'chance' or 'phase' (a
+    turn or phase begins). Only the narrator's lines go in, and they are
+    made from the human's views and the steps the human observed."""
+
+    def __init__(self, session: Session):
+        self.session = session
+        self.entries: list[dict[str, Any]] = []
+        self.marks: list[int] = []  # the story's length before each of the human's moves
+
+    def _turn(self) -> int:
+        return int(self.session.state.view(self.session.human)["turn"])
+
+    def step(
+        self, kind: str, do: Callable[[], Any], notation: Callable[[Any], str] | None = None
+    ) -> tuple[Any, list[dict[str, Any]]]:
+        """Runs one step (`do`, which plays it on the session) and adds its
+        lines: those before the phase line it announced belong to the turn
+        it was played in, the phase line and what follows to the new one.
+        A move the narrator has no words for is said in its notation as the
+        human reads it (`notation` of the step's result); each line of a
+        move carries that notation as `move`."""
+        session = self.session
+        turn, announced, length = self._turn(), session.announced, len(self.entries)
+        result = do()  # an illegal move raises here, with nothing added
+        if kind == "you":
+            self.marks.append(length)
+        lines, session.events = session.events, []
+        move = notation(result) if notation else None
+        phase = session.announced if session.announced != announced else None
+        if move is not None and all(
+            line == phase or line.startswith(CHANCE_LABELS) for line in lines
+        ):
+            own = next((i for i, line in enumerate(lines) if line == phase), len(lines))
+            lines.insert(own, f"{'you' if kind == 'you' else 'the opponent'}: {move}")
+        added = self._add(lines, kind, turn, phase)
+        for entry in added:
+            if move is not None and entry["kind"] == kind:
+                entry["move"] = move
+        return result, added
+
+    def flush(self) -> None:
+        """The chance outcomes still waiting to be folded, as one line."""
+        self._add(self.session.folded_chance(), "chance", self._turn(), None)
+
+    def _add(
+        self, lines: list[str], kind: str, turn: int, phase: str | None
+    ) -> list[dict[str, Any]]:
+        added = []
+        for line in lines:
+            if line == phase:
+                turn, entry = self._turn(), {"kind": "phase", "text": line}
+            else:
+                folded = line.startswith(CHANCE_LABELS)
+                entry = {"kind": "chance" if folded else kind, "text": line}
+            added.append({"turn": turn, **entry})
+        self.entries += added
+        return added
+
+    def undo(self) -> None:
+        if self.marks:
+            del self.entries[self.marks.pop() :]
+
+
+def replayed_story(start: Start) -> Story:
+    """The story of a resumed game, narrated again from its full record by a
+    session of its own (the same narrator, the same views), with the undo
+    marks at the human's lines."""
+    game = start.state.game
+    shadow = Session(
+        game.new_initial_state(),
+        new_record(game, list(start.record.seats)),
+        [],
+        start.human,
+        start.chance,
+        None,
+    )
+    story = Story(shadow)
+    for line in start.record.lines:
+        seat = line["seat"]
+        move = shadow.state.move(line["move"])
+        hidden = not shadow.state.observed_by(move.code, start.human)
+        play = partial(shadow.apply_and_narrate, CHANCE if seat == "chance" else seat, move, hidden)
+        if seat == "chance":
+            story.step("chance", play)
+        else:
+            shown = shadow.narrator.as_seen(shown_move(move.text, hidden), seat)
+            kind = "you" if seat == start.human else "ai"
+            story.step(kind, play, lambda _, text=shown: text)  # type: ignore[misc]
+    story.flush()
+    return story
 
 
 class WebGame:
@@ -205,6 +333,14 @@ class WebGame:
         self.end_unsaved = False  # the game ended and its end could not save it
         if resumed_from is not None:
             self.session.written.append(resumed_from)
+        self.story = Story(self.session)
+        if start.record.lines:  # a resumed game: its story so far, and its narrator
+            told = replayed_story(start)
+            self.story.entries, self.story.marks = told.entries, told.marks
+            self.session.narrator, self.session.announced = (
+                told.session.narrator,
+                told.session.announced,
+            )
 
     @classmethod
     def new(cls, request: dict[str, Any], searches: Searches | None = None) -> WebGame:
@@ -245,6 +381,8 @@ class WebGame:
             "to_move": to_move,
             "legal": moves_for_page(session.state) if to_move == "human" else [],
             "log": lines_for_page(session.view_lines),
+            "story": self.story.entries,
+            "asking": session.narrator.asking(session.state) if to_move == "human" else None,
             "can_undo": bool(session.snapshots),
         }
 
@@ -256,11 +394,13 @@ class WebGame:
         while True:
             to_move = session.to_move()
             if to_move == "chance":
-                send({"type": "chance", "text": session.chance_step()})
+                text, _ = self.story.step("chance", session.chance_step)
+                send({"type": "chance", "text": text})
             elif to_move == "ai":
                 self.ai_step(send)
             else:
                 break
+        self.story.flush()
         send(self.position_message())
         if to_move == "over":
             self.finish(send)
@@ -277,7 +417,11 @@ class WebGame:
             return session.ai_search(self.bot, checked, PROGRESS_EVERY)
 
         result = self.searches.run(search, None, waiting(send))
-        played = session.ai_play(self.bot, result)
+        played, told = self.story.step(
+            "ai",
+            lambda: session.ai_play(self.bot, result),
+            lambda move: session.narrator.as_seen(move.shown, move.seat),
+        )
         hidden = session.view_lines[-1].get("hidden", False)
         send(
             {
@@ -285,6 +429,7 @@ class WebGame:
                 "seat": played.seat,
                 "text": played.shown,
                 "anchors": [] if hidden else opponent_anchors(session.game.name, played.shown),
+                "lines": [entry["text"] for entry in told if entry["kind"] == "ai"],
                 "view": session.state.view(session.human),
             }
         )
@@ -311,7 +456,7 @@ class WebGame:
             raise PageError("it is not your move")
         if not text or not text.strip():
             raise PageError("type a move, e.g. one from the list")
-        self.session.human_play(text)
+        self.story.step("you", lambda: self.session.human_play(text), lambda move: move.text)
         send({"type": "played", "text": self.session.view_lines[-1]["move"]})
         self.advance(send)
 
@@ -329,6 +474,7 @@ class WebGame:
     def undo(self, send: Send) -> None:
         if not self.session.undo():
             raise PageError("nothing to undo: this is your first decision")
+        self.story.undo()
         send(self.position_message())
 
     def save(self, request: dict[str, Any], send: Send) -> None:
@@ -405,6 +551,14 @@ def _review_iterations(request: dict[str, Any]) -> int:
     return value
 
 
+def terminal_review_command(request: dict[str, Any], seat: int, iterations: int) -> str:
+    """The `xenophon review` that reviews the same file as the page, with the
+    same seat and budget: it finds the same mistakes (the same search, seed
+    and threshold)."""
+    where = _text(request, "path") or _text(request, "name") or "FILE"
+    return f"xenophon review {shlex.quote(where)} --as {seat} --iterations {iterations}"
+
+
 class _ReviewBot:
     """The review's bot, its searches run as `searches` runs them: stopped
     within a slice when `cancelled()` (a later request) or the page goes."""
@@ -448,11 +602,14 @@ def review(
             "lines": lines,
             "result": record.result,
             "redacted": record.view is not None,
+            "iterations": iterations,
+            "threshold": MISTAKE_THRESHOLD,
+            "command": terminal_review_command(request, seat, iterations),
         }
     )
     bot = _ReviewBot(ISMCTSBot(iterations=iterations, seed=0), searches or Searches(), cancelled)
     try:
-        for point in review_points(record, before, seat, bot, REVIEW_THRESHOLD):
+        for point in review_points(record, before, seat, bot, MISTAKE_THRESHOLD):
             if cancelled():
                 return
             send({"type": "review_point", **point.as_dict()})

@@ -42,6 +42,7 @@ from xenophon.web.play import (
     hello_message,
     quoted,
     review,
+    rules_message,
 )
 from xenophon.web.searches import DEFAULT_THREADS, Searches, SearchPool, Stopped
 
@@ -184,6 +185,8 @@ class Connection:
             game.advance(self.send)
         elif kind == "review":
             review(request, self.send, replaced, self.searches)
+        elif kind == "rules":
+            self.send(rules_message(request))
         elif kind in ("move", "hint", "undo", "save"):
             if self.game is None:
                 raise PageError("start a game first")

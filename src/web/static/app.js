@@ -95,9 +95,11 @@ const HANDLERS = {
     const form = $("#new-game");
     const options = (values) => values.map((v) => el("option", { value: v }, v));
     form.game.replaceChildren(...m.games.map((game) => el("option", { value: game.name }, game.title)));
+    $("#rules-form").game.replaceChildren(...m.games.map((game) => el("option", { value: game.name }, game.title)));
     $("#game-choice").after(...m.games.flatMap(gameControls));
     form.level.replaceChildren(...options(m.levels));
     form.level.value = m.default_level;
+    $("#review-form").iterations.value = m.review_iterations;
     app.maxMessage = m.max_message_bytes;
     showGameOptions();
     return loadBoards(m.games).then(() => {
@@ -113,7 +115,7 @@ const HANDLERS = {
     setState("thinking");
     return 0;
   },
-  chance(m) { addLog("chance", `chance: ${m.text}`); return 0; },
+  chance(m) { return 0; },   // told in words, folded, by the story of the next position
   thinking(m) { $("#thinking").textContent = "AI thinking…"; return 0; },
   waiting(m) {               // every search thread of the server is busy
     $("#thinking").textContent = `waiting for the server's search threads` + (m.ahead ? ` (${m.ahead} searches before this one)…` : "…");
@@ -121,8 +123,8 @@ const HANDLERS = {
   },
   ai_move(m) {
     $("#thinking").textContent = "";
-    addLog("ai", `AI: ${m.text}`);
-    $("#status").textContent = `AI: ${describe(m.text)}`;
+    for (const line of m.lines) addLog("ai", line, m.text);
+    $("#status").textContent = m.lines.length ? `AI: ${m.lines.join("; ")}` : `AI: ${describe(m.text)}`;
     drawPlay(m.view, []);
     for (const anchor of m.anchors || [])
       $$(`#play-board [data-anchor="${CSS.escape(anchor)}"]`).forEach((node) => node.classList.add("last-move"));
@@ -131,11 +133,11 @@ const HANDLERS = {
   played(m) { addLog("you", `you: ${m.text}`); clearAnalysis(); return 0; },
   position(m) {
     app.legal = m.legal; app.selection = [];
-    rebuildLog(m.log);
+    rebuildLog(m.story);
     drawPlay(m.view, m.legal);
     $("#undo").disabled = !m.can_undo;
     if (m.to_move === "human") {
-      $("#status").textContent = `Your move (turn ${m.view.turn}, phase ${m.view.phase})`;
+      $("#status").textContent = `Your move, turn ${m.view.turn}. ${m.asking}`;
       setState("your-move");
     } else if (m.to_move === "over") setState("over");
     showChoices();
@@ -164,23 +166,38 @@ const HANDLERS = {
     return 0;
   },
   review(m) { startReview(m); return 0; },
+  rules(m) {                 // the game's rules, as `xenophon rules GAME` prints them
+    $("#rules-text").textContent = m.lines.join("\n");
+    $("#rules-text").dataset.game = m.game;
+    return 0;
+  },
   review_point(m) { app.review.points.push(m); drawCurve(); return 0; },
   review_done() { app.review.done = true; drawCurve(); setState("reviewed"); return 0; },
 };
 
 // ---------------------------------------------------------------- the log
-function addLog(kind, text) {
+// the story: what happened in words (the narrator's, as in the terminal), a
+// heading at each turn; a move's lines carry its notation as their title
+function logLine(kind, text, move) {
+  return el("li", { class: kind, title: move || null }, text);
+}
+function addLog(kind, text, move) {
   const list = $("#log");
-  list.append(el("li", { class: kind }, text));
+  list.append(logLine(kind, text, move));
   list.scrollTop = list.scrollHeight;
 }
-function rebuildLog(lines) {
+function rebuildLog(story) {
   const list = $("#log");
-  list.replaceChildren(...lines.filter((l) => l.seat !== "chance" || true).map((line) => {
-    const kind = line.seat === "chance" ? "chance" : line.seat === app.seat ? "you" : "ai";
-    const who = line.seat === "chance" ? "chance" : line.seat === app.seat ? "you" : "AI";
-    return el("li", { class: kind }, `${who}: ${line.text}`);
-  }));
+  const items = [];
+  let turn = null;
+  for (const entry of story) {
+    if (entry.turn !== turn) {
+      turn = entry.turn;
+      items.push(el("li", { class: "turn", "data-turn": turn }, `Turn ${turn}`));
+    }
+    items.push(logLine(entry.kind, entry.text, entry.move));
+  }
+  list.replaceChildren(...items);
   list.scrollTop = list.scrollHeight;
 }
 function describe(text) {
@@ -313,14 +330,25 @@ function clearAnalysis() {
   $$(".badge").forEach((n) => n.remove());
   $$("svg.arrows").forEach((n) => n.remove());
 }
+// the hints' win probabilities with as many decimals as tell the top moves
+// apart (at most 2); the moves are in the search's order, by visits
+function winDigits(moves) {
+  for (let digits = 0; digits < 2; digits++) {
+    const shown = moves.slice(0, 3).map((move) => (move.win * 100).toFixed(digits));
+    if (new Set(shown).size === shown.length) return digits;
+  }
+  return 2;
+}
+const pctFine = (p, digits) => `${(p * 100).toFixed(digits)}%`;
 function showAnalysis(m) {
+  app.analysis = m;
   clearAnalysis();
   $("#thinking").textContent = m.final ? `${m.iterations} iterations` : `searching… ${m.iterations} iterations`;
   const area = $("#play-board");
-  const arrows = el("div");
+  const digits = winDigits(m.moves);
   m.moves.forEach((move, i) => {
     $("#analysis").append(el("li", { "data-move": move.text },
-      `${move.text}  win ${pct(move.win)} (${move.visits} visits)`, move.line.length ? `  then ${move.line.join(", ")}` : ""));
+      `${move.text}  win ${pctFine(move.win, digits)} (${move.visits} visits)`, move.line.length ? `  then ${move.line.join(", ")}` : ""));
     if (i >= 3) return;
     const button = $(`#choices [data-move="${CSS.escape(move.text)}"]`);
     if (!move.anchors.length && button) button.classList.add(`hint${i + 1}`);
@@ -329,15 +357,24 @@ function showAnalysis(m) {
       if (!node || /\bhint\d\b/.test(node.className)) continue;    // a better move marked it
       node.classList.add(`hint${i + 1}`);
       if (getComputedStyle(node).position === "static") node.style.position = "relative";
-      node.append(el("span", { class: "badge" }, `${i + 1}: ${pct(move.win)}`));
+      node.append(el("span", { class: "badge" }, `${i + 1}: ${pctFine(move.win, digits)}`));
     }
     drawArrow(area, move.anchors, i + 1);
   });
+  const top = m.moves.slice(0, 3).map((move) => pctFine(move.win, digits));
+  $("#analysis").append(el("li", { class: "why" },
+    "Sorted by visits: the search spends them on the moves that do best, and plays the most visited. " +
+    (new Set(top).size < top.length ? "Moves with the same win probability are told apart by their visits."
+      : digits ? `Shown to ${digits} decimal${digits > 1 ? "s" : ""}: the top moves differ by less than 1%.` : "")));
 }
+// an arrow from a piece to its target, for moves on the board only (a square,
+// a unit, an avatar): a card from the hand or the market is marked, not
+// pointed from, so no arrow crosses the hand or the event slots
+const ARROW_ENDS = ["sq:", "unit:", "avatar:"];
 function drawArrow(area, anchors, rank) {
-  const squares = anchors.filter((a) => a.startsWith("sq:") || a.startsWith("unit:") || a.startsWith("avatar:") || a.startsWith("hand:") || a.startsWith("market:") || a.startsWith("row:"));
-  if (squares.length < 2) return;
-  const [a, b] = squares.slice(-2).map((s) => $(`[data-anchor="${CSS.escape(s)}"]`, area));
+  const ends = anchors.slice(-2);
+  if (ends.length < 2 || !ends.every((a) => ARROW_ENDS.some((kind) => a.startsWith(kind)))) return;
+  const [a, b] = ends.map((s) => $(`[data-anchor="${CSS.escape(s)}"]`, area));
   if (!a || !b) return;
   const box = area.getBoundingClientRect();
   const centre = (n) => { const r = n.getBoundingClientRect(); return [r.left + r.width / 2 - box.left, r.top + r.height / 2 - box.top]; };
@@ -346,6 +383,7 @@ function drawArrow(area, anchors, rank) {
   const ns = "http://www.w3.org/2000/svg";
   const svg = document.createElementNS(ns, "svg");
   svg.setAttribute("class", "arrows");
+  svg.setAttribute("data-from", ends[0]); svg.setAttribute("data-to", ends[1]);
   svg.setAttribute("width", box.width); svg.setAttribute("height", box.height);
   svg.innerHTML = `<defs><marker id="head${rank}" markerWidth="8" markerHeight="8" refX="6" refY="4" orient="auto"><path d="M0,0 L8,4 L0,8 z" fill="${colour}"/></marker></defs>` +
     `<line x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}" stroke="${colour}" stroke-width="5" stroke-opacity=".8" marker-end="url(#head${rank})"/>`;
@@ -362,6 +400,9 @@ function startReview(m) {
   app.review = { ...m, index: 0, points: [], done: false };
   const where = m.redacted ? `redacted for seat ${m.seat}` : `full record, seen as seat ${m.seat}`;
   reviewStatus(`${m.game}: ${m.lines.length} lines, ${where}` + (m.result ? `, result ${m.result.join(" : ")}` : ", not finished"));
+  $("#review-same").replaceChildren(`A mistake: a drop above ${pct(m.threshold)} at ${m.iterations} iterations a decision. `,
+    "The terminal finds the same with ", el("code", {}, m.command),
+    " (the same search and seed; another budget or seat gives other values).");
   $("#review-lines").replaceChildren(...m.lines.map((line, i) => el("li", { "data-index": i + 1, onclick: () => reviewGo(i + 1) },
     `${line.seat === "chance" ? "chance" : "seat " + line.seat}: ${line.text}`)));
   setState("reviewing");
@@ -380,15 +421,41 @@ function reviewGo(index) {
   if (current) current.scrollIntoView({ block: "nearest" });
   drawCurve();
 }
+// the curve of the reviewed seat's win probability before each decision, with
+// its axes: the % scale on the left, the turns below (as the terminal's picture)
+const CURVE = { width: 460, height: 210, left: 44, right: 10, top: 10, bottom: 34 };
+function turnTicks(points, most = 8) {
+  const firsts = points.map((p, i) => [i, p.turn]).filter(([i, turn]) => i === 0 || points[i - 1].turn !== turn);
+  const step = Math.ceil(firsts.length / most);
+  return firsts.filter((_, k) => k % step === 0);
+}
+function curveAxes(x, y, points) {
+  const { width, height, left, right, bottom } = CURVE;
+  let axes = `<g class="axis-y">`;
+  for (const p of [0, 0.25, 0.5, 0.75, 1]) {
+    axes += `<line x1="${left}" x2="${width - right}" y1="${y(p)}" y2="${y(p)}" stroke="${p === 0.5 ? "#999" : "#e5e5e5"}"${p === 0.5 ? ' stroke-dasharray="4"' : ""}/>`;
+    axes += `<text x="${left - 5}" y="${y(p) + 4}" text-anchor="end">${p * 100}%</text>`;
+  }
+  axes += `</g><g class="axis-x">`;
+  for (const [i, turn] of turnTicks(points)) {
+    axes += `<line x1="${x(i)}" x2="${x(i)}" y1="${height - bottom}" y2="${height - bottom + 4}" stroke="#555"/>`;
+    axes += `<text x="${x(i)}" y="${height - bottom + 15}" text-anchor="middle">${turn}</text>`;
+  }
+  axes += `</g><line x1="${left}" x2="${left}" y1="${CURVE.top}" y2="${height - bottom}" stroke="#555"/>`;
+  axes += `<line x1="${left}" x2="${width - right}" y1="${height - bottom}" y2="${height - bottom}" stroke="#555"/>`;
+  axes += `<text class="axis-title" x="${(left + width - right) / 2}" y="${height - 3}" text-anchor="middle">turn</text>`;
+  axes += `<text class="axis-title" x="11" y="${(CURVE.top + height - bottom) / 2}" text-anchor="middle" transform="rotate(-90 11 ${(CURVE.top + height - bottom) / 2})">win probability</text>`;
+  return axes;
+}
 function drawCurve() {
   const r = app.review;
   if (!r) return;
-  const width = 420, height = 160, n = Math.max(1, r.points.length - 1);
+  const { width, height, left, right, top, bottom } = CURVE, n = Math.max(1, r.points.length - 1);
   const ns = "http://www.w3.org/2000/svg";
   const svg = document.createElementNS(ns, "svg");
   svg.setAttribute("width", width); svg.setAttribute("height", height);
-  const x = (i) => 6 + i * (width - 12) / n, y = (p) => height - 6 - p * (height - 12);
-  let inner = `<line x1="0" y1="${height / 2}" x2="${width}" y2="${height / 2}" stroke="#bbb" stroke-dasharray="4"/>`;
+  const x = (i) => left + 6 + i * (width - left - right - 12) / n, y = (p) => height - bottom - p * (height - top - bottom);
+  let inner = curveAxes(x, y, r.points);
   inner += `<polyline fill="none" stroke="#1f5fbf" stroke-width="2" points="${r.points.map((p, i) => `${x(i)},${y(p.win)}`).join(" ")}"/>`;
   svg.innerHTML = inner;
   r.points.forEach((p, i) => {
@@ -404,7 +471,8 @@ function drawCurve() {
     dot.addEventListener("click", () => reviewGo(p.index));
     svg.append(dot);
   });
-  const label = r.done ? `win probability of seat ${r.seat} before each decision` : `reviewing… ${r.points.length} decisions`;
+  const label = r.done ? `seat ${r.seat}'s win probability before each decision (${r.iterations} iterations each)`
+    : `reviewing… ${r.points.length} decisions`;
   $("#curve").replaceChildren(el("div", { class: "legend" }, label), svg);
   $("#mistakes").replaceChildren(...r.points.filter((p) => p.mistake).map((p) =>
     el("li", { onclick: () => reviewGo(p.index) }, `turn ${p.turn}: ${p.played} (${pct(p.played_win)}), better: ${p.better} (${pct(p.win)})`)));
@@ -506,7 +574,15 @@ for (const tab of $$(".tab")) {
   tab.onclick = () => {
     $$(".tab").forEach((t) => t.classList.toggle("active", t === tab));
     $$(".tabpane").forEach((p) => p.classList.toggle("hidden", p.id !== `tab-${tab.dataset.tab}`));
+    if (tab.dataset.tab === "rules") askRules(app.game || $("#new-game").game.value);
   };
 }
+// the rules of a game (the one in play, or the one chosen in the new-game form)
+function askRules(game) {
+  const select = $("#rules-form").game;
+  if (game) select.value = game;
+  if ($("#rules-text").dataset.game !== select.value) request({ type: "rules", game: select.value });
+}
+$("#rules-form").game.addEventListener("change", () => askRules(null));
 showGameOptions();
 connect();

@@ -106,22 +106,18 @@
     return grid;
   }
 
-  // the details of a card or field card, from the public card data
+  // the details of a card or field card: its text in players' words (the
+  // lines of `card NAME`, from the public card data), and a character's
+  // movement and attack patterns drawn
   function details(name, cards) {
-    const field = cards.fields && cards.fields[name];
-    if (field) return [el("h4", {}, name), el("div", {}, `Field card: ${field.effect} ${field.amount}, ${field.duration} turns`)];
-    const c = cards.cards[name];
+    const c = (cards.fields && cards.fields[name]) || cards.cards[name];
     if (!c) return [el("h4", {}, name)];
-    const parts = [el("h4", {}, name), el("div", {}, `${c.kind} · cost ${c.cost}` + (c.pile ? ` · pile ${c.pile}` : ""))];
+    const [kind, ...lines] = c.text;
+    const parts = [el("h4", {}, name), el("div", { class: "legend" }, kind.slice(name.length).trim().replace(/^\(|\)$/g, "")),
+      ...lines.map((line) => el("div", { class: "words" }, line))];
     if (c.kind === "character") {
-      parts.push(el("div", {}, `HP ${c.hp} · ATK ${c.atk} · hit ${c.hit} · crit ${c.crit}`));
-      if (c.keywords.length) parts.push(el("div", {}, c.keywords.join(" ")));
       parts.push(patternGrid(c.move, c.attack, false),
         el("div", { class: "legend" }, `forward ↑ · blue: move (${c.move_name}) · red: attack (${c.attack_name})`));
-    } else if (c.kind === "territory") {
-      parts.push(el("div", {}, `HP ${c.hp} · income: AP ${c.ap_income}, funds ${c.funds_income}`));
-    } else {
-      parts.push(el("div", {}, `event (${c.timing}): ${c.effect}` + (c.amount ? ` ${c.amount}` : "")));
     }
     return parts;
   }

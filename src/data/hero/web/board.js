@@ -48,28 +48,20 @@
       const slot = `${letter}${i + 1}`;
       box.append(el("div", { class: `hunit ${side === "me" ? "mine" : "theirs"} ${unit.used ? "used" : ""}`,
                              "data-anchor": `unit:${side}:${slot}`, "data-card": unit.card },
-        el("b", {}, unit.card), el("br"), `${side === "op" ? "op." : ""}${slot}  ${unit.power}/${unit.attack}`, el("br"),
+        el("b", { class: "name" }, unit.card), `${side === "op" ? "op." : ""}${slot}  ${unit.power}/${unit.attack}`, el("br"),
         (unit.used ? "used" : "standby") + (unit.damage ? ` · dmg ${unit.damage}` : "") + (unit.can_move ? "" : " · stays")));
     });
     return box;
   }
 
-  // the details of an avatar or a card, from the public card data
+  // the details of an avatar or a card: its text in players' words (the
+  // lines of `card NAME`, from the public card data), its kind line first
   function details(name, cards) {
-    if (cards.avatars && cards.avatars[name]) {
-      const a = cards.avatars[name];
-      const ab = a.ability;
-      return [el("h4", {}, name), el("div", {}, `Avatar · ${a.faction} · ${a.race}`),
-        el("div", {}, `HP ${a.hp} · hand ${a.hand} · charisma ${a.charisma}`),
-        ab.kind !== "none" ? el("div", {}, `ability (${ab.kind}): ${ab.effects.join(", ") || ""}` +
-          (ab.target !== "none" ? ` on ${ab.target}` : "") + (ab.race ? ` ${ab.race} +${ab.power}/+${ab.attack}` : "")) : null];
-    }
-    const c = cards.cards[name];
-    if (!c) return [el("h4", {}, name)];
-    return [el("h4", {}, name), el("div", {}, `${c.kind} · ${c.faction} · cost ${c.cost}` + (c.condition ? ` · needs ${c.condition}` : "")),
-      c.kind === "unit" ? el("div", {}, `${c.race} · power ${c.power} · attack ${c.attack}`) : el("div", {}, `timing ${c.timing}`),
-      c.keywords.length ? el("div", {}, c.keywords.join(" ")) : null,
-      c.effects.length ? el("div", {}, `${c.trigger || "effect"}: ${c.effects.join(", ")}` + (c.target !== "none" ? ` (target: ${c.target})` : "")) : null];
+    const card = (cards.avatars && cards.avatars[name]) || cards.cards[name];
+    if (!card) return [el("h4", {}, name)];
+    const [kind, ...lines] = card.text;
+    return [el("h4", {}, name), el("div", { class: "legend" }, kind.slice(name.length).trim().replace(/^\(|\)$/g, "")),
+      ...lines.map((line) => el("div", { class: "words" }, line))];
   }
 
   // what a move's button says beside its text: a discard is never a surprise
