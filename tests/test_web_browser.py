@@ -579,3 +579,16 @@ def test_hints_that_tie_in_percent_are_told_apart(page):
     )
     items = page.eval_on_selector_all("#analysis li", "lines => lines.map(l => l.textContent)")
     assert "900 visits" in items[0] and "told apart by their visits" in items[-1]
+
+
+def test_the_hero_board_names_its_phase_as_a_player_would(page):
+    """Issue 49, item 6 on the web board: the Hero board's panel said the
+    engine's word (`phase action`, `phase window`); it says the phase as the
+    terminal does (the game's PHASE_WORDS, sent with its cards)."""
+    from xenophon.hero.render import PHASE_WORDS
+
+    start_game(page, "hero", seat=0, seed="11")
+    assert your_move(page)
+    panel = page.locator("#play-board .hero > .panel").last.text_content()
+    assert "phase " not in panel
+    assert any(words in panel for words in PHASE_WORDS.values()), panel

@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 from xenophon.hero.describe import HeroCards
+from xenophon.hero.render import PHASE_WORDS
 
 SLOT = re.compile(r"(?<![\w.])(op\.)?([FB][1-5])\b", re.IGNORECASE)
 #: the zone the card named after each verb is taken from
@@ -62,7 +63,7 @@ def card_data(game: Any) -> dict[str, Any]:
                 "attack": ability.attack,
             },
         }
-    return {"cards": cards, "avatars": avatars}
+    return {"cards": cards, "avatars": avatars, "phases": PHASE_WORDS}
 
 
 def _named_card(words: list[str]) -> str:

@@ -15,8 +15,12 @@
       el("hr"),
       row(me.front, "me", "front"), row(me.back, "me", "back"),
       avatar(me, true, context.cards), hand(me, true));
-    const status = [`turn ${view.turn}`, `phase ${view.phase}`];
-    if (view.attack) status.push(`attack: ${view.attack.attacker || "gone"} > ${view.attack.target || "gone"}`);
+    // the phase as a player names it, and the battle's units from this seat's side
+    const status = [`turn ${view.turn}`, (context.cards.phases || {})[view.phase] || view.phase];
+    if (view.attack) {
+      const side = (owner, slot) => !slot ? "gone" : slot === "avatar" ? (owner === seat ? "your avatar" : "the opponent's avatar") : (owner === seat ? slot : `op.${slot}`);
+      status.push(`attack: ${side(view.active, view.attack.attacker)} > ${side(1 - view.active, view.attack.target)}`);
+    }
     if (view.pending) status.push(`pending ${view.pending.kind}: ${view.pending.source}`);
     board.append(el("div", { class: "panel" }, status.join(" · ")));
     return board;
