@@ -21,6 +21,7 @@ import contextlib
 import json
 import signal
 import sys
+import threading
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
@@ -64,6 +65,17 @@ TOO_LARGE = error_message(
     f"the message is too large (at most {MAX_MESSAGE_BYTES // 2**20} MiB): "
     "review a larger record by its path"
 )
+
+
+_TERMINAL = threading.Lock()  # pages leave from their own threads
+
+
+def say_on_the_terminal(line: str) -> None:
+    """One whole line on the server's terminal: print() writes a text and its
+    newline apart, so two pages leaving at once ran their lines together."""
+    with _TERMINAL:
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
 
 
 class PageSocket(web.WebSocketResponse):
@@ -206,7 +218,7 @@ class Connection:
             told = self.game.leave()
             if told is not None:
                 self.send(told)
-                print(f"xenophon: {left_line(told)}", file=sys.stderr, flush=True)
+                say_on_the_terminal(f"xenophon: {left_line(told)}")
             self.game = None
 
     async def finish(self) -> None:
