@@ -53,10 +53,13 @@ class Page:
         return self.seen[-1]
 
     async def until(self, kind, timeout=60.0):
+        return await self.until_one_of(kind, timeout=timeout)
+
+    async def until_one_of(self, *kinds, timeout=60.0):
         deadline = time.monotonic() + timeout
         while True:
             message = await self.next(max(0.01, deadline - time.monotonic()))
-            if message["type"] == kind:
+            if message["type"] in kinds:
                 return message
 
 
@@ -242,9 +245,10 @@ def test_a_new_page_gets_its_board_while_eight_pages_search():
         searching = [await open_page(client) for _ in range(SEARCHING_PAGES)]
         for seed, page in enumerate(searching):
             await page.send(ai_first(seed))
-        # the requests are under way: the first pages' searches have started
-        await searching[0].until("thinking")
-        await searching[1].until("thinking")
+        # every request is under way: each page's search has started or waits
+        # for the pool (which pages get its threads first depends on the load)
+        for searching_page in searching:
+            await searching_page.until_one_of("thinking", "waiting")
         started = time.monotonic()
         page = await open_page(client)
         await page.send({"type": "new", "game": "anabasis", "seat": 0, "level": "easy"})
@@ -265,10 +269,16 @@ def test_a_page_waits_its_turn_for_the_pool_and_is_told():
         pages = [await open_page(client) for _ in range(POOL + 1)]
         for seed, page in enumerate(pages):
             await page.send(ai_first(seed))
-        waiting = await pages[-1].until("waiting")
-        assert waiting["ahead"] == 0
-        await pages[0].socket.close()  # its search stops: the waiting one starts
-        await pages[-1].until("thinking")  # how fast a search stops is timed elsewhere
+        # which page waits depends on which page's request reached the pool last
+        told = [await page.until_one_of("thinking", "waiting") for page in pages]
+        kinds = [message["type"] for message in told]
+        assert sorted(kinds) == ["thinking"] * POOL + ["waiting"], kinds
+        waiting = pages[kinds.index("waiting")]
+        assert told[kinds.index("waiting")]["ahead"] == 0
+        await pages[
+            kinds.index("thinking")
+        ].socket.close()  # its search stops: the waiting one starts
+        await waiting.until("thinking")  # how fast a search stops is timed elsewhere
 
     serving(check, search_threads=POOL)
 
