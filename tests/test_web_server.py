@@ -19,6 +19,7 @@ import pytest
 from aiohttp import WSMsgType, WSServerHandshakeError
 from aiohttp.test_utils import TestClient, TestServer
 
+from test_cli import ctrl_c_as_on_a_terminal
 from xenophon.play.records import load_record
 from xenophon.play.session import resumed_game
 from xenophon.web.server import MAX_MESSAGE_BYTES, make_app
@@ -197,6 +198,7 @@ def test_stopping_the_server_stops_its_searches_and_saves_the_games(tmp_path, st
         stderr=subprocess.PIPE,
         text=True,
         env={**os.environ, "XDG_DATA_HOME": str(tmp_path)},
+        preexec_fn=ctrl_c_as_on_a_terminal,  # Ctrl-C reaches it however pytest was started
     )
     try:
         url = re.search(r"http://\S+/", server.stdout.readline()).group(0)
