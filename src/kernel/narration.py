@@ -39,9 +39,9 @@ class Narrator:
     def __init__(self, state: State, seat: int):
         self.game = state.game
         self.seat = seat
-        # whether things are named in the seat's own words where the game has
-        # some beside its notation (a game's names for its pieces); the terminal's choice
-        self.lettered = False
+        # whether pieces are named by the names the game gives them beside the
+        # engine's notation (xenophon.kernel.naming): the notation everywhere
+        self.lettered = True
 
     def whose(self, player: int) -> str:
         return "your" if player == self.seat else "the opponent's"

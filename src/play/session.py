@@ -30,6 +30,8 @@ from xenophon.play.records import (
     Record,
     load_record,
     make_game_for,
+    named,
+    named_like,
     new_record,
     open_sealed,
     redact,
@@ -271,8 +273,9 @@ class Session:
     def saved_form(self) -> Record:
         """What a save writes: the full record once the game is over, before
         that the human's view with everything else sealed."""
+        full = named(self.record, self.game)  # a file's moves name units by letters
         if self.state.is_terminal():
-            return self.record
+            return full
         view = Record(
             self.record.game,
             self.record.options,
@@ -280,11 +283,12 @@ class Session:
             self.record.card_digest,
             self.record.seats,
             self.human,
-            self.view_lines,
+            named_like(self.view_lines, full),
             None,
             self.record.version,
+            names=True,
         )
-        return seal_game(self.record, view, {"chance_key": self.chance.key.hex()})
+        return seal_game(full, view, {"chance_key": self.chance.key.hex()})
 
     def save(self, path: Path, force: bool = False) -> Path:
         """Saves to `path` (checked first; FileError, with nothing written, if
@@ -318,7 +322,8 @@ class Session:
         if self.autosave is None:
             return None, ["this game has no file of its own"]
         own = self.autosave
-        return self._write_somewhere(self.record, own.with_name(f"{own.stem}-unsealed{own.suffix}"))
+        full = named(self.record, self.game)
+        return self._write_somewhere(full, own.with_name(f"{own.stem}-unsealed{own.suffix}"))
 
     def _write_somewhere(self, form: Record, own: Path) -> tuple[Path | None, list[str]]:
         """Writes `form` as `own` (its folder made if missing), or under that
@@ -402,7 +407,9 @@ def resumed_game(path: str | Path, level: str | None) -> Start:
             f"{path}: a record redacted for seat {saved.view} cannot be "
             "resumed (the AI's hidden cards are not in it)"
         )
-    game = make_game_for(full)
+    game = make_game_for(full)  # its moves read into the engine's notation
+    if view_lines is not None:
+        view_lines = named_like(view_lines, full)
     state, before = replay(full, game)
     if state.is_terminal():
         raise SessionError(f"{path}: that game is already over")
