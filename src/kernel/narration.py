@@ -100,6 +100,12 @@ class Narrator:
         """Back to the game after its first `steps` steps (an undo): what the
         narrator keeps of the game so far is cut to them."""
 
+    def labels(self, state: State) -> dict[str, str]:
+        """The names of the pieces on the board as the seat reads them, by the
+        page's anchor of each (xenophon.web.catalogue): none for a game
+        whose notation needs no names of its own."""
+        return {}
+
     def board(self, state: State, color: bool = False) -> str:
         """The board as the seat is shown it."""
         return state.render(self.seat, color=color)

@@ -557,11 +557,13 @@ def record_names(record: Record, game: Game, before: list[State], final: State) 
     return names_before(record, game.name, before + [final])[-1]
 
 
-def names_before(record: Record, game_name: str, states: list[State]) -> list[MoveNames]:
+def names_before(
+    record: Record, game_name: str, states: list[State], seat: int | None = None
+) -> list[MoveNames]:
     """The names before each of a replayed record's lines: `states[i]` the
     state before line `i` (the state after the last line may follow),
-    followed from the record's viewing seat's views."""
-    names = MoveNames(game_name, record.view or 0)
+    followed from `seat`'s views (the record's viewing seat's by default)."""
+    names = MoveNames(game_name, seat if seat is not None else record.view or 0)
     found = []
     for index, state in enumerate(states):
         found.append(names.copy())

@@ -25,6 +25,7 @@ from xenophon.kernel.chance import ChanceStream, event_kind
 from xenophon.kernel.errors import IllegalMoveError, XenophonError, shown
 from xenophon.kernel.files import check_output, make_folders, user_data_folder
 from xenophon.kernel.game import CHANCE, Game, Move, State
+from xenophon.kernel.naming import MoveNames
 from xenophon.kernel.narration import HIDDEN, narrator_for
 from xenophon.play.records import (
     Record,
@@ -32,6 +33,7 @@ from xenophon.play.records import (
     make_game_for,
     named,
     named_like,
+    names_before,
     new_record,
     open_sealed,
     redact,
@@ -105,6 +107,7 @@ class Session:
         self.events: list[str] = []
         self.chance_run: list[tuple[str, str | None]] = []
         self.announced = ""  # the last phase line
+        self.said = ""  # the human's last move in the human's words (the notation's names)
         self.follow_record()
 
     def follow_record(self) -> None:
@@ -198,6 +201,7 @@ class Session:
         self.snapshots.append(
             (self.state.copy(), len(self.record.lines), Counter(self.chance.used))
         )
+        self.said = self.narrator.as_seen(legal.text, self.human)  # named before it is played
         self.apply_and_narrate(self.human, legal, hidden=False)
         return legal
 
@@ -241,6 +245,12 @@ class Session:
         lines = self.events + self.folded_chance()
         self.events = []
         return lines
+
+    def move_names(self) -> MoveNames:
+        """The names of the pieces now, as the notation gives them
+        (xenophon.kernel.naming), followed from the human's views."""
+        final, before = replay(self.record, self.game)
+        return names_before(self.record, self.game.name, before + [final], self.human)[-1]
 
     def hint(
         self, bot: Any, on_progress: Callable[[Any], None] | None = None, every: float = 0.5
