@@ -107,7 +107,7 @@ class Session:
         self.events: list[str] = []
         self.chance_run: list[tuple[str, str | None]] = []
         self.announced = ""  # the last phase line
-        self.said = ""  # the human's last move in the human's words (the notation's names)
+        self.last_said = ""  # the human's last move in the human's words (the notation's names)
         self.follow_record()
 
     def follow_record(self) -> None:
@@ -179,6 +179,11 @@ class Session:
         self.apply_and_narrate(player, move, hidden)
         return AiMove(player, shown, said)
 
+    def said(self, text: str) -> str:
+        """One of the human's moves (the engine's notation) in the human's
+        words: the notation's names of the pieces as they stand now."""
+        return self.narrator.as_seen(text, self.human)
+
     def human_play(self, move: Move | str) -> Move:
         """Plays the human's move (a legal Move or a text; XenophonError,
         with nothing changed, if it is not legal)."""
@@ -201,7 +206,7 @@ class Session:
         self.snapshots.append(
             (self.state.copy(), len(self.record.lines), Counter(self.chance.used))
         )
-        self.said = self.narrator.as_seen(legal.text, self.human)  # named before it is played
+        self.last_said = self.said(legal.text)  # named before it is played
         self.apply_and_narrate(self.human, legal, hidden=False)
         return legal
 

@@ -378,10 +378,6 @@ class WebGame:
             "note": self.note,
         }
 
-    def said(self, text: str) -> str:
-        """The human's move `text` (the engine's notation) in the human's words."""
-        return self.session.narrator.as_seen(text, self.session.human)
-
     def position_message(self) -> dict[str, Any]:
         session = self.session
         to_move = session.to_move()
@@ -389,7 +385,7 @@ class WebGame:
             "type": "position",
             "view": session.state.view(session.human),
             "to_move": to_move,
-            "legal": moves_for_page(session.state, self.said) if to_move == "human" else [],
+            "legal": moves_for_page(session.state, session.said) if to_move == "human" else [],
             "labels": session.narrator.labels(session.state),
             "log": lines_for_page(session.view_lines),
             "story": self.story.entries,
@@ -468,8 +464,10 @@ class WebGame:
             raise PageError("it is not your move")
         if not text or not text.strip():
             raise PageError("type a move, e.g. one from the list")
-        self.story.step("you", lambda: self.session.human_play(text), lambda _: self.session.said)
-        send({"type": "played", "text": self.session.said})
+        self.story.step(
+            "you", lambda: self.session.human_play(text), lambda _: self.session.last_said
+        )
+        send({"type": "played", "text": self.session.last_said})
         self.advance(send)
 
     def hint(self, send: Send) -> None:
