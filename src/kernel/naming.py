@@ -108,9 +108,11 @@ class MoveNames:
 
     def step(self, before: State, after: State, player: int, text: str | None) -> None:
         """Follows one step from `before` to `after` (`text` None when hidden)."""
-        self.names = self._at(before).after(
-            before.view(self.seat), after.view(self.seat), _actor(player), text
-        )
+        self.follow(before.view(self.seat), after.view(self.seat), player, text)
+
+    def follow(self, before: dict, after: dict, player: int, text: str | None) -> None:
+        """Follows one step between two of the seat's views."""
+        self.names = self.names.covering(before).after(before, after, _actor(player), text)
 
     def said(self, state: State, text: str, player: int | None = None) -> str:
         """A move of `player`'s (the player to move by default) at `state`,

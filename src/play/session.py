@@ -33,7 +33,6 @@ from xenophon.play.records import (
     make_game_for,
     named,
     named_like,
-    names_before,
     new_record,
     open_sealed,
     redact,
@@ -108,6 +107,8 @@ class Session:
         self.chance_run: list[tuple[str, str | None]] = []
         self.announced = ""  # the last phase line
         self.last_said = ""  # the human's last move in the human's words (the notation's names)
+        # the names of the pieces after each step (xenophon.kernel.naming)
+        self.names_trail = [MoveNames(self.game.name, human)]
         self.follow_record()
 
     def follow_record(self) -> None:
@@ -124,9 +125,9 @@ class Session:
             hidden = not state.observed_by(code, self.human)
             actor = CHANCE if line["seat"] == "chance" else line["seat"]
             seen = after.view(self.human)
-            self.narrator.events(
-                state.view(self.human), seen, actor, None if hidden else line["move"]
-            )
+            text = None if hidden else line["move"]
+            self.narrator.events(state.view(self.human), seen, actor, text)
+            self.follow_names(state.view(self.human), seen, actor, text)
             self.announced = self.narrator.phase_line(seen) or self.announced
 
     def log(self, player: int, text: str, hidden: bool) -> None:
@@ -220,6 +221,7 @@ class Session:
         after = self.state.view(self.human)
         text = None if hidden else move.text
         lines = self.narrator.events(before, after, player, text)
+        self.follow_names(before, after, player, text)
         kind = move.text.split()[0]
         if player == CHANCE and self.narrator.folds(kind):
             self.chance_run.append((kind, text))
@@ -233,6 +235,11 @@ class Session:
             self.events += self.folded_chance() + [line]
         if self.state.is_terminal():
             self.events += self.folded_chance() + [self.narrator.result_line(after)]
+
+    def follow_names(self, before: dict, after: dict, player: int, text: str | None) -> None:
+        names = self.names_trail[-1].copy()
+        names.follow(before, after, player, text)
+        self.names_trail.append(names)
 
     def folded_chance(self) -> list[str]:
         """The waiting chance outcomes as one line (none if there are none)."""
@@ -254,8 +261,7 @@ class Session:
     def move_names(self) -> MoveNames:
         """The names of the pieces now, as the notation gives them
         (xenophon.kernel.naming), followed from the human's views."""
-        final, before = replay(self.record, self.game)
-        return names_before(self.record, self.game.name, before + [final], self.human)[-1]
+        return self.names_trail[-1].copy()
 
     def hint(
         self, bot: Any, on_progress: Callable[[Any], None] | None = None, every: float = 0.5
@@ -277,6 +283,7 @@ class Session:
         del self.record.lines[length:]
         del self.view_lines[length:]
         self.narrator.rewind(length)
+        del self.names_trail[length + 1 :]
         self.events, self.chance_run = [], []
         return True
 
