@@ -28,6 +28,7 @@ from xenophon.play.players import make_bot
 from xenophon.play.records import (
     load_record,
     make_game_for,
+    named,
     open_sealed,
     replay,
     rows_text,
@@ -178,6 +179,7 @@ def run_replay(args: argparse.Namespace) -> int:
     shown = (
         seat_view(record, game, seat) if args.seat is not None and record.view is None else record
     )
+    shown = named(shown, game)  # as a player writes the moves (Hero: units by letters)
     for index, line in enumerate(shown.lines):
         who = "chance" if line["seat"] == "chance" else f"seat {line['seat']}"
         text = seen_text(line)
@@ -222,10 +224,9 @@ def run_export(args: argparse.Namespace) -> int:
     # what replay refuses (a result the game contradicts or does not reach, a
     # line in the wrong seat's name) is refused here too, and nothing written
     if args.full:
-        replay(record, game)
-        path = record.save(out)
+        path = named(record, game).save(out)  # replay's checks first
         print(f"{path}: the whole game, everything hidden in plain text")
         return 0
-    path = seat_view(record, game, args.seat).save(out)
+    path = named(seat_view(record, game, args.seat), game).save(out)
     print(f"{path}: the game as seat {args.seat} saw it (seat-view notation)")
     return 0
