@@ -331,7 +331,7 @@ def run_analyse(args: argparse.Namespace) -> int:
             )
         return 0
     print(f"{Path(args.record).name}: {where}, seat {seat} to move")
-    print(state.render(seat))
+    print(names.board(state, seat))
     print(result_table(result, args.top, state, names))
     print(textwrap.fill(COLUMNS, width=80))
     if explanation:

@@ -137,6 +137,10 @@ class MoveNames:
             return text
         return self._at(state).notation(text, mover)
 
+    def board(self, state: State, seat: int) -> str:
+        """The board as `seat` sees it, the pieces by their names."""
+        return state.render(seat, names=self.names)
+
     def line(self, state: State, texts: Iterable[str], seat: int | None = None) -> list[str]:
         """A line of play from `state` (a search's principal variation, in the
         engine's notation) in the names, each move named as its units stand

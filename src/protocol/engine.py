@@ -497,7 +497,7 @@ def state_answer(state: State, seat: int, names: MoveNames) -> dict[str, Any]:
     answered: dict[str, Any] = {
         "to_move": to_move,
         "state": state.view(seat),
-        "board": state.render(seat),
+        "board": names.board(state, seat),
     }
     if state.is_terminal():
         answered["returns"] = state.returns()
