@@ -179,7 +179,7 @@ def run_replay(args: argparse.Namespace) -> int:
     shown = (
         seat_view(record, game, seat) if args.seat is not None and record.view is None else record
     )
-    shown = named(shown, game)  # as a player writes the moves (Hero: units by letters)
+    shown = named(shown, game)  # as a player writes the moves (pieces by the notation's names)
     for index, line in enumerate(shown.lines):
         who = "chance" if line["seat"] == "chance" else f"seat {line['seat']}"
         text = seen_text(line)

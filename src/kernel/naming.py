@@ -2,14 +2,14 @@
 pieces beside the engine's notation, followed step by step.
 
 The engine's notation names a piece by where it stands (a square, a slot).
-A game whose places shift under its pieces (Hero's rows are packed left, so
-a slot is a place and not a unit) gives them names that stay with them
+A game whose places shift under its pieces (rows packed to one side, so a
+slot is a place and not a piece) gives them names that stay with them
 instead, and those names are THE notation a player reads and writes: in
 records, the engine protocol, analysis output, the terminal and the web
 page. They follow from the game's public steps alone, so the core keeps no
 identity for a piece. A game declares them with its plugin's `piece_names`
-(a fresh `PieceNames` for the start of a game); a game without (Anabasis,
-whose squares do not shift) has the identity, `NO_NAMES`.
+(a fresh `PieceNames` for the start of a game); a game without (one whose
+squares do not shift) has the identity, `NO_NAMES`.
 
 `MoveNames` follows one game: `said` writes a move of the engine's in the
 names (as its mover writes it), `read` turns a move in the names (or in the
