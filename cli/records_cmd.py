@@ -29,6 +29,7 @@ from xenophon.play.records import (
     load_record,
     make_game_for,
     named,
+    names_before,
     open_sealed,
     replay,
     rows_text,
@@ -179,6 +180,7 @@ def run_replay(args: argparse.Namespace) -> int:
     shown = (
         seat_view(record, game, seat) if args.seat is not None and record.view is None else record
     )
+    names = names_before(record, game.name, before + [final], seat)  # for the boards
     shown = named(shown, game)  # as a player writes the moves (pieces by the notation's names)
     for index, line in enumerate(shown.lines):
         who = "chance" if line["seat"] == "chance" else f"seat {line['seat']}"
@@ -186,7 +188,7 @@ def run_replay(args: argparse.Namespace) -> int:
         print(f"{index + 1:>4}  {who:<7} {text}")
         if args.boards:
             after = before[index + 1] if index + 1 < len(before) else final
-            print(after.render(seat))
+            print(names[index + 1].board(after, seat))
         if args.step and sys.stdin.isatty():
             input()
     if final.is_terminal():
