@@ -120,7 +120,9 @@ def test_a_record_with_an_unknown_notation_is_refused():
 def test_anabasis_records_are_unchanged_by_names():
     record = random_record("anabasis", 2, 200)
     game = make_game_for(record)
-    assert moves(named(record, game)) == moves(record)
+    same = named(record, game)
+    assert moves(same) == moves(record) and not same.names
+    assert same.header()["format_version"] == 1 and "notation" not in same.header()
 
 
 # -- what a seat is told -----------------------------------------------------------

@@ -81,6 +81,11 @@ def start_names(game_name: str) -> PieceNames:
     return plugin.piece_names()
 
 
+def has_names(game_name: str) -> bool:
+    """Whether `game_name`'s notation names its pieces by names of its own."""
+    return start_names(game_name) is not NO_NAMES
+
+
 def _actor(player: int) -> int | None:
     return player if player in (0, 1) else None  # chance: no mover
 
@@ -176,4 +181,4 @@ def names_through(
     return names
 
 
-__all__ = ["NO_NAMES", "MoveNames", "PieceNames", "names_through", "start_names"]
+__all__ = ["NO_NAMES", "MoveNames", "PieceNames", "has_names", "names_through", "start_names"]

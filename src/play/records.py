@@ -32,7 +32,7 @@ from xenophon.kernel.files import (
     write_atomic,
 )
 from xenophon.kernel.game import CHANCE, Game, State
-from xenophon.kernel.naming import MoveNames
+from xenophon.kernel.naming import MoveNames, has_names
 from xenophon.kernel.registry import make_game
 from xenophon.kernel.seal import SealError, seal, unseal
 from xenophon.play.seatview import hidden_text, is_hidden_text, normal, unnamed_reveals
@@ -536,7 +536,9 @@ def read_names(record: Record, game: Game, seed: int = 0) -> None:
 def named(record: Record, game: Game) -> Record:
     """A copy of a record in the engine's notation with its moves in the
     game's names (as a record file is written); its lines' moves as the
-    mover writes them."""
+    mover writes them (the same record, in a copy, for a game without names)."""
+    if not has_names(game.name):
+        return dataclasses.replace(record, lines=[dict(line) for line in record.lines])
     final, before = replay(record, game)
     before.append(final)
     names = MoveNames(game.name, record.view or 0)

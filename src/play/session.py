@@ -308,7 +308,7 @@ class Session:
             named_like(self.view_lines, full),
             None,
             self.record.version,
-            names=True,
+            names=full.names,
         )
         return seal_game(full, view, {"chance_key": self.chance.key.hex()})
 
