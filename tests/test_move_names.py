@@ -206,3 +206,25 @@ def test_the_protocol_still_reads_a_slot_and_refuses_a_letter_of_no_unit():
     serve(io.BytesIO(json.dumps(query).encode() + b"\n"), out)
     answer = json.loads(out.getvalue().decode().splitlines()[-1])
     assert "no unit 'z'" in answer["error"], answer
+
+
+@pytest.mark.parametrize("name, notation", [("hero", "names"), ("anabasis", None)])
+def test_a_saved_game_in_progress_is_written_in_names_and_resumes(tmp_path, name, notation):
+    from xenophon.play.levels import bot_for_level
+    from xenophon.play.session import new_game as new_session
+    from xenophon.play.session import play_through, resumed_game
+
+    session = new_session(make_game(name, seed=5), 0, "easy", 5).session(None)
+    rng = random.Random(5)
+    play_through(
+        session,
+        bot_for_level("easy", 0),
+        lambda s: rng.choice(s.state.legal_moves()),
+        stop=lambda state: state.view(0)["turn"] >= 7,
+    )
+    path = session.save(tmp_path / "game.jsonl")
+    head = json.loads(path.read_text().splitlines()[0])
+    assert head.get("notation") == notation and "sealed" in head
+    resumed = resumed_game(path, None)
+    assert resumed.state.to_bytes() == session.state.to_bytes()
+    assert resumed.view_lines == session.view_lines
