@@ -20,8 +20,16 @@ from xenophon.cli.common import (
 )
 from xenophon.kernel.files import check_output, write_atomic
 from xenophon.kernel.game import State, plural
-from xenophon.play.explain import DEFAULT_WORLDS, MAX_WORLDS, MIN_HURT, Explanation, explain_search
-from xenophon.play.records import Record, load_record, make_game_for, replay
+from xenophon.kernel.naming import MoveNames
+from xenophon.play.explain import (
+    DEFAULT_WORLDS,
+    MAX_WORLDS,
+    MIN_HURT,
+    Explanation,
+    explain_search,
+    named_result,
+)
+from xenophon.play.records import Record, load_record, make_game_for, names_before, replay
 from xenophon.play.review import (
     MISTAKE_THRESHOLD,
     PLOT_FORMATS,
@@ -185,14 +193,25 @@ def searcher(args: argparse.Namespace, default_iterations: int) -> ISMCTSBot:
     )
 
 
-def choose_position(record: Record, args: argparse.Namespace) -> tuple[State, int, str]:
-    """The position to analyse, the seat and a description of where it is."""
+def choose_position(record: Record, args: argparse.Namespace) -> tuple[State, int, str, MoveNames]:
+    """The position to analyse, the seat, a description of where it is, and
+    the names of the pieces there (the notation's: xenophon.kernel.naming)."""
     game = make_game_for(record)
     final, before = replay(record, game)
+    index, seat, where = _position(record, args, final, before)
+    states = before + [final]
+    return states[index], seat, where, names_before(record, game.name, states[: index + 1])[-1]
+
+
+def _position(
+    record: Record, args: argparse.Namespace, final: State, before: list[State]
+) -> tuple[int, int, str]:
+    """The index of the position (in `before`, then the final state), the
+    seat and where it is."""
     seat = record_seat(record, final, args.seat, "analysed")
     if args.turn is None and args.step is None and not final.is_terminal():
         if final.current_player == seat:
-            return final, seat, "the current position"
+            return len(before), seat, "the current position"
     indexes = decisions_of(record, before, seat)
     if args.step is not None:
         if args.step > len(indexes):
@@ -202,15 +221,15 @@ def choose_position(record: Record, args: argparse.Namespace) -> tuple[State, in
             )
         index = indexes[args.step - 1]
         turn = before[index].to_dict()["turn"]
-        return before[index], seat, f"step {args.step} (turn {turn}, before line {index + 2})"
+        return index, seat, f"step {args.step} (turn {turn}, before line {index + 2})"
     if args.turn is not None:
         indexes = [i for i in indexes if before[i].to_dict()["turn"] == args.turn]
         if not indexes:
             raise UsageError(f"seat {seat} has no decision in turn {args.turn} of this record")
-        return before[indexes[0]], seat, f"turn {args.turn}, before line {indexes[0] + 2}"
+        return indexes[0], seat, f"turn {args.turn}, before line {indexes[0] + 2}"
     if not indexes:
         raise UsageError(f"seat {seat} has no decision in this record")
-    return before[indexes[-1]], seat, f"seat {seat}'s last decision (line {indexes[-1] + 2})"
+    return indexes[-1], seat, f"seat {seat}'s last decision (line {indexes[-1] + 2})"
 
 
 def record_seat(record: Record, final: State, seat: int | None, verb: str) -> int:
@@ -228,14 +247,15 @@ def record_seat(record: Record, final: State, seat: int | None, verb: str) -> in
     return seat
 
 
-def result_table(result: SearchResult, top: int) -> str:
+def result_table(result: SearchResult, top: int, state: State, names: MoveNames) -> str:
     shown = result.moves[:top]
-    width = max([len("move")] + [len(stat.move.text) for stat in shown]) + 1
+    said = [names.said(state, stat.move.text) for stat in shown]
+    width = max([len("move")] + [len(text) for text in said]) + 1
     lines = [f"{'move':<{width}} {'visits':>7} {'win':>5} {'low':>5}  then"]
-    for stat in shown:
-        line = ", ".join(stat.principal_variation[1:5])
+    for stat, text in zip(shown, said):
+        line = ", ".join(names.line(state, stat.principal_variation, result.player)[1:5])
         lines.append(
-            f"{stat.move.text:<{width}} {stat.visits:>7} "
+            f"{text:<{width}} {stat.visits:>7} "
             f"{percent(stat.win_probability):>5} {percent(stat.lower_bound):>5}  {line}"
         )
     lines.append(
@@ -245,7 +265,7 @@ def result_table(result: SearchResult, top: int) -> str:
     return "\n".join(lines + result.notes)
 
 
-def explanation_lines(explanation: Explanation) -> list[str]:
+def explanation_lines(explanation: Explanation, state: State, names: MoveNames) -> list[str]:
     lines = textwrap.wrap(
         f"why: each move searched again in {explanation.worlds} worlds drawn "
         f"from seat {explanation.seat}'s information "
@@ -253,13 +273,14 @@ def explanation_lines(explanation: Explanation) -> list[str]:
         "the open)",
         width=80,
     )
-    width = max(len(reason.move) for reason in explanation.moves) + 1
+    said = {reason.move: names.said(state, reason.move) for reason in explanation.moves}
+    width = max(len(text) for text in said.values()) + 1
     for reason in explanation.moves:
         parts = [f"best in {percent(reason.best_share)} of worlds"]
         parts += [hurt.text() for hurt in reason.hurts] or [
             f"no hidden card moves it by {percent(MIN_HURT)} or more"
         ]
-        lines.append(f"  {reason.move:<{width}} " + "; ".join(parts))
+        lines.append(f"  {said[reason.move]:<{width}} " + "; ".join(parts))
     if explanation.hidden_cards:
         lines.append(
             f"opponent's hidden cards ({explanation.card_worlds} worlds drawn from "
@@ -273,7 +294,7 @@ def explanation_lines(explanation: Explanation) -> list[str]:
 
 def run_analyse(args: argparse.Namespace) -> int:
     record = load_record(args.record)
-    state, seat, where = choose_position(record, args)
+    state, seat, where, names = choose_position(record, args)
     result = searcher(args, 5000).analyse(state)
     explanation = explain_search(
         state,
@@ -286,14 +307,13 @@ def run_analyse(args: argparse.Namespace) -> int:
     )
     if args.json:
         extra = {"explanation": explanation.as_dict()} if explanation else {}
-        print(
-            json.dumps({"position": where, "seat": seat, **result_dict(result, args.top), **extra})
-        )
+        found = named_result({**result_dict(result, args.top), **extra}, state, names, seat)
+        print(json.dumps({"position": where, "seat": seat, **found}))
         return 0
     if args.short:
         best = result.best
         print(
-            f"{best.move.text}   (win {percent(best.win_probability)}, "
+            f"{names.said(state, best.move.text)}   (win {percent(best.win_probability)}, "
             f"{result.iterations} iterations)"
         )
         if explanation:
@@ -311,11 +331,11 @@ def run_analyse(args: argparse.Namespace) -> int:
             )
         return 0
     print(f"{Path(args.record).name}: {where}, seat {seat} to move")
-    print(state.render(seat))
-    print(result_table(result, args.top))
+    print(names.board(state, seat))
+    print(result_table(result, args.top, state, names))
     print(textwrap.fill(COLUMNS, width=80))
     if explanation:
-        print("\n".join(explanation_lines(explanation)))
+        print("\n".join(explanation_lines(explanation, state, names)))
     return 0
 
 

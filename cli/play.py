@@ -188,10 +188,6 @@ class TerminalSession(Session):
         """The legal moves, in the human's words."""
         return [self.said(m.text) for m in self.state.legal_moves()]
 
-    def said(self, text: str) -> str:
-        """One of the human's moves in the human's words."""
-        return self.narrator.as_seen(text, self.human)
-
     # -- the loop -----------------------------------------------------------
     def run(self, read_line) -> int:
         # the board, and what the position asks, are on screen (None: the player left)

@@ -28,6 +28,8 @@ from xenophon.play.players import make_bot
 from xenophon.play.records import (
     load_record,
     make_game_for,
+    named,
+    names_before,
     open_sealed,
     replay,
     rows_text,
@@ -178,13 +180,15 @@ def run_replay(args: argparse.Namespace) -> int:
     shown = (
         seat_view(record, game, seat) if args.seat is not None and record.view is None else record
     )
+    names = names_before(record, game.name, before + [final], seat)  # for the boards
+    shown = named(shown, game)  # as a player writes the moves (pieces by the notation's names)
     for index, line in enumerate(shown.lines):
         who = "chance" if line["seat"] == "chance" else f"seat {line['seat']}"
         text = seen_text(line)
         print(f"{index + 1:>4}  {who:<7} {text}")
         if args.boards:
             after = before[index + 1] if index + 1 < len(before) else final
-            print(after.render(seat))
+            print(names[index + 1].board(after, seat))
         if args.step and sys.stdin.isatty():
             input()
     if final.is_terminal():
@@ -222,10 +226,9 @@ def run_export(args: argparse.Namespace) -> int:
     # what replay refuses (a result the game contradicts or does not reach, a
     # line in the wrong seat's name) is refused here too, and nothing written
     if args.full:
-        replay(record, game)
-        path = record.save(out)
+        path = named(record, game).save(out)  # replay's checks first
         print(f"{path}: the whole game, everything hidden in plain text")
         return 0
-    path = seat_view(record, game, args.seat).save(out)
+    path = named(seat_view(record, game, args.seat), game).save(out)
     print(f"{path}: the game as seat {args.seat} saw it (seat-view notation)")
     return 0

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -82,11 +83,13 @@ def worlds_text(result: SolveResult) -> str:
     )
 
 
-def result_lines(result: SolveResult) -> list[str]:
+def result_lines(result: SolveResult, said: Callable[[str], str]) -> list[str]:
+    """The solved moves (each `said` in the game's names) and their values."""
     horizon = "through the opponent's reply" if result.through_reply else "the rest of the turn"
-    width = max([len("move")] + [len(value.move.text) for value in result.moves]) + 1
+    texts = [said(value.move.text) for value in result.moves]
+    width = max([len("move")] + [len(text) for text in texts]) + 1
     lines = [f"{'move':<{width}} {'win':>6}  over {horizon}"]
-    lines += [f"{value.move.text:<{width}} {value_text(value)}" for value in result.moves]
+    lines += [f"{text:<{width}} {value_text(value)}" for text, value in zip(texts, result.moves)]
     lines.append(worlds_text(result))
     ran_out = "; the budget ran out" if result.exhausted else ""
     lines.append(
@@ -96,7 +99,7 @@ def result_lines(result: SolveResult) -> list[str]:
     return lines
 
 
-def result_dict(result: SolveResult) -> dict[str, Any]:
+def result_dict(result: SolveResult, said: Callable[[str], str]) -> dict[str, Any]:
     return {
         "seat": result.seat,
         "through_reply": result.through_reply,
@@ -107,7 +110,7 @@ def result_dict(result: SolveResult) -> dict[str, Any]:
         "seconds": round(result.seconds, 3),
         "moves": [
             {
-                "move": value.move.text,
+                "move": said(value.move.text),
                 "win": None if value.win is None else round(value.win, 6),
                 "exact": value.exact,
             }
@@ -118,7 +121,7 @@ def result_dict(result: SolveResult) -> dict[str, Any]:
 
 def run_solve(args: argparse.Namespace) -> int:
     record = load_record(args.record)
-    state, seat, where = choose_position(record, args)
+    state, seat, where, names = choose_position(record, args)
     result = solve(
         state,
         seat,
@@ -127,10 +130,14 @@ def run_solve(args: argparse.Namespace) -> int:
         budget=Budget(seconds=args.seconds),
         seed=args.seed,
     )
+
+    def said(text: str) -> str:
+        return names.said(state, text)
+
     if args.json:
-        print(json.dumps({"position": where, **result_dict(result)}))
+        print(json.dumps({"position": where, **result_dict(result, said)}))
         return 0
     print(f"{Path(args.record).name}: {where}, seat {seat} to move")
-    print("\n".join(result_lines(result)))
+    print("\n".join(result_lines(result, said)))
     print(textwrap.fill(COLUMNS, width=80))
     return 0

@@ -257,6 +257,7 @@ def test_nothing_hidden_reaches_the_screen(passive_games):
 def test_the_opponents_moves_name_slots_as_on_your_board():
     typed, session = moves_until("hero", 4, 0, lambda s: s.view(0)["phase"] == "defend")
     narrator = session.narrator
+    narrator.lettered = False  # units named by slots (the letters: tests/test_unit_names.py)
     assert narrator.as_seen("attack F1 > op.B2", 1) == "attack op.F1 > B2"
     assert narrator.as_seen("attack F1 > op.B2", 0) == "attack F1 > op.B2"
 

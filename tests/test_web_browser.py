@@ -8,6 +8,7 @@ they fail."""
 import asyncio
 import os
 import random
+import re
 import shutil
 import threading
 from pathlib import Path
@@ -592,3 +593,38 @@ def test_the_hero_board_names_its_phase_as_a_player_would(page):
     panel = page.locator("#play-board .hero > .panel").last.text_content()
     assert "phase " not in panel
     assert any(words in panel for words in PHASE_WORDS.values()), panel
+
+
+def test_hero_units_show_their_letter_and_a_letter_move_is_played(page):
+    """Issue 49, item 10 on the web board: a unit's tile shows its letter
+    (the notation's name that stays with it), the legal moves and the move
+    list name units by letters, and a move typed with a letter is played."""
+    start_game(page, "hero", seat=0, seed="11")
+    rng = random.Random(4)
+    for _ in range(40):
+        assert your_move(page)
+        legal = [move["text"] for move in page.evaluate("window.xenophon.legal")]
+        lettered = [t for t in legal if t.startswith(("move ", "attack ", "guard "))]
+        if page.locator("#play-board .hunit.mine").count() and lettered:
+            break
+        deploys = [text for text in legal if text.startswith("deploy")]
+        sent = page.evaluate("window.xenophon.movesSent || 0")
+        page.fill("#move-text", rng.choice(deploys or legal))
+        page.click("#typed button")
+        page.wait_for_function(f"(window.xenophon.movesSent || 0) > {sent}")
+    else:
+        raise AssertionError("no unit of the human's could move: the test saw nothing")
+    tiles = page.locator("#play-board .hunit.mine .unit-name").all_text_contents()
+    assert tiles and all(len(letter) == 1 and letter.islower() for letter in tiles), tiles
+    assert not any(re.search(r"\b[FB][1-5]\b", text) for text in legal), legal
+    move = lettered[0]
+    assert move.split()[1].rstrip(">").strip() in tiles  # the unit it names is on a tile
+    mine = page.locator("#log li.you").count()
+    page.fill("#move-text", move)
+    page.click("#typed button")
+    page.wait_for_function(
+        f"document.querySelectorAll('#log li.you').length > {mine}", timeout=TIMEOUT
+    )
+    assert "not legal" not in message_text(page)
+    titles = page.locator("#log li.you").evaluate_all("lines => lines.map(l => l.title)")
+    assert move in titles  # the move list's lines carry the move in letters

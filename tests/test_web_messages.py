@@ -15,7 +15,7 @@ from xenophon.anabasis.catalogue import anchors as anabasis_anchors
 from xenophon.hero.catalogue import anchors as hero_anchors
 from xenophon.kernel.errors import ELLIPSIS, MAX_LINE
 from xenophon.kernel.registry import make_game
-from xenophon.play.records import load_record, new_record
+from xenophon.play.records import load_record, names_before, new_record, replay
 from xenophon.play.session import HIDDEN
 from xenophon.web.play import PageError, WebGame, lines_for_page, review
 from xenophon.web.play import rules_message as web_rules_message
@@ -76,15 +76,23 @@ def check_view(view, state, seat, rng):
     assert opponent["hand"] is None and opponent["deck"] is None
 
 
-def check_step(message, record_lines, view_lines):
-    """A chance outcome or AI move is shown exactly as the human's view of the record has it."""
+def check_step(message, record_lines, view_lines, game, human):
+    """A chance outcome or AI move is shown exactly as the human's view of the
+    record has it, an AI move in the notation's names as the human reads them
+    (followed from the human's views)."""
     true_text, seen = record_lines[-1]["move"], view_lines[-1]
     if seen.get("hidden"):
         assert message["text"] in (HIDDEN, f"{true_text.split()[0]} {HIDDEN}")
         assert " ".join(true_text.split()[1:]) not in message["text"]
         assert not message.get("anchors")  # nothing pointed at on the board
-    else:
+    elif message["type"] == "chance":
         assert message["text"] == true_text
+    else:
+        record = new_record(game, ["?", "?"])
+        record.lines = [dict(line) for line in record_lines]
+        _, before = replay(record, game)
+        names = names_before(record, game.name, before, human)[-1]
+        assert message["text"] == names.seen(before[-1], true_text, record_lines[-1]["seat"], human)
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -107,7 +115,7 @@ def test_messages_carry_nothing_hidden_from_the_human(name, seed):
         if "view" in message:
             check_view(message["view"], state, human, rng)
         if message["type"] in ("chance", "ai_move"):
-            check_step(message, record_lines, view_lines)
+            check_step(message, record_lines, view_lines, game.session.game, human)
             hidden_lines += bool(view_lines[-1].get("hidden"))
         if message["type"] == "position":
             assert message["log"] == lines_for_page(view_lines)
@@ -121,6 +129,7 @@ def test_messages_carry_nothing_hidden_from_the_human(name, seed):
                 "anchors",
                 "lines",
                 "view",
+                "labels",
             }  # no estimate
         if message["type"] == "analysis":
             assert state.current_player == human

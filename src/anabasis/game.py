@@ -50,7 +50,7 @@ class State(BaseState):
                 ]
         return view
 
-    def render(self, seat: int, color: bool = False) -> str:
+    def render(self, seat: int, color: bool = False, names: Any = None) -> str:
         """The board and counters as `seat` sees them (nothing hidden from it shown)."""
         return render_state(self.to_dict(), self.game.cards, seat, self.game.mode, color=color)
 

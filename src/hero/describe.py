@@ -20,6 +20,7 @@ from xenophon.hero.notation import (
     MOVE,
     PLAY,
     RETAINER,
+    ROW_SIZE,
     TARGET,
     parse_slot,
     slot_name,
@@ -58,6 +59,17 @@ class HeroNarrator(Narrator):
 
     def read_move(self, text: str) -> str:
         return self.names.notation(text, self.seat) if self.lettered else text
+
+    def labels(self, state: State) -> dict[str, str]:
+        names = self.names.covering(state.view(self.seat))
+        found = {}
+        for owner in (0, 1):
+            for row, letters in enumerate(names.rows[owner]):
+                for index, letter in enumerate(letters):
+                    slot = slot_name(row * ROW_SIZE + index)
+                    anchor = f"unit:{'me' if owner == self.seat else 'op'}:{slot}"
+                    found[anchor] = letter if owner == self.seat else f"op.{letter}"
+        return found
 
     def board(self, state: State, color: bool = False) -> str:
         game = state.game

@@ -39,9 +39,13 @@ class State(BaseState):
         other["hand"] = other["deck"] = None
         return view
 
-    def render(self, seat: int, color: bool = False) -> str:
-        """Both fields, avatars, hands and counters as `seat` sees them."""
-        return render_state(self.to_dict(), self.game.cards, self.game.decks, seat, color=color)
+    def render(self, seat: int, color: bool = False, names: Any = None) -> str:
+        """Both fields, avatars, hands and counters as `seat` sees them; each
+        unit by its letter when `names` (its UnitNames) are given, else by its slot."""
+        lettered = names.covering(self.view(seat)) if names is not None else None
+        return render_state(
+            self.to_dict(), self.game.cards, self.game.decks, seat, color=color, names=lettered
+        )
 
 
 def resolve_deck(deck: Deck | str | Path, cards: HeroCardSet) -> Deck:

@@ -14,6 +14,7 @@ from xenophon.hero import catalogue
 from xenophon.hero.cards import default_deck_dir
 from xenophon.hero.describe import HeroNarrator
 from xenophon.hero.game import DEFAULT_DECKS, Game
+from xenophon.hero.names import UnitNames
 from xenophon.hero.rules import LESSONS, intro_lines, rules_lines
 from xenophon.kernel.cardfile import packaged_data
 from xenophon.kernel.errors import XenophonError, shown
@@ -134,6 +135,7 @@ PLUGIN = GamePlugin(
     rules=rules_lines,
     intro=intro_lines,
     lessons=LESSONS,
+    piece_names=UnitNames,  # the units' letters (xenophon.hero.names)
     balance=BalanceSides(
         compares="decks",
         meaning="the row deck's score against the column deck",

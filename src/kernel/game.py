@@ -182,8 +182,10 @@ class State:
         """The state dict with what `seat` cannot see taken out."""
         raise NotImplementedError
 
-    def render(self, seat: int, color: bool = False) -> str:
-        """The board and counters as `seat` sees them, as text."""
+    def render(self, seat: int, color: bool = False, names: Any = None) -> str:
+        """The board and counters as `seat` sees them, as text; `names`, the
+        names of the pieces the notation gives them (xenophon.kernel.naming),
+        shown on them where the game has such names."""
         raise NotImplementedError
 
     # -- the game tree ------------------------------------------------------

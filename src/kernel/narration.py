@@ -39,9 +39,9 @@ class Narrator:
     def __init__(self, state: State, seat: int):
         self.game = state.game
         self.seat = seat
-        # whether things are named in the seat's own words where the game has
-        # some beside its notation (a game's names for its pieces); the terminal's choice
-        self.lettered = False
+        # whether pieces are named by the names the game gives them beside the
+        # engine's notation (xenophon.kernel.naming): the notation everywhere
+        self.lettered = True
 
     def whose(self, player: int) -> str:
         return "your" if player == self.seat else "the opponent's"
@@ -99,6 +99,12 @@ class Narrator:
     def rewind(self, steps: int) -> None:
         """Back to the game after its first `steps` steps (an undo): what the
         narrator keeps of the game so far is cut to them."""
+
+    def labels(self, state: State) -> dict[str, str]:
+        """The names of the pieces on the board as the seat reads them, by the
+        page's anchor of each (xenophon.web.catalogue): none for a game
+        whose notation needs no names of its own."""
+        return {}
 
     def board(self, state: State, color: bool = False) -> str:
         """The board as the seat is shown it."""

@@ -184,6 +184,10 @@ class GamePlugin:
     #: "phase") what a decision there asks and how it is typed
     intro: Callable[[Game], list[str]] | None = None
     lessons: Mapping[str, str] = field(default_factory=dict)
+    #: the names of a game's pieces at its start, for a game whose notation
+    #: names pieces by names that follow them through the game's steps
+    #: (xenophon.kernel.naming); None: the engine's notation is the player's
+    piece_names: Callable[[], Any] | None = None
 
 
 class PluginError(XenophonError):

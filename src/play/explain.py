@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from xenophon.kernel.game import Move, State
+from xenophon.kernel.naming import MoveNames
 from xenophon.search.belief import WorldDraw, card_probabilities, draw_uniform_world, hidden_places
 from xenophon.search.bots import CheatingUCTBot
 
@@ -205,3 +206,15 @@ def explain_search(
         seed=seed,
         stopped=stopped,
     )
+
+
+def named_result(data: dict[str, Any], state: State, names: MoveNames, seat: int) -> dict[str, Any]:
+    """A search's answer as JSON data (`result_dict`, and its `explanation`
+    if any) with its moves and lines in the game's names: each line followed
+    on a world of the seat's information (`MoveNames.line`)."""
+    for entry in data["moves"]:
+        entry["principal_variation"] = names.line(state, entry["principal_variation"], seat)
+        entry["move"] = names.said(state, entry["move"])
+    for reason in data.get("explanation", {}).get("moves", []):
+        reason["move"] = names.said(state, reason["move"])
+    return data

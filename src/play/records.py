@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,15 +32,22 @@ from xenophon.kernel.files import (
     write_atomic,
 )
 from xenophon.kernel.game import CHANCE, Game, State
+from xenophon.kernel.naming import MoveNames, has_names
 from xenophon.kernel.registry import make_game
 from xenophon.kernel.seal import SealError, seal, unseal
 from xenophon.play.seatview import hidden_text, is_hidden_text, normal, unnamed_reveals
 
 FORMAT = "xenophon-record"
-FORMAT_VERSION = 2
-#: the format a record is written in: seat-view records are 2 (a reader of
-#: format 1 would look for keys in them), the rest stay 1
-KEYED_FORMAT, SEAT_VIEW_FORMAT = 1, 2
+FORMAT_VERSION = 3
+#: the format a record is written in: a record whose moves name pieces by
+#: the game's names (its header's "notation" is "names") is 3 (a reader of
+#: format 2 would read its moves in the engine's notation), seat-view
+#: records are 2 (a reader of format 1 would look for keys in them), the
+#: rest stay 1
+KEYED_FORMAT, SEAT_VIEW_FORMAT, NAMED_FORMAT = 1, 2, 3
+#: the header's "notation" of a record whose moves name pieces by the game's
+#: names (xenophon.kernel.naming); without it a record is in the engine's
+NAMES_NOTATION = "names"
 RESAMPLE_TRIES = 20000
 SEAT_LABELS = (0, 1, "chance")
 RESULTS = ([1.0, -1.0], [-1.0, 1.0], [0.0, 0.0])
@@ -70,6 +77,11 @@ class Record:
     result: list[float] | None = None
     version: str = __version__
     sealed: str | None = None  # the hidden part of a saved game in progress
+    #: whether the lines' moves name pieces by the game's names (as a record
+    #: file holds them) rather than in the engine's notation (as the code
+    #: reads them: `replay` and `make_game_for` turn them into it, `named`
+    #: back into the names)
+    names: bool = False
 
     def is_seat_view(self) -> bool:
         """A record of what one seat observed, without engine keys."""
@@ -77,6 +89,8 @@ class Record:
 
     def header(self) -> dict[str, Any]:
         version = SEAT_VIEW_FORMAT if self.is_seat_view() else KEYED_FORMAT
+        if self.names:
+            version = NAMED_FORMAT
         head = {
             "format": FORMAT,
             "format_version": version,
@@ -91,6 +105,8 @@ class Record:
             head["seed"] = self.seed
         if self.sealed is not None:
             head["sealed"] = self.sealed
+        if self.names:
+            head["notation"] = NAMES_NOTATION
         return head
 
     def add(self, player: int, move: str) -> None:
@@ -232,6 +248,11 @@ def _record_from_header(head: dict[str, Any], where: str) -> Record:
         ),
         ("view", head.get("view") is None or is_seat(head.get("view")), "0, 1 or null"),
         ("sealed", head.get("sealed") is None or isinstance(head.get("sealed"), str), "a text"),
+        (
+            "notation",
+            head.get("notation") in (None, NAMES_NOTATION),
+            f'"{NAMES_NOTATION}" or absent',
+        ),
     )
     for key, ok, expected in checks:
         if not ok:
@@ -246,6 +267,7 @@ def _record_from_header(head: dict[str, Any], where: str) -> Record:
         head.get("view"),
         version=version_text if isinstance(version_text, str) else "?",
         sealed=head.get("sealed"),
+        names=head.get("notation") == NAMES_NOTATION,
     )
 
 
@@ -322,6 +344,7 @@ def seal_game(full: Record, view: Record, secrets: dict[str, Any]) -> Record:
         list(view.lines),
         view.result,
         view.version,
+        names=view.names,
     )
     saved.sealed = seal(dumps_line(payload).encode("utf-8"), _visible_bytes(saved))
     return saved
@@ -360,6 +383,7 @@ def open_sealed(record: Record) -> tuple[Record, dict[str, Any]]:
         lines,
         record.result,
         record.version,
+        names=record.names,
     )
     return full, payload
 
@@ -381,12 +405,15 @@ def make_game_for(record: Record, engine: str = "c", **overrides: Any) -> Game:
             f"(digest {shown(record.card_digest[:12])}..., this one "
             f"{game.card_digest()[:12]}...)"
         )
+    if record.names:
+        read_names(record, game)
     return game
 
 
 def redact(record: Record, game: Game, seat: int) -> Record:
     """The record as `seat` saw it: hidden lines carry no move, and every line
     carries the seat's information-set key after it."""
+    read_names(record, game)
     state = game.new_initial_state()
     # no seed: it would determine every hidden outcome
     redacted = Record(
@@ -418,6 +445,7 @@ def seat_view(record: Record, game: Game, seat: int) -> Record:
     """The full record as `seat` observed it, in the seat-view notation: the
     lines it saw in the game's notation, the others as what it saw of them
     (`xenophon.play.seatview`); no seed and no engine keys."""
+    read_names(record, game)
     state = game.new_initial_state()
     view = Record(
         record.game,
@@ -475,7 +503,96 @@ def replay(
     (the same words, or the recorded key), and when a later line does not fit
     the world built so far, the world is resampled from the viewing seat's
     information until it does (the true game is one such world). A line
-    without a seat label (observations) is labelled with the player to move."""
+    without a seat label (observations) is labelled with the player to move.
+    A record in the game's names is first read into the engine's notation
+    (`read_names`)."""
+    read_names(record, game, seed)
+    return _replay(record, game, upto, seed)
+
+
+def read_names(record: Record, game: Game, seed: int = 0) -> None:
+    """A record whose moves are in the game's names (`Record.names`) turned
+    into the engine's notation, in place, following the names through its
+    steps (RecordError at a line naming a piece that is not there)."""
+    if not record.names:
+        return
+    names = MoveNames(game.name, record.view or 0)
+
+    def read(state: State, line: dict[str, Any], where: str) -> None:
+        if "move" in line and line["seat"] != "chance":
+            try:
+                line["move"] = names.read(state, line["move"], line["seat"])
+            except XenophonError as error:
+                raise RecordError(f"{where}: {error}") from None
+
+    def follow(before: State, after: State, line: dict[str, Any]) -> None:
+        player = CHANCE if line["seat"] == "chance" else line["seat"]
+        names.step(before, after, player, line.get("move"))
+
+    _replay(record, game, None, seed, read, follow)
+    record.names = False
+
+
+def named(record: Record, game: Game) -> Record:
+    """A copy of a record in the engine's notation with its moves in the
+    game's names (as a record file is written); its lines' moves as the
+    mover writes them (the same record, in a copy, for a game without names)."""
+    if not has_names(game.name):
+        return dataclasses.replace(record, lines=[dict(line) for line in record.lines])
+    final, before = replay(record, game)
+    before.append(final)
+    names = MoveNames(game.name, record.view or 0)
+    lines = []
+    for index, line in enumerate(record.lines):
+        entry = dict(line)
+        player = CHANCE if line["seat"] == "chance" else line["seat"]
+        if "move" in line and player != CHANCE:
+            entry["move"] = names.said(before[index], line["move"], player)
+        names.step(before[index], before[index + 1], player, line.get("move"))
+        lines.append(entry)
+    return dataclasses.replace(record, lines=lines, names=True)
+
+
+def record_names(record: Record, game: Game, before: list[State], final: State) -> MoveNames:
+    """The names after a replayed record's lines (`before`, `final`: what
+    `replay` gave), followed from its viewing seat's views."""
+    return names_before(record, game.name, before + [final])[-1]
+
+
+def names_before(
+    record: Record, game_name: str, states: list[State], seat: int | None = None
+) -> list[MoveNames]:
+    """The names before each of a replayed record's lines: `states[i]` the
+    state before line `i` (the state after the last line may follow),
+    followed from `seat`'s views (the record's viewing seat's by default)."""
+    names = MoveNames(game_name, seat if seat is not None else record.view or 0)
+    found = []
+    for index, state in enumerate(states):
+        found.append(names.copy())
+        if index + 1 < len(states):
+            line = record.lines[index]
+            player = CHANCE if line["seat"] == "chance" else line["seat"]
+            names.step(state, states[index + 1], player, line.get("move"))
+    return found
+
+
+def named_like(view_lines: list[dict[str, Any]], full: Record) -> list[dict[str, Any]]:
+    """A view's lines with each move shown as the full record's line of the
+    same index writes it (the full record named, or read back)."""
+    return [
+        {**line, "move": full.lines[index]["move"]} if "move" in line else dict(line)
+        for index, line in enumerate(view_lines)
+    ]
+
+
+def _replay(
+    record: Record,
+    game: Game,
+    upto: int | None,
+    seed: int,
+    read: Callable[[State, dict[str, Any], str], None] | None = None,
+    follow: Callable[[State, State, dict[str, Any]], None] | None = None,
+) -> tuple[State, list[State]]:
     state = game.new_initial_state()
     before: list[State] = []
     rng = random.Random(seed)
@@ -486,6 +603,8 @@ def replay(
         if "seat" not in line and not state.is_terminal():
             line["seat"] = "chance" if state.is_chance() else state.current_player
         _check_turn(state, line, where)
+        if read is not None:
+            read(state, line, where)
         if record.view is None:
             try:
                 state.apply(line["move"])
@@ -493,6 +612,8 @@ def replay(
                 raise RecordError(f"{where}: {error}") from None
         else:
             state = _rebuild_step(state, line, record.view, rng)
+        if follow is not None:
+            follow(before[-1], state, line)
     if upto is None:
         _check_result(record, state)
     return state, before

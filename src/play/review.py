@@ -9,7 +9,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from xenophon.kernel.game import State
-from xenophon.play.records import Record
+from xenophon.play.records import Record, names_before
 
 #: the search iterations per decision and the drop in win probability that
 #: makes a mistake, unless told: `xenophon review`'s and the web review's
@@ -48,6 +48,7 @@ def review_points(
     record: Record, before: list[State], seat: int, bot: Any, threshold: float
 ) -> Iterator[ReviewPoint]:
     """Searches the position before each of `seat`'s decisions with `bot`."""
+    names = names_before(record, record.game, before)  # moves as the notation names units
     for index in decisions_of(record, before, seat):
         state = before[index]
         result = bot.analyse(state)
@@ -60,9 +61,9 @@ def review_points(
             index,
             state.to_dict()["turn"],
             best.win_probability,
-            played.text,
+            names[index].said(state, played.text),
             played_win,
-            best.move.text,
+            names[index].said(state, best.move.text),
             mistake,
         )
 

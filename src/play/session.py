@@ -25,11 +25,14 @@ from xenophon.kernel.chance import ChanceStream, event_kind
 from xenophon.kernel.errors import IllegalMoveError, XenophonError, shown
 from xenophon.kernel.files import check_output, make_folders, user_data_folder
 from xenophon.kernel.game import CHANCE, Game, Move, State
+from xenophon.kernel.naming import MoveNames
 from xenophon.kernel.narration import HIDDEN, narrator_for
 from xenophon.play.records import (
     Record,
     load_record,
     make_game_for,
+    named,
+    named_like,
     new_record,
     open_sealed,
     redact,
@@ -103,6 +106,9 @@ class Session:
         self.events: list[str] = []
         self.chance_run: list[tuple[str, str | None]] = []
         self.announced = ""  # the last phase line
+        self.last_said = ""  # the human's last move in the human's words (the notation's names)
+        # the names of the pieces after each step (xenophon.kernel.naming)
+        self.names_trail = [MoveNames(self.game.name, human)]
         self.follow_record()
 
     def follow_record(self) -> None:
@@ -119,9 +125,9 @@ class Session:
             hidden = not state.observed_by(code, self.human)
             actor = CHANCE if line["seat"] == "chance" else line["seat"]
             seen = after.view(self.human)
-            self.narrator.events(
-                state.view(self.human), seen, actor, None if hidden else line["move"]
-            )
+            text = None if hidden else line["move"]
+            self.narrator.events(state.view(self.human), seen, actor, text)
+            self.follow_names(state.view(self.human), seen, actor, text)
             self.announced = self.narrator.phase_line(seen) or self.announced
 
     def log(self, player: int, text: str, hidden: bool) -> None:
@@ -174,6 +180,11 @@ class Session:
         self.apply_and_narrate(player, move, hidden)
         return AiMove(player, shown, said)
 
+    def said(self, text: str) -> str:
+        """One of the human's moves (the engine's notation) in the human's
+        words: the notation's names of the pieces as they stand now."""
+        return self.narrator.as_seen(text, self.human)
+
     def human_play(self, move: Move | str) -> Move:
         """Plays the human's move (a legal Move or a text; XenophonError,
         with nothing changed, if it is not legal)."""
@@ -196,6 +207,7 @@ class Session:
         self.snapshots.append(
             (self.state.copy(), len(self.record.lines), Counter(self.chance.used))
         )
+        self.last_said = self.said(legal.text)  # named before it is played
         self.apply_and_narrate(self.human, legal, hidden=False)
         return legal
 
@@ -209,6 +221,7 @@ class Session:
         after = self.state.view(self.human)
         text = None if hidden else move.text
         lines = self.narrator.events(before, after, player, text)
+        self.follow_names(before, after, player, text)
         kind = move.text.split()[0]
         if player == CHANCE and self.narrator.folds(kind):
             self.chance_run.append((kind, text))
@@ -222,6 +235,11 @@ class Session:
             self.events += self.folded_chance() + [line]
         if self.state.is_terminal():
             self.events += self.folded_chance() + [self.narrator.result_line(after)]
+
+    def follow_names(self, before: dict, after: dict, player: int, text: str | None) -> None:
+        names = self.names_trail[-1].copy()
+        names.follow(before, after, player, text)
+        self.names_trail.append(names)
 
     def folded_chance(self) -> list[str]:
         """The waiting chance outcomes as one line (none if there are none)."""
@@ -239,6 +257,11 @@ class Session:
         lines = self.events + self.folded_chance()
         self.events = []
         return lines
+
+    def move_names(self) -> MoveNames:
+        """The names of the pieces now, as the notation gives them
+        (xenophon.kernel.naming), followed from the human's views."""
+        return self.names_trail[-1].copy()
 
     def hint(
         self, bot: Any, on_progress: Callable[[Any], None] | None = None, every: float = 0.5
@@ -260,6 +283,7 @@ class Session:
         del self.record.lines[length:]
         del self.view_lines[length:]
         self.narrator.rewind(length)
+        del self.names_trail[length + 1 :]
         self.events, self.chance_run = [], []
         return True
 
@@ -271,8 +295,9 @@ class Session:
     def saved_form(self) -> Record:
         """What a save writes: the full record once the game is over, before
         that the human's view with everything else sealed."""
+        full = named(self.record, self.game)  # a file's moves name units by letters
         if self.state.is_terminal():
-            return self.record
+            return full
         view = Record(
             self.record.game,
             self.record.options,
@@ -280,11 +305,12 @@ class Session:
             self.record.card_digest,
             self.record.seats,
             self.human,
-            self.view_lines,
+            named_like(self.view_lines, full),
             None,
             self.record.version,
+            names=full.names,
         )
-        return seal_game(self.record, view, {"chance_key": self.chance.key.hex()})
+        return seal_game(full, view, {"chance_key": self.chance.key.hex()})
 
     def save(self, path: Path, force: bool = False) -> Path:
         """Saves to `path` (checked first; FileError, with nothing written, if
@@ -318,7 +344,8 @@ class Session:
         if self.autosave is None:
             return None, ["this game has no file of its own"]
         own = self.autosave
-        return self._write_somewhere(self.record, own.with_name(f"{own.stem}-unsealed{own.suffix}"))
+        full = named(self.record, self.game)
+        return self._write_somewhere(full, own.with_name(f"{own.stem}-unsealed{own.suffix}"))
 
     def _write_somewhere(self, form: Record, own: Path) -> tuple[Path | None, list[str]]:
         """Writes `form` as `own` (its folder made if missing), or under that
@@ -402,7 +429,9 @@ def resumed_game(path: str | Path, level: str | None) -> Start:
             f"{path}: a record redacted for seat {saved.view} cannot be "
             "resumed (the AI's hidden cards are not in it)"
         )
-    game = make_game_for(full)
+    game = make_game_for(full)  # its moves read into the engine's notation
+    if view_lines is not None:
+        view_lines = named_like(view_lines, full)
     state, before = replay(full, game)
     if state.is_terminal():
         raise SessionError(f"{path}: that game is already over")

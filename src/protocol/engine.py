@@ -24,14 +24,17 @@ from xenophon.kernel.chance import ChanceStream
 from xenophon.kernel.errors import XenophonError, shown
 from xenophon.kernel.files import JsonError, decode_text, dumps_line, loads
 from xenophon.kernel.game import CHANCE, State
+from xenophon.kernel.naming import MoveNames
 from xenophon.kernel.registry import check_file_name, game_with_options
-from xenophon.play.explain import MAX_WORLDS, explain_search
+from xenophon.play.explain import MAX_WORLDS, explain_search, named_result
 from xenophon.play.records import (
     Record,
     is_seat,
     load_record,
     make_game_for,
+    named,
     observation_lines,
+    record_names,
     replay,
     seat_view,
 )
@@ -188,8 +191,9 @@ def position_from_record(query: dict[str, Any]):
         raise QueryError("'record' must be the path of a record file")
     check_file_name(path, "'record'")
     record = load_record(path)
-    state, _ = replay(record, make_game_for(record))
-    return state, record.view
+    game = make_game_for(record)
+    state, before = replay(record, game)
+    return state, record.view, record_names(record, game, before, state)
 
 
 def game_of(query: dict[str, Any]):
@@ -219,12 +223,22 @@ def position_from_moves(query: dict[str, Any]):
     game = game_of(query)
     moves = texts_field(query, "moves", "moves in the game's notation")
     state = game.new_initial_state()
+    names = MoveNames(game.name)
     for number, move in enumerate(moves, start=1):
         try:
-            state.apply(move)
+            played(state, names, move)
         except XenophonError as error:
             raise QueryError(f"move {number} ('{shown(move)}'): {error}") from None
-    return state, None
+    return state, None, names
+
+
+def played(state: State, names: MoveNames, move: str) -> str:
+    """Plays `move` (in the game's names, or its engine's notation: a slot
+    is still read) on `state`, the names following; its engine text."""
+    before = state.copy()
+    text = state.apply(names.read(state, move)).text
+    names.step(before, state, before.current_player, text)
+    return text
 
 
 def observation_line(item: Any, number: int) -> dict[str, Any]:
@@ -268,14 +282,15 @@ def position_from_observations(query: dict[str, Any]):
         ["?", "?"],
         seat,
         [observation_line(item, n) for n, item in enumerate(items, start=1)],
+        names=True,  # a move names pieces as the notation does (a slot is still read)
     )
     try:
-        state, _ = replay(
+        state, before = replay(
             record, game, seed=SEARCH_SEED.check("'search_seed'", query.get("search_seed", 0))
         )
     except XenophonError as error:
         raise QueryError(f"observations: {error}") from None
-    return state, seat
+    return state, seat, record_names(record, game, before, state)
 
 
 def position_of(query: dict[str, Any]):
@@ -300,9 +315,9 @@ def viewing_seat(seat: int | None, state: Any, view: int | None) -> int:
     return seat
 
 
-def move_codes(moves: list[str], state: Any) -> list[int]:
+def move_codes(moves: list[str], state: Any, names: MoveNames) -> list[int]:
     try:
-        return [state.move(move).code for move in moves]
+        return [state.move(names.read(state, move)).code for move in moves]
     except XenophonError as error:
         raise QueryError(f"restrict: {error}") from None
 
@@ -333,15 +348,19 @@ def answer(
     seat = SEAT.check("'seat'", query.get("seat"))
     worlds = WORLDS.check("'explain'", query.get("explain", 0))
     restrict = restrict_field(query)
-    state, view = position_of(query)
+    state, view, names = position_of(query)
     if state.is_terminal():
         raise QueryError("the game is over in that position")
     if state.is_chance():
         raise QueryError("that position is a chance node: nobody decides there")
     seat = viewing_seat(seat, state, view)
-    root_moves = move_codes(restrict, state) if restrict else None
+    root_moves = move_codes(restrict, state, names) if restrict else None
     bot = ISMCTSBot(iterations=iterations, time_limit=seconds, workers=workers, seed=search_seed)
-    progress = progress_callback(bot, query, out, seat, top, stream, stop)
+
+    def as_data(found: SearchResult) -> dict[str, Any]:
+        return named_result(result_dict(found, top), state, names, seat)
+
+    progress = progress_callback(bot, query, out, seat, as_data, stream, stop)
     cancelled = False
     try:
         result = bot.analyse(
@@ -352,7 +371,7 @@ def answer(
         )
     except Cancelled as stopped:
         result, cancelled = stopped.partial, True
-    final = {"id": query.get("id"), "final": True, "seat": seat, **result_dict(result, top)}
+    final = {"id": query.get("id"), "final": True, "seat": seat, **as_data(result)}
     if cancelled:
         return {**final, "cancelled": True}
     explanation = explain_search(
@@ -365,7 +384,9 @@ def answer(
         stopped=stop.is_set if stop is not None else lambda: False,
     )
     if explanation:
-        final["explanation"] = explanation.as_dict()
+        final["explanation"] = named_result(
+            {"moves": [], "explanation": explanation.as_dict()}, state, names, seat
+        )["explanation"]
         if explanation.worlds < worlds:  # stopped before its last world
             return {**final, "cancelled": True}
     return final
@@ -376,7 +397,7 @@ def progress_callback(
     query: dict[str, Any],
     out: BinaryIO,
     seat: int,
-    top: int,
+    as_data: Callable[[SearchResult], dict[str, Any]],
     stream: float | None,
     stop: threading.Event | None,
 ) -> Callable[[SearchResult], None] | None:
@@ -400,7 +421,7 @@ def progress_callback(
             last[0] = time.perf_counter()
             write(
                 out,
-                {"id": query.get("id"), "final": False, "seat": seat, **result_dict(partial, top)},
+                {"id": query.get("id"), "final": False, "seat": seat, **as_data(partial)},
             )
 
     return progress
@@ -428,29 +449,33 @@ def new_game(query: dict[str, Any]) -> dict[str, Any]:
     chance = ChanceStream.from_seed(seed)
     state = game.new_initial_state()
     record = Record(game.name, game.options(), None, game.card_digest(), ["?", "?"])
-    draw_chance(state, chance, record)
+    names = MoveNames(game.name)
+    draw_chance(state, chance, record, names)
     for number, move in enumerate(
         texts_field(query, "moves", "decisions in the game's notation"), start=1
     ):
+        player = state.current_player
         try:
-            record.add(state.current_player, state.apply(move).text)
+            record.add(player, played(state, names, move))
         except XenophonError as error:
             raise QueryError(f"move {number} ('{shown(move)}'): {error}") from None
-        draw_chance(state, chance, record)
-    observed = seat_view(record, game, seat)
+        draw_chance(state, chance, record, names)
+    observed = named(seat_view(record, game, seat), game)
     return {
         "id": query.get("id"),
         "seat": seat,
         "observations": [observation_text(line) for line in observed.lines],
-        **state_answer(state, seat),
+        **state_answer(state, seat, names),
     }
 
 
-def draw_chance(state: State, chance: ChanceStream, record: Record) -> None:
+def draw_chance(state: State, chance: ChanceStream, record: Record, names: MoveNames) -> None:
     """Plays the chance events from `state` on, up to a decision or the end."""
     while state.is_chance():
         outcome = chance.draw(state)
+        before = state.copy()
         state.apply_code(outcome.code)
+        names.step(before, state, CHANCE, outcome.text)
         record.add(CHANCE, outcome.text)
 
 
@@ -462,7 +487,7 @@ def observation_text(line: dict[str, Any]) -> Any:
     return {"move": line["move"], "reveals": line["reveals"]} if "reveals" in line else line["move"]
 
 
-def state_answer(state: State, seat: int) -> dict[str, Any]:
+def state_answer(state: State, seat: int, names: MoveNames) -> dict[str, Any]:
     """The position as `seat` sees it: the state dict with what is hidden from
     it taken out (`State.view`), the board as text, who is to move, and the
     legal moves when `seat` is to move."""
@@ -472,12 +497,12 @@ def state_answer(state: State, seat: int) -> dict[str, Any]:
     answered: dict[str, Any] = {
         "to_move": to_move,
         "state": state.view(seat),
-        "board": state.render(seat),
+        "board": names.board(state, seat),
     }
     if state.is_terminal():
         answered["returns"] = state.returns()
     if to_move == seat:
-        answered["legal_moves"] = [move.text for move in state.legal_moves()]
+        answered["legal_moves"] = [names.said(state, move.text) for move in state.legal_moves()]
     return answered
 
 
@@ -496,13 +521,13 @@ def view_seat(query: dict[str, Any], state: State, view: int | None) -> int:
 
 
 def state_query(query: dict[str, Any]) -> dict[str, Any]:
-    state, view = position_of(query)
+    state, view, names = position_of(query)
     seat = view_seat(query, state, view)
-    return {"id": query.get("id"), "seat": seat, **state_answer(state, seat)}
+    return {"id": query.get("id"), "seat": seat, **state_answer(state, seat, names)}
 
 
 def legal_moves_query(query: dict[str, Any]) -> dict[str, Any]:
-    state, view = position_of(query)
+    state, view, names = position_of(query)
     seat = view_seat(query, state, view)
     if state.is_terminal():
         raise QueryError("the game is over in that position")
@@ -528,7 +553,7 @@ def legal_moves_query(query: dict[str, Any]) -> dict[str, Any]:
         "id": query.get("id"),
         "seat": seat,
         "to_move": seat,
-        "legal_moves": [move.text for move in state.legal_moves()],
+        "legal_moves": [names.said(state, move.text) for move in state.legal_moves()],
     }
 
 

@@ -7,6 +7,7 @@ which moves are legal, and what they do, stays the engine's."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from xenophon.kernel.game import Game
@@ -18,10 +19,14 @@ def catalogue(game: Game) -> dict[str, Any]:
     return game_plugin(game.name).catalogue(game)
 
 
-def moves_for_page(state: Any) -> list[dict[str, Any]]:
-    """The legal moves with their anchors (the player to move's)."""
+def moves_for_page(state: Any, said: Callable[[str], str]) -> list[dict[str, Any]]:
+    """The legal moves (the player to move's) as `said` writes them (the
+    notation's names of the pieces), with their anchors (read from the
+    engine's notation: the board's places)."""
     anchors = game_plugin(state.game.name).anchors
-    return [{"text": move.text, "anchors": anchors(move.text)} for move in state.legal_moves()]
+    return [
+        {"text": said(move.text), "anchors": anchors(move.text)} for move in state.legal_moves()
+    ]
 
 
 def anchors_of(game_name: str, text: str) -> list[str]:

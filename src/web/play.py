@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from xenophon.kernel.errors import XenophonError, one_line, shown
-from xenophon.kernel.game import CHANCE
+from xenophon.kernel.game import CHANCE, State
+from xenophon.kernel.naming import MoveNames
 from xenophon.kernel.plugin import GamePlugin, find_plugin, game_names, plugins
 from xenophon.kernel.registry import game_options_from_text, game_with_options, make_game
 from xenophon.play.levels import LEVELS, bot_for_level
@@ -131,18 +132,23 @@ def lines_for_page(view_lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{"seat": line["seat"], "text": line.get("move", HIDDEN)} for line in view_lines]
 
 
-def analysis_message(result: SearchResult, game_name: str, final: bool) -> dict[str, Any]:
+def analysis_message(
+    result: SearchResult, state: State, names: MoveNames, final: bool
+) -> dict[str, Any]:
+    """A hint: the search's top moves and lines in the notation's names
+    (each line followed on a world of the human's information), with the
+    anchors of each move on the board."""
     return {
         "type": "analysis",
         "final": final,
         "iterations": result.iterations,
         "moves": [
             {
-                "text": stat.move.text,
+                "text": names.said(state, stat.move.text),
                 "win": stat.win_probability,
                 "visits": stat.visits,
-                "line": list(stat.principal_variation[1:6]),
-                "anchors": anchors_of(game_name, stat.move.text),
+                "line": names.line(state, stat.principal_variation, result.player)[1:6],
+                "anchors": anchors_of(state.game.name, stat.move.text),
             }
             for stat in result.moves[:TOP_MOVES]
         ],
@@ -379,7 +385,8 @@ class WebGame:
             "type": "position",
             "view": session.state.view(session.human),
             "to_move": to_move,
-            "legal": moves_for_page(session.state) if to_move == "human" else [],
+            "legal": moves_for_page(session.state, session.said) if to_move == "human" else [],
+            "labels": session.narrator.labels(session.state),
             "log": lines_for_page(session.view_lines),
             "story": self.story.entries,
             "asking": session.narrator.asking(session.state) if to_move == "human" else None,
@@ -427,10 +434,11 @@ class WebGame:
             {
                 "type": "ai_move",
                 "seat": played.seat,
-                "text": played.shown,
+                "text": played.said,
                 "anchors": [] if hidden else opponent_anchors(session.game.name, played.shown),
                 "lines": [entry["text"] for entry in told if entry["kind"] == "ai"],
                 "view": session.state.view(session.human),
+                "labels": session.narrator.labels(session.state),
             }
         )
 
@@ -456,20 +464,22 @@ class WebGame:
             raise PageError("it is not your move")
         if not text or not text.strip():
             raise PageError("type a move, e.g. one from the list")
-        self.story.step("you", lambda: self.session.human_play(text), lambda move: move.text)
-        send({"type": "played", "text": self.session.view_lines[-1]["move"]})
+        self.story.step(
+            "you", lambda: self.session.human_play(text), lambda _: self.session.last_said
+        )
+        send({"type": "played", "text": self.session.last_said})
         self.advance(send)
 
     def hint(self, send: Send) -> None:
         if self.session.to_move() != "human":
             raise PageError("a hint is for your own move")
-        name = self.session.game.name
+        state, names = self.session.state.copy(), self.session.move_names()
         result = self.searches.run(
             lambda checked: self.session.hint(self.hint_bot, checked, PROGRESS_EVERY),
-            lambda partial: send(analysis_message(partial, name, False)),
+            lambda partial: send(analysis_message(partial, state, names, False)),
             waiting(send),
         )
-        send(analysis_message(result, name, True))
+        send(analysis_message(result, state, names, True))
 
     def undo(self, send: Send) -> None:
         if not self.session.undo():

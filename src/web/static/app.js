@@ -125,7 +125,7 @@ const HANDLERS = {
     $("#thinking").textContent = "";
     for (const line of m.lines) addLog("ai", line, m.text);
     $("#status").textContent = m.lines.length ? `AI: ${m.lines.join("; ")}` : `AI: ${describe(m.text)}`;
-    drawPlay(m.view, []);
+    drawPlay(m.view, [], m.labels);
     for (const anchor of m.anchors || [])
       $$(`#play-board [data-anchor="${CSS.escape(anchor)}"]`).forEach((node) => node.classList.add("last-move"));
     return AI_DELAY;
@@ -134,7 +134,7 @@ const HANDLERS = {
   position(m) {
     app.legal = m.legal; app.selection = [];
     rebuildLog(m.story);
-    drawPlay(m.view, m.legal);
+    drawPlay(m.view, m.legal, m.labels);
     $("#undo").disabled = !m.can_undo;
     if (m.to_move === "human") {
       $("#status").textContent = `Your move, turn ${m.view.turn}. ${m.asking}`;
@@ -207,10 +207,11 @@ function describe(text) {
 }
 
 // ---------------------------------------------------------------- drawing
-function drawPlay(view, legal) {
+// `labels`: the names the board shows on its pieces, by anchor (the notation's)
+function drawPlay(view, legal, labels) {
   app.view = view;
   const area = $("#play-board");
-  area.replaceChildren(drawBoard(app.game, view, app.seat, { cards: app.cards, options: app.options }));
+  area.replaceChildren(drawBoard(app.game, view, app.seat, { cards: app.cards, options: app.options, labels }));
   markSelectable(area, legal);
 }
 

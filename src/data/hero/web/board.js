@@ -7,18 +7,21 @@
   const { registerBoard, el, handChips, countText, cardsText, sum } = window.xenophonPage;
 
   // the opponent's avatar and rows above, the seat's below
+  // each unit shows its name, the notation's letter that stays with it
+  // (context.labels, by anchor, from the server; its slot where none is given)
   function draw(view, seat, context) {
+    const labels = context.labels || {};
     const board = el("div", { class: "hero" });
     const me = view.players[seat], op = view.players[1 - seat];
     board.append(avatar(op, false, context.cards), hand(op, false),
-      row(op.back, "op", "back"), row(op.front, "op", "front"),
+      row(op.back, "op", "back", labels), row(op.front, "op", "front", labels),
       el("hr"),
-      row(me.front, "me", "front"), row(me.back, "me", "back"),
+      row(me.front, "me", "front", labels), row(me.back, "me", "back", labels),
       avatar(me, true, context.cards), hand(me, true));
     // the phase as a player names it, and the battle's units from this seat's side
     const status = [`turn ${view.turn}`, (context.cards.phases || {})[view.phase] || view.phase];
     if (view.attack) {
-      const side = (owner, slot) => !slot ? "gone" : slot === "avatar" ? (owner === seat ? "your avatar" : "the opponent's avatar") : (owner === seat ? slot : `op.${slot}`);
+      const side = (owner, slot) => !slot ? "gone" : slot === "avatar" ? (owner === seat ? "your avatar" : "the opponent's avatar") : label(labels, owner === seat ? "me" : "op", slot);
       status.push(`attack: ${side(view.active, view.attack.attacker)} > ${side(1 - view.active, view.attack.target)}`);
     }
     if (view.pending) status.push(`pending ${view.pending.kind}: ${view.pending.source}`);
@@ -44,7 +47,11 @@
     return el("div", { class: "panel" }, "hand: ", chips, el("span", { class: "legend" }, `  graveyard: ${countText(info.graveyard)}`));
   }
 
-  function row(units, side, which) {
+  function label(labels, side, slot) {
+    return labels[`unit:${side}:${slot}`] || (side === "op" ? `op.${slot}` : slot);
+  }
+
+  function row(units, side, which, labels) {
     const letter = which === "front" ? "F" : "B";
     const box = el("div", { class: "row", "data-anchor": `row:${side}:${which}` },
       el("span", { class: "row-label" }, which));
@@ -52,7 +59,7 @@
       const slot = `${letter}${i + 1}`;
       box.append(el("div", { class: `hunit ${side === "me" ? "mine" : "theirs"} ${unit.used ? "used" : ""}`,
                              "data-anchor": `unit:${side}:${slot}`, "data-card": unit.card },
-        el("b", { class: "name" }, unit.card), `${side === "op" ? "op." : ""}${slot}  ${unit.power}/${unit.attack}`, el("br"),
+        el("b", { class: "name" }, unit.card), el("span", { class: "unit-name" }, label(labels, side, slot)), `  ${unit.power}/${unit.attack}`, el("br"),
         (unit.used ? "used" : "standby") + (unit.damage ? ` · dmg ${unit.damage}` : "") + (unit.can_move ? "" : " · stays")));
     });
     return box;
