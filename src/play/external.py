@@ -344,6 +344,44 @@ class ExternalPlayer:
         else:
             channel.close(0.0)
 
+    def abandon(self) -> None:
+        """Ends the program of a game left unfinished (the player quit): its
+        input is closed, with no game-over message; killed after EXIT_SECONDS."""
+        channel, self.channel = self.channel, None
+        if channel is not None:
+            channel.close(EXIT_SECONDS)
+
+
+class Opponent:
+    """An external player as `xenophon play`'s opponent: the interface the
+    session asks of a level's bot (reseed, analyse, choose_from) over an
+    ExternalPlayer. `analyse` is the program's move (Forfeit if it crashes,
+    is late or answers no legal move); nothing else of it is shown."""
+
+    def __init__(self, spec: str, seed: int):
+        self.player = ExternalPlayer(parse_external(spec), seed)
+        self.name = spec
+
+    def __repr__(self) -> str:
+        return self.name
+
+    def reseed(self, seed: int) -> None:
+        """Nothing: the program's seed is the one of its start message."""
+
+    def analyse(self, state: State, **_progress: Any) -> Move:
+        return self.player.choose(state)
+
+    def choose_from(self, result: Move) -> Move:
+        return result
+
+    def close(self, state: State, forfeit: Forfeit | None = None) -> None:
+        """Ends the program: told the game is over when it is (or killed at
+        once when it forfeited), its input closed when the player left."""
+        if forfeit is not None or state.is_terminal():
+            self.player.finish(state, forfeit)
+        else:
+            self.player.abandon()
+
 
 def _answer(channel: Channel, line: bytes) -> dict[str, Any]:
     try:
