@@ -259,10 +259,12 @@ def test_a_decision_message_is_equal_in_worlds_the_seat_cannot_tell_apart(game):
                 state.apply_code(state.sample_chance(rng).code)
                 continue
             seat = state.current_player
-            message = decision_message(state, seat)
+            message = decision_message(state, seat, "information_state")
+            assert list(message)[-1] == "legal_moves"
+            assert message["legal_codes"] == [state.move(t).code for t in message["legal_moves"]]
             for _ in range(2):
                 world = state.resample(seat, rng)
-                assert decision_message(world, seat) == message
+                assert decision_message(world, seat, "information_state") == message
                 differing += world.to_dict() != state.to_dict()
             state.apply_code(rng.choice(state.legal_actions()))
     assert differing > 10
@@ -404,3 +406,43 @@ def test_a_level_is_a_bot_so_a_player_is_rated_against_it():
     assert repr(make_bot("level:beginner", 0)) == "level:beginner"
     with pytest.raises(SpecError, match="no level 'grandmaster'"):
         make_bot("level:grandmaster", 0)
+
+
+# -- a player that asks for the tensor ------------------------------------------------------------
+TENSOR_PLAYER = textwrap.dedent(
+    """
+    import json, os, random
+
+    class TensorPlayer:
+        tensor = os.environ.get("ASKED_TENSOR", "observation")
+
+        def choose(self, view, legal_moves, tensor, legal_codes):
+            with open(os.environ["RECORDED_VIEWS"], "a") as out:
+                out.write(json.dumps([len(tensor), legal_codes, legal_moves]) + "\\n")
+            return random.choice(legal_moves)
+    """
+)
+
+
+@pytest.mark.parametrize("kind", ["information_state", "observation"])
+def test_a_player_that_asks_for_a_tensor_gets_it_with_the_action_codes(kind, tmp_path, monkeypatch):
+    (tmp_path / "tensor_player.py").write_text(TENSOR_PLAYER)
+    monkeypatch.setenv("RECORDED_VIEWS", str(tmp_path / "sent.jsonl"))
+    monkeypatch.setenv("ASKED_TENSOR", kind)
+    monkeypatch.chdir(tmp_path)
+    game = GAMES[-1]
+    record = play_one(game, ["python:tensor_player:TensorPlayer", "random"], 2, 0)
+    assert record.forfeit is None
+    size = game_from_spec(game).tables.tensor_size(kind)
+    sent = [json.loads(line) for line in (tmp_path / "sent.jsonl").read_text().splitlines()]
+    assert sent and all(length == size for length, _, _ in sent)
+    assert all(len(codes) == len(set(codes)) == len(texts) for _, codes, texts in sent)
+
+
+def test_asking_for_an_unknown_tensor_is_malformed(tmp_path, monkeypatch):
+    (tmp_path / "tensor_player.py").write_text(TENSOR_PLAYER)
+    monkeypatch.setenv("RECORDED_VIEWS", str(tmp_path / "sent.jsonl"))
+    monkeypatch.setenv("ASKED_TENSOR", "pixels")
+    monkeypatch.chdir(tmp_path)
+    record = play_one(GAMES[0], ["python:tensor_player:TensorPlayer", "random"], 2, 0)
+    assert record.forfeit["reason"] == "malformed" and "'tensor'" in record.forfeit["message"]
