@@ -20,7 +20,7 @@ from xenophon.cli.common import (
 )
 from xenophon.cli.lineedit import LineReader
 from xenophon.kernel.chance import ChanceStream
-from xenophon.kernel.errors import XenophonError
+from xenophon.kernel.errors import XenophonError, shown
 from xenophon.kernel.game import CHANCE, State
 from xenophon.kernel.plugin import find_plugin, game_titles
 from xenophon.kernel.registry import GAMES
@@ -519,11 +519,11 @@ def run(args: argparse.Namespace) -> int:
         )
     level = chosen_level(args)
     opponent = args.opponent
-    if opponent is not None and (level is not None):
+    if opponent is not None and level is not None:
         raise UsageError("give --level (or --elo) or --opponent, not both")
     if opponent is not None and not is_external(opponent):
         raise UsageError(
-            f"--opponent takes cmd:PROGRAM ARGS or python:MODULE:CLASS, not '{opponent}' "
+            f"--opponent takes cmd:PROGRAM ARGS or python:MODULE:CLASS, not '{shown(opponent)}' "
             "(the built-in AI is chosen with --level)"
         )
     if args.resume and opponent is None and level is None:
