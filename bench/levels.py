@@ -5,10 +5,14 @@ each level adds the Elo of its score against the one below.
 
     python bench/levels.py [--deals 20] [--game anabasis] [--processes 1]
     python bench/levels.py --game anabasis --more normal --deals 24 --seed 1001
+    python bench/levels.py --game hero --player "python:my_module:MyPlayer" --deals 10
 
 writes bench/levels-results-GAME.json (every game) and src/data/levels.json (the
 ladder `xenophon play` names its levels by); --more adds games to a pairing. A score of all wins or
 all losses is counted as half a game short of it, so the ladder stays finite.
+--player rates a bot spec (an external player, docs/players.md) on the shipped ladder
+instead: it plays each measured level (`level:NAME`) on the same deals from both seats,
+and its Elo is the level's plus its Elo within a deal against it; writes nothing.
 """
 
 import argparse
@@ -19,8 +23,8 @@ from multiprocessing import Pool
 from pathlib import Path
 
 from xenophon.kernel.registry import game_from_spec
-from xenophon.lab.tournament import GameRecord, MatchReport, paired_interval, play_out
-from xenophon.play.levels import ANCHOR_ELO, LEVELS, MEASURED, LevelBot
+from xenophon.lab.tournament import GameRecord, MatchReport, paired_interval, play_match, play_out
+from xenophon.play.levels import ANCHOR_ELO, LEVELS, MEASURED, LevelBot, ladder_elos
 
 GAMES = ("anabasis", "hero")
 ROOT = Path(__file__).resolve().parent.parent
@@ -77,6 +81,37 @@ def ladder_of(
     return {name: round(value) for name, value in elo.items()}, summaries
 
 
+def rate_player(game: str, spec: str, deals: int, seed: int, processes: int) -> list[dict]:
+    """A player against each measured level of the game's shipped ladder:
+    per level its score, its Elo within a deal and its Elo on the ladder."""
+    ladder, rows = ladder_elos(game), []
+    for level in (level.name for level in MEASURED if level.name in ladder):
+        report = play_match(
+            game, spec, f"level:{level}", games=2 * deals, seed=seed, processes=processes
+        )
+        print(report.text(), flush=True)
+        fit = report.summary()["deal_fit"]
+        within = fit["elo"]
+        rows.append(
+            {
+                "level": level,
+                "level_elo": ladder[level],
+                "score": round(report.score, 3),
+                "elo_within_a_deal": within,
+                "interval95": fit.get("elo_interval95"),
+                "elo": None if within is None else round(ladder[level] + within),
+            }
+        )
+    rated = [row for row in rows if row["elo"] is not None]
+    if rated:
+        near = min(rated, key=lambda row: abs(row["score"] - 0.5))
+        print(
+            f"{spec} on the {game} ladder: Elo {near['elo']} (against {near['level']}, "
+            f"the level its score is nearest 50% with: {near['score']:.0%})"
+        )
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=20)
@@ -91,7 +126,12 @@ def main() -> None:
         "the game's results file (new deals from --seed); the ladder is "
         "made from every game in the file",
     )
+    parser.add_argument("--player", metavar="SPEC", help="rate this bot on the shipped ladder")
     args = parser.parse_args()
+    if args.player:
+        for game in args.game or GAMES:
+            print(json.dumps(rate_player(game, args.player, args.deals, args.seed, args.processes)))
+        return
     pairs = [(MEASURED[i + 1].name, MEASURED[i].name) for i in range(len(MEASURED) - 1)]
     played = [pair for pair in pairs if not args.more or pair[0] in args.more]
     command = "python bench/levels.py " + " ".join(

@@ -20,13 +20,21 @@ from xenophon.cli.common import (
 )
 from xenophon.cli.lineedit import LineReader
 from xenophon.kernel.chance import ChanceStream
-from xenophon.kernel.errors import XenophonError
+from xenophon.kernel.errors import XenophonError, shown
 from xenophon.kernel.game import CHANCE, State
 from xenophon.kernel.plugin import find_plugin, game_titles
 from xenophon.kernel.registry import GAMES
+from xenophon.play.external import Forfeit, Opponent, is_external
 from xenophon.play.levels import LEVELS, bot_for_level, level_description, level_from_elo
 from xenophon.play.records import Record, load_record
-from xenophon.play.session import HINT_LEVEL, Session, Start, default_save_path, resumed_game
+from xenophon.play.session import (
+    DEFAULT_LEVEL,
+    HINT_LEVEL,
+    Session,
+    Start,
+    default_save_path,
+    resumed_game,
+)
 from xenophon.play.session import new_game as start_game
 
 HELP = """Type a move in the game's notation (Tab completes it, the arrows recall
@@ -57,7 +65,7 @@ def add_learn_parser(commands: Any) -> None:
         "--seat", type=int, choices=(0, 1), default=0, help="your seat (default 0: you move first)"
     )
     add_workers_argument(parser)
-    parser.set_defaults(run=run_learn, resume=None, elo=None)
+    parser.set_defaults(run=run_learn, resume=None, elo=None, opponent=None)
 
 
 def run_learn(args: argparse.Namespace) -> int:
@@ -94,6 +102,14 @@ def add_parser(commands: Any) -> None:
         type=whole_number(0, 5000),
         metavar="N",
         help="the level whose measured Elo is nearest to N",
+    )
+    parser.add_argument(
+        "--opponent",
+        metavar="SPEC",
+        help="play against a program or a Python class instead of a level: "
+        "cmd:PROGRAM ARGS or python:MODULE:CLASS (docs/players.md); a crash, a timeout "
+        "or an illegal answer ends the game, which is saved (with --resume, a game "
+        "saved against one goes on against it unless --level or --opponent is given)",
     )
     add_workers_argument(parser)
     parser.add_argument("--resume", metavar="RECORD", help="continue a saved game")
@@ -158,6 +174,7 @@ class TerminalSession(Session):
         self.moved = False  # whether the human moved since it was put
         self.narrator.lettered = True  # in the player's words where a game has some (docs/play.md)
         self.board_turn = -1  # the turn of the last board drawn: one a turn
+        self.forfeit: Forfeit | None = None  # how an opponent program lost, if it did
         # a guided game (`xenophon learn`): by phase, what a decision there
         # asks, said the first time it comes; the phases it was said for
         self.lessons: Mapping[str, str] = {}
@@ -198,7 +215,10 @@ class TerminalSession(Session):
             if player == CHANCE:
                 self.chance_step()
             elif player != self.human:
-                self.play_ai()
+                try:
+                    self.play_ai()
+                except Forfeit as forfeit:
+                    return self.forfeited(forfeit)
                 asked = False
             else:
                 # one board a turn, at the human's first decision in it (and
@@ -246,6 +266,25 @@ class TerminalSession(Session):
         if path is None:
             return 1
         self.say(f"Game record saved to {path}")
+        return 0
+
+    def forfeited(self, forfeit: Forfeit) -> int:
+        """The opponent program lost the game by its own fault (a crash, a
+        timeout, an illegal or malformed answer): said in one line, and the
+        game saved where it stopped (a game in progress, as selfplay keeps
+        a forfeited game's record)."""
+        self.forfeit = forfeit
+        self.tell_events()
+        self.say(
+            folded(
+                f"Your opponent {self.bot!r} forfeits the game ({forfeit.reason}): "
+                f"{forfeit.message}. You win."
+            )
+        )
+        path = self.save_or_say()
+        if path is None:
+            return 1
+        self.say(f"Game saved to {path} (where it stopped)")
         return 0
 
     def teach(self) -> None:
@@ -475,22 +514,53 @@ def run(args: argparse.Namespace) -> int:
             "--resume continues a saved game as it was: give no game, --seed or --seat with it"
         )
     level = chosen_level(args)
+    opponent = args.opponent
+    if opponent is not None and level is not None:
+        raise UsageError("give --level (or --elo) or --opponent, not both")
+    if opponent is not None and not is_external(opponent):
+        raise UsageError(
+            f"--opponent takes cmd:PROGRAM ARGS or python:MODULE:CLASS, not '{shown(opponent)}' "
+            "(the built-in AI is chosen with --level)"
+        )
+    if args.resume and opponent is None and level is None:
+        opponent = saved_opponent(args.resume)
+    if opponent is not None:
+        Opponent(opponent, 0)  # a bad spec fails before the game starts
+        level = level or DEFAULT_LEVEL  # a resumed game's level is not the opponent
     start = resumed_game(args.resume, level) if args.resume else new_game(args, level)
+    if opponent is not None:
+        start.record.seats[1 - start.human] = opponent
+        start.note = ""
     if start.note:
         print(start.note)
-    return play_start(start, args)
+    return play_start(start, args, opponent=opponent)
+
+
+def saved_opponent(path: str) -> str | None:
+    """The program or class a saved game was played against (None: a level)."""
+    seats = load_record(path).seats
+    if "human" not in seats:
+        return None  # resumed_game says why it cannot be resumed
+    seat = seats[1 - seats.index("human")]
+    return seat if is_external(seat) else None
 
 
 def play_start(
-    start: Start, args: argparse.Namespace, lessons: Mapping[str, str] | None = None
+    start: Start,
+    args: argparse.Namespace,
+    lessons: Mapping[str, str] | None = None,
+    opponent: str | None = None,
 ) -> int:
     """Plays a new or resumed game at the terminal until it ends or the player
-    leaves: the exit code. `lessons` (a guided game) are said by phase."""
+    leaves: the exit code. `lessons` (a guided game) are said by phase;
+    `opponent`, an external player's spec, plays instead of the level."""
     state, human, level = start.state, start.human, start.level
     # a resumed game is saved back to its own file (replaced whole by a rename:
     # until the new one is complete, the earlier save stays as it was)
     own = Path(args.resume) if args.resume else default_save_path(state.game.name)
-    bot = bot_for_level(level, 0, args.workers)
+    bot: Any = Opponent(opponent, start.chance.seed_for("ai", 0)) if opponent else None
+    if bot is None:
+        bot = bot_for_level(level, 0, args.workers)
     hint_bot = bot_for_level(HINT_LEVEL, 0, args.workers)
     session = TerminalSession(
         state,
@@ -511,19 +581,27 @@ def play_start(
         session.written.append(Path(args.resume))  # this game's own file
     read_line = LineReader(session.candidates)
     session.interactive = read_line.interactive
+    who = (
+        f"your opponent is {opponent}"
+        if opponent
+        else f"the AI plays at level {level_description(level, state.game.name)}"
+    )
     session.say(
         folded(
             f"{state.game.name}: you are seat {human} ("
-            f"{'first' if human == 0 else 'second'} to move), the AI plays at level "
-            f"{level_description(level, state.game.name)}. Type 'help' for "
+            f"{'first' if human == 0 else 'second'} to move), {who}. Type 'help' for "
             "commands."
         )
     )
     session.say(SAVED_TO.format(path=own) + (RESAVED if args.resume else ""))  # the path whole
-    while True:
-        try:
-            return session.run(read_line)
-        except KeyboardInterrupt:  # Ctrl-C: leave, as quit does
-            left = session.leave(can_stay=session.interactive)
-            if left is not None:
-                return left
+    try:
+        while True:
+            try:
+                return session.run(read_line)
+            except KeyboardInterrupt:  # Ctrl-C: leave, as quit does
+                left = session.leave(can_stay=session.interactive)
+                if left is not None:
+                    return left
+    finally:
+        if isinstance(bot, Opponent):
+            bot.close(session.state, session.forfeit)

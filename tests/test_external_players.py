@@ -6,8 +6,11 @@ game; the view a seat is sent is the same in every world it cannot tell
 apart; a bad spec is one clear line."""
 
 import json
+import os
 import random
+import re
 import shutil
+import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -20,6 +23,7 @@ from xenophon.lab.selfplay import selfplay_job
 from xenophon.lab.tournament import play_match, play_one
 from xenophon.play.external import Forfeit, decision_message, forfeit_returns
 from xenophon.play.players import make_bot
+from xenophon.play.records import load_record
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 PY_CMD = f"cmd:{sys.executable} {EXAMPLES / 'random_player.py'}"
@@ -255,10 +259,12 @@ def test_a_decision_message_is_equal_in_worlds_the_seat_cannot_tell_apart(game):
                 state.apply_code(state.sample_chance(rng).code)
                 continue
             seat = state.current_player
-            message = decision_message(state, seat)
+            message = decision_message(state, seat, "information_state")
+            assert list(message)[-1] == "legal_moves"
+            assert message["legal_codes"] == [state.move(t).code for t in message["legal_moves"]]
             for _ in range(2):
                 world = state.resample(seat, rng)
-                assert decision_message(world, seat) == message
+                assert decision_message(world, seat, "information_state") == message
                 differing += world.to_dict() != state.to_dict()
             state.apply_code(rng.choice(state.legal_actions()))
     assert differing > 10
@@ -308,3 +314,135 @@ def test_a_program_that_never_reads_cannot_hang_the_engine(tmp_path):
     record = play_one(GAMES[0], [f"cmd[startup=0.5]:{script}", "random"], 1, 0)
     assert record.forfeit == {"seat": 0, "reason": "timeout", "message": "no answer within 0.5 s"}
     assert not running(pids_in(tmp_path / "pid")[0])
+
+
+# -- as `xenophon play`'s opponent --------------------------------------------------------------
+#: a passive human in Anabasis: each decision is a phase's 'end' or a window's 'pass' (the
+#: other one of the two is refused with a line); three of them end seat 0's first turn
+HUMAN_TURN = "end\nend\nend\n"
+PASSIVE = "pass\nend\n" * 6
+
+
+def play_against(tmp_path, opponent, script, *more):
+    """`xenophon play anabasis --seed 3 --seat 0 --opponent OPPONENT` fed `script`."""
+    return xenophon_at_home(
+        tmp_path, "play", "anabasis", "--seed", "3", "--seat", "0", "--opponent", opponent,
+        *more, input_text=script,
+    )  # fmt: skip
+
+
+def xenophon_at_home(tmp_path, *args, input_text=""):
+    """The command with its saved games under `tmp_path` (XDG_DATA_HOME)."""
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path), "NO_COLOR": "1"}
+    return subprocess.run(
+        [sys.executable, "-m", "xenophon.cli.main", *map(str, args)],
+        input=input_text, capture_output=True, text=True, timeout=600, env=env,
+    )  # fmt: skip
+
+
+def saved_path(out: str) -> Path:
+    return Path(re.search(r"[Gg]ame saved to (\S+)", out).group(1))
+
+
+@pytest.mark.parametrize("player", [PY_CLASS, SH_CMD], ids=["py-class", "sh"])
+def test_an_external_player_is_the_opponent_in_play_and_again_when_resumed(player, tmp_path):
+    if player == SH_CMD and shutil.which("awk") is None:
+        pytest.skip("no awk")
+    done = play_against(tmp_path, player, HUMAN_TURN + "quit\n")
+    assert done.returncode == 0, done.stderr
+    assert f"your opponent is {player}" in " ".join(done.stdout.split())
+    assert "AI: " in done.stdout and "forfeits" not in done.stdout
+    saved = saved_path(done.stdout)
+    assert load_record(saved).seats == ["human", player]
+    resumed = xenophon_at_home(tmp_path, "play", "--resume", saved, input_text=PASSIVE + "quit\n")
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"your opponent is {player}" in " ".join(resumed.stdout.split())
+    assert resumed.stdout.count("AI: ") >= 1
+    # --level takes the game back from the program
+    level = xenophon_at_home(
+        tmp_path, "play", "--resume", saved, "--level", "beginner", input_text="quit\n"
+    )
+    assert level.returncode == 0 and "the AI plays at level beginner" in level.stdout
+
+
+@pytest.mark.parametrize("mode", ["crash", "timeout", "illegal", "garbage"])
+def test_a_forfeit_in_play_ends_the_game_with_one_line_and_saves_it(mode, tmp_path):
+    script = tmp_path / "bad_player.py"
+    script.write_text(BAD_PLAYER.replace("GOOD = 3", "GOOD = 0"))  # misbehaves at once
+    pids = tmp_path / "pids"
+    opponent = f"cmd[{SHORT}]:{sys.executable} {script} {mode} {pids}"
+    done = play_against(tmp_path, opponent, HUMAN_TURN + "end\n" * 20)
+    assert done.returncode == 0, done.stderr
+    reason = "malformed" if mode == "garbage" else mode
+    flat = " ".join(done.stdout.split())  # long lines are folded at 79 columns
+    assert flat.count("forfeits the game") == 1
+    said = flat.split(f"Your opponent {opponent} forfeits the game ({reason}): ")[1]
+    assert said.split("Game saved")[0].endswith("You win. ")
+    saved = saved_path(done.stdout)
+    assert saved.exists() and "your move>" not in done.stdout.split("forfeits the game")[1]
+    assert load_record(saved).seats == ["human", opponent]
+    assert not any(running(pid) for pid in pids_in(pids))  # killed, its child too
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--opponent", "cmd:no-such-program-anywhere"], "no such program"),
+        (["--opponent", "random"], "--opponent takes cmd:PROGRAM ARGS or python:MODULE:CLASS"),
+        (["--opponent", PY_CLASS, "--level", "easy"], "give --level (or --elo) or --opponent"),
+    ],
+)
+def test_a_bad_opponent_is_one_line_before_the_game(args, words, tmp_path):
+    done = xenophon_at_home(tmp_path, "play", "anabasis", *args)
+    assert done.returncode == 2 and done.stdout == ""
+    [line] = done.stderr.strip().splitlines()
+    assert words in line
+
+
+# -- the calibrated levels as bots: an external player's Elo within a deal ------------------------
+def test_a_level_is_a_bot_so_a_player_is_rated_against_it():
+    report = play_match(GAMES[0], PY_CLASS, "level:beginner", games=2, processes=1, progress=False)
+    assert report.games == 2 and "Elo within a deal" in report.text()
+    assert repr(make_bot("level:beginner", 0)) == "level:beginner"
+    with pytest.raises(SpecError, match="no level 'grandmaster'"):
+        make_bot("level:grandmaster", 0)
+
+
+# -- a player that asks for the tensor ------------------------------------------------------------
+TENSOR_PLAYER = textwrap.dedent(
+    """
+    import json, os, random
+
+    class TensorPlayer:
+        tensor = os.environ.get("ASKED_TENSOR", "observation")
+
+        def choose(self, view, legal_moves, tensor, legal_codes):
+            with open(os.environ["RECORDED_VIEWS"], "a") as out:
+                out.write(json.dumps([len(tensor), legal_codes, legal_moves]) + "\\n")
+            return random.choice(legal_moves)
+    """
+)
+
+
+@pytest.mark.parametrize("kind", ["information_state", "observation"])
+def test_a_player_that_asks_for_a_tensor_gets_it_with_the_action_codes(kind, tmp_path, monkeypatch):
+    (tmp_path / "tensor_player.py").write_text(TENSOR_PLAYER)
+    monkeypatch.setenv("RECORDED_VIEWS", str(tmp_path / "sent.jsonl"))
+    monkeypatch.setenv("ASKED_TENSOR", kind)
+    monkeypatch.chdir(tmp_path)
+    game = GAMES[-1]
+    record = play_one(game, ["python:tensor_player:TensorPlayer", "random"], 2, 0)
+    assert record.forfeit is None
+    size = game_from_spec(game).tables.tensor_size(kind)
+    sent = [json.loads(line) for line in (tmp_path / "sent.jsonl").read_text().splitlines()]
+    assert sent and all(length == size for length, _, _ in sent)
+    assert all(len(codes) == len(set(codes)) == len(texts) for _, codes, texts in sent)
+
+
+def test_asking_for_an_unknown_tensor_is_malformed(tmp_path, monkeypatch):
+    (tmp_path / "tensor_player.py").write_text(TENSOR_PLAYER)
+    monkeypatch.setenv("RECORDED_VIEWS", str(tmp_path / "sent.jsonl"))
+    monkeypatch.setenv("ASKED_TENSOR", "pixels")
+    monkeypatch.chdir(tmp_path)
+    record = play_one(GAMES[0], ["python:tensor_player:TensorPlayer", "random"], 2, 0)
+    assert record.forfeit["reason"] == "malformed" and "'tensor'" in record.forfeit["message"]

@@ -230,6 +230,37 @@ def test_native_game_agrees_with_our_api(name):
 
 @needs_native
 @pytest.mark.parametrize("name", GAMES)
+def test_native_game_serves_the_cores_tensors(name):
+    """Both tensors, of the layout's sizes, equal to the core's at every few
+    decisions of random games, and kept by OpenSpiel's resampling."""
+    xgame = make_game(name, seed=1)
+    game = native.NativeGame(xgame)
+    kind = game.spiel.get_type()
+    assert kind.provides_information_state_tensor and kind.provides_observation_tensor
+    assert game.spiel.information_state_tensor_shape() == [
+        xgame.tables.tensor_size("information_state")
+    ]
+    assert game.spiel.observation_tensor_shape() == [xgame.tables.tensor_size("observation")]
+
+    def check(spiel_state, ours):
+        for player in (0, 1):
+            info = np.asarray(spiel_state.information_state_tensor(player), dtype=np.float32)
+            assert np.array_equal(info, ours.backend.information_state_tensor(player))
+            obs = np.asarray(spiel_state.observation_tensor(player), dtype=np.float32)
+            assert np.array_equal(obs, ours.backend.observation_tensor(player))
+        player = ours.current_player
+        if player >= 0:
+            world = spiel_state.resample_from_infostate(player, random.Random(5).random)
+            assert world.information_state_tensor(player) == spiel_state.information_state_tensor(
+                player
+            )
+
+    ours = xgame.new_initial_state()
+    play_alongside(game.spiel.new_initial_state(), ours, random.Random(2), check, every=7)
+
+
+@needs_native
+@pytest.mark.parametrize("name", GAMES)
 def test_native_game_passes_openspiel_random_simulation_test(name):
     game = native.NativeGame(make_game(name))
     pyspiel.random_sim_test(game.spiel, num_sims=2, serialize=True, verbose=False)

@@ -190,6 +190,25 @@ def test_batch_steps_games_into_one_buffer_and_restarts_them(game, kind):
         batch.step(np.zeros(3, dtype=np.int64))
 
 
+def test_a_batchs_arrays_are_read_only_and_its_legality_its_own(game):
+    """The rows' one-hot planes are cleared where the last write set them,
+    not whole (tensor.h, "Marks"), and an action is checked against the
+    codes the batch listed: so the arrays cannot be changed from Python."""
+    core = importlib.import_module(type(game.new_initial_state().backend).__module__)
+    batch = core.Batch(game.tables, 4, 5, "observation")
+    for array in (batch.tensors, batch.legal, batch.n_legal, batch.players, batch.rewards):
+        assert not array.flags.writeable
+        with pytest.raises(ValueError):
+            array.flat[0] = 1
+    codes = [set(batch.legal[i, : batch.n_legal[i]]) for i in range(4)]
+    others = sorted(set.union(*codes[1:]) - codes[0])
+    if others:  # a code legal in another game only
+        actions = batch.legal[:, 0].astype(np.int64)
+        actions[0] = others[0]
+        with pytest.raises(ValueError, match="game 0: illegal"):
+            batch.step(actions)
+
+
 def test_batch_threads_step_the_same_games(game):
     """Each game has its own generator: splitting the batch over threads
     changes nothing of what is played."""

@@ -8,6 +8,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -118,12 +119,15 @@ template <class Game> struct BatchT {
     TensorKind kind;
     std::vector<State> states;
     std::vector<XenRng> rngs;
-    py::array_t<float> tensors;    // [n, size]: the tensor of the player to move
-    py::array_t<int32_t> players;  // [n]
-    py::array_t<float> rewards;    // [n, 2]
-    py::array_t<uint8_t> dones;    // [n]
-    py::array_t<int32_t> legal;    // [n, XEN_MAX_ACTIONS]: legal codes, ascending
-    py::array_t<int32_t> n_legal;  // [n]
+    std::vector<XenTensorMarks> marks;  // per game: what its row's spans set (tensor.h)
+    std::vector<XenCode> codes;         // [n, XEN_MAX_ACTIONS]: the legal codes, our own copy
+    std::vector<int> n_codes;           // [n]: how many
+    py::array_t<float> tensors;         // [n, size]: the tensor of the player to move
+    py::array_t<int32_t> players;       // [n]
+    py::array_t<float> rewards;         // [n, 2]
+    py::array_t<uint8_t> dones;         // [n]
+    py::array_t<int32_t> legal;         // [n, XEN_MAX_ACTIONS]: legal codes, ascending
+    py::array_t<int32_t> n_legal;       // [n]
     int size;
     int threads;
 
@@ -134,6 +138,9 @@ template <class Game> struct BatchT {
         size = tensor_size<Game>(*tables, kind);
         states.resize(n);
         rngs.resize(n);
+        marks.assign(n, XenTensorMarks{});  // invalid: each row's first write zeroes it whole
+        codes.resize(static_cast<size_t>(n) * XEN_MAX_ACTIONS);
+        n_codes.resize(n);
         tensors = py::array_t<float>({n, size});
         players = py::array_t<int32_t>(n);
         rewards = py::array_t<float>({n, 2});
@@ -141,14 +148,23 @@ template <class Game> struct BatchT {
         legal = py::array_t<int32_t>({n, static_cast<int>(XEN_MAX_ACTIONS)});
         n_legal = py::array_t<int32_t>(n);
         for (int i = 0; i < n; i++) xen_rng_seed(&rngs[i], seed + static_cast<uint64_t>(i));
-        Pointers p = pointers();
-        py::gil_scoped_release release;
-        for (int i = 0; i < n; i++) {
-            p.rewards[2 * i] = p.rewards[2 * i + 1] = 0.0f;
-            p.dones[i] = 0;
-            restart(i);
-            report(i, p);
+        ptrs = pointers();
+        {
+            py::gil_scoped_release release;
+            for (int i = 0; i < n; i++) {
+                ptrs.rewards[2 * i] = ptrs.rewards[2 * i + 1] = 0.0f;
+                ptrs.dones[i] = 0;
+                restart(i);
+                report(i, ptrs);
+            }
         }
+        // read-only to Python: the rows' spans are not zeroed again (tensor.h,
+        // "Marks"), so a row the caller changed would spoil the next tensors
+        for (py::array *array :
+             {static_cast<py::array *>(&tensors), static_cast<py::array *>(&players),
+              static_cast<py::array *>(&rewards), static_cast<py::array *>(&dones),
+              static_cast<py::array *>(&legal), static_cast<py::array *>(&n_legal)})
+            array->attr("flags").attr("writeable") = false;
     }
 
     struct Pointers {
@@ -156,6 +172,7 @@ template <class Game> struct BatchT {
         int32_t *players, *legal, *n_legal;
         uint8_t *dones;
     };
+    Pointers ptrs;  // the arrays' data, taken while they were writeable
 
     Pointers pointers() {
         return {tensors.mutable_data(), rewards.mutable_data(), players.mutable_data(),
@@ -181,12 +198,23 @@ template <class Game> struct BatchT {
         const State *st = &states[i];
         int player = Game::current_player(st);
         p.players[i] = player;
+        xen_tensor_marks_now = &marks[i];
         write_tensor<Game>(t(), st, player, kind, p.tensors + static_cast<size_t>(i) * size);
-        XenCode codes[XEN_MAX_ACTIONS];
-        int n = Game::legal_actions(t(), st, codes);
+        xen_tensor_marks_now = nullptr;
+        XenCode *legal_codes = &codes[static_cast<size_t>(i) * XEN_MAX_ACTIONS];
+        int n = Game::legal_actions(t(), st, legal_codes);
         int32_t *row = p.legal + static_cast<size_t>(i) * XEN_MAX_ACTIONS;
-        for (int k = 0; k < n; k++) row[k] = codes[k];
-        p.n_legal[i] = n;
+        for (int k = 0; k < n; k++) row[k] = legal_codes[k];
+        p.n_legal[i] = n_codes[i] = n;
+    }
+
+    // Whether `code` is legal in game i: one of the codes its report listed
+    // (ascending), not the numpy array, which the caller may have changed.
+    bool listed(int i, int64_t code) const {
+        const XenCode *first = &codes[static_cast<size_t>(i) * XEN_MAX_ACTIONS];
+        const XenCode *last = first + n_codes[i];
+        return code >= 0 && code <= 0xFFFF &&
+               std::binary_search(first, last, static_cast<XenCode>(code));
     }
 
     void step(const py::array_t<int64_t, py::array::c_style | py::array::forcecast> &actions) {
@@ -196,11 +224,10 @@ template <class Game> struct BatchT {
                                   ")");
         const int64_t *a = actions.data();
         for (int i = 0; i < n; i++)
-            if (a[i] < 0 || a[i] > 0xFFFF ||
-                !Game::is_legal(t(), &states[i], static_cast<XenCode>(a[i])))
+            if (!listed(i, a[i]))
                 throw py::value_error("game " + std::to_string(i) + ": illegal action code " +
                                       std::to_string(a[i]));
-        Pointers p = pointers();
+        const Pointers p = ptrs;
         py::gil_scoped_release release;
         // games [k n / m, (k + 1) n / m) on thread k of m: each game is its own
         int m = threads < n ? threads : n;

@@ -22,7 +22,9 @@
 // printable characters (short enough for std::string's inline buffer).
 // Serialize / DeserializeState use the state's bytes in hex, the same bytes
 // as xenophon's State.to_bytes(). ResampleFromInfostate calls the core's
-// resample, seeded from the rng OpenSpiel passes in.
+// resample, seeded from the rng OpenSpiel passes in. The information-state
+// and observation tensors are the core's (docs/tensors.md), written straight
+// into the span OpenSpiel passes; their sizes are counted once per game.
 #pragma once
 
 #include <atomic>
@@ -73,9 +75,9 @@ template <class Core> GameType MakeGameType() {
                     /*max_num_players=*/2,
                     /*min_num_players=*/2,
                     /*provides_information_state_string=*/true,
-                    /*provides_information_state_tensor=*/false,
+                    /*provides_information_state_tensor=*/true,
                     /*provides_observation_string=*/true,
-                    /*provides_observation_tensor=*/false,
+                    /*provides_observation_tensor=*/true,
                     /*parameter_specification=*/{{"tables", GameParameter(std::string())}},
                     /*default_loadable=*/false};
 }
@@ -138,6 +140,16 @@ template <class Core> class State : public open_spiel::State {
         return InformationStateString(player);
     }
 
+    void InformationStateTensor(Player player, absl::Span<float> values) const override {
+        CheckTensor(player, values, game_->InformationStateTensorSize());
+        Core::information_state_tensor(tables_, &s_, player, values.data());
+    }
+
+    void ObservationTensor(Player player, absl::Span<float> values) const override {
+        CheckTensor(player, values, game_->ObservationTensorSize());
+        Core::observation_tensor(tables_, &s_, player, values.data());
+    }
+
     std::unique_ptr<open_spiel::State> Clone() const override {
         clones.fetch_add(1, std::memory_order_relaxed);
         return std::make_unique<State>(*this);
@@ -184,6 +196,12 @@ template <class Core> class State : public open_spiel::State {
     }
 
   private:
+    static void CheckTensor(Player player, absl::Span<float> values, int size) {
+        SPIEL_CHECK_GE(player, 0);
+        SPIEL_CHECK_LT(player, 2);
+        SPIEL_CHECK_EQ(static_cast<int>(values.size()), size);
+    }
+
     static int HexDigit(char c) {
         if (c >= '0' && c <= '9') return c - '0';
         if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -206,7 +224,16 @@ template <class Core> class Game : public open_spiel::Game {
                 std::string(Core::kName) +
                 " needs the game parameter tables=<0x address of xenophon's "
                 "tables>; load it through xenophon.interop.native");
+        CoreState s;
+        Core::initial_state(tables_, &s);
+        information_state_size_ = Core::information_state_tensor(tables_, &s, 0, nullptr);
+        observation_size_ = Core::observation_tensor(tables_, &s, 0, nullptr);
     }
+
+    std::vector<int> InformationStateTensorShape() const override {
+        return {information_state_size_};
+    }
+    std::vector<int> ObservationTensorShape() const override { return {observation_size_}; }
 
     int NumDistinctActions() const override { return 1 << 16; }
     int MaxChanceOutcomes() const override { return 1 << 16; }
@@ -231,7 +258,9 @@ template <class Core> class Game : public open_spiel::Game {
     }
 
   private:
+    using CoreState = typename Core::CoreState;
     const typename Core::Tables *tables_;
+    int information_state_size_ = 0, observation_size_ = 0;  // floats (counted once)
 };
 
 template <class Core>

@@ -54,6 +54,8 @@ EXIT_SECONDS = 2.0
 MAX_ANSWER_BYTES = 1 << 20
 #: the end of the player's standard error a crash reason quotes
 STDERR_TAIL = 4096
+#: the tensors a player may ask for in its ready answer (docs/players.md, docs/tensors.md)
+TENSOR_KINDS = ("information_state", "observation")
 #: why a game is lost: the program died, was silent too long, named a move
 #: not legal now, or wrote something that is not an answer
 REASONS = ("crash", "timeout", "illegal", "malformed")
@@ -298,6 +300,7 @@ class ExternalPlayer:
         self.name = spec.spec
         self.channel: Channel | None = None
         self.seat: int | None = None
+        self.tensor: str | None = None  # the tensor its ready answer asked for
 
     def __repr__(self) -> str:
         return self.name
@@ -307,7 +310,7 @@ class ExternalPlayer:
         it crashes, is late, or answers something that is no legal move)."""
         seat = state.current_player
         channel = self._channel(state, seat)
-        channel.send(decision_message(state, seat), self.spec.move_seconds)
+        channel.send(decision_message(state, seat, self.tensor), self.spec.move_seconds)
         answer = _answer(channel, channel.receive(self.spec.move_seconds))
         if "move" not in answer or not isinstance(answer["move"], str):
             raise channel.forfeit("malformed", "the answer has no string 'move'")
@@ -324,7 +327,7 @@ class ExternalPlayer:
             self.channel = Channel(self.spec.argv, seat)
             start = start_message(state, seat, self.seed, self.spec.move_seconds)
             self.channel.send(start, self.spec.start_seconds)
-            _check_ready(self.channel, self.channel.receive(self.spec.start_seconds))
+            self.tensor = _check_ready(self.channel, self.channel.receive(self.spec.start_seconds))
         elif seat != self.seat:
             raise XenophonError(f"{self.name} plays seat {self.seat}, not seat {seat}")
         return self.channel
@@ -344,6 +347,44 @@ class ExternalPlayer:
         else:
             channel.close(0.0)
 
+    def abandon(self) -> None:
+        """Ends the program of a game left unfinished (the player quit): its
+        input is closed, with no game-over message; killed after EXIT_SECONDS."""
+        channel, self.channel = self.channel, None
+        if channel is not None:
+            channel.close(EXIT_SECONDS)
+
+
+class Opponent:
+    """An external player as `xenophon play`'s opponent: the interface the
+    session asks of a level's bot (reseed, analyse, choose_from) over an
+    ExternalPlayer. `analyse` is the program's move (Forfeit if it crashes,
+    is late or answers no legal move); nothing else of it is shown."""
+
+    def __init__(self, spec: str, seed: int):
+        self.player = ExternalPlayer(parse_external(spec), seed)
+        self.name = spec
+
+    def __repr__(self) -> str:
+        return self.name
+
+    def reseed(self, seed: int) -> None:
+        """Nothing: the program's seed is the one of its start message."""
+
+    def analyse(self, state: State, **_progress: Any) -> Move:
+        return self.player.choose(state)
+
+    def choose_from(self, result: Move) -> Move:
+        return result
+
+    def close(self, state: State, forfeit: Forfeit | None = None) -> None:
+        """Ends the program: told the game is over when it is (or killed at
+        once when it forfeited), its input closed when the player left."""
+        if forfeit is not None or state.is_terminal():
+            self.player.finish(state, forfeit)
+        else:
+            self.player.abandon()
+
 
 def _answer(channel: Channel, line: bytes) -> dict[str, Any]:
     try:
@@ -357,13 +398,20 @@ def _answer(channel: Channel, line: bytes) -> dict[str, Any]:
     return answer
 
 
-def _check_ready(channel: Channel, line: bytes) -> None:
+def _check_ready(channel: Channel, line: bytes) -> str | None:
+    """The ready answer checked: the tensor it asks for, if any."""
     answer = _answer(channel, line)
     if answer.get("type") != "ready" or answer.get("protocol") != PROTOCOL:
         raise channel.forfeit(
             "malformed",
             f'the handshake\'s answer must be {{"type": "ready", "protocol": {PROTOCOL}}}',
         )
+    tensor = answer.get("tensor")
+    if tensor is not None and tensor not in TENSOR_KINDS:
+        raise channel.forfeit(
+            "malformed", f"the handshake's 'tensor' must be one of {', '.join(TENSOR_KINDS)}"
+        )
+    return tensor
 
 
 def start_message(state: State, seat: int, seed: int, move_seconds: float) -> dict[str, Any]:
@@ -379,15 +427,18 @@ def start_message(state: State, seat: int, seed: int, move_seconds: float) -> di
     }
 
 
-def decision_message(state: State, seat: int) -> dict[str, Any]:
+def decision_message(state: State, seat: int, tensor: str | None = None) -> dict[str, Any]:
     """A decision: the seat's view and its legal moves (the last field, so
-    that a program can cut them off the line's end)."""
-    return {
-        "type": "move",
-        "seat": seat,
-        "view": state.view(seat),
-        "legal_moves": [move.text for move in state.legal_moves()],
-    }
+    that a program can cut them off the line's end); for a player that asked
+    for a tensor, also the seat's tensor of that kind (the C core's,
+    docs/tensors.md) and the legal moves' action codes, in the same order."""
+    message: dict[str, Any] = {"type": "move", "seat": seat, "view": state.view(seat)}
+    moves = state.legal_moves()
+    if tensor is not None:
+        message["tensor"] = getattr(state.backend, f"{tensor}_tensor")(seat).tolist()
+        message["legal_codes"] = [move.code for move in moves]
+    message["legal_moves"] = [move.text for move in moves]
+    return message
 
 
 def game_over_message(state: State, seat: int, forfeit: Forfeit | None) -> dict[str, Any]:

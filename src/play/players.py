@@ -4,9 +4,11 @@ the search (`xenophon.search.bots`) and the optional interop with OpenSpiel
 
 A spec is ``kind:option=value,...`` (``"ismcts:iterations=2000"``,
 ``"pimc:worlds=8,iterations=2000"``, ``"greedy"``, ``"random"``,
-``"cheat:iterations=2000"``, and with OpenSpiel ``"openspiel:iterations=2000"``), or an
-external player: a program, ``"cmd:./my_bot --depth 3"``, or a Python class,
-``"python:my_module:MyPlayer"`` (`xenophon.play.external`, docs/players.md).
+``"cheat:iterations=2000"``, and with OpenSpiel ``"openspiel:iterations=2000"``),
+one of `xenophon play`'s calibrated levels, ``"level:normal"`` (`xenophon.play.levels`:
+the bot the level's Elo on the ladder was measured with), or an external player: a
+program, ``"cmd:./my_bot --depth 3"``, or a Python class, ``"python:my_module:MyPlayer"``
+(`xenophon.play.external`, docs/players.md).
 Its options are the bot's settings (``time`` for ``time_limit``), checked
 against the ranges in `xenophon.search.bots.SETTINGS`; a spec that gives a
 time and no iterations searches for that time only.
@@ -21,9 +23,12 @@ from xenophon.interop.native import OpenSpielISMCTSBot
 from xenophon.kernel.errors import shown
 from xenophon.kernel.registry import SpecError, parse_spec
 from xenophon.play.external import ExternalPlayer, is_external, parse_external
+from xenophon.play.levels import LEVELS, LevelBot
 from xenophon.search import bots
 
-BOT_KINDS = ("random", "greedy", "ismcts", "pimc", "cheat", "openspiel")
+BOT_KINDS = ("random", "greedy", "ismcts", "pimc", "cheat", "openspiel", "level")
+#: the head of a level's spec: level:NAME
+LEVEL_KIND = "level:"
 #: what a spec writes for a setting of another name
 SPEC_NAMES = {"time_limit": "time", "evaluation": "eval"}
 #: the settings OpenSpiel's bot takes (its class lives with the optional interop)
@@ -42,8 +47,8 @@ def _bot_kind(name: str) -> tuple[Callable[..., Any], tuple[str, ...]]:
     }
     if name not in kinds:
         raise SpecError(
-            f"unknown bot '{shown(name)}' ({', '.join(BOT_KINDS)}, or cmd:PROGRAM ARGS, "
-            "python:MODULE:CLASS)"
+            f"unknown bot '{shown(name)}' ({', '.join(BOT_KINDS[:-1])}, level:NAME, or "
+            "cmd:PROGRAM ARGS, python:MODULE:CLASS)"
         )
     return kinds[name]
 
@@ -76,9 +81,20 @@ def make_bot(spec: str, seed: int):
     class loaded; its child process starts at its first decision)."""
     if is_external(spec):
         return ExternalPlayer(parse_external(spec), seed)
+    if spec.strip().startswith(LEVEL_KIND):
+        return level_bot(spec, seed)
     name, settings = bot_settings(spec)
     constructor, _ = _bot_kind(name)
     try:
         return constructor(seed=seed, **settings)
     except bots.SettingError as error:  # settings that do not fit together
         raise bots.SettingError(f"bot '{shown(spec)}': {error}") from None
+
+
+def level_bot(spec: str, seed: int) -> LevelBot:
+    """The bot of a calibrated level, 'level:normal' (SpecError for a name
+    that is no level)."""
+    name = spec.strip()[len(LEVEL_KIND) :].strip()
+    if name not in LEVELS:
+        raise SpecError(f"bot '{shown(spec)}': no level '{shown(name)}' ({', '.join(LEVELS)})")
+    return LevelBot(LEVELS[name], seed)

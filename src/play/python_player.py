@@ -8,7 +8,10 @@ program, handled alike (`xenophon.play.external`).
 The class is made without arguments and has
 ``choose(view, legal_moves) -> str`` (a dict and a list of move texts; the
 answer one of them) and, if it wants them, ``new_game(game, seat, options,
-seed)`` and ``game_over(view, returns, forfeit)``. MODULE is a module name
+seed)`` and ``game_over(view, returns, forfeit)``. A class with an attribute
+``tensor = "information_state"`` (or ``"observation"``) is asked
+``choose(view, legal_moves, tensor, legal_codes)`` instead: the seat's tensor
+(a list of floats) and the legal moves' action codes. MODULE is a module name
 (imported with the current folder first on the path) or a ``.py`` file.
 An exception in the class ends this process: the game is lost with its
 last line quoted.
@@ -74,8 +77,19 @@ def answer(player: Any, message: dict[str, Any]) -> dict[str, Any] | None:
             message["options"],
             message["seed"],
         )
-        return {"type": "ready", "protocol": PROTOCOL, "name": type(player).__name__}
+        ready = {"type": "ready", "protocol": PROTOCOL, "name": type(player).__name__}
+        tensor = getattr(player, "tensor", None)
+        return ready if tensor is None else {**ready, "tensor": tensor}
     if kind == "move":
+        if "tensor" in message:
+            return {
+                "move": player.choose(
+                    message["view"],
+                    message["legal_moves"],
+                    message["tensor"],
+                    message["legal_codes"],
+                )
+            }
         return {"move": player.choose(message["view"], message["legal_moves"])}
     _hook(player, "game_over", message.get("view"), message.get("returns"), message.get("forfeit"))
     return None

@@ -23,7 +23,7 @@ static void plane_bits(XenTensorWriter *w, int p, uint64_t bb) {
     float *f = xen_tensor_span(w, ANA_SQUARES);
     int q;
     if (f)
-        FOR_BITS (q, bb) f[board_square(p, q)] = 1.0f;
+        FOR_BITS (q, bb) xen_tensor_set(w, f, board_square(p, q));
 }
 
 /* One plane per card id: 1 where seat `owner` has that card. */
@@ -32,7 +32,8 @@ static void card_planes(XenTensorWriter *w, const AnaTables *t, const AnaState *
     float *f = xen_tensor_span(w, t->n_cards * ANA_SQUARES);
     int q;
     if (f)
-        FOR_BITS (q, s->occ[owner]) f[s->sq_card[q] * ANA_SQUARES + board_square(p, q)] = 1.0f;
+        FOR_BITS (q, s->occ[owner])
+            xen_tensor_set(w, f, s->sq_card[q] * ANA_SQUARES + board_square(p, q));
 }
 
 /* A per-card count array as floats (the card set's ids only). */
