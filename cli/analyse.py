@@ -18,6 +18,7 @@ from xenophon.cli.common import (
     real_number,
     whole_number,
 )
+from xenophon.kernel.errors import XenophonError
 from xenophon.kernel.files import check_output, write_atomic
 from xenophon.kernel.game import State, plural
 from xenophon.play.explain import DEFAULT_WORLDS, MAX_WORLDS, MIN_HURT, Explanation, explain_search
@@ -30,6 +31,7 @@ from xenophon.play.review import (
     decisions_of,
     review_picture,
     review_points,
+    review_seat,
 )
 from xenophon.search.belief import world_draw
 from xenophon.search.bots import (
@@ -214,18 +216,13 @@ def choose_position(record: Record, args: argparse.Namespace) -> tuple[State, in
 
 
 def record_seat(record: Record, final: State, seat: int | None, verb: str) -> int:
-    """The seat `analyse`, `suggest` and `review` take: the one given, the
-    record's when it is redacted, else the player to move at its end."""
-    if record.view is not None and seat not in (None, record.view):
-        raise UsageError(
-            f"this record was redacted for seat {record.view}; it can only be "
-            f"{verb} from seat {record.view}'s side"
-        )
-    if seat is None:
-        seat = record.view if record.view is not None else final.current_player
-    if seat not in (0, 1):
-        raise UsageError(f"the game is over: say which seat is {verb} with --as")
-    return seat
+    """The seat `analyse`, `suggest` and `review` take (review_seat: the one
+    given, the record's when it is redacted, a saved game's human, else the
+    player to move at its end), or one line saying what to give."""
+    try:
+        return review_seat(record, final, seat, verb)
+    except XenophonError as error:
+        raise UsageError(str(error)) from None
 
 
 def result_table(result: SearchResult, top: int) -> str:
@@ -359,9 +356,11 @@ def run_review(args: argparse.Namespace) -> int:
                     "line": point.index + 2,
                     "turn": point.turn,
                     "played": point.played,
-                    "played_win": round(point.played_win, 3),  # type: ignore[arg-type]
+                    "played_win": round(point.played_win, 3),
                     "better": point.better,
                     "better_win": round(point.win, 3),
+                    "margin": round(point.margin, 3),
+                    "visits": min(point.played_visits, point.better_visits),
                 }
             )
         if progress:
@@ -374,6 +373,7 @@ def run_review(args: argparse.Namespace) -> int:
     )
     for image_format, path in pictures.items():
         write_atomic(path, review_picture(points, title, image_format))
+    budget = f"{args.time:g} s" if args.time else plural(bot.iterations, "iteration")
     if args.json:
         print(
             json.dumps(
@@ -389,12 +389,14 @@ def run_review(args: argparse.Namespace) -> int:
     print(
         f"seat {args.seat}: {plural(len(indexes), 'decision')} with a choice, "
         f"{plural(len(mistakes), 'mistake')} (win probability drop above "
-        f"{percent(args.threshold)})"
+        f"{percent(args.threshold)} plus its 95% interval; the move played and the "
+        f"better one each searched with {budget})"
     )
     for m in mistakes:
         print(
             f"  step {m['step']}, line {m['line']} (turn {m['turn']}): played {m['played']} "
-            f"({percent(m['played_win'])}), better: {m['better']} ({percent(m['better_win'])})"
+            f"({percent(m['played_win'])}), better: {m['better']} ({percent(m['better_win'])}), "
+            f"drop {percent(m['better_win'] - m['played_win'])} ± {percent(m['margin'])}"
         )
     print("win probability: " + sparkline(curve))
     for path in pictures.values():

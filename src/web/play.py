@@ -27,7 +27,12 @@ from xenophon.play.records import (
     parse_record,
     replay,
 )
-from xenophon.play.review import MISTAKE_THRESHOLD, REVIEW_ITERATIONS, review_points
+from xenophon.play.review import (
+    MISTAKE_THRESHOLD,
+    REVIEW_ITERATIONS,
+    review_points,
+    review_seat,
+)
 from xenophon.play.session import (
     DEFAULT_LEVEL,
     HIDDEN,
@@ -527,20 +532,6 @@ def _record_for_request(request: dict[str, Any]) -> Record:
     return load_record(path)
 
 
-def _review_seat(record: Record, request: dict[str, Any]) -> int:
-    asked = _seat(request)
-    if record.view is not None:
-        if asked not in (None, record.view):
-            raise PageError(
-                f"this record was redacted for seat {record.view}; it can only be "
-                f"reviewed as seat {record.view}"
-            )
-        return record.view
-    if asked is not None:
-        return asked
-    return record.seats.index("human") if "human" in record.seats else 0
-
-
 def _review_iterations(request: dict[str, Any]) -> int:
     """A whole number (or its text, in ASCII digits) from 1 to MAX_REVIEW_ITERATIONS."""
     value = _whole_number(request.get("iterations", REVIEW_ITERATIONS))
@@ -566,9 +557,11 @@ class _ReviewBot:
     def __init__(self, bot: ISMCTSBot, searches: Searches, cancelled: Callable[[], bool]):
         self.bot, self.searches, self.cancelled = bot, searches, cancelled
 
-    def analyse(self, state: Any) -> SearchResult:
+    def analyse(self, state: Any, root_moves: list[int] | None = None) -> SearchResult:
         return self.searches.run(
-            lambda checked: self.bot.analyse(state, on_progress=checked, every=PROGRESS_EVERY),
+            lambda checked: self.bot.analyse(
+                state, on_progress=checked, every=PROGRESS_EVERY, root_moves=root_moves
+            ),
             cancelled=self.cancelled,
         )
 
@@ -584,10 +577,10 @@ def review(
     win-probability curve one decision at a time, until `cancelled()` (its
     searches as `searches` runs them)."""
     record = _record_for_request(request)
-    seat = _review_seat(record, request)
     iterations = _review_iterations(request)
     game = make_game_for(record)
     final, before = replay(record, game)
+    seat = review_seat(record, final, _seat(request), "reviewed", "in the Seat menu")
     positions = [state.view(seat) for state in before[1:]] + ([final.view(seat)] if before else [])
     lines = [{"seat": line["seat"], "text": line.get("move", HIDDEN)} for line in record.lines]
     send(
