@@ -110,7 +110,10 @@ const HANDLERS = {
   setup(m) {
     app.game = m.game; app.seat = m.seat; app.cards = m.cards; app.view = null; app.options = m.options;
     $("#move-text").placeholder = BOARDS[m.game]?.moveExample || "type a move";
-    $("#log").replaceChildren(); $("#analysis").replaceChildren(); say(m.note || "");
+    $("#log").replaceChildren(); $("#analysis").replaceChildren();
+    const where = m.resumed ? `Saved back to ${m.save_path} as you play.`
+      : `Saved to ${m.save_path} once you have moved (a page closed before that leaves no file).`;
+    say([m.note, where].filter(Boolean).join(" "));
     $("#status").textContent = `${m.game}: you are seat ${m.seat} (${m.seat === 0 ? "first" : "second"} to move), the AI plays at level ${m.level}`;
     setState("thinking");
     return 0;
