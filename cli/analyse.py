@@ -318,12 +318,35 @@ def run_analyse(args: argparse.Namespace) -> int:
 
 def sparkline(values: list[float], width: int = 60) -> str:
     """The values as block characters, averaged into at most `width` columns."""
-    if len(values) > width:
-        buckets = [
-            values[i * len(values) // width : (i + 1) * len(values) // width] for i in range(width)
-        ]
-        values = [sum(b) / len(b) for b in buckets]
-    return "".join(SPARK[min(len(SPARK) - 1, int(v * len(SPARK)))] for v in values)
+    return "".join(SPARK[min(len(SPARK) - 1, int(v * len(SPARK)))] for v in columns(values, width))
+
+
+def columns(values: list[Any], width: int) -> list[Any]:
+    """At most `width` columns of `values`: each the mean of its share
+    (numbers), or its first value (anything else)."""
+    if len(values) <= width:
+        return values
+    buckets = [values[i * len(values) // width : (i + 1) * len(values) // width] for i in range(width)]
+    if all(isinstance(v, float) for v in values):
+        return [sum(b) / len(b) for b in buckets]
+    return [b[0] for b in buckets]
+
+
+def curve_lines(points: list[ReviewPoint], width: int = 60) -> list[str]:
+    """The terminal's curve with its axes: the scale of the blocks, the curve,
+    and below it the turns (each labelled where it begins, when it fits)."""
+    turns = columns([point.turn for point in points], width)
+    axis = ""
+    for column, turn in enumerate(turns):
+        starts = column == 0 or turns[column - 1] != turn
+        if starts and len(axis) <= column and (not axis or column > len(axis)):
+            axis += " " * (column - len(axis)) + str(turn)
+    return [
+        f"win probability before each decision ({SPARK[0]} 0% to {SPARK[-1]} 100%, "
+        f"{SPARK[3]}{SPARK[4]} around 50%), by turn:",
+        "  " + sparkline([point.win for point in points], width),
+        "  " + axis,
+    ]
 
 
 def run_review(args: argparse.Namespace) -> int:
@@ -398,7 +421,7 @@ def run_review(args: argparse.Namespace) -> int:
             f"({percent(m['played_win'])}), better: {m['better']} ({percent(m['better_win'])}), "
             f"drop {percent(m['better_win'] - m['played_win'])} ± {percent(m['margin'])}"
         )
-    print("win probability: " + sparkline(curve))
+    print("\n".join(curve_lines(points)))
     for path in pictures.values():
         print(f"review picture written to {path}")
     return 0

@@ -122,3 +122,26 @@ def test_review_says_one_mistake_and_the_interval(tmp_path):
     assert "2 mistakes (win probability drop above 10% plus its 95% interval" in said.stdout
     assert "each searched with 300 iterations" in said.stdout
     assert said.stdout.count(" ± ") == 2
+
+
+def test_the_terminals_curve_has_its_axes(tmp_path):
+    """Issue 49, item 5 ("axes on every curve"): the scale of the blocks, and
+    below the curve the turns, each label under the column where it begins."""
+    path = as_saved_game(selfplay(tmp_path, 24), human=1)
+    lines = xenophon("review", path, "--iterations", 50).stdout.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("win probability before"))
+    assert "▁ 0% to █ 100%" in lines[at] and lines[at].endswith("by turn:")
+    curve, axis = lines[at + 1], lines[at + 2]
+    assert len(curve.strip()) == 60  # 149 decisions in 60 columns
+    labels = [(axis.index(label, start), int(label)) for label, start in labelled(axis)]
+    assert labels[0] == (2, 1)  # the first decision's turn, under the first column
+    assert [turn for _, turn in labels] == sorted({turn for _, turn in labels})
+    assert all(column < len(curve) for column, _ in labels)
+
+
+def labelled(axis):
+    """The labels of the turn axis and where each begins."""
+    start = 0
+    for label in axis.split():
+        yield label, start
+        start = axis.index(label, start) + len(label)
