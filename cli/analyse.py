@@ -326,7 +326,9 @@ def columns(values: list[Any], width: int) -> list[Any]:
     (numbers), or its first value (anything else)."""
     if len(values) <= width:
         return values
-    buckets = [values[i * len(values) // width : (i + 1) * len(values) // width] for i in range(width)]
+    buckets = [
+        values[i * len(values) // width : (i + 1) * len(values) // width] for i in range(width)
+    ]
     if all(isinstance(v, float) for v in values):
         return [sum(b) / len(b) for b in buckets]
     return [b[0] for b in buckets]
