@@ -218,8 +218,11 @@ def test_review_draws_a_picture_with_axes_turns_and_the_mistakes(random_games, t
     assert data["mistakes"], "random play makes mistakes"
     numbers = [str(n) for n in range(1, min(17, len(data["mistakes"])) + 1)]
     assert all(texts.count(number) >= 2 for number in numbers)  # mark and table row
+    assert "drop ±95%" in texts
     for mistake in data["mistakes"][:17]:
         assert mistake["played"][:29] in " ".join(texts)
+    drops = [text for text in texts if re.fullmatch(r"\d+±\d+", text)]
+    assert len(drops) == min(17, len(data["mistakes"]))  # each row's drop and interval
     header = png.read_bytes()[:24]
     assert header[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = int.from_bytes(header[16:20], "big"), int.from_bytes(header[20:24], "big")

@@ -263,18 +263,19 @@ def _draw_table(axes: Any, mistakes: list[ReviewPoint]) -> None:
             f"{point.played_win * 100:.0f}%",
             _short(point.better),
             f"{point.win * 100:.0f}%",
+            f"{(point.win - point.played_win) * 100:.0f}±{point.margin * 100:.0f}",
         ]
         for number, point in enumerate(mistakes[:MAX_TABLE_ROWS], start=1)
     ]
     if len(mistakes) > MAX_TABLE_ROWS:
-        rows.append(["", "", f"... and {len(mistakes) - MAX_TABLE_ROWS} more", "", "", ""])
+        rows.append(["", "", f"... and {len(mistakes) - MAX_TABLE_ROWS} more", "", "", "", ""])
     table = axes.table(
         cellText=rows,
-        colLabels=["#", "turn", "played", "win", "better", "win"],
+        colLabels=["#", "turn", "played", "win", "better", "win", "drop ±95%"],
         loc="upper center",
         cellLoc="left",
         colLoc="left",
-        colWidths=[0.05, 0.08, 0.37, 0.08, 0.34, 0.08],
+        colWidths=[0.05, 0.07, 0.33, 0.07, 0.31, 0.07, 0.10],
     )
     table.auto_set_font_size(False)
     table.set_fontsize(7)
