@@ -173,7 +173,7 @@ def _picture(plt: Any, points: list[ReviewPoint], title: str, image_format: str)
     from io import BytesIO
 
     figure, (curve, table) = plt.subplots(
-        1, 2, figsize=(13, 4.8), gridspec_kw={"width_ratios": [2, 1.3]}
+        1, 2, figsize=(14, 4.8), gridspec_kw={"width_ratios": [2, 1.5]}
     )
     try:
         _draw_curve(curve, points)
@@ -275,7 +275,7 @@ def _draw_table(axes: Any, mistakes: list[ReviewPoint]) -> None:
         loc="upper center",
         cellLoc="left",
         colLoc="left",
-        colWidths=[0.05, 0.07, 0.33, 0.07, 0.31, 0.07, 0.10],
+        colWidths=[0.04, 0.06, 0.33, 0.06, 0.31, 0.06, 0.14],
     )
     table.auto_set_font_size(False)
     table.set_fontsize(7)
