@@ -113,7 +113,7 @@ const HANDLERS = {
     $("#log").replaceChildren(); $("#analysis").replaceChildren();
     const where = m.resumed ? `Saved back to ${m.save_path} as you play.`
       : `Saved to ${m.save_path} once you have moved (a page closed before that leaves no file).`;
-    say([m.note, where].filter(Boolean).join(" "));
+    say([m.note, where].filter(Boolean).join(" "), !m.note);   // a changed level's note is a warning
     $("#status").textContent = `${m.game}: you are seat ${m.seat} (${m.seat === 0 ? "first" : "second"} to move), the AI plays at level ${m.level}`;
     setState("thinking");
     return 0;
