@@ -95,8 +95,8 @@ def add_position_arguments(parser: Any) -> None:
         dest="seat",
         type=int,
         choices=(0, 1),
-        help="the seat whose information is used (default: the player "
-        "to move at the end of the record)",
+        help="the seat whose information is used (default: the record's seat when it is "
+        "redacted, a saved game's human, else the player to move at its end)",
     )
 
 
@@ -152,7 +152,7 @@ def add_parsers(commands: Any) -> None:
         type=int,
         choices=(0, 1),
         help="the seat to review (default: as for `suggest`, the record's seat when it is "
-        "redacted, else the player to move at its end)",
+        "redacted, a saved game's human, else the player to move at its end)",
     )
     parser.add_argument(
         "--threshold",
