@@ -18,6 +18,7 @@ from xenophon.cli.common import (
     real_number,
     whole_number,
 )
+from xenophon.kernel.errors import XenophonError
 from xenophon.kernel.files import check_output, write_atomic
 from xenophon.kernel.game import State, plural
 from xenophon.kernel.naming import MoveNames
@@ -38,6 +39,7 @@ from xenophon.play.review import (
     decisions_of,
     review_picture,
     review_points,
+    review_seat,
 )
 from xenophon.search.belief import world_draw
 from xenophon.search.bots import (
@@ -101,8 +103,8 @@ def add_position_arguments(parser: Any) -> None:
         dest="seat",
         type=int,
         choices=(0, 1),
-        help="the seat whose information is used (default: the player "
-        "to move at the end of the record)",
+        help="the seat whose information is used (default: the record's seat when it is "
+        "redacted, a saved game's human, else the player to move at its end)",
     )
 
 
@@ -158,7 +160,7 @@ def add_parsers(commands: Any) -> None:
         type=int,
         choices=(0, 1),
         help="the seat to review (default: as for `suggest`, the record's seat when it is "
-        "redacted, else the player to move at its end)",
+        "redacted, a saved game's human, else the player to move at its end)",
     )
     parser.add_argument(
         "--threshold",
@@ -233,18 +235,13 @@ def _position(
 
 
 def record_seat(record: Record, final: State, seat: int | None, verb: str) -> int:
-    """The seat `analyse`, `suggest` and `review` take: the one given, the
-    record's when it is redacted, else the player to move at its end."""
-    if record.view is not None and seat not in (None, record.view):
-        raise UsageError(
-            f"this record was redacted for seat {record.view}; it can only be "
-            f"{verb} from seat {record.view}'s side"
-        )
-    if seat is None:
-        seat = record.view if record.view is not None else final.current_player
-    if seat not in (0, 1):
-        raise UsageError(f"the game is over: say which seat is {verb} with --as")
-    return seat
+    """The seat `analyse`, `suggest` and `review` take (review_seat: the one
+    given, the record's when it is redacted, a saved game's human, else the
+    player to move at its end), or one line saying what to give."""
+    try:
+        return review_seat(record, final, seat, verb)
+    except XenophonError as error:
+        raise UsageError(str(error)) from None
 
 
 def result_table(result: SearchResult, top: int, state: State, names: MoveNames) -> str:
@@ -341,12 +338,37 @@ def run_analyse(args: argparse.Namespace) -> int:
 
 def sparkline(values: list[float], width: int = 60) -> str:
     """The values as block characters, averaged into at most `width` columns."""
-    if len(values) > width:
-        buckets = [
-            values[i * len(values) // width : (i + 1) * len(values) // width] for i in range(width)
-        ]
-        values = [sum(b) / len(b) for b in buckets]
-    return "".join(SPARK[min(len(SPARK) - 1, int(v * len(SPARK)))] for v in values)
+    return "".join(SPARK[min(len(SPARK) - 1, int(v * len(SPARK)))] for v in columns(values, width))
+
+
+def columns(values: list[Any], width: int) -> list[Any]:
+    """At most `width` columns of `values`: each the mean of its share
+    (numbers), or its first value (anything else)."""
+    if len(values) <= width:
+        return values
+    buckets = [
+        values[i * len(values) // width : (i + 1) * len(values) // width] for i in range(width)
+    ]
+    if all(isinstance(v, float) for v in values):
+        return [sum(b) / len(b) for b in buckets]
+    return [b[0] for b in buckets]
+
+
+def curve_lines(points: list[ReviewPoint], width: int = 60) -> list[str]:
+    """The terminal's curve with its axes: the scale of the blocks, the curve,
+    and below it the turns (each labelled where it begins, when it fits)."""
+    turns = columns([point.turn for point in points], width)
+    axis = ""
+    for column, turn in enumerate(turns):
+        starts = column == 0 or turns[column - 1] != turn
+        if starts and len(axis) <= column and (not axis or column > len(axis)):
+            axis += " " * (column - len(axis)) + str(turn)
+    return [
+        f"win probability before each decision ({SPARK[0]} 0% to {SPARK[-1]} 100%, "
+        f"{SPARK[3]}{SPARK[4]} around 50%), by turn:",
+        "  " + sparkline([point.win for point in points], width),
+        "  " + axis,
+    ]
 
 
 def run_review(args: argparse.Namespace) -> int:
@@ -379,9 +401,11 @@ def run_review(args: argparse.Namespace) -> int:
                     "line": point.index + 2,
                     "turn": point.turn,
                     "played": point.played,
-                    "played_win": round(point.played_win, 3),  # type: ignore[arg-type]
+                    "played_win": round(point.played_win, 3),
                     "better": point.better,
                     "better_win": round(point.win, 3),
+                    "margin": round(point.margin, 3),
+                    "visits": min(point.played_visits, point.better_visits),
                 }
             )
         if progress:
@@ -394,6 +418,7 @@ def run_review(args: argparse.Namespace) -> int:
     )
     for image_format, path in pictures.items():
         write_atomic(path, review_picture(points, title, image_format))
+    budget = f"{args.time:g} s" if args.time else plural(bot.iterations, "iteration")
     if args.json:
         print(
             json.dumps(
@@ -409,14 +434,16 @@ def run_review(args: argparse.Namespace) -> int:
     print(
         f"seat {args.seat}: {plural(len(indexes), 'decision')} with a choice, "
         f"{plural(len(mistakes), 'mistake')} (win probability drop above "
-        f"{percent(args.threshold)})"
+        f"{percent(args.threshold)} plus its 95% interval; the move played and the "
+        f"better one each searched with {budget})"
     )
     for m in mistakes:
         print(
             f"  step {m['step']}, line {m['line']} (turn {m['turn']}): played {m['played']} "
-            f"({percent(m['played_win'])}), better: {m['better']} ({percent(m['better_win'])})"
+            f"({percent(m['played_win'])}), better: {m['better']} ({percent(m['better_win'])}), "
+            f"drop {percent(m['better_win'] - m['played_win'])} ± {percent(m['margin'])}"
         )
-    print("win probability: " + sparkline(curve))
+    print("\n".join(curve_lines(points)))
     for path in pictures.values():
         print(f"review picture written to {path}")
     return 0

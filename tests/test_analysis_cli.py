@@ -193,7 +193,19 @@ def test_review_draws_a_picture_with_axes_turns_and_the_mistakes(random_games, t
     _, view = keyed_and_seat_view(random_games[game, SEEDS[0]], 0, tmp_path)
     svg, png = tmp_path / "review.svg", tmp_path / "review.png"
     reviewed = xenophon(
-        "review", view, "--as", "0", "--iterations", "30", "--json", "--svg", svg, "--png", png
+        "review",
+        view,
+        "--as",
+        "0",
+        "--iterations",
+        "200",
+        "--threshold",
+        "0",
+        "--json",
+        "--svg",
+        svg,
+        "--png",
+        png,
     )
     assert reviewed.returncode == 0, reviewed.stderr
     data = json.loads(reviewed.stdout)
@@ -210,8 +222,11 @@ def test_review_draws_a_picture_with_axes_turns_and_the_mistakes(random_games, t
     assert data["mistakes"], "random play makes mistakes"
     numbers = [str(n) for n in range(1, min(17, len(data["mistakes"])) + 1)]
     assert all(texts.count(number) >= 2 for number in numbers)  # mark and table row
+    assert "drop ±95%" in texts
     for mistake in data["mistakes"][:17]:
         assert mistake["played"][:29] in " ".join(texts)
+    drops = [text for text in texts if re.fullmatch(r"\d+±\d+", text)]
+    assert len(drops) == min(17, len(data["mistakes"]))  # each row's drop and interval
     header = png.read_bytes()[:24]
     assert header[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = int.from_bytes(header[16:20], "big"), int.from_bytes(header[20:24], "big")
@@ -499,18 +514,26 @@ def test_review_finds_its_seat_as_suggest_does(random_games, tmp_path):
     )
 
 
+def beyond(mistake):
+    """A mistake's drop less its interval: above the threshold it was given."""
+    return mistake["better_win"] - mistake["played_win"] - mistake["margin"]
+
+
 def one_mistake(random_games, game):
     """A record, seat and threshold whose review finds exactly one mistake
-    (the largest drop, clear of the next by 0.002: the JSON rounds to 0.001)."""
+    (the largest drop beyond its interval, clear of the next by 0.004: the
+    JSON rounds each of the three values to 0.001)."""
     for seed in SEEDS:
         for seat in ("0", "1"):
             record = random_games[game, seed]
-            answer = xenophon("review", record, "--as", seat, "--iterations", "40", "--json")
+            answer = xenophon(
+                "review", record, "--as", seat, "--iterations", "200", "--threshold", "0", "--json"
+            )
             mistakes = json.loads(answer.stdout)["mistakes"]
-            drops = sorted(m["better_win"] - m["played_win"] for m in mistakes)
-            if len(drops) >= 2 and drops[-1] - drops[-2] >= 0.002:
+            drops = sorted(beyond(m) for m in mistakes)
+            if len(drops) >= 2 and drops[-1] - drops[-2] >= 0.004:
                 threshold = (drops[-1] + drops[-2]) / 2
-                (mistake,) = [m for m in mistakes if m["better_win"] - m["played_win"] > threshold]
+                (mistake,) = [m for m in mistakes if beyond(m) > threshold]
                 return record, seat, threshold, mistake
     raise AssertionError(f"no {game} review here has one largest mistake")
 
@@ -523,7 +546,7 @@ def test_one_mistake_its_step_and_the_better_move_as_the_picture_writes_it(
     picture's notation, and `analyse --step N` reaching the mistake's
     position (any decision, not only a turn's first)."""
     record, seat, threshold, mistake = one_mistake(random_games, game)
-    budget = ("--as", seat, "--iterations", "40")
+    budget = ("--as", seat, "--iterations", "200")
     text = xenophon("review", record, *budget, "--threshold", f"{threshold:.6f}")
     assert text.returncode == 0, text.stderr
     assert re.search(r"decisions? with a choice, 1 mistake \(", text.stdout), text.stdout

@@ -220,7 +220,9 @@ def test_analyse_suggest_review(finished_games, tmp_path, game):
     svg = tmp_path / "curve.svg"
     review = xenophon("review", record, "--as", "1", "--iterations", "60", "--svg", svg)
     assert review.returncode == 0, review.stderr
-    assert "win probability:" in review.stdout and "<svg" in svg.read_text()[:500]
+    assert (
+        "win probability before each decision" in review.stdout and "<svg" in svg.read_text()[:500]
+    )
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -325,3 +325,17 @@ def test_web_message_finds_a_game_left_unsaved(monkeypatch):
     monkeypatch.setattr(WebGame, "leave", lambda self: None)
     with pytest.raises(web_targets.WebFinding, match="left unsaved"):
         web_targets.web_target(web_targets.web_seeds()[0])
+
+
+def test_web_message_finds_a_game_saved_before_its_humans_move(monkeypatch):
+    """The oracle: a page that closes before its human's first move leaves no
+    file (issue 49, item 14: each closed tab left another saved game)."""
+    from fuzz import web_targets
+    from xenophon.web.play import WebGame
+
+    monkeypatch.setattr(WebGame, "in_progress_to_save", lambda self: True)
+    first = web_targets.request(type="new", game="anabasis", seat="1", level="easy", seed="5")
+    with pytest.raises(web_targets.WebFinding, match="never moved in was saved"):
+        web_targets.web_target(first.encode())
+    monkeypatch.undo()
+    web_targets.web_target(first.encode())

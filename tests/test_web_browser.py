@@ -11,6 +11,7 @@ import random
 import re
 import shutil
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ import pytest
 from harness import random_record
 from xenophon.kernel.plugin import plugins
 from xenophon.kernel.registry import make_game
-from xenophon.play.records import redact
+from xenophon.play.records import load_record, redact
 from xenophon.web.play import MAX_MESSAGE_BYTES
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "build" / "test-artifacts"
@@ -48,8 +49,11 @@ class ViewCheck:
         self.checked = 0
         self.faults = []
         self.rng = random.Random(1)
+        self.setups = []  # (the setup message, its page's connection)
 
     def __call__(self, message, connection):
+        if message["type"] == "setup":
+            self.setups.append((message, connection))
         game = connection.game
         if "view" not in message or game is None:
             return
@@ -628,3 +632,59 @@ def test_hero_units_show_their_letter_and_a_letter_move_is_played(page):
     assert "not legal" not in message_text(page)
     titles = page.locator("#log li.you").evaluate_all("lines => lines.map(l => l.title)")
     assert move in titles  # the move list's lines carry the move in letters
+
+
+# -- what a closed tab leaves (issue 49, item 14) --------------------------------------
+def open_tab(browser, server):
+    tab = browser.new_page(viewport={"width": 1280, "height": 1000})
+    tab.goto(server["url"])
+    tab.wait_for_selector("body[data-connected=yes]")
+    return tab
+
+
+def close_and_wait(tab, connection):
+    """Closes the tab, then waits until the server has let its page go (its
+    game saved, or not)."""
+    tab.close()
+    deadline = time.monotonic() + TIMEOUT / 1000
+    while not (connection.finished is not None and connection.finished.done()):
+        assert time.monotonic() < deadline, "the server did not let the closed page go"
+        time.sleep(0.05)
+
+
+def test_a_closed_tab_leaves_a_saved_game_only_once_its_human_has_moved(browser, server):
+    """A tab closed before its human's first move leaves no file; one closed
+    after it, its game saved where the page said at the start; that game
+    resumed in another tab, moved in and closed: the same file, updated."""
+    games = server["home"] / "xenophon" / "games"
+    before = set(games.glob("*.jsonl"))
+    rng = random.Random(5)
+    tab = open_tab(browser, server)
+    start_game(tab, "anabasis", seat=1, seed="4")  # the AI moves first
+    assert your_move(tab)
+    setup, connection = server["views"].setups[-1]
+    assert "once you have moved" in message_text(tab)
+    close_and_wait(tab, connection)
+    assert not Path(setup["save_path"]).exists()
+    assert set(games.glob("*.jsonl")) == before
+    tab = open_tab(browser, server)
+    start_game(tab, "anabasis", seat=1, seed="4")
+    assert your_move(tab)
+    setup, connection = server["views"].setups[-1]
+    assert setup["save_path"] in message_text(tab)
+    play_by_clicks(tab, rng, 2)
+    assert your_move(tab)
+    close_and_wait(tab, connection)
+    path = Path(setup["save_path"])
+    lines = len(load_record(path).lines)
+    assert set(games.glob("*.jsonl")) == before | {path}
+    tab = open_tab(browser, server)
+    tab.fill("#new-game input[name=resume]", str(path))
+    tab.click("#resume-game")
+    assert your_move(tab)
+    setup, connection = server["views"].setups[-1]
+    assert setup["resumed"] and f"Saved back to {path}" in message_text(tab)
+    play_by_clicks(tab, rng, 2)
+    close_and_wait(tab, connection)
+    assert len(load_record(path).lines) > lines
+    assert set(games.glob("*.jsonl")) == before | {path}

@@ -509,6 +509,95 @@ def test_a_finished_game_saved_by_hand_is_not_saved_again_when_left(tmp_path, mo
     assert sent[-1]["type"] == "saved" and game.leave() is None
 
 
+# -- leaving: what a closed page leaves (issue 49, item 14) ----------------------------
+def saved_games(home):
+    return sorted((home / "xenophon" / "games").glob("*.jsonl"))
+
+
+def test_a_page_left_before_its_humans_first_move_leaves_no_file(tmp_path, monkeypatch):
+    """The AI moves first; the page closes before the human has moved:
+    nothing of the human's is in the game, nothing is saved (each closed
+    tab left another saved game)."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    page, sent = open_page()
+    answers(page, sent, {**NEW, "seat": 1})
+    assert page.game.session.record.lines and page.game.session.to_move() == "human"
+    before = len(sent)
+    page.leave_game()
+    assert sent[before:] == [] and saved_games(tmp_path) == []
+
+
+def test_a_page_left_after_a_move_saves_its_game(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    page, sent = open_page()
+    lines = a_game_in_progress(page, sent)
+    said = [m for m in sent if m["type"] == "setup"][-1]["save_path"]
+    before = len(sent)
+    page.leave_game()
+    [told] = sent[before:]
+    assert told["type"] == "saved" and told["path"] == said
+    assert saved_games(tmp_path) == [Path(said)] and len(load_record(said).lines) == lines
+
+
+def a_saved_game(tmp_path, monkeypatch):
+    """A game of the page's human saved to a file, and the page gone."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    page, sent = open_page()
+    a_game_in_progress(page, sent)
+    path = tmp_path / "mine.jsonl"
+    answers(page, sent, {"type": "save", "path": str(path)})
+    page.game = None
+    return path
+
+
+def test_a_resumed_game_is_saved_back_to_its_own_file(tmp_path, monkeypatch):
+    """Resumed, moved in, left: its own file is replaced (no new file)."""
+    path = a_saved_game(tmp_path, monkeypatch)
+    lines = len(load_record(path).lines)
+    page, sent = open_page()
+    answers(page, sent, {"type": "resume", "path": str(path)})
+    setup = [m for m in sent if m["type"] == "setup"][-1]
+    assert setup["resumed"] and setup["save_path"] == str(path.resolve())
+    legal = [m for m in sent if m["type"] == "position"][-1]["legal"]
+    answers(page, sent, {"type": "move", "move": legal[0]["text"]})
+    before = len(sent)
+    page.leave_game()
+    [told] = sent[before:]
+    assert told["type"] == "saved" and Path(told["path"]) == path.resolve()
+    assert saved_games(tmp_path) == [] and len(load_record(path).lines) > lines
+
+
+def test_a_resumed_game_left_without_a_move_stays_as_it_was(tmp_path, monkeypatch):
+    path = a_saved_game(tmp_path, monkeypatch)
+    kept = path.read_bytes()
+    page, sent = open_page()
+    answers(page, sent, {"type": "resume", "path": str(path)})
+    page.leave_game()
+    assert path.read_bytes() == kept and saved_games(tmp_path) == []
+
+
+def test_a_saved_game_is_open_in_one_page_at_a_time(tmp_path, monkeypatch):
+    """Two pages writing one file would lose one's moves: the second is told,
+    in one line; the same page may resume it again (saved there first), and
+    another page may once the first has gone."""
+    path = a_saved_game(tmp_path, monkeypatch)
+    first, sent = open_page()
+    answers(first, sent, {"type": "resume", "path": str(path)})
+    legal = [m for m in sent if m["type"] == "position"][-1]["legal"]
+    answers(first, sent, {"type": "move", "move": legal[0]["text"]})
+    other, other_sent = open_page()
+    [told] = answers(other, other_sent, {"type": "resume", "path": str(path)})
+    assert told[-1]["type"] == "error" and "open in another page" in told[-1]["message"]
+    moved = len(first.game.session.record.lines)
+    [again] = answers(first, sent, {"type": "resume", "path": str(path)})
+    assert [m["type"] for m in again][:2] == ["saved", "setup"]
+    assert len(first.game.session.record.lines) >= moved  # the move kept, read back
+    first.leave_game()
+    [told] = answers(other, other_sent, {"type": "resume", "path": str(path)})
+    assert told[0]["type"] == "setup"
+    other.leave_game()
+
+
 # -- the story: the game in words, by turn (issue 49, item 3) -------------------------
 def positions_of(sent):
     return [message for message, *_ in sent if message["type"] == "position"]

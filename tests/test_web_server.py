@@ -89,6 +89,18 @@ def ai_first(seed, level=LONG):
     return {"type": "new", "game": "anabasis", "seat": 1, "level": level, "seed": str(seed)}
 
 
+async def moved_then_ai(page, seed, level=LONG):
+    """A new game in which the human moves first (ends the first turn: `end`
+    or `pass` until the AI thinks), then the AI searches: a game leaving
+    saves (one the human has not moved in leaves no file)."""
+    await page.send(
+        {"type": "new", "game": "anabasis", "seat": 0, "level": level, "seed": str(seed)}
+    )
+    while (message := await page.until_one_of("position", "thinking"))["type"] == "position":
+        legal = [move["text"] for move in message["legal"]]
+        await page.send({"type": "move", "move": "end" if "end" in legal else "pass"})
+
+
 # -- who may connect -------------------------------------------------------------
 async def handshake(client, headers):
     try:
@@ -169,14 +181,13 @@ def test_a_bad_allowed_host_is_one_line(name):
 
 # -- stopping searches -------------------------------------------------------------
 def test_a_page_that_closes_stops_its_search():
-    """The AI searches for a minute; its page closes: the search stops and
-    the game is saved (the AI to move) within seconds."""
+    """The human has moved, the AI searches for a minute; its page closes:
+    the search stops and the game is saved (the AI to move) within seconds."""
     sent = []
 
     async def check(client):
         page = await open_page(client)
-        await page.send(ai_first(1))
-        await page.until("thinking")
+        await moved_then_ai(page, 1)
         closed = time.monotonic()
         await page.socket.close()
         while not any(m["type"] == "saved" and m.get("left") for m in sent):
@@ -192,6 +203,9 @@ def test_a_page_that_closes_stops_its_search():
 
 @pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl-C"])
 def test_stopping_the_server_stops_its_searches_and_saves_the_games(tmp_path, stop):
+    """Two games the human has moved in are saved, each page told where; a
+    third, its human not yet moved (the AI searching its first move), leaves
+    no file."""
     server = subprocess.Popen(
         [sys.executable, "-m", "xenophon.cli.main", "serve", "--port", "0"],
         stdout=subprocess.PIPE,
@@ -206,20 +220,28 @@ def test_stopping_the_server_stops_its_searches_and_saves_the_games(tmp_path, st
         async def search_then_stop():
             async with aiohttp.ClientSession() as session:
                 pages = []
-                for seed in (1, 2):
+                for seed in (1, 2, 3):
                     socket = await session.ws_connect(f"{url}ws", headers={"Origin": url[:-1]})
                     page = Page(socket)
                     pages.append(page)
                     await page.until("hello")
-                    await page.send(ai_first(seed))
-                for page in pages:  # both games begun and searching, whatever the load
-                    await page.until("thinking")
+                    if seed < 3:
+                        await moved_then_ai(page, seed)  # moved in, and searching
+                    else:
+                        await page.send(ai_first(seed))
+                # the third searching, or waiting for one of the pool's threads
+                await pages[2].until_one_of("thinking", "waiting")
                 server.send_signal(stop)
                 stopped = time.monotonic()
-                for page in pages:  # each page is told where its game went, then closed
+                for page in pages[:2]:  # each page is told where its game went, then closed
                     await page.until("saved", STOP_BUDGET * 2)
                     while (await page.socket.receive(STOP_BUDGET * 2)).type == WSMsgType.TEXT:
                         pass
+                last = pages[2]  # closed with nothing saved
+                while (
+                    message := await last.socket.receive(STOP_BUDGET * 2)
+                ).type == WSMsgType.TEXT:
+                    assert json.loads(message.data)["type"] != "saved"
                 return stopped
 
         stopped = asyncio.run(search_then_stop())

@@ -1,21 +1,38 @@
 """Reviewing one seat's decisions in a record: the search's win probability
 before each decision and the decisions that lost more than a threshold
-(`xenophon review` and the review page of `xenophon serve`)."""
+(`xenophon review` and the review page of `xenophon serve`, which find the
+same mistakes in the same file with the same budget: both call
+`review_points`).
+
+A decision is first searched as a whole (`iterations`, the search's own
+choice of where they go). When the move played is not the search's best,
+the played move and the best are then each searched alone (`root_moves`:
+every one of `iterations` goes through that move), so that both values come
+from the same guaranteed budget and never from a handful of visits. The
+decision is a mistake only when the best's value exceeds the played move's
+by more than the threshold plus the 95% interval of that difference
+(`drop_margin`): a move that wins as well as the best (a winning final
+attack from another square) is never one."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from xenophon.kernel.errors import XenophonError
 from xenophon.kernel.game import State
 from xenophon.play.records import Record, names_before
 
-#: the search iterations per decision and the drop in win probability that
-#: makes a mistake, unless told: `xenophon review`'s and the web review's
-#: alike, so that the two find the same mistakes in the same file
+#: the search iterations per decision (and per move checked) and the drop in
+#: win probability that makes a mistake, unless told: `xenophon review`'s
+#: and the web review's alike, so that the two find the same mistakes in the
+#: same file
 REVIEW_ITERATIONS = 1000
 MISTAKE_THRESHOLD = 0.10
+#: the normal quantile of the interval around a drop (95%, two-sided)
+INTERVAL_Z = 1.96
 
 
 @dataclass
@@ -26,12 +43,53 @@ class ReviewPoint:
     turn: int
     win: float  # the best move's win probability
     played: str
-    played_win: float | None  # None when the search never tried the move played
-    better: str
+    played_win: float  # the played move's win probability
+    better: str  # the search's best move (the played one when it is)
     mistake: bool
+    played_visits: int  # the iterations behind played_win
+    better_visits: int  # the iterations behind win
+    margin: float  # the 95% interval's half-width around win - played_win
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+def drop_margin(better: float, better_visits: int, played: float, played_visits: int) -> float:
+    """The half-width of the 95% interval around `better - played`, two
+    means of outcomes in [0, 1]: such an outcome with mean p has a variance
+    of at most p(1 - p), so the normal interval of the difference is
+    z * sqrt(p1(1 - p1)/n1 + p2(1 - p2)/n2) (1, the widest, without visits)."""
+    if better_visits <= 0 or played_visits <= 0:
+        return 1.0
+    variance = better * (1 - better) / better_visits + played * (1 - played) / played_visits
+    return INTERVAL_Z * math.sqrt(variance)
+
+
+def is_mistake(point: ReviewPoint, threshold: float) -> bool:
+    """The drop is above the threshold by more than its interval."""
+    return point.win - point.played_win > threshold + point.margin
+
+
+def review_seat(
+    record: Record, final: State, asked: int | None, verb: str, ask: str = "with --as"
+) -> int:
+    """The seat a record is reviewed (analysed, suggested for) as: the one
+    asked; a redacted record's own; a saved game's human; else the player to
+    move at its end (XenophonError when none of these answers)."""
+    if record.view is not None and asked not in (None, record.view):
+        raise XenophonError(
+            f"this record was redacted for seat {record.view}; it can only be "
+            f"{verb} from seat {record.view}'s side"
+        )
+    if asked is not None:
+        return asked
+    if record.view is not None:
+        return record.view
+    if record.seats.count("human") == 1:
+        return record.seats.index("human")
+    if not final.is_terminal() and final.current_player in (0, 1):
+        return final.current_player
+    raise XenophonError(f"the game is over: say which seat is {verb} {ask}")
 
 
 def decisions_of(record: Record, states: list[State], seat: int) -> list[int]:
@@ -44,28 +102,55 @@ def decisions_of(record: Record, states: list[State], seat: int) -> list[int]:
     ]
 
 
+def _alone(bot: Any, state: State, code: int) -> tuple[float, int]:
+    """One move's win probability searched with the whole budget through it."""
+    result = bot.analyse(state, root_moves=[code])
+    (stat,) = [stat for stat in result.moves if stat.move.code == code]
+    return stat.win_probability, stat.visits
+
+
+def review_point(state: State, index: int, move: str, bot: Any, threshold: float) -> ReviewPoint:
+    """The review of one decision: `state` before it, `move` the one played."""
+    scan = bot.analyse(state)
+    played = state.move(move)
+    best = scan.best
+    turn = state.to_dict()["turn"]
+    if best.move.code == played.code:
+        win, visits = best.win_probability, best.visits
+        return ReviewPoint(
+            index, turn, win, played.text, win, played.text, False, visits, visits, 0.0
+        )
+    played_win, played_visits = _alone(bot, state, played.code)
+    win, better_visits = _alone(bot, state, best.move.code)
+    margin = drop_margin(win, better_visits, played_win, played_visits)
+    point = ReviewPoint(
+        index,
+        turn,
+        win,
+        played.text,
+        played_win,
+        best.move.text,
+        False,
+        played_visits,
+        better_visits,
+        margin,
+    )
+    point.mistake = is_mistake(point, threshold)
+    return point
+
+
 def review_points(
     record: Record, before: list[State], seat: int, bot: Any, threshold: float
 ) -> Iterator[ReviewPoint]:
-    """Searches the position before each of `seat`'s decisions with `bot`."""
-    names = names_before(record, record.game, before)  # moves as the notation names units
+    """Reviews each of `seat`'s decisions with `bot` (its `analyse` taking
+    `root_moves`), in order, the moves said as the notation names units."""
+    names = names_before(record, record.game, before)
     for index in decisions_of(record, before, seat):
         state = before[index]
-        result = bot.analyse(state)
-        played = state.move(record.lines[index]["move"])
-        best = result.best
-        mine = next((m for m in result.moves if m.move.code == played.code), None)
-        played_win = mine.win_probability if mine is not None and mine.visits else None
-        mistake = played_win is not None and best.win_probability - played_win > threshold
-        yield ReviewPoint(
-            index,
-            state.to_dict()["turn"],
-            best.win_probability,
-            names[index].said(state, played.text),
-            played_win,
-            names[index].said(state, best.move.text),
-            mistake,
-        )
+        point = review_point(state, index, record.lines[index]["move"], bot, threshold)
+        point.played = names[index].said(state, point.played)
+        point.better = names[index].said(state, point.better)
+        yield point
 
 
 # -- the picture -----------------------------------------------------------------
@@ -93,7 +178,7 @@ def _picture(plt: Any, points: list[ReviewPoint], title: str, image_format: str)
     from io import BytesIO
 
     figure, (curve, table) = plt.subplots(
-        1, 2, figsize=(13, 4.8), gridspec_kw={"width_ratios": [2, 1.3]}
+        1, 2, figsize=(14, 4.8), gridspec_kw={"width_ratios": [2, 1.5]}
     )
     try:
         _draw_curve(curve, points)
@@ -133,7 +218,7 @@ def _draw_curve(axes: Any, points: list[ReviewPoint]) -> None:
     axes.grid(True, color="#e5e5e5", linewidth=0.6)
     mistakes = [(index, point) for index, point in enumerate(points) if point.mistake]
     for number, (index, point) in enumerate(mistakes, start=1):
-        played = (point.played_win if point.played_win is not None else point.win) * 100
+        played = point.played_win * 100
         axes.plot([index, index], [played, point.win * 100], color="#c0392b", linewidth=1.2)
         axes.plot(index, played, marker="v", color="#c0392b", markersize=7)
         below = played > 12  # near 0% the number goes above the mark
@@ -180,21 +265,22 @@ def _draw_table(axes: Any, mistakes: list[ReviewPoint]) -> None:
             str(number),
             str(point.turn),
             _short(point.played),
-            f"{point.played_win * 100:.0f}%",  # type: ignore[operator]  # a mistake has it
+            f"{point.played_win * 100:.0f}%",
             _short(point.better),
             f"{point.win * 100:.0f}%",
+            f"{(point.win - point.played_win) * 100:.0f}±{point.margin * 100:.0f}",
         ]
         for number, point in enumerate(mistakes[:MAX_TABLE_ROWS], start=1)
     ]
     if len(mistakes) > MAX_TABLE_ROWS:
-        rows.append(["", "", f"... and {len(mistakes) - MAX_TABLE_ROWS} more", "", "", ""])
+        rows.append(["", "", f"... and {len(mistakes) - MAX_TABLE_ROWS} more", "", "", "", ""])
     table = axes.table(
         cellText=rows,
-        colLabels=["#", "turn", "played", "win", "better", "win"],
+        colLabels=["#", "turn", "played", "win", "better", "win", "drop ±95%"],
         loc="upper center",
         cellLoc="left",
         colLoc="left",
-        colWidths=[0.05, 0.08, 0.37, 0.08, 0.34, 0.08],
+        colWidths=[0.04, 0.06, 0.33, 0.06, 0.31, 0.06, 0.14],
     )
     table.auto_set_font_size(False)
     table.set_fontsize(7)

@@ -28,7 +28,12 @@ from xenophon.play.records import (
     parse_record,
     replay,
 )
-from xenophon.play.review import MISTAKE_THRESHOLD, REVIEW_ITERATIONS, review_points
+from xenophon.play.review import (
+    MISTAKE_THRESHOLD,
+    REVIEW_ITERATIONS,
+    review_points,
+    review_seat,
+)
 from xenophon.play.session import (
     DEFAULT_LEVEL,
     HIDDEN,
@@ -207,7 +212,8 @@ def game_for_request(request: dict[str, Any]) -> Any:
     )
 
 
-_RESERVED: set[Path] = set()  # the autosave files of this server's games
+_RESERVED: set[Path] = set()  # the autosave files of this server's new games
+_OPEN: set[Path] = set()  # the saved games resumed by this server's pages, while open
 _RESERVING = threading.Lock()
 
 
@@ -217,6 +223,22 @@ def autosave_path(game_name: str) -> Path:
         path = default_save_path(game_name, _RESERVED)
         _RESERVED.add(path)
         return path
+
+
+def open_saved_game(path: str) -> Path:
+    """A saved game a page resumes: its own file, updated in place (as the
+    terminal's resume), so never open in two pages at once."""
+    own = Path(path).resolve()
+    with _RESERVING:
+        if own in _OPEN:
+            raise PageError(f"{path} is open in another page: play it there, or close that page")
+        _OPEN.add(own)
+        return own
+
+
+def close_saved_game(path: Path) -> None:
+    with _RESERVING:
+        _OPEN.discard(path)
 
 
 # -- the story: what happened, in words ----------------------------------------
@@ -337,6 +359,10 @@ class WebGame:
         self.note = start.note
         self.searches = searches or Searches()
         self.end_unsaved = False  # the game ended and its end could not save it
+        # the human has moved in this page (a page left before that leaves
+        # no file: nothing of the human's is in the game yet)
+        self.moved = False
+        self.resumed_from = resumed_from
         if resumed_from is not None:
             self.session.written.append(resumed_from)
         self.story = Story(self.session)
@@ -358,12 +384,25 @@ class WebGame:
 
     @classmethod
     def resume(cls, request: dict[str, Any], searches: Searches | None = None) -> WebGame:
+        """A saved game, saved back to its own file (replaced whole by a
+        rename: until the new one is complete, the earlier save stays)."""
         path = _text(request, "path")
         if not path:
             raise PageError("give the path of a saved game to resume")
         level = _text(request, "level") or None
         start = resumed_game(path, level)
-        return cls(start, autosave_path(start.state.game.name), Path(path), searches)
+        own = open_saved_game(path)
+        try:
+            return cls(start, own, own, searches)
+        except BaseException:
+            close_saved_game(own)
+            raise
+
+    def resumes(self, request: dict[str, Any]) -> bool:
+        """Whether `request` resumes this page's own resumed game (leaving
+        it first saves it in its place, where the request reads it)."""
+        path = _text(request, "path")
+        return bool(path) and self.resumed_from == Path(path).resolve()  # type: ignore[arg-type]
 
     # -- messages -------------------------------------------------------------
     def setup_message(self) -> dict[str, Any]:
@@ -376,6 +415,8 @@ class WebGame:
             "level": self.level,
             "cards": catalogue(game),
             "note": self.note,
+            "save_path": str(self.session.autosave),
+            "resumed": self.resumed_from is not None,
         }
 
     def position_message(self) -> dict[str, Any]:
@@ -467,6 +508,7 @@ class WebGame:
         self.story.step(
             "you", lambda: self.session.human_play(text), lambda _: self.session.last_said
         )
+        self.moved = True
         send({"type": "played", "text": self.session.last_said})
         self.advance(send)
 
@@ -501,15 +543,26 @@ class WebGame:
 
     def leave(self) -> dict[str, Any] | None:
         """Saves the game when the page goes (as the terminal's quit): a game
-        in progress, or a finished one its end could not save. What the page
-        is told: `saved` and where; when it cannot be sealed or written in
-        its place, a game in progress is written in full, unsealed, beside
-        it or in the working folder (the terminal's last resort), `saved`
-        with a warning; an `error` naming each place and why when nothing
-        works. None when there is nothing to save."""
+        in progress the human has moved in, or a finished one its end could
+        not save; a resumed game back to its own file. What the page is
+        told: `saved` and where; when it cannot be sealed or written in its
+        place, a game in progress is written in full, unsealed, beside it or
+        in the working folder (the terminal's last resort), `saved` with a
+        warning; an `error` naming each place and why when nothing works.
+        None when there is nothing to save: a page left before its human's
+        first move leaves no file (a resumed game's stays as it was)."""
+        try:
+            return self._leave()
+        finally:
+            if self.resumed_from is not None:
+                close_saved_game(self.resumed_from)
+
+    def _leave(self) -> dict[str, Any] | None:
         session = self.session
         over = session.to_move() == "over"
-        if not session.record.lines or (over and not self.end_unsaved):
+        if over and not self.end_unsaved:
+            return None
+        if not over and not self.in_progress_to_save():
             return None
         path, reasons = session.save_somewhere()
         if path is not None:
@@ -517,6 +570,11 @@ class WebGame:
         if over:  # its full record is what failed: there is nothing else to write
             return error_message("the finished game could not be saved: " + "; ".join(reasons))
         return self._leave_unsealed(reasons)
+
+    def in_progress_to_save(self) -> bool:
+        """A game in progress that leaving saves: the human has moved in it
+        since the page began or resumed it."""
+        return self.moved and bool(self.session.record.lines)
 
     def _leave_unsealed(self, reasons: list[str]) -> dict[str, Any]:
         path, more = self.session.save_unsealed_somewhere()
@@ -535,20 +593,6 @@ def _record_for_request(request: dict[str, Any]) -> Record:
     if not path:
         raise PageError("give the path of a record, or choose a file")
     return load_record(path)
-
-
-def _review_seat(record: Record, request: dict[str, Any]) -> int:
-    asked = _seat(request)
-    if record.view is not None:
-        if asked not in (None, record.view):
-            raise PageError(
-                f"this record was redacted for seat {record.view}; it can only be "
-                f"reviewed as seat {record.view}"
-            )
-        return record.view
-    if asked is not None:
-        return asked
-    return record.seats.index("human") if "human" in record.seats else 0
 
 
 def _review_iterations(request: dict[str, Any]) -> int:
@@ -576,9 +620,11 @@ class _ReviewBot:
     def __init__(self, bot: ISMCTSBot, searches: Searches, cancelled: Callable[[], bool]):
         self.bot, self.searches, self.cancelled = bot, searches, cancelled
 
-    def analyse(self, state: Any) -> SearchResult:
+    def analyse(self, state: Any, root_moves: list[int] | None = None) -> SearchResult:
         return self.searches.run(
-            lambda checked: self.bot.analyse(state, on_progress=checked, every=PROGRESS_EVERY),
+            lambda checked: self.bot.analyse(
+                state, on_progress=checked, every=PROGRESS_EVERY, root_moves=root_moves
+            ),
             cancelled=self.cancelled,
         )
 
@@ -594,10 +640,10 @@ def review(
     win-probability curve one decision at a time, until `cancelled()` (its
     searches as `searches` runs them)."""
     record = _record_for_request(request)
-    seat = _review_seat(record, request)
     iterations = _review_iterations(request)
     game = make_game_for(record)
     final, before = replay(record, game)
+    seat = review_seat(record, final, _seat(request), "reviewed", "in the Seat menu")
     positions = [state.view(seat) for state in before[1:]] + ([final.view(seat)] if before else [])
     lines = [{"seat": line["seat"], "text": line.get("move", HIDDEN)} for line in record.lines]
     send(

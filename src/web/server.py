@@ -190,6 +190,8 @@ class Connection:
             if kind == "new":
                 game = WebGame.new(request, self.searches)
             else:
+                if self.game is not None and self.game.resumes(request):
+                    self.leave_game()  # the same file again: saved there first
                 game = WebGame.resume(request, self.searches)
             self.leave_game()  # only once the new game could be made
             self.game = game

@@ -13,7 +13,9 @@ hold, message by message:
   one printable line (`sample.check_message`) and no internal error;
 - no answer holds the game's chance key;
 - a finished game is saved (`over` without an error); a game in progress
-  when the page closes is saved and the page told where (`saved`).
+  its human has moved in when the page closes is saved and the page told
+  where (`saved`); one the human has not moved in leaves no file and is
+  told nothing (docs/web.md, "Saving").
 
 The AI, hints and reviews search as a TinyBot (`budgets.py`) whatever level
 or iterations are asked; the data folder has the fixed seal key, and the
@@ -94,21 +96,36 @@ def check_answers(answers: list[Message], secret: str | None) -> None:
 
 
 def in_progress(connection: Connection) -> bool:
+    """A game that leaving must save: in progress, and its human has moved."""
     game = connection.game
-    return game is not None and game.session.to_move() != "over" and bool(game.session.record.lines)
+    return (
+        game is not None
+        and game.session.to_move() != "over"
+        and game.moved
+        and bool(game.session.record.lines)
+    )
+
+
+def unmoved(connection: Connection) -> bool:
+    """A game in progress its human has not moved in: leaving saves nothing."""
+    game = connection.game
+    return game is not None and game.session.to_move() != "over" and not game.moved
 
 
 def chance_key(connection: Connection) -> str | None:
     return connection.game.session.chance.key.hex() if connection.game is not None else None
 
 
-def check_leaving(answers: list[Message], had_game: bool) -> None:
-    """What the page is told as it closes: where its game in progress went."""
+def check_leaving(answers: list[Message], had_game: bool, untouched: bool = False) -> None:
+    """What the page is told as it closes: where its game in progress went
+    (nothing, for a game its human has not moved in)."""
     for message in answers:
         check_answer(message)
     saved = [message for message in answers if message["type"] == "saved"]
     if had_game and not any(message.get("path") for message in saved):
         raise WebFinding(f"a game in progress was left unsaved: {answers!r:.1000}")
+    if untouched and saved:
+        raise WebFinding(f"a game its human never moved in was saved: {answers!r:.1000}")
 
 
 def converse(messages: list[str | None]) -> list[list[Message]]:
@@ -122,10 +139,10 @@ def converse(messages: list[str | None]) -> list[list[Message]]:
         connection.carry_out(text, number)
         check_answers(sent[before:], chance_key(connection))
         answered.append(sent[before:])
-    before, had_game = len(sent), in_progress(connection)
+    before, had_game, untouched = len(sent), in_progress(connection), unmoved(connection)
     connection.searches.stop()
     connection.leave_game()
-    check_leaving(sent[before:], had_game)
+    check_leaving(sent[before:], had_game, untouched)
     return answered + [sent[before:]]
 
 

@@ -110,7 +110,10 @@ const HANDLERS = {
   setup(m) {
     app.game = m.game; app.seat = m.seat; app.cards = m.cards; app.view = null; app.options = m.options;
     $("#move-text").placeholder = BOARDS[m.game]?.moveExample || "type a move";
-    $("#log").replaceChildren(); $("#analysis").replaceChildren(); say(m.note || "");
+    $("#log").replaceChildren(); $("#analysis").replaceChildren();
+    const where = m.resumed ? `Saved back to ${m.save_path} as you play.`
+      : `Saved to ${m.save_path} once you have moved (a page closed before that leaves no file).`;
+    say([m.note, where].filter(Boolean).join(" "), !m.note);   // a changed level's note is a warning
     $("#status").textContent = `${m.game}: you are seat ${m.seat} (${m.seat === 0 ? "first" : "second"} to move), the AI plays at level ${m.level}`;
     setState("thinking");
     return 0;
@@ -401,7 +404,7 @@ function startReview(m) {
   app.review = { ...m, index: 0, points: [], done: false };
   const where = m.redacted ? `redacted for seat ${m.seat}` : `full record, seen as seat ${m.seat}`;
   reviewStatus(`${m.game}: ${m.lines.length} lines, ${where}` + (m.result ? `, result ${m.result.join(" : ")}` : ", not finished"));
-  $("#review-same").replaceChildren(`A mistake: a drop above ${pct(m.threshold)} at ${m.iterations} iterations a decision. `,
+  $("#review-same").replaceChildren(`A mistake: a drop above ${pct(m.threshold)} plus its 95% interval, the move played and the better one each searched with ${m.iterations} iterations. `,
     "The terminal finds the same with ", el("code", {}, m.command),
     " (the same search and seed; another budget or seat gives other values).");
   $("#review-lines").replaceChildren(...m.lines.map((line, i) => el("li", { "data-index": i + 1, onclick: () => reviewGo(i + 1) },
@@ -476,7 +479,7 @@ function drawCurve() {
     : `reviewing… ${r.points.length} decisions`;
   $("#curve").replaceChildren(el("div", { class: "legend" }, label), svg);
   $("#mistakes").replaceChildren(...r.points.filter((p) => p.mistake).map((p) =>
-    el("li", { onclick: () => reviewGo(p.index) }, `turn ${p.turn}: ${p.played} (${pct(p.played_win)}), better: ${p.better} (${pct(p.win)})`)));
+    el("li", { onclick: () => reviewGo(p.index) }, `turn ${p.turn}: ${p.played} (${pct(p.played_win)}), better: ${p.better} (${pct(p.win)}), drop ${pct(p.win - p.played_win)} ± ${pct(p.margin)}`)));
 }
 $("#first").onclick = () => reviewGo(0);
 $("#prev").onclick = () => reviewGo((app.review?.index || 0) - 1);
