@@ -24,6 +24,7 @@ from xenophon.lab.tournament import play_match, play_one
 from xenophon.play.external import Forfeit, decision_message, forfeit_returns
 from xenophon.play.players import make_bot
 from xenophon.play.records import load_record
+from xenophon.play.session import DEFAULT_LEVEL, resumed_game
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 PY_CMD = f"cmd:{sys.executable} {EXAMPLES / 'random_player.py'}"
@@ -363,6 +364,10 @@ def test_an_external_player_is_the_opponent_in_play_and_again_when_resumed(playe
         tmp_path, "play", "--resume", saved, "--level", "beginner", input_text="quit\n"
     )
     assert level.returncode == 0 and "the AI plays at level beginner" in level.stdout
+    # resumed where no program is run (the web board): the AI takes the seat
+    start = resumed_game(str(saved), None)
+    assert start.level == DEFAULT_LEVEL and start.record.seats[1] == f"ismcts:{DEFAULT_LEVEL}"
+    assert f"played against {player}" in start.note
 
 
 @pytest.mark.parametrize("mode", ["crash", "timeout", "illegal", "garbage"])

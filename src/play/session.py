@@ -27,6 +27,7 @@ from xenophon.kernel.files import check_output, make_folders, user_data_folder
 from xenophon.kernel.game import CHANCE, Game, Move, State
 from xenophon.kernel.naming import MoveNames
 from xenophon.kernel.narration import HIDDEN, narrator_for
+from xenophon.play.external import is_external
 from xenophon.play.records import (
     Record,
     load_record,
@@ -444,14 +445,19 @@ def resumed_game(path: str | Path, level: str | None) -> Start:
         event_kind(before[i]) for i, line in enumerate(full.lines) if line["seat"] == "chance"
     )
     snapshots = decision_snapshots(full, before, human)
-    saved_level = full.seats[1 - human].partition(":")[2] or DEFAULT_LEVEL
-    level = level or saved_level
+    saved = full.seats[1 - human]
+    if is_external(saved):  # played against a program: the AI takes its seat
+        level = level or DEFAULT_LEVEL
+        note = f"The AI now plays at level {level} (the game was played against {shown(saved)})."
+    else:
+        saved_level = saved.partition(":")[2] or DEFAULT_LEVEL
+        level = level or saved_level
+        note = (
+            f"The AI now plays at level {level} (the game was saved at {saved_level})."
+            if level != saved_level
+            else ""
+        )
     full.seats[1 - human] = f"ismcts:{level}"
-    note = (
-        f"The AI now plays at level {level} (the game was saved at {saved_level})."
-        if level != saved_level
-        else ""
-    )
     return Start(state, full, view_lines, human, level, chance, note, snapshots)
 
 
