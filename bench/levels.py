@@ -1,14 +1,21 @@
-"""The Elo ladder of the AI's levels (docs/play.md "Levels"): each measured
-level against the next weaker one, in paired deals (one deal played from
-both seats), for each game; the weakest level is the anchor (Elo 1000) and
-each level adds the Elo of its score against the one below.
+"""The Elo ladder of the AI's levels (docs/play.md "Levels"): each level
+against the next weaker one, in paired deals (one deal played from both
+seats), for each game; the weakest level is the anchor (Elo 1000) and each
+level adds the Elo of its score against the one below.
 
     python bench/levels.py [--deals 20] [--game anabasis] [--processes 1]
     python bench/levels.py --game anabasis --more normal --deals 24 --seed 1001
 
-writes bench/levels-results-GAME.json (every game) and src/data/levels.json (the
-ladder `xenophon play` names its levels by); --more adds games to a pairing. A score of all wins or
-all losses is counted as half a game short of it, so the ladder stays finite.
+writes bench/levels-results-GAME.json (every game, with the iterations each
+side searched) and src/data/levels.json (the ladder `xenophon play` names its
+levels by); --more plays only the pairings of the levels named (new ones or
+more games). Only the games played at the levels' budgets of today count:
+a level whose budget changed is off the measured ladder (and the levels
+above it) until its pairing is played again; src/data/levels.json's
+"estimated" Elo stand for those. The top levels think for seconds a
+decision: a pairing of 12 deals costs hours (docs/play.md). A score of all
+wins or all losses is counted as half a game short of it, so the ladder
+stays finite.
 """
 
 import argparse
@@ -20,7 +27,7 @@ from pathlib import Path
 
 from xenophon.kernel.registry import game_from_spec
 from xenophon.lab.tournament import GameRecord, MatchReport, paired_interval, play_out
-from xenophon.play.levels import ANCHOR_ELO, LEVELS, MEASURED, LevelBot
+from xenophon.play.levels import ANCHOR_ELO, LADDER, LEVELS, LevelBot
 
 GAMES = ("anabasis", "hero")
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,7 +42,27 @@ def play_game(task: tuple[str, str, str, int, int]) -> dict:
     players[seat] = LevelBot(LEVELS[stronger], seed * 2 + 1)
     players[1 - seat] = LevelBot(LEVELS[weaker], seed * 2 + 2)
     record = play_out(game_from_spec(game_name, seed=seed), players, seed, seat)
-    return {"game": game_name, "stronger": stronger, "weaker": weaker, **asdict(record)}
+    iterations = [
+        LEVELS[stronger].iterations_in(game_name),
+        LEVELS[weaker].iterations_in(game_name),
+    ]
+    return {
+        "game": game_name,
+        "stronger": stronger,
+        "weaker": weaker,
+        **asdict(record),
+        "iterations": iterations,
+    }
+
+
+def of_today(row: dict) -> bool:
+    """The game was played at the budgets its levels have today."""
+    game = row["game"]
+    budgets = [
+        LEVELS[row["stronger"]].iterations_in(game),
+        LEVELS[row["weaker"]].iterations_in(game),
+    ]
+    return row["iterations"] == budgets
 
 
 def finite_elo(report: MatchReport) -> float:
@@ -46,13 +73,18 @@ def finite_elo(report: MatchReport) -> float:
 def ladder_of(
     game: str, games: list[dict], pairs: list[tuple[str, str]]
 ) -> tuple[dict[str, int], list[dict]]:
-    """The game's Elo ladder and the summary of each pairing, from all its games."""
-    elo = {MEASURED[0].name: float(ANCHOR_ELO)}
+    """The game's measured Elo ladder and the summary of each pairing, from
+    its games at today's budgets: from the anchor up to the first pairing
+    without such games."""
+    elo = {LADDER[0].name: float(ANCHOR_ELO)}
     summaries = []
     for stronger, weaker in pairs:
+        played = [r for r in games if r["stronger"] == stronger and of_today(r)]
+        if not played:
+            break
         report = MatchReport(game, stronger, weaker)
         for row in sorted(
-            (r for r in games if r["stronger"] == stronger),
+            played,
             key=lambda r: (r["seed"], r["first_seat_of_a"]),
         ):
             report.add(
@@ -87,12 +119,12 @@ def main() -> None:
         "--more",
         metavar="LEVEL",
         action="append",
-        help="add games to the pairing of LEVEL and the level below it in "
-        "the game's results file (new deals from --seed); the ladder is "
-        "made from every game in the file",
+        help="play only the pairing of LEVEL and the level below it, adding "
+        "its games to the game's results file (new deals from --seed); the "
+        "ladder is made from every game in the file at today's budgets",
     )
     args = parser.parse_args()
-    pairs = [(MEASURED[i + 1].name, MEASURED[i].name) for i in range(len(MEASURED) - 1)]
+    pairs = [(LADDER[i + 1].name, LADDER[i].name) for i in range(len(LADDER) - 1)]
     played = [pair for pair in pairs if not args.more or pair[0] in args.more]
     command = "python bench/levels.py " + " ".join(
         [f"--deals {args.deals}", f"--seed {args.seed}"]
@@ -108,7 +140,7 @@ def main() -> None:
             for deal in range(args.deals)
             for seat in (0, 1)
         ]
-        taken = {(r["stronger"], r["seed"]) for r in old["games"]}
+        taken = {(r["stronger"], r["seed"]) for r in old["games"] if of_today(r)}
         if any((t[1], t[3]) in taken for t in tasks):
             raise SystemExit(
                 f"{results}: some of these deals are played already; give another --seed"
@@ -127,11 +159,11 @@ def main() -> None:
             json.dumps({"commands": commands, "summaries": summaries, "games": games}, indent=1)
             + "\n"
         )
-        # the ladder file keeps the other game's ladder
+        # the ladder file keeps the other game's ladder, the budgets and the estimates
         data = json.loads(LADDER_FILE.read_text()) if LADDER_FILE.exists() else {}
         data.setdefault("commands", {})[game] = commands
         data.setdefault("elo", {})[game] = ladder
-        data["anchor"] = MEASURED[0].name
+        data["anchor"] = LADDER[0].name
         LADDER_FILE.write_text(json.dumps(data, indent=1) + "\n")
         print(json.dumps(ladder, indent=1))
 
