@@ -26,6 +26,7 @@ import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from xenophon.kernel.cardfile import packaged_data
@@ -81,11 +82,12 @@ LEVELS = {level.name: level for level in LADDER}
 #: former names still accepted (saved games and scripts name them): the level
 #: each means now
 ALIASES = {"hard": "expert"}
-MEASURED = LADDER  # every level has an iteration budget: all belong on the ladder
 ANCHOR_ELO = 1000  # the Elo given to the weakest level
 
 
+@cache
 def _ladder_data() -> dict[str, Any]:
+    """data/levels.json (read once; not to be changed by its readers)."""
     path = packaged_data("levels.json")
     return json.loads(path.read_text()) if path.exists() else {}
 
