@@ -9,7 +9,8 @@ level adds the Elo of its score against the one below.
 writes bench/levels-results-GAME.json (every game, with the iterations each
 side searched) and src/data/levels.json (the ladder `xenophon play` names its
 levels by); --more plays only the pairings of the levels named (new ones or
-more games). Only the games played at the levels' budgets of today count:
+more games), writing the results file after every game: the same command
+resumes it. Only the games played at the levels' budgets of today count:
 a level whose budget changed is off the measured ladder (and the levels
 above it) until its pairing is played again; src/data/levels.json's
 "estimated" Elo stand for those. The top levels think for seconds a
@@ -109,6 +110,11 @@ def ladder_of(
     return {name: round(value) for name, value in elo.items()}, summaries
 
 
+def write_results(path: Path, commands: list[str], summaries: list[dict], games: list[dict]):
+    text = json.dumps({"commands": commands, "summaries": summaries, "games": games}, indent=1)
+    path.write_text(text + "\n")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=20)
@@ -120,8 +126,10 @@ def main() -> None:
         metavar="LEVEL",
         action="append",
         help="play only the pairing of LEVEL and the level below it, adding "
-        "its games to the game's results file (new deals from --seed); the "
-        "ladder is made from every game in the file at today's budgets",
+        "its games to the game's results file (deals from --seed; a game "
+        "the file holds already is not played again, so the same command "
+        "resumes a stopped run); the ladder is made from every game in the "
+        "file at today's budgets",
     )
     args = parser.parse_args()
     pairs = [(LADDER[i + 1].name, LADDER[i].name) for i in range(len(LADDER) - 1)]
@@ -140,25 +148,25 @@ def main() -> None:
             for deal in range(args.deals)
             for seat in (0, 1)
         ]
-        taken = {(r["stronger"], r["seed"]) for r in old["games"] if of_today(r)}
-        if any((t[1], t[3]) in taken for t in tasks):
-            raise SystemExit(
-                f"{results}: some of these deals are played already; give another --seed"
-            )
+        # a game of these deals played already (at today's budgets) is not played again
+        done = {
+            (r["stronger"], r["seed"], r["first_seat_of_a"]) for r in old["games"] if of_today(r)
+        }
+        left = [t for t in tasks if (t[1], t[3], t[4]) not in done]
+        if len(left) < len(tasks):
+            print(f"{game}: {len(tasks) - len(left)} of these games are in {results} already")
+        commands = old["commands"] + ([command] if command not in old["commands"] else [])
         games, started = list(old["games"]), time.time()
         with Pool(args.processes) as pool:
-            for number, row in enumerate(pool.imap_unordered(play_game, tasks), start=1):
+            for number, row in enumerate(pool.imap_unordered(play_game, left), start=1):
                 games.append(row)
+                write_results(results, commands, [], games)  # a stopped run resumes from it
                 print(
-                    f"{game}: {number}/{len(tasks)} games, {time.time() - started:.0f} s",
+                    f"{game}: {number}/{len(left)} games, {time.time() - started:.0f} s",
                     flush=True,
                 )
         ladder, summaries = ladder_of(game, games, pairs)
-        commands = old["commands"] + [command]
-        results.write_text(
-            json.dumps({"commands": commands, "summaries": summaries, "games": games}, indent=1)
-            + "\n"
-        )
+        write_results(results, commands, summaries, games)
         # the ladder file keeps the other game's ladder, the budgets and the estimates
         data = json.loads(LADDER_FILE.read_text()) if LADDER_FILE.exists() else {}
         data.setdefault("commands", {})[game] = commands

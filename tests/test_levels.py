@@ -5,7 +5,9 @@ still plays (as the level it became), and every level has an Elo on the
 ladder, an estimate said as such."""
 
 import importlib.util
+import json
 import random
+import sys
 from pathlib import Path
 
 import pytest
@@ -144,3 +146,25 @@ def test_the_ladder_counts_only_games_at_todays_budgets():
     today = [row(seed, first, [budget, 3000]) for seed in (3, 4) for first in (0, 1)]
     ladder, _ = bench.ladder_of("hero", below + old + today, pairs)
     assert ladder["strong"] > ladder["normal"]
+
+
+def test_a_stopped_ladder_run_resumes_without_playing_a_game_twice(tmp_path, monkeypatch):
+    bench = bench_levels()
+    monkeypatch.setitem(sys.modules, "bench_levels", bench)  # the pool's workers find it
+    monkeypatch.setattr(bench, "RESULTS", tmp_path / "levels-results.json")
+    monkeypatch.setattr(bench, "LADDER_FILE", tmp_path / "levels.json")
+    results = tmp_path / "levels-results-hero.json"
+    command = "levels.py --game hero --more easy --deals 1 --seed 7".split()
+    first = bench.play_game(("hero", "easy", "beginner", 7, 0))  # as if stopped after one game
+    results.write_text(json.dumps({"commands": [], "games": [first]}))
+    monkeypatch.setattr(sys, "argv", command)
+    bench.main()
+    saved = json.loads(results.read_text())
+    assert sorted((r["seed"], r["first_seat_of_a"]) for r in saved["games"]) == [(7, 0), (7, 1)]
+    assert saved["games"][0] == first and len(saved["commands"]) == 1
+    bench.main()  # the same command again: nothing left to play
+    assert json.loads(results.read_text())["games"] == saved["games"]
+    assert set(json.loads((tmp_path / "levels.json").read_text())["elo"]["hero"]) == {
+        "beginner",
+        "easy",
+    }
