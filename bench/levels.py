@@ -1,18 +1,27 @@
-"""The Elo ladder of the AI's levels (docs/play.md "Levels"): each measured
-level against the next weaker one, in paired deals (one deal played from
-both seats), for each game; the weakest level is the anchor (Elo 1000) and
-each level adds the Elo of its score against the one below.
+"""The Elo ladder of the AI's levels (docs/play.md "Levels"): each level
+against the next weaker one, in paired deals (one deal played from both
+seats), for each game; the weakest level is the anchor (Elo 1000) and each
+level adds the Elo of its score against the one below.
 
     python bench/levels.py [--deals 20] [--game anabasis] [--processes 1]
     python bench/levels.py --game anabasis --more normal --deals 24 --seed 1001
     python bench/levels.py --game hero --player "python:my_module:MyPlayer" --deals 10
 
-writes bench/levels-results-GAME.json (every game) and src/data/levels.json (the
-ladder `xenophon play` names its levels by); --more adds games to a pairing. A score of all wins or
-all losses is counted as half a game short of it, so the ladder stays finite.
---player rates a bot spec (an external player, docs/players.md) on the shipped ladder
-instead: it plays each measured level (`level:NAME`) on the same deals from both seats,
-and its Elo is the level's plus its Elo within a deal against it; writes nothing.
+writes bench/levels-results-GAME.json (every game, with the iterations each
+side searched) and src/data/levels.json (the ladder `xenophon play` names its
+levels by); --more plays only the pairings of the levels named (new ones or
+more games), writing the results file after every game: the same command
+resumes it. Only the games played at the levels' budgets of today count:
+a level whose budget changed is off the measured ladder (and the levels
+above it) until its pairing is played again; src/data/levels.json's
+"estimated" Elo stand for those. The top levels think for seconds a
+decision: a pairing of 12 deals costs hours (docs/play.md). A score of all
+wins or all losses is counted as half a game short of it, so the ladder
+stays finite.
+--player rates a bot spec (an external player, docs/players.md) on the shipped
+ladder instead: it plays each measured level (`level:NAME`; not the estimated
+ones) on the same deals from both seats, and its Elo is the level's plus its
+Elo within a deal against it; writes nothing.
 """
 
 import argparse
@@ -24,7 +33,7 @@ from pathlib import Path
 
 from xenophon.kernel.registry import game_from_spec
 from xenophon.lab.tournament import GameRecord, MatchReport, paired_interval, play_match, play_out
-from xenophon.play.levels import ANCHOR_ELO, LEVELS, MEASURED, LevelBot, ladder_elos
+from xenophon.play.levels import ANCHOR_ELO, LADDER, LEVELS, LevelBot, estimated_levels, ladder_elos
 
 GAMES = ("anabasis", "hero")
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,7 +48,27 @@ def play_game(task: tuple[str, str, str, int, int]) -> dict:
     players[seat] = LevelBot(LEVELS[stronger], seed * 2 + 1)
     players[1 - seat] = LevelBot(LEVELS[weaker], seed * 2 + 2)
     record = play_out(game_from_spec(game_name, seed=seed), players, seed, seat)
-    return {"game": game_name, "stronger": stronger, "weaker": weaker, **asdict(record)}
+    iterations = [
+        LEVELS[stronger].iterations_in(game_name),
+        LEVELS[weaker].iterations_in(game_name),
+    ]
+    return {
+        "game": game_name,
+        "stronger": stronger,
+        "weaker": weaker,
+        **asdict(record),
+        "iterations": iterations,
+    }
+
+
+def of_today(row: dict) -> bool:
+    """The game was played at the budgets its levels have today."""
+    game = row["game"]
+    budgets = [
+        LEVELS[row["stronger"]].iterations_in(game),
+        LEVELS[row["weaker"]].iterations_in(game),
+    ]
+    return row["iterations"] == budgets
 
 
 def finite_elo(report: MatchReport) -> float:
@@ -50,13 +79,18 @@ def finite_elo(report: MatchReport) -> float:
 def ladder_of(
     game: str, games: list[dict], pairs: list[tuple[str, str]]
 ) -> tuple[dict[str, int], list[dict]]:
-    """The game's Elo ladder and the summary of each pairing, from all its games."""
-    elo = {MEASURED[0].name: float(ANCHOR_ELO)}
+    """The game's measured Elo ladder and the summary of each pairing, from
+    its games at today's budgets: from the anchor up to the first pairing
+    without such games."""
+    elo = {LADDER[0].name: float(ANCHOR_ELO)}
     summaries = []
     for stronger, weaker in pairs:
+        played = [r for r in games if r["stronger"] == stronger and of_today(r)]
+        if not played:
+            break
         report = MatchReport(game, stronger, weaker)
         for row in sorted(
-            (r for r in games if r["stronger"] == stronger),
+            played,
             key=lambda r: (r["seed"], r["first_seat_of_a"]),
         ):
             report.add(
@@ -85,7 +119,11 @@ def rate_player(game: str, spec: str, deals: int, seed: int, processes: int) -> 
     """A player against each measured level of the game's shipped ladder:
     per level its score, its Elo within a deal and its Elo on the ladder."""
     ladder, rows = ladder_elos(game), []
-    for level in (level.name for level in MEASURED if level.name in ladder):
+    estimated = estimated_levels(game)
+    measured = [
+        level.name for level in LADDER if level.name in ladder and level.name not in estimated
+    ]
+    for level in measured:
         report = play_match(
             game, spec, f"level:{level}", games=2 * deals, seed=seed, processes=processes
         )
@@ -112,6 +150,11 @@ def rate_player(game: str, spec: str, deals: int, seed: int, processes: int) -> 
     return rows
 
 
+def write_results(path: Path, commands: list[str], summaries: list[dict], games: list[dict]):
+    text = json.dumps({"commands": commands, "summaries": summaries, "games": games}, indent=1)
+    path.write_text(text + "\n")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=20)
@@ -122,9 +165,11 @@ def main() -> None:
         "--more",
         metavar="LEVEL",
         action="append",
-        help="add games to the pairing of LEVEL and the level below it in "
-        "the game's results file (new deals from --seed); the ladder is "
-        "made from every game in the file",
+        help="play only the pairing of LEVEL and the level below it, adding "
+        "its games to the game's results file (deals from --seed; a game "
+        "the file holds already is not played again, so the same command "
+        "resumes a stopped run); the ladder is made from every game in the "
+        "file at today's budgets",
     )
     parser.add_argument("--player", metavar="SPEC", help="rate this bot on the shipped ladder")
     args = parser.parse_args()
@@ -132,7 +177,7 @@ def main() -> None:
         for game in args.game or GAMES:
             print(json.dumps(rate_player(game, args.player, args.deals, args.seed, args.processes)))
         return
-    pairs = [(MEASURED[i + 1].name, MEASURED[i].name) for i in range(len(MEASURED) - 1)]
+    pairs = [(LADDER[i + 1].name, LADDER[i].name) for i in range(len(LADDER) - 1)]
     played = [pair for pair in pairs if not args.more or pair[0] in args.more]
     command = "python bench/levels.py " + " ".join(
         [f"--deals {args.deals}", f"--seed {args.seed}"]
@@ -148,30 +193,30 @@ def main() -> None:
             for deal in range(args.deals)
             for seat in (0, 1)
         ]
-        taken = {(r["stronger"], r["seed"]) for r in old["games"]}
-        if any((t[1], t[3]) in taken for t in tasks):
-            raise SystemExit(
-                f"{results}: some of these deals are played already; give another --seed"
-            )
+        # a game of these deals played already (at today's budgets) is not played again
+        done = {
+            (r["stronger"], r["seed"], r["first_seat_of_a"]) for r in old["games"] if of_today(r)
+        }
+        left = [t for t in tasks if (t[1], t[3], t[4]) not in done]
+        if len(left) < len(tasks):
+            print(f"{game}: {len(tasks) - len(left)} of these games are in {results} already")
+        commands = old["commands"] + ([command] if command not in old["commands"] else [])
         games, started = list(old["games"]), time.time()
         with Pool(args.processes) as pool:
-            for number, row in enumerate(pool.imap_unordered(play_game, tasks), start=1):
+            for number, row in enumerate(pool.imap_unordered(play_game, left), start=1):
                 games.append(row)
+                write_results(results, commands, [], games)  # a stopped run resumes from it
                 print(
-                    f"{game}: {number}/{len(tasks)} games, {time.time() - started:.0f} s",
+                    f"{game}: {number}/{len(left)} games, {time.time() - started:.0f} s",
                     flush=True,
                 )
         ladder, summaries = ladder_of(game, games, pairs)
-        commands = old["commands"] + [command]
-        results.write_text(
-            json.dumps({"commands": commands, "summaries": summaries, "games": games}, indent=1)
-            + "\n"
-        )
-        # the ladder file keeps the other game's ladder
+        write_results(results, commands, summaries, games)
+        # the ladder file keeps the other game's ladder, the budgets and the estimates
         data = json.loads(LADDER_FILE.read_text()) if LADDER_FILE.exists() else {}
         data.setdefault("commands", {})[game] = commands
         data.setdefault("elo", {})[game] = ladder
-        data["anchor"] = MEASURED[0].name
+        data["anchor"] = LADDER[0].name
         LADDER_FILE.write_text(json.dumps(data, indent=1) + "\n")
         print(json.dumps(ladder, indent=1))
 

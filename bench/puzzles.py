@@ -191,20 +191,22 @@ def position(puzzle: dict):
         return None
 
 
-def bot_for(level: str, seed: int, settings: str | None):
+def bot_for(level: str, seed: int, settings: str | None, game_name: str):
     """The level's bot, or with `settings` (a bot spec's settings, 'root_policy=auto')
-    a search of the level's budget and workers with those settings."""
+    a search of the level's budget in `game_name`, time cap and workers with those
+    settings."""
     if settings is None:
         return bot_for_level(level, seed)
     budget = LEVELS[level]
-    given = f"iterations={budget.iterations}" if budget.iterations else f"time={budget.seconds}"
+    given = f"iterations={budget.iterations_in(game_name)}"
+    given += f",time={budget.seconds}" if budget.seconds else ""
     if level == "max":
         given += f",workers={bot_for_level(level, seed).workers}"
     return make_bot(f"ismcts:{given},{settings}", seed)
 
 
 def solved(state, puzzle: dict, level: str, seed: int, settings: str | None = None) -> bool:
-    move = bot_for(level, seed, settings).choose(state)
+    move = bot_for(level, seed, settings, state.game.name).choose(state)
     values = puzzle["values"]
     return values[puzzle["best"]] - values[move.text] < MARGIN
 
@@ -256,7 +258,9 @@ def agreement(level: str, seeds: int, settings: str | None = None) -> None:
             state = position(puzzle)
             if state is None or not separated(puzzle):
                 continue
-            choices = Counter(bot_for(level, s, settings).choose(state).text for s in range(seeds))
+            choices = Counter(
+                bot_for(level, s, settings, game_name).choose(state).text for s in range(seeds)
+            )
             move, count = choices.most_common(1)[0]
             counts.append(count)
             right = "best" if move == puzzle["best"] else "not best"

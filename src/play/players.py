@@ -23,7 +23,7 @@ from xenophon.interop.native import OpenSpielISMCTSBot
 from xenophon.kernel.errors import shown
 from xenophon.kernel.registry import SpecError, parse_spec
 from xenophon.play.external import ExternalPlayer, is_external, parse_external
-from xenophon.play.levels import LEVELS, LevelBot
+from xenophon.play.levels import LEVELS, LevelBot, level_named
 from xenophon.search import bots
 
 BOT_KINDS = ("random", "greedy", "ismcts", "pimc", "cheat", "openspiel", "level")
@@ -95,6 +95,7 @@ def level_bot(spec: str, seed: int) -> LevelBot:
     """The bot of a calibrated level, 'level:normal' (SpecError for a name
     that is no level)."""
     name = spec.strip()[len(LEVEL_KIND) :].strip()
-    if name not in LEVELS:
+    level = level_named(name)
+    if level is None:
         raise SpecError(f"bot '{shown(spec)}': no level '{shown(name)}' ({', '.join(LEVELS)})")
-    return LevelBot(LEVELS[name], seed)
+    return LevelBot(level, seed)

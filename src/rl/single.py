@@ -26,7 +26,7 @@ import numpy as np
 from gymnasium import spaces
 
 from xenophon.kernel.game import Game, State
-from xenophon.play.levels import LEVELS, bot_for_level
+from xenophon.play.levels import bot_for_level, level_named
 from xenophon.play.players import make_bot
 from xenophon.rl.common import (
     ACTIONS,
@@ -42,7 +42,7 @@ from xenophon.rl.common import (
 
 def opponent_bot(spec: str, seed: int) -> Any:
     """The built-in player of a level name or a bot spec."""
-    return bot_for_level(spec, seed) if spec in LEVELS else make_bot(spec, seed)
+    return bot_for_level(spec, seed) if level_named(spec) else make_bot(spec, seed)
 
 
 class XenophonEnv(gym.Env):
