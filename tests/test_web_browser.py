@@ -657,7 +657,9 @@ def test_a_closed_tab_leaves_a_saved_game_only_once_its_human_has_moved(browser,
     after it, its game saved where the page said at the start; that game
     resumed in another tab, moved in and closed: the same file, updated."""
     games = server["home"] / "xenophon" / "games"
-    before = set(games.glob("*.jsonl"))
+    # only this test's game: the server is shared, and an earlier test's page
+    # (a Hero game) may still be leaving and saving while this one starts
+    before = set(games.glob("anabasis-*.jsonl"))
     rng = random.Random(5)
     tab = open_tab(browser, server)
     start_game(tab, "anabasis", seat=1, seed="4")  # the AI moves first
@@ -666,7 +668,7 @@ def test_a_closed_tab_leaves_a_saved_game_only_once_its_human_has_moved(browser,
     assert "once you have moved" in message_text(tab)
     close_and_wait(tab, connection)
     assert not Path(setup["save_path"]).exists()
-    assert set(games.glob("*.jsonl")) == before
+    assert set(games.glob("anabasis-*.jsonl")) == before
     tab = open_tab(browser, server)
     start_game(tab, "anabasis", seat=1, seed="4")
     assert your_move(tab)
@@ -677,7 +679,7 @@ def test_a_closed_tab_leaves_a_saved_game_only_once_its_human_has_moved(browser,
     close_and_wait(tab, connection)
     path = Path(setup["save_path"])
     lines = len(load_record(path).lines)
-    assert set(games.glob("*.jsonl")) == before | {path}
+    assert set(games.glob("anabasis-*.jsonl")) == before | {path}
     tab = open_tab(browser, server)
     tab.fill("#new-game input[name=resume]", str(path))
     tab.click("#resume-game")
@@ -687,4 +689,4 @@ def test_a_closed_tab_leaves_a_saved_game_only_once_its_human_has_moved(browser,
     play_by_clicks(tab, rng, 2)
     close_and_wait(tab, connection)
     assert len(load_record(path).lines) > lines
-    assert set(games.glob("*.jsonl")) == before | {path}
+    assert set(games.glob("anabasis-*.jsonl")) == before | {path}

@@ -445,12 +445,13 @@ def resumed_game(path: str | Path, level: str | None) -> Start:
         event_kind(before[i]) for i, line in enumerate(full.lines) if line["seat"] == "chance"
     )
     snapshots = decision_snapshots(full, before, human)
-    saved = full.seats[1 - human]
-    if is_external(saved):  # played against a program: the AI takes its seat
+    saved_seat = full.seats[1 - human]
+    if is_external(saved_seat):  # played against a program: the AI takes its seat
         level = level or DEFAULT_LEVEL
-        note = f"The AI now plays at level {level} (the game was played against {shown(saved)})."
+        played_against = shown(saved_seat)
+        note = f"The AI now plays at level {level} (the game was played against {played_against})."
     else:
-        saved_level = saved.partition(":")[2] or DEFAULT_LEVEL
+        saved_level = saved_seat.partition(":")[2] or DEFAULT_LEVEL
         level = level or saved_level
         note = (
             f"The AI now plays at level {level} (the game was saved at {saved_level})."
