@@ -42,10 +42,14 @@ def log_config(args: argparse.Namespace) -> dict:
         "explore": args.explore,
         "deep_share": args.deep_share,
         "folder": str(Path(args.folder).resolve()),
+        # only when asked: the configuration of a log without leaves is unchanged
+        **({"leaves": args.leaves} if args.leaves else {}),
     }
 
 
 def run_log(args: argparse.Namespace) -> None:
+    if args.leaves < 0:
+        raise XenophonError(f"--leaves must be 0 or more, not {args.leaves}")
     make_folders(args.folder)
     config = log_config(args)
     seeds = list(range(args.first_seed, args.first_seed + args.games))
@@ -92,6 +96,7 @@ def run_train(args: argparse.Namespace) -> None:
         epochs=args.epochs,
         rate=args.rate,
         blend=args.blend,
+        leaf_weight=args.leaf_weight,
         seed=args.seed,
         progress=sys.stderr.isatty(),
     )
@@ -127,6 +132,12 @@ def main() -> None:
     log.add_argument(
         "--explore", type=int, default=10, help="decisions of each seat drawn by visits"
     )
+    log.add_argument(
+        "--leaves",
+        type=int,
+        default=0,
+        help="log up to N random leaves of each searched decision (its root moves applied)",
+    )
     log.add_argument("--workers", type=int, default=None)
     log.add_argument("--resume", action="store_true")
     fit = sub.add_parser("train", help="train the network on a log")
@@ -138,6 +149,12 @@ def main() -> None:
     fit.add_argument("--epochs", type=int, default=20)
     fit.add_argument("--rate", type=float, default=1e-3)
     fit.add_argument("--blend", type=float, default=0.5)
+    fit.add_argument(
+        "--leaf-weight",
+        type=float,
+        default=0.0,
+        help="weight of the leaves' loss (a log with --leaves) beside the roots'",
+    )
     fit.add_argument("--seed", type=int, default=1)
     fit.add_argument("--force", action="store_true")
     args = parser.parse_args()
