@@ -240,3 +240,18 @@ def test_training_on_leaves_fits_the_leaves_and_reports_them(tmp_path):
     report = runs[3.0][1]["held_out_leaves"]
     assert report["leaves"] > 0 and set(report) == {"leaves", "network", "learned"}
     assert 0 <= report["learned"]["sibling_concordance"] <= 1
+
+
+def test_a_correction_constant_over_each_side_is_all_per_side():
+    rng = np.random.default_rng(1)
+    side = np.repeat(np.arange(20), 15)
+    z_linear = rng.normal(0, 2, len(side))
+    target = (rng.random(len(side)) < 1 / (1 + np.exp(-z_linear))).astype(float)
+    constant = net.correction_split(z_linear + rng.normal(0, 1, 20)[side], z_linear, side, target)
+    assert constant["variance_within"] == pytest.approx(0, abs=1e-12)
+    assert constant["variance_per_side"] == pytest.approx(constant["variance"])
+    assert constant["log_loss_linear_plus_within"] == pytest.approx(
+        net.log_loss(1 / (1 + np.exp(-z_linear)), target)
+    )
+    varying = net.correction_split(z_linear + rng.normal(0, 1, len(side)), z_linear, side, target)
+    assert varying["variance_within"] > 5 * varying["variance_per_side"]

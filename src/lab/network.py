@@ -251,6 +251,55 @@ def leaf_report(
     return report
 
 
+def correction_split(
+    z: np.ndarray, z_linear: np.ndarray, side: np.ndarray, target: np.ndarray
+) -> dict[str, float]:
+    """How a model's correction to the linear value, d = z - z_linear, splits
+    into a part constant over each `side` (a game and a player: what the deal
+    gives that side) and the part that varies within it, with the log-loss
+    against `target` of the linear value plus each part alone."""
+    _, index = np.unique(side, return_inverse=True)
+    d = z - z_linear
+    per_side = (np.bincount(index, weights=d) / np.bincount(index))[index]
+
+    def loss(zz: np.ndarray) -> float:
+        return log_loss(1 / (1 + np.exp(-zz)), target)
+
+    return {
+        "variance": float(d.var()),
+        "variance_per_side": float(per_side.var()),
+        "variance_within": float((d - per_side).var()),
+        "log_loss_linear_plus_per_side": loss(z_linear + per_side),
+        "log_loss_linear_plus_within": loss(z_linear + d - per_side),
+    }
+
+
+def log_report(
+    log: dict[str, np.ndarray], taper: int, models: dict[str, Any], linear: str
+) -> dict[str, Any]:
+    """Each model's figures on every position of a log: its log-loss against
+    the results of the roots, the spread of its z, its correction's split
+    (correction_split, against the model named `linear`) and, on a log with
+    leaves, its leaf_report."""
+    roots = batch_of(log, np.arange(len(log["turn"])), taper, 0.0, 1)
+    side = log["game"].astype(np.int64) * 2 + log["player"]
+    zs = {name: value_z(params, roots) for name, params in models.items()}
+    report: dict[str, Any] = {"roots": int(len(roots.target)), "models": {}}
+    for name, z in zs.items():
+        report["models"][name] = {
+            "root_log_loss": log_loss(1 / (1 + np.exp(-z)), roots.target),
+            "z_std": float(z.std()),
+            "value_std": float(np.tanh(z / 2).std()),
+        }
+        if name != linear:
+            report["models"][name]["correction"] = correction_split(
+                z, zs[linear], side, roots.target
+            )
+    if "leaf_row" in log:
+        report["leaves"] = leaf_report(log, np.arange(len(log["leaf_row"])), taper, models)
+    return report
+
+
 def held_out_mask(games: np.ndarray, fraction: float, seed: int) -> np.ndarray:
     """A seeded `fraction` of the games (by game number), as a mask over positions."""
     ids = np.unique(games)
