@@ -14,6 +14,12 @@ every shard of the index (`xenophon.lab.network`) and writes the network
 file and its report (OUT with `.json`); the match then is
 
     xenophon match hero 'ismcts:eval=net,weights=OUT' ismcts --sprt 0,30 ...
+
+`log --leaves N` also logs up to N random leaves of each searched decision
+(its root moves applied), which `train --leaf-weight W` trains on; `score`
+gives each network's and the learned evaluation's figures on a log (root
+log-loss, spread, the split of the correction, leaf log-loss and sibling
+concordance: xenophon.lab.network.log_report).
 """
 
 from __future__ import annotations
@@ -25,12 +31,17 @@ import time
 from pathlib import Path
 
 from xenophon.kernel.errors import XenophonError
-from xenophon.kernel.evaluation import read_weights, shipped_weights_file, write_network
+from xenophon.kernel.evaluation import (
+    read_network,
+    read_weights,
+    shipped_weights_file,
+    write_network,
+)
 from xenophon.kernel.files import make_folders, write_atomic
 from xenophon.kernel.registry import game_from_texts
 from xenophon.lab.jobs import make_backend, read_results, results_config, results_header, run_jobs
 from xenophon.lab.learnlog import COMMAND, INDEX_NAME, log_jobs, read_log
-from xenophon.lab.network import to_network, train
+from xenophon.lab.network import log_report, new_params, to_network, train
 
 
 def log_config(args: argparse.Namespace) -> dict:
@@ -42,10 +53,14 @@ def log_config(args: argparse.Namespace) -> dict:
         "explore": args.explore,
         "deep_share": args.deep_share,
         "folder": str(Path(args.folder).resolve()),
+        # only when asked: the configuration of a log without leaves is unchanged
+        **({"leaves": args.leaves} if args.leaves else {}),
     }
 
 
 def run_log(args: argparse.Namespace) -> None:
+    if args.leaves < 0:
+        raise XenophonError(f"--leaves must be 0 or more, not {args.leaves}")
     make_folders(args.folder)
     config = log_config(args)
     seeds = list(range(args.first_seed, args.first_seed + args.games))
@@ -92,6 +107,7 @@ def run_train(args: argparse.Namespace) -> None:
         epochs=args.epochs,
         rate=args.rate,
         blend=args.blend,
+        leaf_weight=args.leaf_weight,
         seed=args.seed,
         progress=sys.stderr.isatty(),
     )
@@ -113,6 +129,23 @@ def run_train(args: argparse.Namespace) -> None:
     print(json.dumps(made["report"], indent=1))
 
 
+def run_score(args: argparse.Namespace) -> None:
+    rows = sorted(index_rows(args.folder), key=lambda row: row["seed"])
+    if args.max_games:
+        rows = rows[: args.max_games]
+    linear = read_weights(shipped_weights_file(args.game), args.game)
+    log = read_log(args.folder, rows)
+    models = {"learned": new_params(log["own"].shape[1], log["features"].shape[1], 1, 1, linear, 0)}
+    for path in args.networks:
+        arrays = read_network(path, args.game).arrays
+        models[path] = {key: value.astype("float64") for key, value in arrays.items()}
+    report = {"games": len(rows), **log_report(log, linear.taper_turns, models, "learned")}
+    text = json.dumps(report, indent=1) + "\n"
+    if args.out:
+        write_atomic(args.out, text)
+    print(text, end="")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="step", required=True)
@@ -127,6 +160,12 @@ def main() -> None:
     log.add_argument(
         "--explore", type=int, default=10, help="decisions of each seat drawn by visits"
     )
+    log.add_argument(
+        "--leaves",
+        type=int,
+        default=0,
+        help="log up to N random leaves of each searched decision (its root moves applied)",
+    )
     log.add_argument("--workers", type=int, default=None)
     log.add_argument("--resume", action="store_true")
     fit = sub.add_parser("train", help="train the network on a log")
@@ -138,13 +177,24 @@ def main() -> None:
     fit.add_argument("--epochs", type=int, default=20)
     fit.add_argument("--rate", type=float, default=1e-3)
     fit.add_argument("--blend", type=float, default=0.5)
+    fit.add_argument(
+        "--leaf-weight",
+        type=float,
+        default=0.0,
+        help="weight of the leaves' loss (a log with --leaves) beside the roots'",
+    )
     fit.add_argument("--seed", type=int, default=1)
     fit.add_argument("--force", action="store_true")
+    score = sub.add_parser(
+        "score", help="score networks and the learned evaluation on a log's roots and leaves"
+    )
+    score.add_argument("game")
+    score.add_argument("--folder", required=True)
+    score.add_argument("--networks", nargs="*", default=[])
+    score.add_argument("--max-games", type=int, default=None, help="the first N games only")
+    score.add_argument("--out", default=None, help="also write the report (JSON) here")
     args = parser.parse_args()
-    if args.step == "log":
-        run_log(args)
-    else:
-        run_train(args)
+    {"log": run_log, "train": run_train, "score": run_score}[args.step](args)
 
 
 if __name__ == "__main__":

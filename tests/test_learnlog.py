@@ -21,6 +21,7 @@ from xenophon.lab.learnlog import (
     logged_game,
     read_log,
     read_shard,
+    write_shard,
 )
 
 BOT, DEEP = "ismcts:iterations=60", "ismcts:iterations=120"
@@ -125,3 +126,43 @@ def test_a_game_without_raw_inputs_is_refused_in_one_line():
     state.resolve_chance(random.Random(1))
     with pytest.raises(LogError, match="no raw inputs"):
         decision_view(state, state.current_player, seed=1)
+
+
+def test_leaves_are_the_root_moves_applied_to_the_decisions_world_and_leave_the_game_alone():
+    game = lambda: game_from_texts("hero", {}, seed=3)  # noqa: E731
+    plain, returns = logged_game(game(), BOT, DEEP, 4, 0.25, seed=3)
+    leafy, leafy_returns = logged_game(game(), BOT, DEEP, 4, 0.25, seed=3, leaves=2)
+    # the same game, the same decisions: the leaves draw from their own generator
+    assert returns == leafy_returns
+    for key in KEYS:
+        assert np.array_equal(plain[key], leafy[key], equal_nan=True), key
+    rows, values = leafy["leaf_row"], leafy["leaf_value"]
+    assert len(rows) > len(plain["turn"])  # two a searched decision, most of them
+    assert np.all(np.bincount(rows) <= 2) and np.all((values >= 0) & (values <= 1))
+    # a leaf is its decision's position one move on: its own counts differ from the root's
+    moved = [not np.array_equal(leafy["leaf_own"][i], leafy["own"][r]) for i, r in enumerate(rows)]
+    moved += [
+        not np.array_equal(leafy["leaf_enemy"][i], leafy["enemy"][r]) for i, r in enumerate(rows)
+    ]
+    assert sum(moved) > len(rows) // 2
+    # a leaf's visits are those its decision logged for one of its moves
+    for i, r in enumerate(rows[:50]):
+        start, end = leafy["move_start"][r], leafy["move_start"][r + 1]
+        assert leafy["leaf_visits"][i] in leafy["move_visits"][start:end]
+
+
+def test_a_joined_log_points_each_leaf_at_its_decision(tmp_path):
+    for seed in (1, 2):
+        arrays, _ = logged_game(game_from_texts("hero", {}, seed=seed), BOT, DEEP, 4, 0, seed, 2)
+        write_shard(tmp_path / f"shard-{seed}.npz", arrays)
+    shards = [read_shard(tmp_path / f"shard-{seed}.npz") for seed in (1, 2)]
+    log = read_log(tmp_path, [{"shard": "shard-1.npz"}, {"shard": "shard-2.npz"}])
+    first = len(shards[0]["turn"])
+    assert len(log["leaf_row"]) == sum(len(s["leaf_row"]) for s in shards)
+    assert np.array_equal(log["leaf_row"][: len(shards[0]["leaf_row"])], shards[0]["leaf_row"])
+    assert np.array_equal(
+        log["leaf_row"][len(shards[0]["leaf_row"]) :], shards[1]["leaf_row"] + first
+    )
+    assert np.all(
+        log["game"][log["leaf_row"]] == np.repeat([0, 1], [len(s["leaf_row"]) for s in shards])
+    )

@@ -199,3 +199,59 @@ def test_the_same_seed_trains_the_same_network(tmp_path):
         assert np.array_equal(runs[0][0][key], runs[1][0][key])
     assert json.dumps(runs[0][1]) == json.dumps(runs[1][1])
     assert runs[0][1]["positions"]["held_out"] > 0
+
+
+def test_sibling_concordance_counts_pairs_within_a_decision_only():
+    z = np.array([1.0, 2.0, 3.0, 4.0, 5.0])
+    target = np.array([0.1, 0.2, 0.3, 0.9, 0.1])
+    # decision 0 ordered as its targets (3 pairs), decision 1 reversed (1 pair)
+    assert net.sibling_concordance(z, target, np.array([0, 0, 0, 1, 1])) == pytest.approx(3 / 4)
+    # a tie in z counts half; a tie in the target is no pair
+    assert net.sibling_concordance(
+        np.array([1.0, 1.0, 2.0]), np.array([0.2, 0.4, 0.4]), np.zeros(3, dtype=int)
+    ) == pytest.approx(1.5 / 2)
+    assert np.isnan(net.sibling_concordance(z[:1], target[:1], np.zeros(1, dtype=int)))
+
+
+def leafy_log(tmp_path):
+    for seed in (1, 2, 3):
+        game = HERO(seed)
+        arrays, _ = logged_game(game, "ismcts:iterations=40", "", 3, 0.0, seed, leaves=3)
+        write_shard(tmp_path / f"shard-{seed}.npz", arrays)
+    return read_log(tmp_path, [{"shard": f"shard-{s}.npz"} for s in (1, 2, 3)])
+
+
+def test_training_on_leaves_fits_the_leaves_and_reports_them(tmp_path):
+    log = leafy_log(tmp_path)
+    linear = read_weights(shipped_weights_file("hero"), "hero")
+    runs = {
+        weight: net.train(
+            log, linear, hidden=8, buckets=32, epochs=3, held_out=0.34, seed=5, leaf_weight=weight
+        )
+        for weight in (0.0, 3.0)
+    }
+    leaves = np.flatnonzero(~net.held_out_mask(log["game"], 0.34, 5)[log["leaf_row"]])
+    fitted = {
+        weight: net.leaf_report(log, leaves, linear.taper_turns, {"n": params})["n"]["log_loss"]
+        for weight, (params, _) in runs.items()
+    }
+    # the leaves of the training games are fitted better when they are trained on
+    assert fitted[3.0] < fitted[0.0]
+    report = runs[3.0][1]["held_out_leaves"]
+    assert report["leaves"] > 0 and set(report) == {"leaves", "network", "learned"}
+    assert 0 <= report["learned"]["sibling_concordance"] <= 1
+
+
+def test_a_correction_constant_over_each_side_is_all_per_side():
+    rng = np.random.default_rng(1)
+    side = np.repeat(np.arange(20), 15)
+    z_linear = rng.normal(0, 2, len(side))
+    target = (rng.random(len(side)) < 1 / (1 + np.exp(-z_linear))).astype(float)
+    constant = net.correction_split(z_linear + rng.normal(0, 1, 20)[side], z_linear, side, target)
+    assert constant["variance_within"] == pytest.approx(0, abs=1e-12)
+    assert constant["variance_per_side"] == pytest.approx(constant["variance"])
+    assert constant["log_loss_linear_plus_within"] == pytest.approx(
+        net.log_loss(1 / (1 + np.exp(-z_linear)), target)
+    )
+    varying = net.correction_split(z_linear + rng.normal(0, 1, len(side)), z_linear, side, target)
+    assert varying["variance_within"] > 5 * varying["variance_per_side"]

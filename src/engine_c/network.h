@@ -20,7 +20,7 @@
  * Swapping the sides swaps the two h and negates x, so z is odd and the value
  * antisymmetric, value(s, p) = -value(s, 1 - p), as the learned one's. The
  * first layer is summed over the non-zero inputs only (a world's inputs are
- * mostly zero), in double, its weights stored input by input so that each
+ * mostly zero), in float, its weights stored input by input so that each
  * non-zero input adds one contiguous row.
  *
  * The weights are data (a network file, xenophon.lab.network), copied into the
@@ -53,9 +53,9 @@ typedef struct XenNetwork {
     float feature[XEN_MAX_FEATURES * XEN_NET_MAX_HIDDEN];
 } XenNetwork;
 
-/* acc[0..n) += value * row[0..n). */
-static inline void xen_net_add(double *acc, const float *row, double value, int n) {
-    for (int j = 0; j < n; j++) acc[j] += value * (double)row[j];
+/* acc[0..n) += value * row[0..n), in float (twice the lanes of double). */
+static inline void xen_net_add(float *acc, const float *row, float value, int n) {
+    for (int j = 0; j < n; j++) acc[j] += value * row[j];
 }
 
 static inline double xen_net_clamp(double a) { return a < 0.0 ? 0.0 : (a > 1.0 ? 1.0 : a); }
@@ -66,25 +66,30 @@ static inline double xen_network_z(const XenNetwork *n, const double *own, const
                                    const double *x, int turn) {
     const int h = n->n_hidden;
     double ph = turn >= n->taper_turns ? 1.0 : (double)turn / n->taper_turns;
-    /* acc: the own perspective's accumulator ("mine"), then the enemy's ("theirs") */
-    double acc[2 * XEN_NET_MAX_HIDDEN] = {0.0}, f[XEN_NET_MAX_HIDDEN] = {0.0}, z = 0.0;
+    /* side[0..2h): own times each input's (w_own | w_enemy) rows, side[2h..4h):
+     * enemy times them. mine = own.w_own + enemy.w_enemy, theirs = enemy.w_own +
+     * own.w_enemy: swapping the sides swaps the two halves' sums exactly, so the
+     * value stays exactly antisymmetric although summed in float */
+    float side[4 * XEN_NET_MAX_HIDDEN] = {0.0f}, f[XEN_NET_MAX_HIDDEN] = {0.0f};
+    double z = 0.0;
     for (int i = 0; i < n->n_inputs; i++) {
         const float *row = n->side + (size_t)i * 2 * h;
-        if (own[i] != 0.0) xen_net_add(acc, row, own[i], 2 * h);
-        if (enemy[i] != 0.0) {
-            xen_net_add(acc, row + h, enemy[i], h);
-            xen_net_add(acc + h, row, enemy[i], h);
-        }
+        if (own[i] != 0.0) xen_net_add(side, row, (float)own[i], 2 * h);
+        if (enemy[i] != 0.0) xen_net_add(side + 2 * h, row, (float)enemy[i], 2 * h);
     }
     for (int k = 0; k < n->n_features; k++) {
         if (x[k] == 0.0) continue;
         z += (n->opening[k] + ph * (n->ending[k] - n->opening[k])) * x[k];
-        xen_net_add(f, n->feature + (size_t)k * h, x[k], h);
+        xen_net_add(f, n->feature + (size_t)k * h, (float)x[k], h);
     }
+    const float *mine_own = side, *theirs_enemy = side + h;
+    const float *theirs_own = side + 2 * h, *mine_enemy = side + 3 * h;
     for (int j = 0; j < h; j++) {
         double base = n->bias[j] + ph * n->phase[j];
+        double mine = (double)(mine_own[j] + mine_enemy[j]);
+        double theirs = (double)(theirs_own[j] + theirs_enemy[j]);
         z += n->output[j] *
-             (xen_net_clamp(acc[j] + f[j] + base) - xen_net_clamp(acc[h + j] - f[j] + base));
+             (xen_net_clamp(mine + f[j] + base) - xen_net_clamp(theirs - f[j] + base));
     }
     return z;
 }

@@ -45,6 +45,7 @@ from xenophon.kernel.errors import XenophonError, shown
 from xenophon.kernel.files import (
     FileError,
     JsonError,
+    check_header,
     check_output,
     loads,
     read_bytes,
@@ -387,13 +388,7 @@ class Network:
 
 
 def _network_meta(meta: Any, where: str, game_name: str) -> dict[str, Any]:
-    if not isinstance(meta, dict) or meta.get("format") != NETWORK_FORMAT:
-        raise WeightsError(f"{where}: not a network file (format {NETWORK_FORMAT!r} expected)")
-    if meta.get("version") != NETWORK_FILE_VERSION:
-        raise WeightsError(
-            f"{where}: network file version {shown(repr(meta.get('version')))}, this xenophon "
-            f"reads version {NETWORK_FILE_VERSION}"
-        )
+    check_header(meta, where, "network file", NETWORK_FORMAT, NETWORK_FILE_VERSION, WeightsError)
     if meta.get("game") != game_name:
         raise WeightsError(
             f"{where}: a network for {shown(repr(meta.get('game')))}, not {game_name}"

@@ -212,6 +212,31 @@ def user_data_folder() -> Path:
     return own
 
 
+def check_header(
+    data: Any,
+    where: str,
+    what: str,
+    fmt: str,
+    version: int,
+    error: type[Exception],
+    version_key: str = "version",
+) -> None:
+    """The header check of every versioned file: `data` (a parsed file's
+    header, a JSON object) must name the format `fmt` and, under
+    `version_key`, the version `version`; else `error` (the caller's type),
+    one line naming `where` and saying what it is not ("not a deal book
+    (format 'x', expected 'xenophon-deal-book')") or which version it is."""
+    found = data.get("format") if isinstance(data, dict) else None
+    if found != fmt:
+        raise error(f"{where}: not a {what} (format {shown(repr(found))}, expected {fmt!r})")
+    number = data.get(version_key)
+    if isinstance(number, bool) or number != version:
+        raise error(
+            f"{where}: a {what} of format version {shown(repr(number))}; "
+            f"this xenophon reads version {version}"
+        )
+
+
 # -- writing ----------------------------------------------------------------
 def same_file(a: str | Path, b: str | Path) -> bool:
     """Whether two paths name one file (by path where either does not exist)."""

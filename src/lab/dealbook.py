@@ -26,7 +26,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from xenophon.kernel.errors import XenophonError
-from xenophon.kernel.files import FileError, JsonError, loads, read_text, write_atomic
+from xenophon.kernel.files import (
+    FileError,
+    JsonError,
+    check_header,
+    loads,
+    read_text,
+    write_atomic,
+)
 
 FORMAT = "xenophon-deal-book"
 FORMAT_VERSION = 1
@@ -70,13 +77,7 @@ def read_book(path: str, game: str | None = None) -> DealBook:
         data = loads(read_text(path, "deal book", MAX_BOOK_BYTES))
     except (FileError, JsonError) as error:
         raise BookError(f"{path}: {error}") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise BookError(f'{path}: not a deal book (no "format": "{FORMAT}")')
-    if data.get("format_version") != FORMAT_VERSION:
-        raise BookError(
-            f"{path}: a deal book of format version {data.get('format_version')!r}; "
-            f"this version reads {FORMAT_VERSION}"
-        )
+    check_header(data, str(path), "deal book", FORMAT, FORMAT_VERSION, BookError, "format_version")
     deals, book_game = data.get("deals"), data.get("game")
     if not isinstance(book_game, str):
         raise BookError(f"{path}: the book names no game")

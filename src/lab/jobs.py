@@ -39,6 +39,7 @@ from typing import Any
 from xenophon.kernel.errors import XenophonError, shown
 from xenophon.kernel.files import (
     JsonError,
+    check_header,
     check_output,
     dumps_line,
     iter_lines,
@@ -279,13 +280,15 @@ def results_config(path: str | Path, command: str) -> dict[str, Any]:
 
 def _check_header(path: str | Path, row: Any, header: dict[str, Any]) -> None:
     """A results file's first line against `header` (its config None: any)."""
-    if not isinstance(row, dict) or row.get("format") != RESULTS_FORMAT:
-        raise RunError(f"{path}: not a xenophon results file")
-    if row.get("format_version") != RESULTS_VERSION:
-        raise RunError(
-            f"{path}: results format version {shown(repr(row.get('format_version')))} "
-            f"(this xenophon reads {RESULTS_VERSION})"
-        )
+    check_header(
+        row,
+        str(path),
+        "xenophon results file",
+        RESULTS_FORMAT,
+        RESULTS_VERSION,
+        RunError,
+        "format_version",
+    )
     if row.get("command") != header["command"]:
         raise RunError(
             f"{path}: results of '{shown(row.get('command'))}', not of "

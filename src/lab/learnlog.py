@@ -53,6 +53,18 @@ KEYS = (
     "move_code",  # the legal moves (codes)
     "move_visits",  # their root visits
 )
+#: the optional arrays of a shard logged with leaves (`leaves` > 0), one row
+#: per leaf: a root move of a decision applied to the decision's sampled world,
+#: the position the search scores one action below its root
+LEAF_KEYS = (
+    "leaf_own",  # raw inputs of the decision's player's side, after the move
+    "leaf_enemy",
+    "leaf_features",  # the learned evaluation's features for that player
+    "leaf_turn",
+    "leaf_row",  # the decision (its row in the shard)
+    "leaf_value",  # the root search's win probability of the move, in [0, 1]
+    "leaf_visits",  # the move's root visits
+)
 SHARD_FORMAT = 1
 INDEX_NAME = "index.jsonl"
 COMMAND = "learn-log"
@@ -70,17 +82,40 @@ def network_inputs(state: State, player: int) -> np.ndarray:
     return np.asarray(backend.net_inputs(player), dtype=np.float64)
 
 
-def decision_view(
-    state: State, player: int, seed: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(own inputs, enemy inputs, features) of a world sampled from what
-    `player` knows at `state` (the same for positions `player` cannot tell apart)."""
-    world = state.resample(player, random.Random(seed))
+def world_view(world: State, player: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(own inputs, enemy inputs, features) of `world` for `player`."""
     return (
         network_inputs(world, player),
         network_inputs(world, 1 - player),
         np.asarray(world.backend.features(player), dtype=np.float64),
     )
+
+
+def decision_view(
+    state: State, player: int, seed: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(own inputs, enemy inputs, features) of a world sampled from what
+    `player` knows at `state` (the same for positions `player` cannot tell apart)."""
+    return world_view(state.resample(player, random.Random(seed)), player)
+
+
+def leaf_rows(
+    state: State, player: int, seed: int, result: Any, leaves: int, rng: random.Random
+) -> list[tuple[Any, ...]]:
+    """Up to `leaves` of the root's searched moves drawn at random (uniformly,
+    so poor moves too), each applied to the decision's sampled world: (own,
+    enemy, features, turn, the move's win probability, its visits) for `player`."""
+    searched = [m for m in result.moves if m.visits > 0]
+    if len(searched) < 2:
+        return []
+    world = state.resample(player, random.Random(seed))
+    rows = []
+    for stat in rng.sample(searched, min(leaves, len(searched))):
+        child = world.copy()
+        child.apply_code(stat.move.code)
+        own, enemy, features = world_view(child, player)
+        rows.append((own, enemy, features, child.backend.turn(), stat.win_probability, stat.visits))
+    return rows
 
 
 def root_value(result: Any) -> float:
@@ -99,12 +134,22 @@ def _visit_draw(result: Any, rng: random.Random) -> Any:
 
 
 def logged_game(
-    game: Game, bot_spec: str, deep_spec: str, explore: int, deep_share: float, seed: int
+    game: Game,
+    bot_spec: str,
+    deep_spec: str,
+    explore: int,
+    deep_share: float,
+    seed: int,
+    leaves: int = 0,
 ) -> tuple[dict[str, np.ndarray], list[float]]:
-    """One self-play game's decisions as a shard's arrays, and its returns."""
+    """One self-play game's decisions as a shard's arrays, and its returns;
+    with `leaves`, up to that many leaves of each searched decision too (the
+    game played is the same: the leaves draw from their own generator)."""
     bot = make_bot(bot_spec, seed * 2)
     deep = make_bot(deep_spec, seed * 2 + 1) if deep_share > 0 else None
     rng = random.Random(seed)
+    leaf_rng = random.Random(seed * 7 + 3)
+    leaf: list[tuple[Any, ...]] = []
     rows: dict[str, list[Any]] = {key: [] for key in KEYS if not key.startswith("move_")}
     codes: list[int] = []
     visits: list[int] = []
@@ -119,6 +164,9 @@ def logged_game(
         decision = len(rows["turn"])
         own, enemy, features = decision_view(state, player, seed * 100_003 + decision)
         result = bot.analyse(state)
+        if leaves:
+            found = leaf_rows(state, player, seed * 100_003 + decision, result, leaves, leaf_rng)
+            leaf.extend((*row, decision) for row in found)
         deep_value = (
             root_value(deep.analyse(state)) if deep and rng.random() < deep_share else float("nan")
         )
@@ -142,7 +190,31 @@ def logged_game(
         state.apply_code(move.code)
     returns = state.returns()
     rows["result"] = [(returns[p] + 1) / 2 for p in rows["player"]]
-    return _arrays(rows, starts, codes, visits, len(game.tables.net_input_names)), returns
+    arrays = _arrays(rows, starts, codes, visits, len(game.tables.net_input_names))
+    if leaves:
+        arrays.update(_leaf_arrays(leaf, len(game.tables.net_input_names), arrays))
+    return arrays, returns
+
+
+def _leaf_arrays(
+    leaf: list[tuple[Any, ...]], n_in: int, roots: dict[str, np.ndarray]
+) -> dict[str, np.ndarray]:
+    n = len(leaf)
+    columns: list[Any] = list(zip(*leaf, strict=True)) if leaf else [() for _ in range(7)]
+    own, enemy = (np.asarray(c, dtype=np.float64).reshape(n, n_in) for c in columns[:2])
+    if any(np.any((a < 0) | (a > 255)) for a in (own, enemy)):
+        raise LogError("raw inputs that are not counts from 0 to 255 cannot be logged as bytes")
+    return {
+        "leaf_own": own.astype(np.uint8),
+        "leaf_enemy": enemy.astype(np.uint8),
+        "leaf_features": np.asarray(columns[2], dtype=np.float32).reshape(
+            n, roots["features"].shape[1]
+        ),
+        "leaf_turn": np.asarray(columns[3], dtype=np.int16),
+        "leaf_value": np.asarray(columns[4], dtype=np.float32),
+        "leaf_visits": np.asarray(columns[5], dtype=np.int32),
+        "leaf_row": np.asarray(columns[6], dtype=np.int32),
+    }
 
 
 def _arrays(
@@ -191,11 +263,12 @@ def log_job(
     deep_share: float,
     folder: str,
     seed: int,
+    leaves: int = 0,
 ) -> list[dict[str, Any]]:
     """The job of one logged game (`xenophon.lab.jobs`): writes its shard and
     returns its index row."""
     arrays, returns = logged_game(
-        game_from_texts(game, options, seed=seed), bot, deep_bot, explore, deep_share, seed
+        game_from_texts(game, options, seed=seed), bot, deep_bot, explore, deep_share, seed, leaves
     )
     write_shard(Path(folder) / shard_name(seed), arrays)
     return [
@@ -205,6 +278,7 @@ def log_job(
             "shard": shard_name(seed),
             "positions": int(len(arrays["turn"])),
             "deep": int(np.sum(~np.isnan(arrays["deep_value"]))),
+            **({"leaves": int(len(arrays["leaf_row"]))} if leaves else {}),
         }
     ]
 
@@ -245,5 +319,18 @@ def read_log(folder: str | Path, rows: list[dict[str, Any]]) -> dict[str, np.nda
         np.concatenate([np.full(len(p["turn"]), i, dtype=np.int32) for i, p in enumerate(parts)])
         if parts
         else np.zeros(0, dtype=np.int32)
+    )
+    if parts and all("leaf_row" in p for p in parts):
+        joined.update(_joined_leaves(parts))
+    return joined
+
+
+def _joined_leaves(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """The leaves of shards that all have them, `leaf_row` made a row of the
+    joined log."""
+    offsets = np.cumsum([0] + [len(p["turn"]) for p in parts[:-1]])
+    joined = {key: np.concatenate([p[key] for p in parts]) for key in LEAF_KEYS}
+    joined["leaf_row"] = np.concatenate(
+        [p["leaf_row"].astype(np.int64) + offset for p, offset in zip(parts, offsets, strict=True)]
     )
     return joined

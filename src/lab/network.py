@@ -199,6 +199,107 @@ def batch_of(
     )
 
 
+def leaf_batch(log: dict[str, np.ndarray], leaves: np.ndarray, taper: int) -> Batch:
+    """The logged leaves `leaves` (xenophon.lab.learnlog.LEAF_KEYS) as
+    positions of their decision's player, the target the root search's win
+    probability of the leaf's move; no moves (the policy is not trained on them)."""
+    n = len(leaves)
+    return Batch(
+        own=log["leaf_own"][leaves].astype(np.float64),
+        enemy=log["leaf_enemy"][leaves].astype(np.float64),
+        x=log["leaf_features"][leaves].astype(np.float64),
+        ph=phase(log["leaf_turn"][leaves], taper),
+        target=log["leaf_value"][leaves].astype(np.float64),
+        start=np.zeros(n + 1, dtype=np.int64),
+        bucket=np.zeros(0, dtype=np.int64),
+        share=np.zeros(0),
+    )
+
+
+def sibling_concordance(z: np.ndarray, target: np.ndarray, decision: np.ndarray) -> float:
+    """The share of pairs of leaves of one decision, with different targets,
+    that z orders as the target does (ties in z count half): how well an
+    evaluation ranks a node's children as the search valued them."""
+    agree = pairs = 0.0
+    order = np.argsort(decision, kind="stable")
+    d, zs, ts = decision[order], z[order], target[order]
+    bounds = np.flatnonzero(np.diff(d)) + 1
+    for zg, tg in zip(np.split(zs, bounds), np.split(ts, bounds), strict=True):
+        if len(zg) < 2:
+            continue
+        dz = np.sign(zg[:, None] - zg[None, :])
+        dt = np.sign(tg[:, None] - tg[None, :])
+        upper = np.triu(np.ones_like(dz, dtype=bool), 1) & (dt != 0)
+        pairs += upper.sum()
+        agree += ((dz == dt) & upper).sum() + 0.5 * ((dz == 0) & upper).sum()
+    return float(agree / pairs) if pairs else float("nan")
+
+
+def leaf_report(
+    log: dict[str, np.ndarray], leaves: np.ndarray, taper: int, models: dict[str, Any]
+) -> dict[str, Any]:
+    """Each model's (name: parameters) log-loss against the leaves' targets and
+    sibling concordance on the leaves `leaves`."""
+    b = leaf_batch(log, leaves, taper)
+    report: dict[str, Any] = {"leaves": int(len(leaves))}
+    for name, params in models.items():
+        z = value_z(params, b)
+        report[name] = {
+            "log_loss": log_loss(1 / (1 + np.exp(-z)), b.target),
+            "sibling_concordance": sibling_concordance(z, b.target, log["leaf_row"][leaves]),
+        }
+    return report
+
+
+def correction_split(
+    z: np.ndarray, z_linear: np.ndarray, side: np.ndarray, target: np.ndarray
+) -> dict[str, float]:
+    """How a model's correction to the linear value, d = z - z_linear, splits
+    into a part constant over each `side` (a game and a player: what the deal
+    gives that side) and the part that varies within it, with the log-loss
+    against `target` of the linear value plus each part alone."""
+    _, index = np.unique(side, return_inverse=True)
+    d = z - z_linear
+    per_side = (np.bincount(index, weights=d) / np.bincount(index))[index]
+
+    def loss(zz: np.ndarray) -> float:
+        return log_loss(1 / (1 + np.exp(-zz)), target)
+
+    return {
+        "variance": float(d.var()),
+        "variance_per_side": float(per_side.var()),
+        "variance_within": float((d - per_side).var()),
+        "log_loss_linear_plus_per_side": loss(z_linear + per_side),
+        "log_loss_linear_plus_within": loss(z_linear + d - per_side),
+    }
+
+
+def log_report(
+    log: dict[str, np.ndarray], taper: int, models: dict[str, Any], linear: str
+) -> dict[str, Any]:
+    """Each model's figures on every position of a log: its log-loss against
+    the results of the roots, the spread of its z, its correction's split
+    (correction_split, against the model named `linear`) and, on a log with
+    leaves, its leaf_report."""
+    roots = batch_of(log, np.arange(len(log["turn"])), taper, 0.0, 1)
+    side = log["game"].astype(np.int64) * 2 + log["player"]
+    zs = {name: value_z(params, roots) for name, params in models.items()}
+    report: dict[str, Any] = {"roots": int(len(roots.target)), "models": {}}
+    for name, z in zs.items():
+        report["models"][name] = {
+            "root_log_loss": log_loss(1 / (1 + np.exp(-z)), roots.target),
+            "z_std": float(z.std()),
+            "value_std": float(np.tanh(z / 2).std()),
+        }
+        if name != linear:
+            report["models"][name]["correction"] = correction_split(
+                z, zs[linear], side, roots.target
+            )
+    if "leaf_row" in log:
+        report["leaves"] = leaf_report(log, np.arange(len(log["leaf_row"])), taper, models)
+    return report
+
+
 def held_out_mask(games: np.ndarray, fraction: float, seed: int) -> np.ndarray:
     """A seeded `fraction` of the games (by game number), as a mask over positions."""
     ids = np.unique(games)
@@ -223,18 +324,25 @@ def train(
     rate: float = 1e-3,
     blend: float = 0.5,
     policy_weight: float = 0.1,
+    leaf_weight: float = 0.0,
     held_out: float = 0.1,
     patience: int = 4,
     seed: int = 1,
     progress: bool = False,
 ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-    """The trained parameters and a report of held-out figures."""
+    """The trained parameters and a report of held-out figures. With
+    `leaf_weight` and a log with leaves, each step adds that weight times the
+    gradient of the value's log-loss on as many leaves of the training games,
+    against the root search's values of their moves."""
     taper = linear.taper_turns
     n_in, n_f = log["own"].shape[1], log["features"].shape[1]
     params = new_params(n_in, n_f, hidden, buckets, linear, seed)
     out = held_out_mask(log["game"], held_out, seed)
     train_rows, test_rows = np.flatnonzero(~out), np.flatnonzero(out)
     test = batch_of(log, test_rows, taper, 0.0, buckets)
+    has_leaves = "leaf_row" in log
+    leaf_out = out[log["leaf_row"]] if has_leaves else np.zeros(0, dtype=bool)
+    train_leaves = np.flatnonzero(~leaf_out)
 
     def held_out_loss(p: dict[str, np.ndarray]) -> tuple[float, float]:
         value, policy, _ = losses_and_gradients(p, test, 1.0)
@@ -252,6 +360,11 @@ def train(
         for i in range(0, len(order), batch):
             b = batch_of(log, np.sort(order[i : i + batch]), taper, blend, buckets)
             _, _, grads = losses_and_gradients(params, b, policy_weight)
+            if leaf_weight > 0 and len(train_leaves):
+                chosen = np.sort(rng.choice(train_leaves, size=batch))
+                _, _, leaf_grads = losses_and_gradients(params, leaf_batch(log, chosen, taper), 0.0)
+                for key, grad in leaf_grads.items():
+                    grads[key] = grads[key] + leaf_weight * grad
             adam.step(params, grads)
         value, policy = held_out_loss(params)
         history.append({"epoch": epoch, "value": value, "policy": policy})
@@ -259,8 +372,9 @@ def train(
             best = (value, epoch, {k: v.copy() for k, v in params.items()})
         elif epoch - best[1] >= patience:
             break
-    linear_only = 1 / (1 + np.exp(-value_z(new_params(n_in, n_f, 1, 1, linear, 0), test)))
-    report = {
+    linear_params = new_params(n_in, n_f, 1, 1, linear, 0)
+    linear_only = 1 / (1 + np.exp(-value_z(linear_params, test)))
+    report: dict[str, Any] = {
         "positions": {"train": int(len(train_rows)), "held_out": int(len(test_rows))},
         "games": int(len(np.unique(log["game"]))),
         "best_epoch": best[1],
@@ -268,6 +382,10 @@ def train(
         "held_out_policy_cross_entropy": history[best[1]]["policy"],
         "history": history,
     }
+    if has_leaves:
+        report["held_out_leaves"] = leaf_report(
+            log, np.flatnonzero(leaf_out), taper, {"network": best[2], "learned": linear_params}
+        )
     return best[2], report
 
 
