@@ -19,9 +19,9 @@ from xenophon.lab.tournament import play_one  # noqa: E402
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "dqn_agent.py"
 
 
-def train(out: Path, episodes: int) -> dict:
+def train(game: str, out: Path, episodes: int) -> dict:
     done = subprocess.run(
-        [sys.executable, EXAMPLE, "--game", "hero", "--out", out, "--episodes", str(episodes),
+        [sys.executable, EXAMPLE, "--game", game, "--out", out, "--episodes", str(episodes),
          "--eval-every", "1", "--eval-games", "2", "--minutes", "10"],
         capture_output=True, text=True, timeout=900,
     )  # fmt: skip
@@ -29,12 +29,13 @@ def train(out: Path, episodes: int) -> dict:
     return json.loads((out / "agent.json").read_text())
 
 
-def test_training_resumes_and_the_saved_agent_plays_legal_moves(tmp_path, monkeypatch):
+@pytest.mark.parametrize("game", ["anabasis", "hero"])
+def test_training_resumes_and_the_saved_agent_plays_legal_moves(game, tmp_path, monkeypatch):
     out = tmp_path / "agent"
-    first = train(out, 1)
+    first = train(game, out, 1)
     assert first["episodes"] == 1 and [row["episodes"] for row in first["curve"]] == [0, 1]
     assert first["slots"] and first["decisions"] > 0
-    again = train(out, 2)  # goes on from the checkpoint
+    again = train(game, out, 2)  # goes on from the checkpoint
     assert again["episodes"] == 2 and [row["episodes"] for row in again["curve"]] == [0, 1, 2]
     assert again["slots"][: len(first["slots"])] == first["slots"]
     for row in again["curve"]:
@@ -42,5 +43,5 @@ def test_training_resumes_and_the_saved_agent_plays_legal_moves(tmp_path, monkey
     monkeypatch.setenv("XENOPHON_DQN", str(out))
     player = f"python[startup=120,time=30]:{EXAMPLE}:DQNPlayer"
     for seat in (0, 1):
-        record = play_one("hero", [player, "random"], 5, seat)
+        record = play_one(game, [player, "random"], 5, seat)
         assert record.forfeit is None  # every move it answered was legal
