@@ -52,6 +52,24 @@ def assert_same_node(spiel_state, ours):
         assert spiel_state.legal_actions() == ours.legal_actions()
 
 
+def check_tensors(spiel_state, ours, resample_seed: int) -> int:
+    """OpenSpiel's tensors of both players equal the core's, and a world
+    resampled for the player to move has its information-state tensor; the
+    player to move (negative: chance or the end)."""
+    for player in (0, 1):
+        info = np.asarray(spiel_state.information_state_tensor(player), dtype=np.float32)
+        assert np.array_equal(info, ours.backend.information_state_tensor(player))
+        obs = np.asarray(spiel_state.observation_tensor(player), dtype=np.float32)
+        assert np.array_equal(obs, ours.backend.observation_tensor(player))
+    player = ours.current_player
+    if player >= 0:
+        world = spiel_state.resample_from_infostate(player, random.Random(resample_seed).random)
+        assert world.information_state_tensor(player) == spiel_state.information_state_tensor(
+            player
+        )
+    return player
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_python_game_agrees_with_our_api(name):
     game = pyspiel.load_game(interop.GAME_NAMES[name])
@@ -103,17 +121,8 @@ def test_python_game_serves_the_cores_tensors(name):
     assert list(observer.dict) == [block for block, *_ in tables.tensor_layout]
 
     def check(spiel_state, ours):
-        for player in (0, 1):
-            info = np.asarray(spiel_state.information_state_tensor(player), dtype=np.float32)
-            assert np.array_equal(info, ours.backend.information_state_tensor(player))
-            obs = np.asarray(spiel_state.observation_tensor(player), dtype=np.float32)
-            assert np.array_equal(obs, ours.backend.observation_tensor(player))
-        player = ours.current_player
+        player = check_tensors(spiel_state, ours, resample_seed=3)
         if player >= 0:
-            world = spiel_state.resample_from_infostate(player, random.Random(3).random)
-            assert world.information_state_tensor(player) == spiel_state.information_state_tensor(
-                player
-            )
             observer.set_from(spiel_state, player)
             assert np.array_equal(observer.tensor, ours.backend.information_state_tensor(player))
 
@@ -243,17 +252,7 @@ def test_native_game_serves_the_cores_tensors(name):
     assert game.spiel.observation_tensor_shape() == [xgame.tables.tensor_size("observation")]
 
     def check(spiel_state, ours):
-        for player in (0, 1):
-            info = np.asarray(spiel_state.information_state_tensor(player), dtype=np.float32)
-            assert np.array_equal(info, ours.backend.information_state_tensor(player))
-            obs = np.asarray(spiel_state.observation_tensor(player), dtype=np.float32)
-            assert np.array_equal(obs, ours.backend.observation_tensor(player))
-        player = ours.current_player
-        if player >= 0:
-            world = spiel_state.resample_from_infostate(player, random.Random(5).random)
-            assert world.information_state_tensor(player) == spiel_state.information_state_tensor(
-                player
-            )
+        check_tensors(spiel_state, ours, resample_seed=5)
 
     ours = xgame.new_initial_state()
     play_alongside(game.spiel.new_initial_state(), ours, random.Random(2), check, every=7)

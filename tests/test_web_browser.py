@@ -505,19 +505,32 @@ def overlap(a, b):
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-def hint_with_units(page, rng):
-    """Plays (deploying what it can) until the human has a unit on the board
-    and a choice of moves, then asks for a hint."""
-    for _ in range(30):
+def play_deploying_until(page, rng, tries, ready):
+    """Plays typed moves (a deploy when there is one) until the human has a
+    unit on the board and `ready(legal moves)` holds: those legal moves
+    (None: not within `tries` moves)."""
+    for _ in range(tries):
         assert your_move(page)
         legal = [move["text"] for move in page.evaluate("window.xenophon.legal")]
-        if page.locator("#play-board .hunit.mine").count() and len(legal) >= 4:
-            break
+        if page.locator("#play-board .hunit.mine").count() and ready(legal):
+            return legal
         deploys = [text for text in legal if text.startswith("deploy")]
         sent = page.evaluate("window.xenophon.movesSent || 0")
         page.fill("#move-text", rng.choice(deploys or legal))
         page.click("#typed button")
         page.wait_for_function(f"(window.xenophon.movesSent || 0) > {sent}")
+    return None
+
+
+def names_a_unit(legal):
+    """The moves that name one of the human's units."""
+    return [text for text in legal if text.startswith(("move ", "attack ", "guard "))]
+
+
+def hint_with_units(page, rng):
+    """Plays (deploying what it can) until the human has a unit on the board
+    and a choice of moves, then asks for a hint."""
+    play_deploying_until(page, rng, 30, lambda legal: len(legal) >= 4)
     page.click("#hint")
     page.wait_for_selector("body[data-state=your-move] #analysis li.why", timeout=TIMEOUT)
 
@@ -605,19 +618,10 @@ def test_hero_units_show_their_letter_and_a_letter_move_is_played(page):
     list name units by letters, and a move typed with a letter is played."""
     start_game(page, "hero", seat=0, seed="11")
     rng = random.Random(4)
-    for _ in range(40):
-        assert your_move(page)
-        legal = [move["text"] for move in page.evaluate("window.xenophon.legal")]
-        lettered = [t for t in legal if t.startswith(("move ", "attack ", "guard "))]
-        if page.locator("#play-board .hunit.mine").count() and lettered:
-            break
-        deploys = [text for text in legal if text.startswith("deploy")]
-        sent = page.evaluate("window.xenophon.movesSent || 0")
-        page.fill("#move-text", rng.choice(deploys or legal))
-        page.click("#typed button")
-        page.wait_for_function(f"(window.xenophon.movesSent || 0) > {sent}")
-    else:
+    legal = play_deploying_until(page, rng, 40, lambda legal: bool(names_a_unit(legal)))
+    if legal is None:
         raise AssertionError("no unit of the human's could move: the test saw nothing")
+    lettered = names_a_unit(legal)
     tiles = page.locator("#play-board .hunit.mine .unit-name").all_text_contents()
     assert tiles and all(len(letter) == 1 and letter.islower() for letter in tiles), tiles
     assert not any(re.search(r"\b[FB][1-5]\b", text) for text in legal), legal
