@@ -641,6 +641,11 @@ def test_the_story_tells_the_game_in_words_by_turn(name):
     told = [entry["text"] for entry in story if entry["kind"] == "ai"]
     for message in ai_moves:
         assert set(message["lines"]) <= set(told)
+    # an AI move in the story is named as its ai_move names it: its pieces as
+    # they stood before it (a Hero unit that moved was named by the slot it
+    # had left, `move op.B1`, or by the unit that took that slot)
+    said = {entry["move"] for entry in story if entry["kind"] == "ai" and "move" in entry}
+    assert said and said <= {message["text"] for message in ai_moves}
 
 
 @pytest.mark.parametrize("name", GAMES)

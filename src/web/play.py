@@ -464,7 +464,7 @@ class WebGame:
         played, told = self.story.step(
             "ai",
             lambda: session.ai_play(self.bot, result),
-            lambda move: session.narrator.as_seen(move.shown, move.seat),
+            lambda move: move.said,  # named as its pieces stood before it
         )
         hidden = session.view_lines[-1].get("hidden", False)
         send(
