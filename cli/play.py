@@ -148,6 +148,18 @@ HINT_ORDER = (
 AI_THINKING = "  the AI is thinking..."
 
 
+#: under a refused move, unless its reason already says to type 'moves'
+WHAT_TO_TYPE = "(type 'moves' for the legal moves, 'help' for commands)"
+
+
+def refusal(reason: str) -> str:
+    """The lines that refuse a typed move: its reason, and what to type
+    instead (not twice: some reasons end by saying it)."""
+    if "type 'moves'" in reason:
+        return folded(reason) + "\n(type 'help' for commands)"
+    return folded(reason) + "\n" + WHAT_TO_TYPE
+
+
 class TerminalSession(Session):
     """One game between the human at the terminal and the AI: the shared
     session (xenophon.play.session) with a prompt and printed lines."""
@@ -353,9 +365,7 @@ class TerminalSession(Session):
         try:
             self.human_play(line)
         except XenophonError as error:
-            self.say(
-                folded(str(error)) + "\n(type 'moves' for the legal moves, 'help' for commands)"
-            )
+            self.say(refusal(str(error)))
             return True
         self.tell_events()
         return True

@@ -843,6 +843,17 @@ def test_the_start_says_where_the_game_goes_and_a_resumed_game_is_updated_in_pla
     assert path.read_text().count("\n") < lines  # the undo is in it
 
 
+def test_a_refused_move_says_once_what_to_type(tmp_path):
+    """`'pass' is not legal now; type 'moves' to see the legal moves` was
+    followed by `(type 'moves' for the legal moves, ...)`: said once now."""
+    out = play("hero", "pass\nplace Militia c2\nquit\n", tmp_path, seed=4).stdout
+    refused = out.split("your move> pass\n")[1].split("your move>")[0]
+    assert "'pass' is not legal now" in refused and refused.count("type 'moves'") == 1, refused
+    assert "(type 'help' for commands)" in refused
+    other = out.split("your move> place Militia c2\n")[1].split("your move>")[0]
+    assert other.count("type 'moves'") == 1, other
+
+
 @pytest.mark.parametrize("game", ["anabasis", "hero"])
 @pytest.mark.parametrize("seat", [0, 1])
 def test_a_new_game_left_before_the_first_move_leaves_no_file(tmp_path, game, seat):
