@@ -136,6 +136,8 @@ GUIDED = (
 #: said when a game starts: where leaving saves it
 SAVED_TO = "Leaving ('quit', Ctrl-C) saves the game to {path}"
 RESAVED = " (its own file, updated in place)."
+#: under SAVED_TO for a new game, as the web board says it
+ONCE_MOVED = "  (once you have moved: a game left before that leaves no file)"
 #: said on leaving a new game the human has not moved in: as the web board,
 #: it leaves no file (the line that named it at the start is answered)
 NOTHING_SAVED = "Nothing was played: no game saved ({path} was not written)."
@@ -618,6 +620,8 @@ def play_start(
         )
     )
     session.say(SAVED_TO.format(path=own) + (RESAVED if args.resume else ""))  # the path whole
+    if not args.resume:
+        session.say(ONCE_MOVED)
     try:
         while True:
             try:

@@ -865,6 +865,7 @@ def test_a_new_game_left_before_the_first_move_leaves_no_file(tmp_path, game, se
     )
     assert left.returncode == 0, left.stderr
     path = re.search(r"saves the game to (\S+)", left.stdout).group(1)
+    assert "(once you have moved: a game left before that leaves no file)" in left.stdout
     assert f"Nothing was played: no game saved ({path} was not written)." in left.stdout
     assert "Game saved" not in left.stdout
     assert not list(tmp_path.rglob("*.jsonl"))
