@@ -95,7 +95,9 @@ def add_parser(commands: Any) -> None:
         "--level",
         help=f"AI strength: {', '.join(LEVELS)} (weakest first; their Elo "
         "in docs/play.md), a time per move like 2s, or an iteration "
-        "count like 5000 (default normal; with --resume, the saved level)",
+        "count like 5000 (default normal; with --resume, the saved level). "
+        "The level 'expert' is how well the AI plays; Anabasis's '--mode "
+        "expert' is a variant of the rules, either with any level",
     )
     parser.add_argument(
         "--elo",
@@ -134,6 +136,11 @@ GUIDED = (
 #: said when a game starts: where leaving saves it
 SAVED_TO = "Leaving ('quit', Ctrl-C) saves the game to {path}"
 RESAVED = " (its own file, updated in place)."
+#: under SAVED_TO for a new game, as the web board says it
+ONCE_MOVED = "  (once you have moved: a game left before that leaves no file)"
+#: said on leaving a new game the human has not moved in: as the web board,
+#: it leaves no file (the line that named it at the start is answered)
+NOTHING_SAVED = "Nothing was played: no game saved ({path} was not written)."
 #: under hints whose win probabilities are not in order
 HINT_ORDER = (
     "  (in the search's order: the move it looked at most first; a move looked at "
@@ -141,6 +148,18 @@ HINT_ORDER = (
 )
 #: the live line while the AI searches: the same words whatever its cards
 AI_THINKING = "  the AI is thinking..."
+
+
+#: under a refused move, unless its reason already says to type 'moves'
+WHAT_TO_TYPE = "(type 'moves' for the legal moves, 'help' for commands)"
+
+
+def refusal(reason: str) -> str:
+    """The lines that refuse a typed move: its reason, and what to type
+    instead (not twice: some reasons end by saying it)."""
+    if "type 'moves'" in reason:
+        return folded(reason) + "\n(type 'help' for commands)"
+    return folded(reason) + "\n" + WHAT_TO_TYPE
 
 
 class TerminalSession(Session):
@@ -172,6 +191,9 @@ class TerminalSession(Session):
         self.leave_failed = False  # the last line asked to leave, and the save failed
         self.last_question = ""  # the last question the prompt put
         self.moved = False  # whether the human moved since it was put
+        # whether the human has moved in this game (a new game left before
+        # that leaves no file); a resumed game starts out as played
+        self.played = False
         self.narrator.lettered = True  # in the player's words where a game has some (docs/play.md)
         self.board_turn = -1  # the turn of the last board drawn: one a turn
         self.forfeit: Forfeit | None = None  # how an opponent program lost, if it did
@@ -258,6 +280,7 @@ class TerminalSession(Session):
                 self.leave_failed = False  # a second quit counts straight after the first
                 asked = asked and len(self.record.lines) == length
                 self.moved = self.moved or len(self.record.lines) > length
+                self.played = self.played or self.moved
         self.show_board()
         self.finish()
         outcome = self.state.returns()[self.human]
@@ -344,9 +367,7 @@ class TerminalSession(Session):
         try:
             self.human_play(line)
         except XenophonError as error:
-            self.say(
-                folded(str(error)) + "\n(type 'moves' for the legal moves, 'help' for commands)"
-            )
+            self.say(refusal(str(error)))
             return True
         self.tell_events()
         return True
@@ -415,7 +436,11 @@ class TerminalSession(Session):
         saved, it stays open (None) if it can, and the player is told where
         it could not be written and why; asked to leave again straight
         away, or with no one left to ask, it is written in full, unsealed,
-        as the last resort (docs/records.md, "When a save fails")."""
+        as the last resort (docs/records.md, "When a save fails"). A new
+        game the human has not moved in is not saved: it leaves no file."""
+        if not self.played:
+            self.say("\n" + NOTHING_SAVED.format(path=self.autosave))  # the path whole
+            return 0
         path, reasons = self.save_somewhere()
         if path is not None:
             self.say(f"\nGame saved to {path}\nResume it with: xenophon play --resume {path}")
@@ -579,6 +604,7 @@ def play_start(
     session.lessons = lessons or {}
     if args.resume:
         session.written.append(Path(args.resume))  # this game's own file
+        session.played = True  # saved back in place, as it was resumed
     read_line = LineReader(session.candidates)
     session.interactive = read_line.interactive
     who = (
@@ -594,6 +620,8 @@ def play_start(
         )
     )
     session.say(SAVED_TO.format(path=own) + (RESAVED if args.resume else ""))  # the path whole
+    if not args.resume:
+        session.say(ONCE_MOVED)
     try:
         while True:
             try:

@@ -188,7 +188,7 @@ def test_play_saves_on_end_of_input(tmp_path):
         "1",
         "--level",
         "easy",
-        input_text="",
+        input_text="end\n",  # a game left before the first move leaves no file
         env_home=tmp_path,
     )
     assert result.returncode == 0

@@ -203,7 +203,7 @@ def test_resume_goes_on_with_the_same_chance(name, tmp_path):
 
 def test_a_changed_seal_is_refused(tmp_path):
     played = xenophon(
-        "play", "hero", "--seat", "0", "--level", "20", input_text="quit\n", home=tmp_path
+        "play", "hero", "--seat", "0", "--level", "20", input_text="end\nquit\n", home=tmp_path
     )
     assert played.returncode == 0
     path = saved_games(tmp_path)[-1]
@@ -225,7 +225,7 @@ def test_live_games_draw_chance_from_a_secret(tmp_path):
     for number in range(2):
         home = tmp_path / str(number)
         result = xenophon(
-            "play", "anabasis", "--seat", "0", "--level", "20", input_text="quit\n", home=home
+            "play", "anabasis", "--seat", "0", "--level", "20", input_text="end\nquit\n", home=home
         )
         assert result.returncode == 0
         saved = load_record(saved_games(home)[-1])

@@ -843,6 +843,37 @@ def test_the_start_says_where_the_game_goes_and_a_resumed_game_is_updated_in_pla
     assert path.read_text().count("\n") < lines  # the undo is in it
 
 
+def test_a_refused_move_says_once_what_to_type(tmp_path):
+    """`'pass' is not legal now; type 'moves' to see the legal moves` was
+    followed by `(type 'moves' for the legal moves, ...)`: said once now."""
+    out = play("hero", "pass\nplace Militia c2\nquit\n", tmp_path, seed=4).stdout
+    refused = out.split("your move> pass\n")[1].split("your move>")[0]
+    assert "'pass' is not legal now" in refused and refused.count("type 'moves'") == 1, refused
+    assert "(type 'help' for commands)" in refused
+    other = out.split("your move> place Militia c2\n")[1].split("your move>")[0]
+    assert other.count("type 'moves'") == 1, other
+
+
+@pytest.mark.parametrize("game", ["anabasis", "hero"])
+@pytest.mark.parametrize("seat", [0, 1])
+def test_a_new_game_left_before_the_first_move_leaves_no_file(tmp_path, game, seat):
+    """As a web board's tab closed before its human's first move: nothing is
+    written, and the line that named the file at the start is answered by
+    one saying nothing was saved (the AI may have moved first)."""
+    left = xenophon(
+        "play", game, "--seat", seat, "--level", "20", input_text="quit\n", home=tmp_path
+    )
+    assert left.returncode == 0, left.stderr
+    path = re.search(r"saves the game to (\S+)", left.stdout).group(1)
+    assert "(once you have moved: a game left before that leaves no file)" in left.stdout
+    assert f"Nothing was played: no game saved ({path} was not written)." in left.stdout
+    assert "Game saved" not in left.stdout
+    assert not list(tmp_path.rglob("*.jsonl"))
+    ended = xenophon("play", game, "--seat", seat, "--level", "20", input_text="", home=tmp_path)
+    assert ended.returncode == 0 and "Nothing was played" in ended.stdout  # the end of the input
+    assert not list(tmp_path.rglob("*.jsonl"))
+
+
 def test_a_failed_update_keeps_the_earlier_save(tmp_path, monkeypatch):
     from xenophon.kernel import files
     from xenophon.play.session import resumed_game

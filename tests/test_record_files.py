@@ -298,7 +298,7 @@ def test_a_failed_autosave_is_said_in_words(tmp_path):
     env = {**os.environ, "XDG_DATA_HOME": str(not_a_folder)}
     result = subprocess.run(
         [sys.executable, "-m", "xenophon.cli.main", "play", "anabasis", "--seat", "0"],
-        input="quit\n",
+        input="end\nquit\n",  # a move: a game left before it is not saved
         capture_output=True,
         text=True,
         timeout=120,
@@ -401,7 +401,9 @@ def test_export_full_unseals_only_on_request(tmp_path):
 
 
 def test_resume_says_when_the_level_changes(tmp_path):
-    xenophon("play", "hero", "--seat", "0", "--level", "20", input_text="quit\n", home=tmp_path)
+    xenophon(
+        "play", "hero", "--seat", "0", "--level", "20", input_text="end\nquit\n", home=tmp_path
+    )
     saved = sorted((tmp_path / "xenophon" / "games").glob("*.jsonl"))[-1]
     result = xenophon(
         "play", "--resume", saved, "--level", "30", input_text="quit\n", home=tmp_path

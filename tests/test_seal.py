@@ -39,6 +39,10 @@ def data_home(tmp_path, monkeypatch):
     return tmp_path
 
 
+#: a game saved after its first move (one left before it leaves no file)
+FIRST_MOVE = "end\nquit\n"
+
+
 def saved_game(home, seed, script="end\npass\n" * 3 + "quit\n"):
     """A hero game played at the terminal from `seed`, then saved by quit."""
     played = xenophon(
@@ -84,7 +88,7 @@ def test_an_edited_visible_line_is_refused(tmp_path):
 def test_another_saves_seal_is_refused(tmp_path):
     """The sealed part of another save with the same number of lines does
     not resume this file (with the other game's chance)."""
-    first, second = saved_game(tmp_path, 3, "quit\n"), saved_game(tmp_path, 4, "quit\n")
+    first, second = saved_game(tmp_path, 3, FIRST_MOVE), saved_game(tmp_path, 4, FIRST_MOVE)
     rows, other = rows_of(first), rows_of(second)
     assert len(rows) == len(other) and rows[1:] != other[1:]
     rows[0]["sealed"] = other[0]["sealed"]
@@ -189,9 +193,9 @@ def test_a_deleted_key_is_told_apart_from_another_machine(data_home, tmp_path, m
 def test_resuming_after_the_key_was_replaced_says_so(tmp_path):
     """At the command line: a game saved, the key deleted, another game
     played (a new key is made): the first game's resume names the change."""
-    first = saved_game(tmp_path, 3, "quit\n")
+    first = saved_game(tmp_path, 3, FIRST_MOVE)
     (tmp_path / "xenophon" / "seal.key").unlink()
-    saved_game(tmp_path, 4, "quit\n")
+    saved_game(tmp_path, 4, FIRST_MOVE)
     resumed = xenophon("play", "--resume", first, input_text="quit\n", home=tmp_path)
     assert resumed.returncode == 2 and "Traceback" not in resumed.stderr
     assert "sealed with this machine's earlier key" in resumed.stderr
@@ -264,7 +268,7 @@ def test_a_save_of_the_first_format_still_opens(data_home):
 def test_export_as_the_other_seat_needs_full(tmp_path):
     """A saved game in progress exported as the AI's seat would print the
     AI's draws: refused, as only --full unseals on purpose."""
-    path = saved_game(tmp_path, 9, "quit\n")
+    path = saved_game(tmp_path, 9, FIRST_MOVE)
     human = rows_of(path)[0]["view"]
     refused = xenophon(
         "export", path, "--as", 1 - human, "--out", tmp_path / "ai.jsonl", home=tmp_path

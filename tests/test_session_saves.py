@@ -17,6 +17,8 @@ import pytest
 from xenophon.play.records import load_record
 
 SEAT0 = ("play", "hero", "--seat", "0", "--level", "20", "--seed", "5")
+#: a first move of SEAT0's game: a new game left before it is not saved
+FIRST = "deploy Goblin Raider back\n"
 
 
 def environment(home):
@@ -62,7 +64,7 @@ def resumes(path, tmp_path):
 
 def test_quit_keeps_the_game_open_when_it_cannot_be_sealed(tmp_path):
     home, work = unwritable_data_folder(tmp_path)
-    result = xenophon(*SEAT0, input_text="quit\nmoves\nquit\n", home=home, cwd=work)
+    result = xenophon(*SEAT0, input_text=FIRST + "quit\nmoves\nquit\n", home=home, cwd=work)
     out = result.stdout
     assert "Traceback" not in out + result.stderr
     # the first quit: where and why, in one line, and the game stays open
@@ -99,7 +101,7 @@ def test_end_of_input_writes_the_game_unsealed_when_it_cannot_be_sealed(tmp_path
 def test_a_working_save_is_sealed_as_before(tmp_path):
     home = tmp_path / "home"
     home.mkdir()
-    result = xenophon(*SEAT0, input_text="quit\n", home=home, cwd=tmp_path)
+    result = xenophon(*SEAT0, input_text=FIRST + "quit\n", home=home, cwd=tmp_path)
     assert result.returncode == 0 and "Game saved to" in result.stdout
     assert "Not saved" not in result.stdout and not unsealed_files(tmp_path)
     [path] = (home / "xenophon" / "games").glob("*.jsonl")
@@ -142,6 +144,9 @@ def test_quit_under_a_file_size_limit_keeps_the_game_until_it_can_be_saved(tmp_p
     )
     try:
         read_until(child.stdout, "your move> ")
+        child.stdin.write(FIRST.encode())
+        child.stdin.flush()
+        read_until(child.stdout, "your move> ")
         child.stdin.write(b"quit\n")
         child.stdin.flush()
         out = read_until(child.stdout, "your move> ")
@@ -174,8 +179,10 @@ def test_end_of_input_on_a_terminal_keeps_the_game_open(tmp_path, monkeypatch):
     term = Terminal(*SEAT0, home=home)
     try:
         term.read_until("your move> ")
+        term.send(FIRST)
+        term.read_until("your move> ", count=2)
         term.send("\x04")
-        out = term.read_until("your move> ", count=2)
+        out = term.read_until("your move> ", count=3)
         assert "Not saved: " in out and "The game stays open" in out
         term.send("quit\n")
         term.process.wait(timeout=300)

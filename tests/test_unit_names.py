@@ -5,6 +5,7 @@ terminal with a record file of tests/data."""
 
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -230,3 +231,23 @@ def test_the_attack_header_names_both_units_as_the_question_does(lettered):
     assert attacker.startswith("op.") and f"({attacker}) attacks" in question
     assert target == "avatar" and "attacks your avatar" in question or f"({target})" in question
     assert not target.startswith("op.")
+
+
+def test_selfplay_writes_its_records_with_the_letters():
+    """The lab's self-play records name units as the play records do (format
+    3, "notation": "names"), and read back to the game that was played."""
+    from xenophon.lab.selfplay import selfplay_game, selfplay_job
+    from xenophon.play.records import parse_record, replay, rows_text
+
+    [job] = selfplay_job("hero", {}, ["random", "random"], seed=5)
+    head, *lines = job["record"]
+    assert head["format_version"] == 3 and head["notation"] == "names"
+    moves = [line["move"] for line in lines if "move" in line and line["seat"] != "chance"]
+    assert not any(re.search(r"\b[FB][1-5]\b", move) for move in moves)
+    assert any(re.fullmatch(r"move [a-z]", move) for move in moves)
+    written = parse_record(rows_text(job["record"]), "selfplay record")
+    played = game_from_spec("hero", seed=5)
+    in_slots = selfplay_game(game_from_spec("hero", seed=5), ["random", "random"], 5)
+    final, _ = replay(written, played)
+    assert final.returns() == in_slots.result
+    assert [line["move"] for line in written.lines] == [line["move"] for line in in_slots.lines]

@@ -638,6 +638,25 @@ def test_hero_units_show_their_letter_and_a_letter_move_is_played(page):
     assert move in titles  # the move list's lines carry the move in letters
 
 
+def test_the_review_tab_names_hero_units_by_their_letters(page, tmp_path):
+    """The review tab's tiles showed a Hero unit's slot while the play tab
+    showed its letter: they show the letters too (the opponent's with op.),
+    and the reviewed lines name units by them, as the seat reads them."""
+    record = random_record("hero", 2, 150)  # units on both sides at its end
+    path = tmp_path / "game.jsonl"
+    record.save(path)
+    assert any(re.search(r"\b[FB][1-5]\b", line["move"]) for line in record.lines)
+    review_file(page, path, 1)
+    mine = page.locator("#review-board .hunit.mine .unit-name").all_text_contents()
+    theirs = page.locator("#review-board .hunit.theirs .unit-name").all_text_contents()
+    assert mine and all(re.fullmatch("[a-z]", name) for name in mine), mine
+    assert theirs and all(re.fullmatch(r"op\.[a-z]", name) for name in theirs), theirs
+    lines = page.locator("#review-lines li").all_text_contents()
+    assert not any(re.search(r"\b[FB][1-5]\b", line) for line in lines), lines
+    # seat 1's moves on its own units, read by seat 0: `guard op.a`
+    assert any(re.search(r"^seat 1: .*\bop\.[a-z]$", line) for line in lines), lines
+
+
 # -- what a closed tab leaves (issue 49, item 14) --------------------------------------
 def open_tab(browser, server):
     tab = browser.new_page(viewport={"width": 1280, "height": 1000})

@@ -17,7 +17,7 @@ from xenophon.kernel.errors import ELLIPSIS, MAX_LINE
 from xenophon.kernel.registry import make_game
 from xenophon.play.records import load_record, names_before, new_record, replay
 from xenophon.play.session import HIDDEN
-from xenophon.web.play import PageError, WebGame, lines_for_page, review
+from xenophon.web.play import PageError, WebGame, review
 from xenophon.web.play import rules_message as web_rules_message
 
 GAMES = ("anabasis", "hero")
@@ -118,7 +118,18 @@ def test_messages_carry_nothing_hidden_from_the_human(name, seed):
             check_step(message, record_lines, view_lines, game.session.game, human)
             hidden_lines += bool(view_lines[-1].get("hidden"))
         if message["type"] == "position":
-            assert message["log"] == lines_for_page(view_lines)
+            # what happened is told by the story, in words: no line of the
+            # record's (its engine notation) goes to the page
+            assert set(message) == {
+                "type",
+                "view",
+                "to_move",
+                "legal",
+                "labels",
+                "story",
+                "asking",
+                "can_undo",
+            }
         if message["type"] == "thinking":
             assert set(message) == {"type"}  # nothing of the AI's search
         if message["type"] == "ai_move":
@@ -630,6 +641,11 @@ def test_the_story_tells_the_game_in_words_by_turn(name):
     told = [entry["text"] for entry in story if entry["kind"] == "ai"]
     for message in ai_moves:
         assert set(message["lines"]) <= set(told)
+    # an AI move in the story is named as its ai_move names it: its pieces as
+    # they stood before it (a Hero unit that moved was named by the slot it
+    # had left, `move op.B1`, or by the unit that took that slot)
+    said = {entry["move"] for entry in story if entry["kind"] == "ai" and "move" in entry}
+    assert said and said <= {message["text"] for message in ai_moves}
 
 
 @pytest.mark.parametrize("name", GAMES)

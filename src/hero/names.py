@@ -7,9 +7,10 @@ rows are left-packed (E-2): when a unit moves or leaves, the units after it
 shift, so a slot name is a place, not a unit. A player reads and writes the
 letters instead: `move c`, `attack c > op.a`, `play Fireball on op.b`. The
 C core keeps no identity for a unit, so the letters are derived here from
-the game's steps, one after another (`UnitNames.after`); a record keeps the
-slot notation (the engine's, read by every reader), and the letters of any
-position follow from replaying it.
+the game's steps, one after another (`UnitNames.after`): a record is
+written with the letters and read back into slots by replaying it
+(docs/records.md, "Pieces by name"), and the letters of any position follow
+from replaying the game to it.
 
 Each side letters its units `a`..`z` in the order they enter, going on from
 the last letter given (so a letter just freed is not given again at once).

@@ -15,9 +15,10 @@ WIN = (
 )
 BOARD = [
     "Each player is an avatar with HP, a hand size and a charisma budget a turn, leading "
-    "units in two rows, front and back. At the terminal each unit has a letter that stays "
-    "with it while it is on the field (a, b, ...; the opponent's op.a, ...); a row's places "
-    "left to right, F1-F5 and B1-B5 (op.F1 ... op.B5), name units too, and records keep them.",
+    "units in two rows, front and back. Each unit has a letter that stays with it while it "
+    "is on the field (a, b, ...; the opponent's op.a, ...): moves, boards and saved games "
+    "name units by it. A row's places left to right, F1-F5 and B1-B5 (op.F1 ... op.B5), "
+    "are read too, but a place is not a unit: the units after one that moves or leaves shift.",
     "A unit has power (the damage it deals to a unit and the damage it takes before it "
     "dies) and attack (the damage it deals to an avatar). A card costs charisma and needs "
     "its colours among your avatar and units (`card NAME` shows each).",

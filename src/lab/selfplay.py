@@ -1,5 +1,6 @@
 """Self-play: bots against each other, each game kept as a full record (with
-the seed of its chance), one job of `xenophon.lab.jobs` a game.
+the seed of its chance) in the notation's names (docs/records.md, "Pieces by
+name"), one job of `xenophon.lab.jobs` a game.
 
 >>> from xenophon.kernel.registry import GAMES
 >>> [game] = selfplay_job(GAMES[-1], {}, ["random", "random"], seed=3)
@@ -16,7 +17,7 @@ from xenophon.kernel.registry import game_from_texts
 from xenophon.lab.jobs import Job
 from xenophon.play.external import Forfeit, finish_players, forfeit_returns
 from xenophon.play.players import make_bot
-from xenophon.play.records import Record, new_record
+from xenophon.play.records import Record, named, new_record
 
 
 def selfplay_game(game: Game, specs: list[str], seed: int) -> Record:
@@ -51,7 +52,9 @@ def selfplay_job(
     """The job of one self-play game (`xenophon.lab.jobs`): its seed, returns and
     record (the rows of its record file; `xenophon.play.records.rows_text`),
     and its `forfeit` if a player forfeited."""
-    record, forfeit = played_game(game_from_texts(game, options, seed=seed), bots, seed)
+    played = game_from_texts(game, options, seed=seed)
+    record, forfeit = played_game(played, bots, seed)
+    record = named(record, played)  # a file's moves name pieces as the notation does
     if forfeit is None:
         return [{"seed": seed, "returns": record.result, "record": record.rows()}]
     returns = forfeit_returns(forfeit.seat)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -574,6 +574,26 @@ def names_before(
             player = CHANCE if line["seat"] == "chance" else line["seat"]
             names.step(state, states[index + 1], player, line.get("move"))
     return found
+
+
+def seen_steps(
+    record: Record, states: list[State], seat: int
+) -> Iterator[tuple[State, State, int, str | None]]:
+    """A replayed record's lines as `seat` saw them: for each, the states
+    before and after it (`states[i]` before line `i`, the last after the
+    last line), its actor (CHANCE for an outcome) and its move, or None when
+    it was hidden from the seat (a line of a full record the seat did not
+    observe; a line of the seat's view without a move)."""
+    for index, line in enumerate(record.lines):
+        state, after = states[index], states[index + 1]
+        text = line.get("move")
+        if (
+            text is not None
+            and record.view is None
+            and not state.observed_by(state.move(text).code, seat)
+        ):
+            text = None
+        yield state, after, CHANCE if line["seat"] == "chance" else line["seat"], text
 
 
 def named_like(view_lines: list[dict[str, Any]], full: Record) -> list[dict[str, Any]]:

@@ -39,6 +39,7 @@ from xenophon.play.records import (
     redact,
     replay,
     seal_game,
+    seen_steps,
 )
 
 DEFAULT_LEVEL = "normal"
@@ -120,13 +121,8 @@ class Session:
             return
         _, before = replay(self.record, self.game, len(self.record.lines))
         before.append(self.state)
-        for index, line in enumerate(self.record.lines):
-            state, after = before[index], before[index + 1]
-            code = state.move(line["move"]).code
-            hidden = not state.observed_by(code, self.human)
-            actor = CHANCE if line["seat"] == "chance" else line["seat"]
+        for state, after, actor, text in seen_steps(self.record, before, self.human):
             seen = after.view(self.human)
-            text = None if hidden else line["move"]
             self.narrator.events(state.view(self.human), seen, actor, text)
             self.follow_names(state.view(self.human), seen, actor, text)
             self.announced = self.narrator.phase_line(seen) or self.announced

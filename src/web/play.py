@@ -17,6 +17,7 @@ from typing import Any
 from xenophon.kernel.errors import XenophonError, one_line, shown
 from xenophon.kernel.game import CHANCE, State
 from xenophon.kernel.naming import MoveNames
+from xenophon.kernel.narration import narrator_for
 from xenophon.kernel.plugin import GamePlugin, find_plugin, game_names, plugins
 from xenophon.kernel.registry import game_options_from_text, game_with_options, make_game
 from xenophon.play.levels import LEVELS, bot_for_level
@@ -27,6 +28,7 @@ from xenophon.play.records import (
     new_record,
     parse_record,
     replay,
+    seen_steps,
 )
 from xenophon.play.review import (
     MISTAKE_THRESHOLD,
@@ -130,11 +132,6 @@ def quoted(value: Any) -> str:
     """A value of the page's message as an error quotes it: its JSON-like
     form (Python's repr), escaped and cut (xenophon.kernel.errors.shown)."""
     return shown(repr(value))
-
-
-def lines_for_page(view_lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Record lines as shown: the seat and the move, or HIDDEN (no keys)."""
-    return [{"seat": line["seat"], "text": line.get("move", HIDDEN)} for line in view_lines]
 
 
 def analysis_message(
@@ -428,7 +425,6 @@ class WebGame:
             "to_move": to_move,
             "legal": moves_for_page(session.state, session.said) if to_move == "human" else [],
             "labels": session.narrator.labels(session.state),
-            "log": lines_for_page(session.view_lines),
             "story": self.story.entries,
             "asking": session.narrator.asking(session.state) if to_move == "human" else None,
             "can_undo": bool(session.snapshots),
@@ -468,7 +464,7 @@ class WebGame:
         played, told = self.story.step(
             "ai",
             lambda: session.ai_play(self.bot, result),
-            lambda move: session.narrator.as_seen(move.shown, move.seat),
+            lambda move: move.said,  # named as its pieces stood before it
         )
         hidden = session.view_lines[-1].get("hidden", False)
         send(
@@ -629,6 +625,26 @@ class _ReviewBot:
         )
 
 
+def _reviewed_lines(
+    record: Record, states: list[State], seat: int
+) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
+    """A replayed record's lines for the review tab, each move in the
+    notation's names as `seat` reads them (as the play tab shows moves), and
+    the names the board shows on its pieces before the first line and after
+    each (`labels`, as the position message's), followed as the seat saw the
+    game (`states[i]` before line `i`, the last after the last line)."""
+    narrator = narrator_for(states[0], seat)
+    lines, labels = [], [narrator.labels(states[0])]
+    for line, (state, after, actor, seen) in zip(record.lines, seen_steps(record, states, seat)):
+        text = line.get("move", HIDDEN)
+        if "move" in line and actor != CHANCE:
+            text = narrator.as_seen(text, actor)  # named before it is followed
+        narrator.events(state.view(seat), after.view(seat), actor, seen)
+        lines.append({"seat": line["seat"], "text": text})
+        labels.append(narrator.labels(after))
+    return lines, labels
+
+
 def review(
     request: dict[str, Any],
     send: Send,
@@ -645,7 +661,7 @@ def review(
     final, before = replay(record, game)
     seat = review_seat(record, final, _seat(request), "reviewed", "in the Seat menu")
     positions = [state.view(seat) for state in before[1:]] + ([final.view(seat)] if before else [])
-    lines = [{"seat": line["seat"], "text": line.get("move", HIDDEN)} for line in record.lines]
+    lines, labels = _reviewed_lines(record, before + [final], seat)
     send(
         {
             "type": "review",
@@ -656,6 +672,7 @@ def review(
             "start": before[0].view(seat) if before else final.view(seat),
             "positions": positions,
             "lines": lines,
+            "labels": labels,
             "result": record.result,
             "redacted": record.view is not None,
             "iterations": iterations,

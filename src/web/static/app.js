@@ -418,7 +418,8 @@ function reviewGo(index) {
   if (!r) return;
   r.index = Math.max(0, Math.min(r.lines.length, index));
   const view = r.index === 0 ? r.start : r.positions[r.index - 1];
-  $("#review-board").replaceChildren(drawBoard(r.game, view, r.seat, { cards: r.cards, options: r.options }));
+  const labels = r.labels[r.index];   // the pieces' names at this position, as the play tab's
+  $("#review-board").replaceChildren(drawBoard(r.game, view, r.seat, { cards: r.cards, options: r.options, labels }));
   $("#review-where").textContent = `${r.index} / ${r.lines.length}`;
   $$("#review-lines li").forEach((li) => li.classList.toggle("current", Number(li.dataset.index) === r.index));
   const current = $(`#review-lines li[data-index="${r.index}"]`);
