@@ -34,7 +34,8 @@ def measure(level: str, seed: int, weights: dict[str, str], held_out_only: bool)
             counts[(part, "solved")] += puzzles.solved(state, puzzle, level, seed, settings)
         for part in ("open", "held-out"):
             if counts[(part, "all")]:
-                print(f"  {game_name} {path} {part}: {counts[(part, 'solved')]}/{counts[(part, 'all')]}")
+                solved, total = counts[(part, "solved")], counts[(part, "all")]
+                print(f"  {game_name} {path} {part}: {solved}/{total}")
 
 
 def main() -> int:
@@ -42,15 +43,15 @@ def main() -> int:
     parser.add_argument("--level", default="strong")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--held-out", action="store_true", help="the held-out half only")
-    parser.add_argument(
-        "--weights", action="append", required=True, help="GAME=FILE (repeatable)"
-    )
+    parser.add_argument("--weights", action="append", required=True, help="GAME=FILE (repeatable)")
     args = parser.parse_args()
     weights = {}
     for given in args.weights:
         game_name, _, path = given.partition("=")
         if game_name not in puzzles.GAMES or not path:
-            parser.error(f"--weights {given!r}: expected GAME=FILE with GAME one of {puzzles.GAMES}")
+            parser.error(
+                f"--weights {given!r}: expected GAME=FILE with GAME one of {puzzles.GAMES}"
+            )
         weights[game_name] = path
     measure(args.level, args.seed, weights, args.held_out)
     return 0

@@ -37,12 +37,12 @@
     X(ap_income)        /* AP income of face-up territories */ \
     X(funds) \
     X(ap) \
-    X(affordable) /* face-up market cards the funds pay for */ \
-    X(deck)       /* cards in the deck */ \
-    X(hand)       /* cards in hand */ \
-    X(flow)       /* cards in the FLOW (the next deck) */ \
-    X(slots)      /* event slots filled */ \
-    X(slots_up)   /* event slots face up */ \
+    X(affordable)    /* face-up market cards the funds pay for */ \
+    X(deck)          /* cards in the deck */ \
+    X(hand)          /* cards in hand */ \
+    X(flow)          /* cards in the FLOW (the next deck) */ \
+    X(slots)         /* event slots filled */ \
+    X(slots_up)      /* event slots face up */ \
     X(held_events)   /* events in hand or face down in a slot: options kept */ \
     X(flood_targets) /* held Floods x the best rank's enemy characters less own */ \
     X(rally_targets) /* held Rallies, if a character can strike an enemy or castle */ \
@@ -129,7 +129,8 @@ static double flood_margin(const AnaTables *t, const AnaState *s, int p) {
     int best = 0;
     for (int r = 0; r < ANA_RANKS; r++) {
         uint64_t rank = t->rank_mask[r] & s->chars;
-        int margin = __builtin_popcountll(rank & s->occ[1 - p]) - __builtin_popcountll(rank & s->occ[p]);
+        int margin = __builtin_popcountll(rank & s->occ[1 - p]) -
+                     __builtin_popcountll(rank & s->occ[p]);
         if (margin > best) best = margin;
     }
     return best;

@@ -50,7 +50,7 @@
     X(deck_danger)   /* 1 / (1 + cards in the deck) */ \
     X(charisma_left) /* charisma not used this turn */ \
     X(ability_used) \
-    X(known) /* cards in hand the other seat knows */ \
+    X(known)            /* cards in hand the other seat knows */ \
     X(castable)         /* cards in hand whose cost fits the charisma left */ \
     X(exposed)          /* used front-row units the enemy's strongest unit could \
                            destroy, less standby front-row units (guards) */ \
