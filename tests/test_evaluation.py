@@ -60,6 +60,49 @@ def test_c_features_agree_with_the_reference(name):
     assert len(nonzero) >= len(names) // 3, "the positions should exercise the features"
 
 
+# The option and threat features (issue 47): held events, castable cards,
+# exposed units, next turn's damage. Random play rarely reaches positions
+# where they are not 0, so they are checked on a cheap bot's games.
+PLAYED_FEATURES = {
+    "anabasis": ("held_events", "flood_targets", "rally_targets", "nullify_cover", "castle_reach"),
+    "hero": ("castable", "exposed", "unguarded_attack", "unguarded_lethal"),
+}
+
+
+def played_positions(name, games, every=3):
+    """Every `every`-th decision of `games` self-play games of a cheap bot."""
+    for seed in range(games):
+        state = MAKERS[name](seed=seed).new_initial_state()
+        bot = ISMCTSBot(iterations=100, seed=seed)
+        rng = random.Random(seed)
+        decisions = 0
+        while not state.is_terminal():
+            if state.is_chance():
+                state.apply_code(state.sample_chance(rng).code)
+                continue
+            decisions += 1
+            if decisions % every == 0:
+                yield state.copy()
+            state.apply(bot.choose(state))
+
+
+@pytest.mark.parametrize("name", sorted(PLAYED_FEATURES))
+def test_option_and_threat_features_agree_on_played_positions(name):
+    seen = dict.fromkeys(PLAYED_FEATURES[name], 0)
+    for state in played_positions(name, 3):
+        try:
+            reference = reference_features(state, state.current_player)
+        except ValueError:
+            continue
+        names = state.game.tables.feature_names
+        c = dict(zip(names, state.backend.features(state.current_player)))
+        for feature in names:
+            assert c[feature] == pytest.approx(reference[feature], abs=1e-12), feature
+        for feature in seen:
+            seen[feature] += c[feature] != 0
+    assert all(seen.values()), f"features never exercised: {seen}"
+
+
 def random_weights(game, seed, scale=0.3):
     rng = random.Random(seed)
     names = tuple(game.tables.feature_names)

@@ -10,6 +10,52 @@ from typing import Any
 from xenophon.anabasis import oracle
 
 
+def castle_reach(st: Any, p: int) -> float:
+    """The attack of p's characters that can strike the enemy castle from
+    their square or after one move onto an empty square."""
+    game = st.game
+    enemy_castle = oracle.CASTLE[1 - p]
+    empty = set(range(oracle.N_FILES * oracle.N_RANKS)) - set(st.grid) - set(oracle.CASTLE)
+    attack = 0.0
+    for q, piece in st.grid.items():
+        card = game.cards.cards[piece.card]
+        if piece.owner != p or card.kind != "character" or not card.attack:
+            continue
+        moves = set(game.reach(card.move, p, q)) & empty if card.move else set()
+        if any(enemy_castle in game.reach(card.attack, p, sq) for sq in {q} | moves):
+            attack += card.atk + piece.atk_bonus
+    return attack
+
+
+def flood_margin(st: Any, p: int) -> float:
+    """The most enemy characters less own on one rank, at least 0."""
+    best = 0
+    for rank in range(oracle.N_RANKS):
+        margin = 0
+        for q, piece in st.grid.items():
+            if q // oracle.N_FILES == rank and st.game.cards.cards[piece.card].kind == "character":
+                margin += 1 if piece.owner != p else -1
+        best = max(best, margin)
+    return float(best)
+
+
+def event_sides(st: Any, p: int, threat: float, attacked_enemies: float) -> dict[str, float]:
+    """Held events (hand and face-down slots) and their option values."""
+    cards = st.game.cards.cards
+    held = [cards[c].effect for c, n in st.players[p].hand.items() for _ in range(n)]
+    held = [effect for effect in held if effect]
+    face_down = [cards[s.card].effect for s in st.players[p].slots if s and not s.face_up]
+    held += face_down
+    enemy_face_down = any(s and not s.face_up for s in st.players[1 - p].slots)
+    floods = held.count("flood")
+    return {
+        "held_events": float(len(held)),
+        "flood_targets": floods * flood_margin(st, p) if floods else 0.0,
+        "rally_targets": float(held.count("rally")) if threat or attacked_enemies else 0.0,
+        "nullify_cover": float(face_down.count("nullify")) if enemy_face_down else 0.0,
+    }
+
+
 def feature_side(st: Any, p: int) -> dict[str, float]:
     game = st.game
     cards = game.cards.cards
@@ -98,6 +144,8 @@ def feature_side(st: Any, p: int) -> dict[str, float]:
         "slots": float(len(slots)),
         "slots_up": float(sum(slot.face_up for slot in slots)),
     }
+    side.update(event_sides(st, p, side["threat"], side["attacked_enemies"]))
+    side["castle_reach"] = castle_reach(st, p)
     for card in cards:
         side[f"grid:{card.name}"] = grid[card.id]
     for card in cards:

@@ -21,6 +21,39 @@ KEYWORDS = {
 DECK_SAFE = 5  # a deck of this many cards is safe (deck_safety)
 
 
+def castable(st: Any, p: int) -> float:
+    """Cards in hand whose cost fits the charisma left this turn."""
+    player = st.players[p]
+    left = player.avatar.charisma - player.charisma_used
+    return float(sum(n for c, n in player.hand.items() if st.card(c).cost <= left))
+
+
+def exposed(st: Any, p: int) -> float:
+    """Used front-row units the enemy's strongest unit could destroy, less
+    standby front-row units, at least 0."""
+    enemy = st.players[1 - p]
+    enemy_power = max(
+        (st.power(1 - p, u) for row in (oracle.FRONT, oracle.BACK) for u in enemy.rows[row]),
+        default=0,
+    )
+    front = st.players[p].rows[oracle.FRONT]
+    at_risk = sum(1 for u in front if u.used and st.power(p, u) <= enemy_power)
+    guards = sum(1 for u in front if not u.used)
+    return float(max(at_risk - guards, 0))
+
+
+def unguarded_attack(st: Any, p: int) -> float:
+    """The attack of p's next battle beyond the enemy's standby guards, each
+    guarding one of the strongest attacks."""
+    active = st.active == p
+    units = [u for row in (oracle.FRONT, oracle.BACK) for u in st.players[p].rows[row]]
+    attackers = [u for u in units if not u.used] if active else [u for u in units if not u.is_token]
+    enemy = [u for row in (oracle.FRONT, oracle.BACK) for u in st.players[1 - p].rows[row]]
+    guards = [u for u in enemy if not u.used and (active or not u.is_token)]
+    attacks = sorted(st.attack_value(p, u) for u in attackers)
+    return float(sum(attacks[: max(len(attacks) - len(guards), 0)]))
+
+
 def feature_side(st: Any, p: int) -> dict[str, float]:
     player = st.players[p]
     avatar = player.avatar
@@ -85,8 +118,12 @@ def feature_side(st: Any, p: int) -> dict[str, float]:
             "deck_danger": 1.0 / (1 + deck),
             "charisma_left": float(avatar.charisma - player.charisma_used),
             "ability_used": float(bool(player.ability_used)),
+            "castable": castable(st, p),
+            "exposed": exposed(st, p),
+            "unguarded_attack": unguarded_attack(st, p),
         }
     )
+    side["unguarded_lethal"] = float(side["unguarded_attack"] >= enemy_hp)
     # one feature per card of the set, by group, in card id order
     for card in st.game.cards.cards:
         side[f"in_hand:{card.name}"] = float(player.hand.get(card.id, 0))

@@ -37,12 +37,18 @@
     X(ap_income)        /* AP income of face-up territories */ \
     X(funds) \
     X(ap) \
-    X(affordable) /* face-up market cards the funds pay for */ \
-    X(deck)       /* cards in the deck */ \
-    X(hand)       /* cards in hand */ \
-    X(flow)       /* cards in the FLOW (the next deck) */ \
-    X(slots)      /* event slots filled */ \
-    X(slots_up)   /* event slots face up */
+    X(affordable)    /* face-up market cards the funds pay for */ \
+    X(deck)          /* cards in the deck */ \
+    X(hand)          /* cards in hand */ \
+    X(flow)          /* cards in the FLOW (the next deck) */ \
+    X(slots)         /* event slots filled */ \
+    X(slots_up)      /* event slots face up */ \
+    X(held_events)   /* events in hand or face down in a slot: options kept */ \
+    X(flood_targets) /* held Floods x the best rank's enemy characters less own */ \
+    X(rally_targets) /* held Rallies, if a character can strike an enemy or castle */ \
+    X(nullify_cover) /* face-down Nullifies, if the enemy has a face-down event */ \
+    X(castle_reach)  /* attack of the characters that can strike the enemy castle \
+                        now or after one move: a bound on next turn's damage */
 
 /* The card groups: one feature per card id. */
 #define CARD_GROUPS(X) \
@@ -97,6 +103,60 @@ static void grid_values(const AnaTables *t, const AnaState *s, int p, Side *v) {
     v->advanced = __builtin_popcountll(t->home[1 - p] & s->occ[p] & s->chars);
 }
 
+/* The attack of seat p's characters that can strike the enemy castle from
+ * their square or from one move onto an empty square (no AP, strike chance or
+ * response counted: a bound on the damage of p's next field phase). */
+static double castle_reach(const AnaTables *t, const AnaState *s, int p) {
+    uint64_t enemy_castle = BIT(CASTLE_SQ[1 - p]), empty = ~occupied(s) & ~t->castles;
+    double attack = 0.0;
+    int q;
+    FOR_BITS (q, s->occ[p] & s->chars) {
+        int c = s->sq_card[q];
+        uint64_t squares = BIT(q) | (t->move_mask[c][p][q] & empty);
+        for (; squares; squares &= squares - 1) {
+            if (t->attack_mask[c][p][__builtin_ctzll(squares)] & enemy_castle) {
+                attack += t->card[c].atk + s->sq_bonus[q];
+                break;
+            }
+        }
+    }
+    return attack;
+}
+
+/* The most characters of the enemy less own on one rank (0 if none): what a
+ * Flood held by seat p could hit. */
+static double flood_margin(const AnaTables *t, const AnaState *s, int p) {
+    int best = 0;
+    for (int r = 0; r < ANA_RANKS; r++) {
+        uint64_t rank = t->rank_mask[r] & s->chars;
+        int margin = __builtin_popcountll(rank & s->occ[1 - p]) -
+                     __builtin_popcountll(rank & s->occ[p]);
+        if (margin > best) best = margin;
+    }
+    return best;
+}
+
+/* The held events of seat p (hand and face-down slots) and their option
+ * values: an event kept is worth what it could still do. */
+static void event_values(const AnaTables *t, const AnaState *s, int p, Side *v) {
+    const AnaPlayer *pl = &s->pl[p];
+    int held[ANA_EV_SABOTAGE + 1] = {0}, face_down_nullify = 0;
+    for (uint64_t m = t->event_ids; m; m &= m - 1) {
+        int c = __builtin_ctzll(m);
+        held[t->card[c].effect] += pl->hand[c];
+    }
+    for (int k = 0; k < ANA_SLOTS; k++) {
+        if (!slot_face_down(s, p, k)) continue;
+        int effect = t->card[pl->slot[k]].effect;
+        held[effect]++;
+        face_down_nullify += effect == ANA_EV_NULLIFY;
+    }
+    for (int e = 1; e <= ANA_EV_SABOTAGE; e++) v->held_events += held[e];
+    if (held[ANA_EV_FLOOD]) v->flood_targets = held[ANA_EV_FLOOD] * flood_margin(t, s, p);
+    v->rally_targets = (v->attacked_enemies > 0 || v->threat > 0) ? held[ANA_EV_RALLY] : 0.0;
+    v->nullify_cover = has_face_down_event(s, 1 - p) ? face_down_nullify : 0.0;
+}
+
 /* Face-up market cards (pile tops and the row) seat p's funds pay for. */
 static double affordable(const AnaTables *t, const AnaState *s, int p) {
     double n = 0.0;
@@ -145,6 +205,8 @@ static void side_values(const AnaTables *t, const AnaState *s, int p, Side *v) {
         owned[pl->slot[k]]++;
     }
     for (int c = 0; c < t->n_cards; c++) v->owned[c] = owned[c];
+    event_values(t, s, p, v);
+    v->castle_reach = castle_reach(t, s, p);
 }
 
 int ana_features(const AnaTables *t, const AnaState *s, int player, double *out) {

@@ -50,7 +50,13 @@
     X(deck_danger)   /* 1 / (1 + cards in the deck) */ \
     X(charisma_left) /* charisma not used this turn */ \
     X(ability_used) \
-    X(known) /* cards in hand the other seat knows */
+    X(known)            /* cards in hand the other seat knows */ \
+    X(castable)         /* cards in hand whose cost fits the charisma left */ \
+    X(exposed)          /* used front-row units the enemy's strongest unit could \
+                           destroy, less standby front-row units (guards) */ \
+    X(unguarded_attack) /* attack of the next battle's attackers beyond the \
+                           enemy's standby guards: a bound on the damage */ \
+    X(unguarded_lethal) /* 1 if unguarded_attack reaches the enemy HP */
 
 /* One feature per card id of the card set, for each group ("in_hand:Mercenary"):
  * what a side holds and will draw card by card, which the sums above blur
@@ -124,6 +130,69 @@ static void hand_values(const HeroTables *t, const HeroState *s, int p, Side *v)
     }
 }
 
+/* Cards in seat p's hand whose cost fits the charisma left this turn (the
+ * usage condition and the room in the rows are not checked). */
+static double castable(const HeroTables *t, const HeroState *s, int p) {
+    int left = t->seat[p].charisma - s->charisma_used[p], n = 0;
+    for (int c = 0; c < t->n_cards; c++)
+        if (t->card[c].cost <= left) n += s->hand[p][c];
+    return n;
+}
+
+/* The highest power among seat u's units (0 with none). */
+static int32_t strongest(const HeroTables *t, const HeroState *s, int u) {
+    int32_t best = 0;
+    for (uint32_t m = seat_units(s, u); m; m &= m - 1) {
+        int32_t power = power_of(t, s, u * 10 + __builtin_ctz(m));
+        if (power > best) best = power;
+    }
+    return best;
+}
+
+/* Seat p's used front-row units that the enemy's strongest unit could
+ * destroy in one battle, less p's standby front-row units that could guard
+ * them (a used unit stays used through the enemy's next turn), at least 0. */
+static double exposed(const HeroTables *t, const HeroState *s, int p) {
+    int32_t enemy_power = strongest(t, s, 1 - p);
+    uint32_t front = seat_units(s, p) & 0x1F, used = seat_flagged(s, p, HERO_F_USED);
+    int at_risk = 0;
+    for (uint32_t m = front & used; m; m &= m - 1)
+        at_risk += power_of(t, s, p * 10 + __builtin_ctz(m)) <= enemy_power;
+    int guards = __builtin_popcount(front & ~used);
+    return at_risk > guards ? at_risk - guards : 0;
+}
+
+/* The attack of seat p's next battle beyond the enemy's guards: its
+ * attackers are p's standby units if p is active, else all of p's units but
+ * tokens (p's used units turn standby and tokens die before p's turn); each
+ * standby enemy unit (tokens apart if p is not active) can guard one attack,
+ * the strongest. Rows, FLYING and the enemy's own attacks this turn are not
+ * counted: a bound on the damage to the enemy avatar. */
+static double unguarded_attack(const HeroTables *t, const HeroState *s, int p) {
+    int active = s->active == p;
+    uint32_t attackers = seat_units(s, p), guards = seat_units(s, 1 - p);
+    guards &= ~seat_flagged(s, 1 - p, HERO_F_USED);
+    if (active) attackers &= ~seat_flagged(s, p, HERO_F_USED);
+    int32_t attack[10];
+    int n = 0, n_guards = 0;
+    for (uint32_t m = attackers; m; m &= m - 1) {
+        int slot = p * 10 + __builtin_ctz(m);
+        if (active || s->card[slot] != HERO_TOKEN) attack[n++] = attack_of(t, s, slot);
+    }
+    for (uint32_t m = guards; m; m &= m - 1)
+        n_guards += active || s->card[(1 - p) * 10 + __builtin_ctz(m)] != HERO_TOKEN;
+    /* the guards take the strongest attacks: sum the n - n_guards weakest */
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && attack[j - 1] > attack[j]; j--) {
+            int32_t a = attack[j];
+            attack[j] = attack[j - 1];
+            attack[j - 1] = a;
+        }
+    double total = 0.0;
+    for (int i = 0; i < n - n_guards; i++) total += attack[i];
+    return total;
+}
+
 static void side_values(const HeroTables *t, const HeroState *s, int p, Side *v) {
     double max = (double)t->seat[p].hp, hp = s->hp[p] < 0 ? 0.0 : (double)s->hp[p];
     int deck = s->deck_n[p];
@@ -153,6 +222,10 @@ static void side_values(const HeroTables *t, const HeroState *s, int p, Side *v)
     v->deck_danger = 1.0 / (1 + deck);
     v->charisma_left = t->seat[p].charisma - s->charisma_used[p];
     v->ability_used = s->ability_used[p] != 0;
+    v->castable = castable(t, s, p);
+    v->exposed = exposed(t, s, p);
+    v->unguarded_attack = unguarded_attack(t, s, p);
+    v->unguarded_lethal = v->unguarded_attack >= enemy_hp;
 }
 
 int hero_features(const HeroTables *t, const HeroState *s, int player, double *out) {
