@@ -703,4 +703,5 @@ def result_dict(result: SearchResult, top: int) -> dict[str, Any]:
         "bytes_per_node": round(result.bytes_per_node, 1),
         "seconds": round(result.seconds, 3),
         "notes": result.notes,
+        "proven": result.proven,
     }
