@@ -2,7 +2,8 @@
 copies of a bot, counting the decisions whose move was proven by the exact
 solver at the root (`root_solver`) or in the tree (`solver`).
 
-    python bench/proof_counts.py anabasis --games 6 --bot "ismcts:iterations=2000,solver=true,root_solver=true"
+    python bench/proof_counts.py anabasis --games 6 \
+        --bot "ismcts:iterations=2000,solver=true,root_solver=true"
 """
 
 from __future__ import annotations

@@ -22,7 +22,6 @@ from xenophon.kernel.game import Move, State
 from xenophon.kernel.stats import wilson_interval
 from xenophon.search import world_sampling
 from xenophon.search.ismcts import SharedTree, Worker
-from xenophon.search.solver import Budget, proven_best, solve
 from xenophon.search.settings import (
     DEFAULT_PRESET,
     MAX_ITERATIONS,
@@ -38,6 +37,7 @@ from xenophon.search.settings import (
     check_setting,
     check_settings,
 )
+from xenophon.search.solver import Budget, proven_best, solve
 
 #: what the floors above read from here: the bots and their results, and the
 #: settings' ranges, presets and checks (owned by xenophon.search.settings)
@@ -516,7 +516,6 @@ class ISMCTSBot(SearchBot):
             result.notes.append("no world fits the opponent's observed moves: sampled uniformly")
         return result
 
-
     def _root_proof(self, state: State, player: int) -> SearchResult | None:
         """The exact solver over the rest of the turn, on a world drawn from
         the player's information: a result naming the move it proves best in
@@ -533,9 +532,10 @@ class ISMCTSBot(SearchBot):
         best = proven_best(solved)
         if best is None:
             return None
-        values = [value for value in solved.moves if value.win is not None]
-        moves = [MoveStat(v.move, 0, v.win, v.win, (v.move.text,)) for v in values]  # type: ignore[arg-type]
-        moves += [MoveStat(v.move, 0, 0.0, 0.0, (v.move.text,)) for v in solved.moves if v.win is None]
+        # the moves in the solver's order (best first, unsolved last at 0)
+        moves = [
+            MoveStat(v.move, 0, v.win or 0.0, v.win or 0.0, (v.move.text,)) for v in solved.moves
+        ]
         note = f"proven by the exact solver over the rest of the turn ({solved.nodes:,} positions)"
         return SearchResult(
             player, moves, 0, 1, 0, 0, time.perf_counter() - start, 0, [note], proven=True
