@@ -165,3 +165,10 @@ def test_no_proof_is_ever_wrong(source):
             check_against_the_exact_solver(state, result.best.move.text, win_only=True)
     if source == "flood":
         assert proofs >= 5, "the random Flood positions should hold proofs"
+
+
+def test_a_proven_move_is_played_whatever_the_temperature():
+    for settings in ({"solver": True}, {"root_solver": True}):
+        bot = ISMCTSBot(iterations=50, seed=0, temperature=5.0, **settings)
+        for _ in range(5):
+            assert bot.choose(flood_position()).text == "event 1 rank 4"

@@ -411,7 +411,10 @@ class SearchBot(Bot):
 
     def choose_from(self, result: SearchResult) -> Move:
         """The move to play from a search result: most visits, or with a
-        temperature, a draw weighted by visits ** (1 / temperature)."""
+        temperature, a draw weighted by visits ** (1 / temperature); a
+        proven move whatever the temperature."""
+        if result.proven:
+            return result.best.move
         if self.temperature <= 0 or len(result.moves) == 1:
             return self._best_of(result)
         most = max(m.visits for m in result.moves)
