@@ -1,20 +1,33 @@
 """How often a search proves its move (issue 47): self-play games between two
 copies of a bot, counting the decisions whose move was proven by the exact
-solver at the root (`root_solver`) or in the tree (`solver`).
+solver at the root (`root_solver`) or in the tree (`solver`); or, with
+`--puzzles N`, the puzzle suite's positions (bench/puzzles/) searched at N
+iterations with neither setting, with each and with the root solver: the
+moves chosen, whether they differ, and the puzzles solved.
 
     python bench/proof_counts.py anabasis --games 6 \
         --bot "ismcts:iterations=2000,solver=true,root_solver=true"
+    python bench/proof_counts.py --puzzles 10000
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import sys
 import time
 from collections import Counter
+from pathlib import Path
 
-from xenophon.kernel.registry import GAMES, make_game
-from xenophon.play.players import make_bot
+sys.path.insert(0, str(Path(__file__).parent))
+
+from puzzles import MARGIN, load, position  # noqa: E402
+from xenophon.kernel.registry import GAMES, make_game  # noqa: E402
+from xenophon.play.players import make_bot  # noqa: E402
+from xenophon.search.bots import ISMCTSBot  # noqa: E402
+
+#: the settings compared on the puzzles (--puzzles)
+VARIANTS = {"default": {}, "solver": {"solver": True}, "root_solver": {"root_solver": True}}
 
 
 def count(game_name: str, spec: str, games: int, seed: int) -> Counter:
@@ -38,13 +51,44 @@ def count(game_name: str, spec: str, games: int, seed: int) -> Counter:
     return counts
 
 
+def compare_on_puzzles(iterations: int) -> None:
+    """Each puzzle searched (seed 0) with each of VARIANTS at `iterations`."""
+    for game_name in GAMES:
+        counts: Counter = Counter()
+        for puzzle in load(game_name):
+            state = position(puzzle)
+            if state is None:
+                continue
+            counts["puzzles"] += 1
+            results = {
+                name: ISMCTSBot(iterations=iterations, seed=0, **settings).analyse(state)
+                for name, settings in VARIANTS.items()
+            }
+            chosen = {name: result.best.move.text for name, result in results.items()}
+            counts["proven"] += sum(result.proven for result in results.values())
+            if len(set(chosen.values())) > 1:
+                print(f"  {puzzle['id']}: {chosen}")
+            else:
+                counts["same move"] += 1
+            for name, text in chosen.items():
+                values = puzzle["values"]
+                counts[f"solved ({name})"] += values[puzzle["best"]] - values[text] < MARGIN
+        print(f"{game_name}, {iterations:,} iterations: {dict(counts)}", flush=True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("game", choices=GAMES)
+    parser.add_argument("game", nargs="?", choices=GAMES)
     parser.add_argument("--bot", default="ismcts:iterations=2000,solver=true,root_solver=true")
     parser.add_argument("--games", type=int, default=6)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--puzzles", type=int, metavar="N", help="compare on the puzzles at N")
     args = parser.parse_args()
+    if args.puzzles:
+        compare_on_puzzles(args.puzzles)
+        return 0
+    if args.game is None:
+        parser.error("give a game, or --puzzles N")
     start = time.perf_counter()
     counts = count(args.game, args.bot, args.games, args.seed)
     print(f"{args.game} {args.bot}: {dict(counts)} ({time.perf_counter() - start:.0f} s)")

@@ -172,3 +172,15 @@ def test_a_proven_move_is_played_whatever_the_temperature():
         bot = ISMCTSBot(iterations=50, seed=0, temperature=5.0, **settings)
         for _ in range(5):
             assert bot.choose(flood_position()).text == "event 1 rank 4"
+
+
+def test_where_nothing_is_proven_the_search_is_unchanged():
+    """The root solver draws nothing from the bot's generator: where it
+    proves nothing, the search is the one without it."""
+    for state in list(played_positions("anabasis", 5))[:6] + list(played_positions("hero", 5))[:6]:
+        plain = ISMCTSBot(iterations=200, seed=2).analyse(state)
+        with_solver = ISMCTSBot(iterations=200, seed=2, root_solver=True).analyse(state)
+        assert not with_solver.proven
+        assert [(m.move.code, m.visits) for m in plain.moves] == [
+            (m.move.code, m.visits) for m in with_solver.moves
+        ]
