@@ -92,6 +92,7 @@ TREE_VARIANTS = {
     "stratified": {"chance": "stratified"},
     "opponent-searcher": {"opponent_nodes": "searcher"},
     "opponent-fused": {"opponent_nodes": "fused"},
+    "proofs": {"solver": True, "root_solver": True},
     "all": {"value_scaling": "spread", "transpositions": True, "prior_weight": 1.0, "c_uct": 1.0},
 }
 

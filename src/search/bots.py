@@ -37,6 +37,7 @@ from xenophon.search.settings import (
     check_setting,
     check_settings,
 )
+from xenophon.search.solver import Budget, proven_best, solve
 
 #: what the floors above read from here: the bots and their results, and the
 #: settings' ranges, presets and checks (owned by xenophon.search.settings)
@@ -91,6 +92,8 @@ class SearchResult:
     seconds: float
     workers: int = 1
     notes: list[str] = field(default_factory=list)
+    #: the exact solver proved the best move best in every world (`root_solver`)
+    proven: bool = False
 
     @property
     def best(self) -> MoveStat:
@@ -322,6 +325,10 @@ class SearchBot(Bot):
             probability = (mean + 1) / 2
             stats.append((code, int(visits), probability, halvings))
         stats.sort(key=lambda s: self._rank_key(s[1], s[2], s[3], s[0]))
+        proven = self._proven_root_move(workers)
+        if proven is not None:
+            # a proven win is played whatever the visits say
+            stats.sort(key=lambda s: s[0] != proven)
         lead = max(workers, key=lambda w: w.iterations)
         moves = []
         for rank, (code, visits, probability, _) in enumerate(stats):
@@ -341,6 +348,8 @@ class SearchBot(Bot):
             if any(w.tree_full for w in trees)
             else []
         )
+        if proven is not None:
+            notes.append(f"proven win in the tree: {legal[proven].text} ends the game at once")
         return SearchResult(
             player,
             moves,
@@ -351,7 +360,17 @@ class SearchBot(Bot):
             seconds,
             len(workers),
             notes,
+            proven=proven is not None,
         )
+
+    @staticmethod
+    def _proven_root_move(workers: list[Worker]) -> int | None:
+        """The code of a root move some worker proved a win (the solver option)."""
+        for worker in workers:
+            code = worker.proven_root_move()
+            if code is not None:
+                return code
+        return None
 
     def _trivial(self, state: State, player: int) -> SearchResult | None:
         if state.is_terminal():
@@ -392,7 +411,10 @@ class SearchBot(Bot):
 
     def choose_from(self, result: SearchResult) -> Move:
         """The move to play from a search result: most visits, or with a
-        temperature, a draw weighted by visits ** (1 / temperature)."""
+        temperature, a draw weighted by visits ** (1 / temperature); a
+        proven move whatever the temperature."""
+        if result.proven:
+            return result.best.move
         if self.temperature <= 0 or len(result.moves) == 1:
             return self._best_of(result)
         most = max(m.visits for m in result.moves)
@@ -413,7 +435,13 @@ class ISMCTSBot(SearchBot):
     `likelihood` model, xenophon.search.world_sampling)."""
 
     resample = True
-    settings = SearchBot.settings + ("sampler", "likelihood", "particles")
+    settings = SearchBot.settings + (
+        "sampler",
+        "likelihood",
+        "particles",
+        "solver",
+        "root_solver",
+    )
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -452,6 +480,10 @@ class ISMCTSBot(SearchBot):
             return trivial
         self.searches += 1
         start = time.perf_counter()
+        if self.root_solver and root_moves is None:
+            proven = self._root_proof(state, player)
+            if proven:
+                return proven
         worlds = self._sampled_worlds(state, player)
         workers = self._workers_for(
             state, state.to_bytes(), player, self.workers, self.memory_bytes, root_moves, worlds
@@ -467,7 +499,8 @@ class ISMCTSBot(SearchBot):
             while True:
                 done = sum(w.iterations for w in workers)
                 left = run_time - (time.perf_counter() - start) if run_time else every
-                if (self.iterations and done >= self.iterations) or left <= 0:
+                finished = self.iterations and done >= self.iterations
+                if finished or left <= 0 or self._proven_root_move(workers) is not None:
                     break
                 self._run(workers, max(0, self.iterations - done), min(every, left))
                 on_progress(
@@ -485,6 +518,43 @@ class ISMCTSBot(SearchBot):
         if worlds is not None and not worlds.states:
             result.notes.append("no world fits the opponent's observed moves: sampled uniformly")
         return result
+
+    def _root_proof(self, state: State, player: int) -> SearchResult | None:
+        """The exact solver over the rest of the turn, on a world drawn from
+        the player's information: a result naming the move it proves best in
+        every world (`proven_best`), or None (the search then runs)."""
+        start = time.perf_counter()
+        solved = solve(
+            state,
+            player,
+            worlds=1,
+            budget=root_solver_budget(self.time_limit),
+            seed=self.seed * 1_000_033 + self.searches,
+            public_only=True,
+        )
+        best = proven_best(solved)
+        if best is None:
+            return None
+        # the moves in the solver's order (best first, unsolved last at 0)
+        moves = [
+            MoveStat(v.move, 0, v.win or 0.0, v.win or 0.0, (v.move.text,)) for v in solved.moves
+        ]
+        note = f"proven by the exact solver over the rest of the turn ({solved.nodes:,} positions)"
+        return SearchResult(
+            player, moves, 0, 1, 0, 0, time.perf_counter() - start, 0, [note], proven=True
+        )
+
+
+#: what the solver at the root (`root_solver`) may spend before each search:
+#: positions (which fix its answer whatever the machine's load) and, as a
+#: guard, seconds (at most a quarter of a timed move's budget)
+ROOT_SOLVER_NODES = 20_000
+ROOT_SOLVER_SECONDS = 1.0
+
+
+def root_solver_budget(time_limit: float) -> Budget:
+    seconds = min(ROOT_SOLVER_SECONDS, time_limit / 4) if time_limit else ROOT_SOLVER_SECONDS
+    return Budget(seconds=seconds, nodes=ROOT_SOLVER_NODES, table_entries=ROOT_SOLVER_NODES)
 
 
 def search_time(time_limit: float) -> float:
@@ -636,4 +706,5 @@ def result_dict(result: SearchResult, top: int) -> dict[str, Any]:
         "bytes_per_node": round(result.bytes_per_node, 1),
         "seconds": round(result.seconds, 3),
         "notes": result.notes,
+        "proven": result.proven,
     }

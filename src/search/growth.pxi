@@ -22,6 +22,8 @@ cdef Node *tree_create(Tree *tree, Local *local, uint64_t key, int player, int n
     node.n_actions = n_actions
     node.player = player
     node.expanded = expanded
+    node.proven = PROVEN_NONE
+    node.proven_index = 0
     node.value_sum = 0
     node.value_sq_sum = 0
     node.body.first_code = first_code

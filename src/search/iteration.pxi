@@ -143,7 +143,9 @@ cdef void iterate(const XenGameApi *api, const void *tables, const char *root, c
                 break
             stats = stats_of(tree, node)
             # -1: no root move allowed
-            if depth == 0 and p.root_policy == ROOT_HALVING:
+            if p.solver and xen_load_acquire8(&node.proven) == PROVEN_WIN:
+                index = node.proven_index       # nothing is searched below a proven win
+            elif depth == 0 and p.root_policy == ROOT_HALVING:
                 index = halving_select(halving, tree, node, stats, n, p)
             elif depth == 0 and p.root_policy == ROOT_FORCED:
                 index = forced_select(tree, node, stats, n, p, rng)
@@ -165,6 +167,8 @@ cdef void iterate(const XenGameApi *api, const void *tables, const char *root, c
         depth += 1
         chances = 0
         api.apply(tables, world, legal[index])
+        if p.solver and node.expanded != FUSED_NODE:
+            note_proof(api, tables, world, node, stats, n, index, local, depth == 1)
         if new_leaf:
             if p.transpositions:
                 # where the action leads to a node already in the tree (another

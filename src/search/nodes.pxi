@@ -39,6 +39,13 @@ cdef struct Node:
     uint16_t n_actions
     uint8_t player
     uint8_t expanded
+    # with the solver option (Params.solver): PROVEN_WIN when the action
+    # `proven_index` ends the game at once with the node player's win,
+    # PROVEN_LOSS when every action ends it at once with their loss (these
+    # two fields fill the bytes the fields above left to the 32)
+    uint8_t proven
+    uint8_t unused
+    uint16_t proven_index
 
 cdef struct PathStep:
     size_t node        # byte offset of the node in the arena
@@ -84,6 +91,8 @@ cdef struct Local:
     # block of arena it allocates from (local_alloc)
     uint64_t transpositions    # new actions whose target was already a node (descended into)
     uint64_t path_steps        # tree steps of all iterations (the mean depth of a descent)
+    uint64_t proofs            # actions proven a win or a loss (the solver option)
+    bint root_proven           # a root action is a proven win: the search may stop
     char *block_next
     char *block_end
 

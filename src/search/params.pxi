@@ -25,6 +25,7 @@ cdef struct Params:
                                # a root node of its own (0: a private tree)
     int chance                 # CHANCE_SAMPLED or CHANCE_STRATIFIED (chance.pxi)
     uint64_t chance_salt       # mixed into each action's stratification offset (the seed's)
+    int solver                 # proven results: an action that ends the game at once (solve.pxi)
 
 
 cdef enum:
@@ -44,6 +45,9 @@ cdef enum:
     FUSED_LEAST = 8                # the fewest FusedStat a fused node's block holds
     CHANCE_SAMPLED = 0             # each chance outcome drawn independently
     CHANCE_STRATIFIED = 1          # along the visits of the action before it (chance.pxi)
+    PROVEN_NONE = 0                # Node.proven: nothing proven
+    PROVEN_WIN = 1                 # an action ends the game at once with the node player's win
+    PROVEN_LOSS = 2                # every action ends it at once with their loss
 
 #: the codes of the tree options, by the names a SearchSettings gives them
 VALUE_SCALINGS = {"none": SCALE_NONE, "range": SCALE_RANGE, "spread": SCALE_SPREAD}

@@ -80,7 +80,8 @@ cdef int select_action(const Tree *tree, const Node *node, const ActionStat *sta
     (uniformly at random), ties broken at random; -1 when n is 0. Every action
     was available at each of the node's visits, this one included. Options:
     values scaled to the node's range, transpositions (`action_value`), and
-    a progressive bias prior_weight * prior / (visits + 1). Scaling makes one
+    a progressive bias prior_weight * prior / (visits + 1); with the solver
+    option, the actions proven lost are left out unless all are. Scaling makes one
     exploration constant fit games whose values spread differently: SCALE_RANGE
     maps the tried actions' values to [0, 1] (MuZero's min-max normalisation,
     per node), SCALE_SPREAD divides them by the node's standard deviation."""
@@ -93,7 +94,10 @@ cdef int select_action(const Tree *tree, const Node *node, const ActionStat *sta
         value_range(tree, node, stats, n, p.transpositions, &low, &scale)
     elif p.value_scaling == SCALE_SPREAD:
         scale = spread(node)
+    cdef bint skip_lost = skips_lost(node, p)
     for i in range(n):
+        if skip_lost and is_lost(&stats[i]):
+            continue
         if stats[i].visits == 0:
             pick_untried(&pick, i, rng)
         elif pick.untried == 0:

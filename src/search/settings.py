@@ -190,6 +190,8 @@ SETTINGS: dict[str, Setting] = {
     "temperature": Setting(float, 0, MAX_TEMPERATURE),
     "max_playout_actions": Setting(int, 1, MAX_PLAYOUT_ACTIONS),
     "uniform_playouts": Setting(bool),
+    "root_solver": Setting(bool),
+    "solver": Setting(bool),
     "evaluation": Setting(str, choices=EVALUATIONS),
     "weights": Setting(str, none_allowed=True),
     "worlds": Setting(int, 1, MAX_WORLDS),
@@ -277,6 +279,14 @@ class SearchSettings:
     # the chance outcomes of a descent: drawn independently ("sampled"), or
     # stratified along the visits of the tree action before them ("stratified")
     chance: str | None = None
+    # proven results in the tree: an action that ends the game at once is a
+    # proven win or loss, a proven win at the root ends the search (ISMCTS
+    # only; docs/search.md, "Proven results in the tree")
+    solver: bool = False
+    # before the search, the exact solver over the rest of the turn: a move
+    # it proves best in every world is played without searching
+    # (docs/search.md, "The solver at the root")
+    root_solver: bool = False
     # the move played: the most visited, or with a temperature a weighted draw
     temperature: float = 0.0
     # the playouts: their length, uniformly random actions instead of the
@@ -317,6 +327,8 @@ class SearchSettings:
             temperature=self.temperature,
             max_playout_actions=self.max_playout_actions,
             uniform_playouts=self.uniform_playouts,
+            root_solver=self.root_solver,
+            solver=self.solver,
             evaluation=self.evaluation,
             weights=self.weights,
             **{name: getattr(self, name) for name in TREE_OPTIONS},

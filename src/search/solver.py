@@ -48,12 +48,19 @@ DEFAULT_TABLE_ENTRIES = 1_000_000
 #: worlds averaged over when the horizon depends on hidden cards, unless told
 DEFAULT_WORLDS = 8
 MAX_WORLDS = 1000
+#: how far a proven best move must be above every other (`proven_best`)
+PROOF_MARGIN = 0.10
 #: how many positions are visited between two looks at the clock
 CLOCK_STRIDE = 512
 
 
 class OutOfBudget(Exception):
     """The solve ran out of positions or time."""
+
+
+class HiddenMet(Exception):
+    """A solve that proves only what holds in every world (`public_only`)
+    met an opponent decision or a chance outcome hidden from the seat."""
 
 
 @dataclass(frozen=True)
@@ -145,6 +152,25 @@ class _Spending:
         return self.stored < self.budget.table_entries
 
 
+def proven_best(result: SolveResult, margin: float = PROOF_MARGIN) -> MoveValue | None:
+    """The move `result` proves best in every world the seat cannot tell
+    apart, or None. Proven: the first world met no opponent decision and no
+    chance outcome hidden from the seat (so its values hold in every world),
+    and the best move is exact and either a win (1: nothing does better) or
+    at least `margin` above every other move, each solved and exact."""
+    if result.hidden_matters or not result.moves:
+        return None
+    best = result.best
+    if best.win is None or not best.exact:
+        return None
+    if best.win == 1.0:
+        return best
+    others = result.moves[1:]
+    if all(m.exact and m.win is not None and best.win - m.win >= margin for m in others):
+        return best
+    return None
+
+
 def win_from_returns(returns: list[float], seat: int) -> float:
     """A finished game's result for `seat` as a win probability (draw ½)."""
     return (returns[seat] + 1.0) / 2.0
@@ -165,8 +191,17 @@ def evaluator(state: State):
 class WorldSolver:
     """Expectimax over one world's horizon, with its own transposition table."""
 
-    def __init__(self, world: State, seat: int, last_turn: int, spending: _Spending):
+    def __init__(
+        self,
+        world: State,
+        seat: int,
+        last_turn: int,
+        spending: _Spending,
+        public_only: bool = False,
+    ):
         self.world = world
+        #: stop (HiddenMet) at the first position whose value may differ between worlds
+        self.public_only = public_only
         self.seat = seat
         self.last_turn = last_turn
         self.spending = spending
@@ -201,6 +236,11 @@ class WorldSolver:
             self.spending.stored += 1
         return result
 
+    def meet_hidden(self) -> None:
+        self.hidden_met = True
+        if self.public_only:
+            raise HiddenMet
+
     def child_value(self, backend, code: int) -> tuple[float, bool]:
         backend.apply(code)
         try:
@@ -210,8 +250,10 @@ class WorldSolver:
 
     def chance_value(self, backend) -> tuple[float, bool]:
         outcomes = backend.chance_outcomes()
-        if not self.hidden_met:
-            self.hidden_met = any(not backend.observed_by(code, self.seat) for code, _ in outcomes)
+        if not self.hidden_met and any(
+            not backend.observed_by(code, self.seat) for code, _ in outcomes
+        ):
+            self.meet_hidden()
         total, exact = 0.0, True
         for code, probability in outcomes:
             win, child_exact = self.child_value(backend, code)
@@ -219,14 +261,26 @@ class WorldSolver:
             exact = exact and child_exact
         return total, exact
 
+    def ends_with(self, backend, code: int, win: float) -> bool:
+        """Whether the action `code` ends the game at once with `win` for the seat."""
+        self.spending.visit()
+        backend.apply(code)
+        try:
+            return backend.is_terminal() and win_from_returns(backend.returns(), self.seat) == win
+        finally:
+            backend.undo()
+
     def decision_value(self, backend) -> tuple[float, bool]:
         maximising = backend.current_player() == self.seat
         if not maximising:
-            self.hidden_met = True
+            self.meet_hidden()
         proven = 1.0 if maximising else 0.0
+        legal = backend.legal_actions()
+        if any(self.ends_with(backend, code, proven) for code in legal):
+            return proven, True  # a win in one (a mate in one) is looked for first
         best: tuple[float, bool] | None = None
         all_exact = True
-        for code in backend.legal_actions():
+        for code in legal:
             win, exact = self.child_value(backend, code)
             all_exact = all_exact and exact
             if exact and win == proven:
@@ -265,10 +319,14 @@ def solve(
     budget: Budget | None = None,
     seed: int = 0,
     draw: WorldDraw = draw_uniform_world,
+    public_only: bool = False,
 ) -> SolveResult:
     """Each legal move's win probability for `seat` (to move in `state`)
     over the rest of the turn, or through the opponent's next turn with
-    `through_reply`; from `seat`'s information only (`draw` draws the worlds)."""
+    `through_reply`; from `seat`'s information only (`draw` draws the worlds).
+    With `public_only`, only values that hold in every world are wanted: the
+    solve stops at the first opponent decision or hidden chance outcome and
+    then reports every move unsolved, `hidden_matters` set."""
     check_position(state, seat)
     if not 1 <= worlds <= MAX_WORLDS:
         raise XenophonError(f"worlds must be 1 to {MAX_WORLDS}")
@@ -278,11 +336,15 @@ def solve(
     moves = state.legal_moves()
     drawn = world_states(state, seat, draw, seed)
     first, weight = next(drawn)
-    solvers = [(WorldSolver(first, seat, last_turn, spending), weight)]
+    solvers = [(WorldSolver(first, seat, last_turn, spending, public_only), weight)]
     values: dict[int, list[tuple[float, bool]]] = {move.code: [] for move in moves}
-    exhausted = _solve_moves(moves, solvers, values, spending)
+    try:
+        exhausted = _solve_moves(moves, solvers, values, spending)
+    except HiddenMet:
+        values = {move.code: [] for move in moves}
+        exhausted = False
     hidden_matters = solvers[0][0].hidden_met
-    if hidden_matters and worlds > 1:
+    if hidden_matters and worlds > 1 and not public_only:
         solved = [move for move in moves if values[move.code]]
         solvers += [
             (WorldSolver(world, seat, last_turn, spending), weight)

@@ -100,6 +100,9 @@ cdef class Worker:
         self.params.opponent_nodes = opponent_nodes
         self.params.chance = CHANCE_RULES[settings.chance]
         self.params.chance_salt = mix64(seed ^ 0x5EED5EED5EED5EEDULL)
+        # a perfect-information tree (PIMC's worlds) proves results in its
+        # world only: proofs are the information-set search's
+        self.params.solver = settings.solver and resample
         self.halving.planned = False
         self.halving.started = False
         xen_rng_seed(&self.rng, seed)
@@ -122,6 +125,8 @@ cdef class Worker:
             self.params.root_salt = 0
         self.local.transpositions = 0
         self.local.path_steps = 0
+        self.local.proofs = 0
+        self.local.root_proven = False
         self.local.block_next = NULL
         self.local.block_end = NULL
         self.iterations = 0
@@ -182,7 +187,8 @@ cdef class Worker:
         with nogil:
             start = now()
             deadline = start + time_limit if time_limit > 0 else 1e300
-            while iterations == 0 or done < iterations:
+            # a root action proven a win ends the search: the move is found
+            while (iterations == 0 or done < iterations) and not self.local.root_proven:
                 iterate(self.api, self.tables, self.root, self.world, self.tree, &self.params,
                         &self.rng, self.path, self.legal, self.root_allowed,
                         self.n_root_allowed, &self.worlds, &self.halving, &self.local)
@@ -284,24 +290,42 @@ cdef class Worker:
                          for k in range(node.n_actions)]))
         return out
 
+    cdef Node *_root_node(self, int *n):
+        """The root node (NULL: none yet, or the root is no decision), its
+        actions in `self.legal` and their number in `n`."""
+        cdef int player
+        memcpy(self.world, self.root, self.api.state_size)
+        player = self.api.current_player(self.tables, self.world)
+        if player < 0:
+            return NULL
+        # the root's actions as the iterations see them (its key includes them)
+        n[0] = self.api.legal_actions(self.tables, self.world, self.legal)
+        if self.n_root_allowed > 0:
+            n[0] = restrict_actions(self.legal, n[0], self.root_allowed, self.n_root_allowed)
+        return tree_find(self.tree, node_key(self.api, self.tables, self.world, player, player,
+                                             self.params.resample, self.legal, n[0])
+                         ^ self.params.root_salt)
+
+    @property
+    def proofs(self):
+        """Actions this worker proved a win or a loss (the solver option)."""
+        return self.local.proofs
+
+    def proven_root_move(self):
+        """The root move proven a win (the solver option), or None."""
+        cdef int n = 0
+        cdef Node *node = self._root_node(&n)
+        if node == NULL or node.proven != PROVEN_WIN:
+            return None
+        return self.legal[node.proven_index]
+
     def root_statistics(self):
         """[(code, visits, value_sum, halvings)] of the root node for the
         player to move; halvings: the rounds of the root's sequential halving
         the action survived (0 without it)."""
-        cdef int player, n
-        cdef Node *node
+        cdef int n = 0
         cdef ActionStat *stats
-        memcpy(self.world, self.root, self.api.state_size)
-        player = self.api.current_player(self.tables, self.world)
-        if player < 0:
-            return []
-        # the root's actions as the iterations see them (its key includes them)
-        n = self.api.legal_actions(self.tables, self.world, self.legal)
-        if self.n_root_allowed > 0:
-            n = restrict_actions(self.legal, n, self.root_allowed, self.n_root_allowed)
-        node = tree_find(self.tree, node_key(self.api, self.tables, self.world, player, player,
-                                              self.params.resample, self.legal, n)
-                         ^ self.params.root_salt)
+        cdef Node *node = self._root_node(&n)
         if node == NULL or not node.expanded:
             return []
         stats = stats_of(self.tree, node)
