@@ -141,3 +141,12 @@ def test_a_bad_level_is_one_clear_line(tmp_path):
         text=True,
     )
     assert_clean_error(result, "nosuchlevel")
+
+
+def test_appending_numbers_on_and_skips_a_position_already_there(puzzles, tmp_path, monkeypatch):
+    first, second = (dict(p) for p in puzzles.load("hero")[:2])
+    monkeypatch.setattr(puzzles, "FOLDER", tmp_path)
+    assert [p["id"] for p in puzzles.append_puzzles("hero", [first])] == ["hero-1"]
+    written = puzzles.append_puzzles("hero", [dict(first), second])
+    assert [p["id"] for p in written] == ["hero-2"]
+    assert [p["id"] for p in puzzles.load("hero")] == ["hero-1", "hero-2"]
