@@ -150,3 +150,17 @@ def test_appending_numbers_on_and_skips_a_position_already_there(puzzles, tmp_pa
     written = puzzles.append_puzzles("hero", [dict(first), second])
     assert [p["id"] for p in written] == ["hero-2"]
     assert [p["id"] for p in puzzles.load("hero")] == ["hero-1", "hero-2"]
+
+
+def test_every_hand_built_puzzle_comes_from_a_builder_of_its_pattern(puzzles):
+    sources = {
+        " ".join([builder.__name__, *map(str, arguments)]): pattern
+        for pattern, builder, arguments in puzzles.HAND_BUILT
+    }
+    built = [p for game in GAMES for p in puzzles.load(game) if p["played_by"].startswith("hand")]
+    assert len(built) > 200
+    for puzzle in built:
+        assert sources[puzzle["source"]] == puzzle["pattern"], puzzle["id"]
+    position = puzzles.catapult_rally_position()  # the builders still build what they built
+    anabasis_30 = next(p for p in puzzles.load("anabasis") if p["id"] == "anabasis-30")
+    assert position.to_dict() == anabasis_30["state"]
