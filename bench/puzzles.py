@@ -2,26 +2,37 @@
 (`xenophon.search.solver`) proves one move at least 10 points better, in win
 probability over the rest of the turn, than a move a search played.
 
-    python bench/puzzles.py harvest GAME --games N --seed S   # append to bench/puzzles/GAME.jsonl
-    python bench/puzzles.py build                             # append the hand-built puzzles
-    python bench/puzzles.py --level strong                    # solved counts per game and pattern
+    python bench/puzzles.py harvest [GAME] --games N --seed S   # self-play, resumable
+    python bench/puzzles.py build                     # append the hand-built puzzles
+    python bench/puzzles.py relabel                   # patterns read again from the moves
+    python bench/puzzles.py --level strong            # solved counts per game and pattern
+    python bench/puzzles.py --level strong --quick    # a stable quarter of the suite
+    python bench/puzzles.py --level strong --held-out --record FILE   # each puzzle's move
+    python bench/puzzles.py --level expert --held-out --against FILE  # turned wrong since FILE
     python bench/puzzles.py --level strong --settings root_policy=auto   # other settings
-    python bench/puzzles.py --level strong --seeds 20         # how often 20 seeds agree (below)
+    python bench/puzzles.py --level strong --seeds 20   # how often 20 seeds agree (below)
 
 A puzzle is one JSON line: the position (its state dict, the truth the
 search resamples from the seat's information), the seat, every move's value
-from the solver, the move the search played and its budget, the pattern,
-and `held_out` (every second puzzle of a file: never used for tuning). A
-level solves a puzzle when the move it chooses is less than `MARGIN` below
-the best move's value.
+from the solver, the move a search played (or, hand-built, a move MARGIN
+below the best) and its source, the pattern (`classify`: boost-before-attack,
+guard, waste, cast-vs-hoard, other) and `held_out`, never used for tuning:
+every second puzzle of the first harvest (the first LEGACY_IDS of a file),
+then by the position's digest, so that adding puzzles never moves one across
+the split. A level solves a puzzle when the move it chooses is less than
+`MARGIN` below the best move's value.
 """
 
 from __future__ import annotations
 
 import argparse
+import fcntl
+import hashlib
 import json
+import multiprocessing
 import random
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -36,56 +47,144 @@ FOLDER = Path(__file__).parent / "puzzles"
 #: how much better the solver's best move must be than the search's
 MARGIN = 0.10
 #: the budget of each solve while harvesting (a position it does not finish is skipped)
-HARVEST_BUDGET = Budget(seconds=2.0, nodes=40_000)
-#: the iterations of the search whose moves are harvested
-HARVEST_ITERATIONS = 100
+HARVEST_BUDGET = Budget(seconds=2.0, nodes=8_000)
+#: the iterations of the searches whose moves are checked at each decision
+#: (the game is played by the last; a puzzle keeps the first budget whose
+#: move is MARGIN below the best)
+HARVEST_ITERATIONS = (10, 100)
 WORLDS = 4
+#: the puzzles harvested before the split by hash: their `held_out` stays as
+#: recorded (every second one of a file)
+LEGACY_IDS = {"anabasis": 30, "hero": 26}
+
+#: the cards whose use adds to an attack (Anabasis events, Hero operations)
+BOOSTS = {"Rally", "Forced March", "War Cry", "Giant Growth", "Wind Ward"}
+#: the cards issue 47 names as wasted when spent for little
+SPENDABLE = {"Flood Disaster", "Nullify"}
+PATTERNS = ("boost-before-attack", "guard", "waste", "cast-vs-hoard", "other")
 
 
-def puzzle_of(state, seat: int, played: str, source: str) -> dict | None:
-    """The puzzle of a position, or None when the solver does not finish it
-    or the played move is within MARGIN of the best."""
-    result = solve(state, seat, worlds=WORLDS, budget=HARVEST_BUDGET)
+def position_key(state_dict: dict, seat: int) -> str:
+    """A digest of the position, the same wherever the puzzle sits in its file."""
+    text = json.dumps({"state": state_dict, "seat": seat}, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def held_out_by_hash(state_dict: dict, seat: int) -> bool:
+    """The split of a puzzle added after the first harvest: by its
+    position's digest, so adding puzzles never moves one across it."""
+    return int(position_key(state_dict, seat)[-1], 16) % 2 == 1
+
+
+def card_used(puzzle: dict, text: str) -> str | None:
+    """The card a move spends: an Anabasis event by its slot, a Hero card
+    played by its name ('ability on' counts as the avatar's boost)."""
+    words = text.split()
+    if words[0] == "event":
+        slot = puzzle["state"]["players"][puzzle["seat"]]["slots"][int(words[1]) - 1]
+        return slot["card"] if slot else None
+    if words[0] == "play":
+        return " ".join(words[1 : words.index("on")] if "on" in words else words[1:])
+    if words[0] == "ability":
+        return "War Cry"  # the Flame Warlord's +500, a boost like War Cry
+    return None
+
+
+def classify(puzzle: dict) -> str:
+    """The puzzle's pattern from the best move and the move played."""
+    best, played = puzzle["best"], puzzle["played"]
+    best_card, played_card = card_used(puzzle, best), card_used(puzzle, played)
+    attacks = played.startswith("attack")
+    if attacks and best_card in BOOSTS:
+        return "boost-before-attack"
+    spends_for_little = played_card in SPENDABLE and played != best
+    if spends_for_little or (played.startswith("play") and played_card != best_card):
+        return "waste"
+    guards = best.split()[0] in ("guard", "evade") and played.split()[0] != best.split()[0]
+    if guards or (attacks and not best.startswith("attack")):
+        return "guard"
+    if best_card or best.startswith("deploy"):
+        if played.split()[0] in ("end", "pass", "retainer") or played.startswith("buy"):
+            return "cast-vs-hoard"
+    return "other"
+
+
+def solved_values(state, seat: int, budget: Budget) -> tuple[dict, str, set, int] | None:
+    """Every move's value, the best move, the moves whose value is exact and
+    the worlds averaged; None when the solver does not finish every move."""
+    result = solve(state, seat, worlds=WORLDS, budget=budget)
     if result.exhausted or any(value.win is None for value in result.moves):
         return None
-    values = {value.move.text: value.win for value in result.moves}
-    best = result.best
-    if best.win - values[played] < MARGIN:  # type: ignore[operator]
-        return None
-    return {
+    values = {value.move.text: round(value.win, 6) for value in result.moves}  # type: ignore[arg-type]
+    exact = {value.move.text for value in result.moves if value.exact}
+    return values, result.best.move.text, exact, result.worlds
+
+
+def make_puzzle(
+    state, solved: tuple[dict, str, set, int], played: str, played_by: str, source: str
+) -> dict:
+    values, best, exact_moves, worlds = solved
+    data = state.to_dict()
+    seat = state.current_player
+    puzzle = {
         "game": state.game.name,
-        "state": state.to_dict(),
+        "state": data,
         "seat": seat,
-        "turn": state.to_dict()["turn"],
-        "values": {text: round(win, 6) for text, win in values.items()},
-        "best": best.move.text,
-        "exact": best.exact,
-        "worlds": result.worlds,
+        "turn": data["turn"],
+        "values": values,
+        "best": best,
+        "exact": best in exact_moves,
+        "worlds": worlds,
         "played": played,
-        "played_by": f"ismcts:iterations={HARVEST_ITERATIONS}",
-        "pattern": "harvested",
+        "played_by": played_by,
         "source": source,
+        "held_out": held_out_by_hash(data, seat),
     }
+    puzzle["pattern"] = classify(puzzle)
+    return puzzle
 
 
-def harvest_game(game_name: str, seed: int) -> list[dict]:
-    """The puzzles of one self-play game between two small searches."""
+def puzzle_of(state, seat: int, candidates: list[tuple[str, str]], source: str) -> dict | None:
+    """The puzzle of a position, or None when the solver does not finish it
+    or no candidate (move, who played it) is MARGIN below the best."""
+    solved = solved_values(state, seat, HARVEST_BUDGET)
+    if solved is None:
+        return None
+    values, best = solved[0], solved[1]
+    wrong = [(move, by) for move, by in candidates if values[best] - values[move] >= MARGIN]
+    if not wrong:
+        return None
+    return make_puzzle(state, solved, *wrong[0], source)
+
+
+def harvest_game(job: tuple[str, int]) -> tuple[str, int, list[dict]]:
+    """The puzzles of one self-play game between two small searches; at each
+    decision the moves of a search at each of HARVEST_ITERATIONS are checked."""
+    game_name, seed = job
     state = make_game(game_name, seed=seed).new_initial_state()
-    bots = [ISMCTSBot(iterations=HARVEST_ITERATIONS, seed=seed * 2 + seat) for seat in (0, 1)]
+    bots = {
+        (seat, iterations): ISMCTSBot(iterations=iterations, seed=seed * 2 + seat)
+        for seat in (0, 1)
+        for iterations in HARVEST_ITERATIONS
+    }
     found = []
     rng = random.Random(seed)
+    decision = 0
     while not state.is_terminal():
         if state.is_chance():
             state.apply_code(state.sample_chance(rng).code)
             continue
         seat = state.current_player
-        move = bots[seat].choose(state)
+        decision += 1
+        moves = {n: bots[(seat, n)].choose(state) for n in HARVEST_ITERATIONS}
         if len(state.legal_actions()) > 1:
-            puzzle = puzzle_of(state, seat, move.text, f"self-play seed {seed}")
+            candidates = [(move.text, f"ismcts:iterations={n}") for n, move in moves.items()]
+            source = f"self-play {game_name} seed {seed} decision {decision}"
+            puzzle = puzzle_of(state, seat, candidates, source)
             if puzzle:
                 found.append(puzzle)
-        state.apply(move)
-    return found
+        state.apply(moves[HARVEST_ITERATIONS[-1]])
+    return game_name, seed, found
 
 
 def piece(card: str, owner: int) -> dict:
@@ -101,78 +200,215 @@ def piece(card: str, owner: int) -> dict:
     }
 
 
-def catapult_rally_position():
-    """Issue 47's first pattern: seat 0's Catapult (SIEGE, 60% HIT) in reach
-    of the enemy castle (10 HP) with Rally face down and 3 AP, its own castle
-    at 1 HP between two enemy Swordsmen. Attacking first wins only on a hit
-    that Rally can no longer add to (6 damage is not enough); Rally first
-    makes a hit 10 damage: about 84% against 60% over the turn."""
+def anabasis_base(ap: int = 3, castle_hp: int = 1):
+    """An Anabasis field phase of seat 0, AP and castle HP given, no event
+    in either player's slots, the enemy castle at 10 HP."""
     state = make_game("anabasis", seed=1).new_initial_state()
     state.resolve_chance(random.Random(0))
     data = state.to_dict()
     data["phase"] = "field"
-    data["players"][0].update(castle_hp=1, ap=3)
-    data["players"][0]["slots"] = [{"card": "Rally", "face_up": False}, None, None]
+    data["players"][0].update(castle_hp=castle_hp, ap=ap)
+    data["players"][0]["slots"] = [None, None, None]
     data["players"][1]["slots"] = [None, None, None]
-    data["grid"].update(d4=piece("Catapult", 0), c1=piece("Swordsman", 1), e1=piece("Swordsman", 1))
-    return state.game.state_from_dict(data)
+    return data
 
 
-#: the hand-built positions: (pattern, builder), each solved as a harvested one
-HAND_BUILT = (("boost before the attack", catapult_rally_position),)
+def catapult_rally_position(square: str = "d4", enemy_castle_hp: int = 10, ap: int = 3):
+    """Issue 47's first pattern: seat 0's Catapult (SIEGE, 60% HIT) in reach
+    of the enemy castle (10 HP) with Rally face down and 3 AP, its own castle
+    at 1 HP between two enemy Swordsmen. Attacking first wins only on a hit
+    that Rally can no longer add to (6 damage is not enough); Rally first
+    makes a hit 10 damage: about 84% against 60% over the turn. The
+    variants move the Catapult, lower the enemy castle or give more AP."""
+    data = anabasis_base(ap)
+    data["players"][0]["slots"][0] = {"card": "Rally", "face_up": False}
+    data["players"][1]["castle_hp"] = enemy_castle_hp
+    data["grid"].update(c1=piece("Swordsman", 1), e1=piece("Swordsman", 1))
+    data["grid"][square] = piece("Catapult", 0)
+    return make_game("anabasis").state_from_dict(data)
+
+
+def flood_own_rank_position(files: str = "bc", rank: int = 2, enemy: str = "c5"):
+    """A Flood Disaster that would hit only one's own characters: seat 0's
+    wounded Militia (1 HP left) on `files` of `rank`, Flood face down, an
+    enemy Swordsman at `enemy`. Flooding that rank destroys them; keeping the
+    Flood (end) is better."""
+    data = anabasis_base(ap=2, castle_hp=10)
+    data["players"][0]["slots"][0] = {"card": "Flood Disaster", "face_up": False}
+    for file in files:
+        data["grid"][f"{file}{rank}"] = dict(piece("Militia", 0), damage=2)
+    data["grid"][enemy] = piece("Swordsman", 1)
+    return make_game("anabasis").state_from_dict(data)
+
+
+def varied(puzzle_id: str, own_hp: int | None = None, enemy_hp: int | None = None):
+    """A harvested position with either side's HP changed (a Hero avatar's,
+    an Anabasis castle's)."""
+    game_name = puzzle_id.rsplit("-", 1)[0]
+    puzzle = next(p for p in load(game_name) if p["id"] == puzzle_id)
+    data = json.loads(json.dumps(puzzle["state"]))
+    seat = puzzle["seat"]
+    key = "castle_hp" if "castle_hp" in data["players"][seat] else "hp"
+    if own_hp is not None:
+        data["players"][seat][key] = own_hp
+    if enemy_hp is not None:
+        data["players"][1 - seat][key] = enemy_hp
+    return make_game(game_name).state_from_dict(data)
+
+
+#: the harvested positions varied by HP, with the pattern each variant is kept for
+VARIED = (
+    ("guard", "hero-4", (None, 6, 12), (None, 4, 8)),
+    ("guard", "hero-30", (None, 6, 12), (None, 4, 8)),
+    ("cast-vs-hoard", "hero-1", (None, 6, 12), (None, 4, 8)),
+    ("cast-vs-hoard", "hero-29", (None, 6, 12), (None, 4, 8)),
+    ("boost-before-attack", "hero-28", (None, 6, 12), (None, 4, 8)),
+    ("boost-before-attack", "hero-40", (None, 6, 16), (None, 4, 8)),
+    ("waste", "hero-27", (None, 6, 12), (None, 4, 8)),
+    ("cast-vs-hoard", "hero-2", (None, 6, 12), (None, 4, 8)),
+    ("cast-vs-hoard", "hero-36", (None, 6, 12), (None, 4, 8)),
+    ("guard", "hero-6", (None, 6, 12), (None, 4, 8)),
+    ("guard", "hero-80", (None, 4, 12), (None, 4, 8)),
+    ("guard", "hero-10", (None, 6, 12), (None, 4, 8)),
+    ("guard", "hero-17", (None, 6, 15), (None, 4, 8)),
+    ("guard", "hero-22", (None, 10, 15), (None, 4, 8)),
+    ("guard", "hero-33", (None, 6, 18), (None, 4, 8)),
+    ("cast-vs-hoard", "hero-12", (None, 6, 12), (None, 4, 8)),
+    ("cast-vs-hoard", "hero-23", (None, 6, 12), (None, 4, 8)),
+    ("cast-vs-hoard", "hero-16", (None, 6, 12), (None, 4, 8)),
+    ("guard", "hero-3", (None, 6, 12), (None, 4, 8)),
+    ("guard", "hero-20", (None, 6, 12), (None, 4, 8)),
+    ("guard", "anabasis-8", (None, 3, 7), (None, 3, 7)),
+    ("guard", "anabasis-20", (None, 3, 7), (None, 3, 7)),
+    ("guard", "anabasis-47", (None, 3, 7), (None, 3, 7)),
+    ("guard", "anabasis-52", (None, 3, 7), (None, 3, 7)),
+    ("cast-vs-hoard", "anabasis-53", (None, 3, 7), (None, 3, 7)),
+    ("guard", "anabasis-134", (None, 3, 7), (None, 3, 7)),
+    ("other", "anabasis-121", (None, 3, 7), (None, 3, 7)),
+    ("other", "anabasis-131", (None, 3, 7), (None, 3, 7)),
+    ("other", "anabasis-136", (None, 3, 7), (None, 3, 7)),
+    ("other", "anabasis-124", (None, 3, 7), (None, 3, 7)),
+    ("other", "anabasis-129", (None, 3, 7), (None, 3, 7)),
+    ("other", "anabasis-133", (None, 3, 7), (None, 3, 7)),
+)
+
+
+#: the hand-built positions: (pattern, builder, the builder's arguments);
+#: a builder with no arguments is the position as first built
+HAND_BUILT = (
+    ("boost-before-attack", catapult_rally_position, ()),
+    *(
+        ("boost-before-attack", catapult_rally_position, (square, hp, ap))
+        # left out, the solver separating no attack by 10 points from the
+        # best: (d4, 8, 4) and d3 with 4 AP
+        for square, hp, ap in (("d4", 10, 4), ("d4", 9, 3), ("d4", 9, 4), ("d4", 8, 3))
+        + (("d3", 10, 3), ("d3", 9, 3), ("d3", 8, 3))
+    ),
+    *(
+        ("waste", flood_own_rank_position, (files, rank, enemy))
+        # one or two Militia lost is 9 points or less by the evaluation
+        for files in ("abc", "efg", "bcef", "abefg")
+        for rank in (1, 2)
+        for enemy in ("c5", "e6")
+    ),
+    *(
+        (pattern, varied, (puzzle_id, own, enemy))
+        for pattern, puzzle_id, owns, enemies in VARIED
+        for own in owns
+        for enemy in enemies
+        if (own, enemy) != (None, None)
+    ),
+)
+#: the solve budget of a hand-built position (solved once, when built)
+BUILD_BUDGET = Budget(seconds=60.0)
+
+
+def hand_built_puzzle(state, pattern: str, source: str) -> dict | None:
+    """The puzzle of a built position: a best move (of those tied at the top)
+    and a move MARGIN below it, the best such pair whose pattern is
+    `pattern`; None if there is none."""
+    solved = solved_values(state, state.current_player, BUILD_BUDGET)
+    if solved is None:
+        return None
+    values = solved[0]
+    ranked = sorted(values, key=lambda text: -values[text])
+    top = values[ranked[0]]
+    for best in (text for text in ranked if values[text] == top):
+        for move in (text for text in ranked if top - values[text] >= MARGIN):
+            puzzle = make_puzzle(state, (values, best, *solved[2:]), move, "hand-built", source)
+            if puzzle["pattern"] == pattern:
+                return puzzle
+    return None
 
 
 def build() -> None:
-    """Appends the hand-built puzzles not yet in their game's file."""
-    for pattern, builder in HAND_BUILT:
-        state = builder()
-        puzzles = load(state.game.name)
-        if any(puzzle["pattern"] == pattern for puzzle in puzzles):
+    """Appends the hand-built puzzles not yet in their game's file (a
+    position the solver does not separate by MARGIN in that pattern is
+    reported and left out)."""
+    for pattern, builder, arguments in HAND_BUILT:
+        source = " ".join([builder.__name__, *map(str, arguments)])
+        state = builder(*arguments)
+        if any(puzzle["source"] == source for puzzle in load(state.game.name)):
             continue
-        result = solve(state, state.current_player, worlds=WORLDS)
-        values = {value.move.text: value.win for value in result.moves}
-        if result.exhausted or None in values.values():
-            raise XenophonError(f"the solver did not finish the '{pattern}' position")
-        ranked = sorted(values, key=lambda text: -values[text])  # type: ignore[arg-type, operator]
-        best = values[ranked[0]]
-        worse = [text for text in ranked if best - values[text] >= MARGIN]  # type: ignore[operator]
-        puzzle = {
-            "game": state.game.name,
-            "state": state.to_dict(),
-            "seat": state.current_player,
-            "turn": state.to_dict()["turn"],
-            "values": {text: round(win, 6) for text, win in values.items()},  # type: ignore[arg-type]
-            "best": result.best.move.text,
-            "exact": result.best.exact,
-            "worlds": result.worlds,
-            "played": worse[0],
-            "played_by": "hand-built: the best move among those MARGIN below the best",
-            "pattern": pattern,
-            "source": builder.__name__,
-            "id": f"{state.game.name}-{len(puzzles) + 1}",
-            "held_out": len(puzzles) % 2 == 1,
-        }
-        with (FOLDER / f"{state.game.name}.jsonl").open("a") as out:
+        puzzle = hand_built_puzzle(state, pattern, source)
+        if puzzle is None:
+            print(f"{source}: not a {pattern} puzzle by the solver, left out", file=sys.stderr)
+            continue
+        written = append_puzzles(state.game.name, [puzzle])
+        for puzzle in written:
+            print(f"{puzzle['id']}: {pattern} ({source})", file=sys.stderr)
+
+
+def harvested_seeds(game_name: str) -> set[int]:
+    """The seeds whose self-play game has been harvested (a resumed harvest skips them)."""
+    path = FOLDER / f"{game_name}-seeds.txt"
+    if not path.exists():
+        return set()
+    return {int(line) for line in path.read_text().split()}
+
+
+def append_puzzles(game_name: str, puzzles: list[dict]) -> list[dict]:
+    """Appends the puzzles not yet in the file (by position and seat),
+    numbered on; returns those written. The file is locked meanwhile, so
+    that a build and a harvest running at once do not number alike."""
+    written = []
+    with (FOLDER / f"{game_name}.jsonl").open("a+") as out:
+        fcntl.flock(out, fcntl.LOCK_EX)
+        out.seek(0)
+        present = [json.loads(line) for line in out.read().splitlines() if line.strip()]
+        known = {position_key(p["state"], p["seat"]) for p in present}
+        for puzzle in puzzles:
+            key = position_key(puzzle["state"], puzzle["seat"])
+            if key in known:
+                continue
+            known.add(key)
+            puzzle["id"] = f"{game_name}-{len(present) + len(written) + 1}"
             out.write(json.dumps(puzzle, sort_keys=True) + "\n")
-        print(f"{puzzle['id']}: {pattern}", file=sys.stderr)
+            written.append(puzzle)
+    return written
 
 
-def harvest(game_name: str, games: int, seed: int) -> None:
-    """Appends the puzzles of `games` self-play games to the game's file,
-    game by game (numbered on; every second one held out)."""
-    path = FOLDER / f"{game_name}.jsonl"
+def harvest(game_names: list[str], games: int, seed: int, processes: int) -> None:
+    """Harvests `games` self-play games a game from `seed` on, in
+    `processes` processes; resumable: a seed done is listed in
+    GAME-seeds.txt once its puzzles are written, and is skipped next time."""
+    from tqdm import tqdm
+
     FOLDER.mkdir(exist_ok=True)
-    count = len(load(game_name))
-    for game_seed in range(seed, seed + games):
-        lines = []
-        for puzzle in harvest_game(game_name, game_seed):
-            puzzle["id"] = f"{game_name}-{count + 1}"
-            puzzle["held_out"] = count % 2 == 1
-            count += 1
-            lines.append(json.dumps(puzzle, sort_keys=True) + "\n")
-        with path.open("a") as out:
-            out.writelines(lines)
-        print(f"{game_name} seed {game_seed}: {count} puzzles", file=sys.stderr, flush=True)
+    jobs = [(name, s) for s in range(seed, seed + games) for name in game_names]
+    todo = [(name, s) for name, s in jobs if s not in harvested_seeds(name)]
+    found: Counter = Counter()
+    bar = tqdm(total=len(jobs), initial=len(jobs) - len(todo), unit="game")
+    with multiprocessing.Pool(processes) as pool:
+        for name, done_seed, puzzles in pool.imap_unordered(harvest_game, todo):
+            found[name] += len(append_puzzles(name, puzzles))
+            with (FOLDER / f"{name}-seeds.txt").open("a") as out:
+                out.write(f"{done_seed}\n")
+            bar.update()
+            bar.set_postfix({n: len(load(n)) for n in game_names})
+    bar.close()
+    for name in game_names:
+        print(f"{name}: {found[name]} new puzzles, {len(load(name))} in all", file=sys.stderr)
 
 
 def load(game_name: str) -> list[dict]:
@@ -205,40 +441,128 @@ def bot_for(level: str, seed: int, settings: str | None, game_name: str):
     return make_bot(f"ismcts:{given},{settings}", seed)
 
 
-def solved(state, puzzle: dict, level: str, seed: int, settings: str | None = None) -> bool:
-    move = bot_for(level, seed, settings, state.game.name).choose(state)
+def choice(job: tuple[dict, str, int, str | None]) -> tuple[str, str | None, float]:
+    """The puzzle's id, the move the level's bot chooses (None when the
+    core's state reader refuses the position) and the CPU seconds it took."""
+    puzzle, level, seed, settings = job
+    state = position(puzzle)
+    if state is None:
+        return puzzle["id"], None, 0.0
+    started = time.process_time()
+    move = bot_for(level, seed, settings, state.game.name).choose(state).text
+    return puzzle["id"], move, time.process_time() - started
+
+
+def is_right(puzzle: dict, move: str) -> bool:
+    """The move is less than MARGIN below the solver's best."""
     values = puzzle["values"]
-    return values[puzzle["best"]] - values[move.text] < MARGIN
+    return values[puzzle["best"]] - values[move] < MARGIN
 
 
-def measure(level: str, seed: int, held_out_only: bool, settings: str | None = None) -> None:
-    given = f" with {settings}" if settings else ""
-    print(f"level {level}{given}: puzzles solved (a move within {MARGIN:.0%} of the best)")
-    for game_name in GAMES:
-        counts: Counter = Counter()
-        for puzzle in load(game_name):
-            if held_out_only and not puzzle["held_out"]:
-                continue
-            state = position(puzzle)
-            if state is None:
-                counts["unreadable"] += 1
-                continue
-            part = "held-out" if puzzle["held_out"] else "open"
-            counts[(puzzle["pattern"], part, "all")] += 1
-            if solved(state, puzzle, level, seed, settings):
-                counts[(puzzle["pattern"], part, "solved")] += 1
-        unreadable = counts.pop("unreadable", 0)
+def in_quick_subset(puzzle: dict) -> bool:
+    """A quarter of the suite by the position's digest (stable as puzzles are
+    added), for a measure that fits in a minute or two."""
+    return int(position_key(puzzle["state"], puzzle["seat"])[-2], 16) % 4 == 0
+
+
+def selected(held_out_only: bool, quick: bool, games=GAMES) -> list[dict]:
+    return [
+        puzzle
+        for game_name in games
+        for puzzle in load(game_name)
+        if (puzzle["held_out"] or not held_out_only) and (in_quick_subset(puzzle) or not quick)
+    ]
+
+
+def choices(puzzles: list[dict], level: str, seed: int, settings, processes: int):
+    """Each puzzle's chosen move by id, and the CPU seconds of all the
+    searches, run in `processes` processes."""
+    from tqdm import tqdm
+
+    jobs = [(puzzle, level, seed, settings) for puzzle in puzzles]
+    chosen, cpu = {}, 0.0
+    with multiprocessing.Pool(processes) as pool:
+        found = pool.imap_unordered(choice, jobs)
+        for puzzle_id, move, seconds in tqdm(found, total=len(jobs), unit="puzzle", leave=False):
+            chosen[puzzle_id] = move
+            cpu += seconds
+    return chosen, cpu
+
+
+def report(puzzles: list[dict], chosen: dict, held_out_only: bool) -> list[str]:
+    """Solved counts per game and pattern, open and held-out, and each game's totals."""
+    counts: Counter = Counter()
+    for puzzle in puzzles:
+        move = chosen[puzzle["id"]]
+        if move is None:
+            counts[(puzzle["game"], "unreadable")] += 1
+            continue
+        part = "held-out" if puzzle["held_out"] else "open"
+        for pattern in (puzzle["pattern"], "all"):
+            counts[(puzzle["game"], pattern, part, "all")] += 1
+            counts[(puzzle["game"], pattern, part, "solved")] += is_right(puzzle, move)
+    parts = ("held-out",) if held_out_only else ("open", "held-out")
+    lines = []
+    for game_name in sorted({puzzle["game"] for puzzle in puzzles}):
+        unreadable = counts[(game_name, "unreadable")]
         if unreadable:
-            print(f"  {game_name}: {unreadable} puzzles whose position the state reader refuses")
-        patterns = sorted({pattern for pattern, _, _ in counts})
-        if not patterns:
-            print(f"  {game_name}: no puzzles")
-        for pattern in patterns:
-            for part in ("held-out",) if held_out_only else ("open", "held-out"):
-                total = counts[(pattern, part, "all")]
-                print(
-                    f"  {game_name} {pattern} {part}: {counts[(pattern, part, 'solved')]}/{total}"
-                )
+            lines.append(
+                f"  {game_name}: {unreadable} puzzles whose position the state reader refuses"
+            )
+        found = {key[1] for key in counts if key[0] == game_name and len(key) == 4}
+        extra = sorted(found - {*PATTERNS, "all"})
+        for pattern in (*PATTERNS, *extra, "all"):
+            cells = []
+            for part in parts:
+                total = counts[(game_name, pattern, part, "all")]
+                solved_count = counts[(game_name, pattern, part, "solved")]
+                share = f" ({solved_count / total:.0%})" if total else ""
+                cells.append(f"{part} {solved_count}/{total}{share}")
+            if any(counts[(game_name, pattern, part, "all")] for part in parts):
+                lines.append(f"  {game_name:9} {pattern:20} " + "   ".join(cells))
+    return lines
+
+
+def measure(
+    level: str,
+    seed: int,
+    held_out_only: bool,
+    settings: str | None = None,
+    quick: bool = False,
+    processes: int = 2,
+    record: Path | None = None,
+    against: Path | None = None,
+) -> None:
+    given = f" with {settings}" if settings else ""
+    subset = ", quick subset" if quick else ""
+    print(f"level {level}{given}{subset}: puzzles solved (a move within {MARGIN:.0%} of the best)")
+    puzzles = selected(held_out_only, quick)
+    started = time.monotonic()
+    chosen, cpu = choices(puzzles, level, seed, settings, processes)
+    wall = time.monotonic() - started
+    print("\n".join(report(puzzles, chosen, held_out_only)))
+    print(f"  {len(puzzles)} puzzles in {wall:.0f} s, {cpu:.0f} s of CPU ({processes} processes)")
+    if record:
+        record.write_text(json.dumps(chosen, indent=0, sort_keys=True) + "\n")
+    if against:
+        print("\n".join(turned_wrong(puzzles, json.loads(against.read_text()), chosen)))
+
+
+def turned_wrong(puzzles: list[dict], before: dict, now: dict) -> list[str]:
+    """The puzzles right in `before` (another level's recorded choices) and
+    wrong now: issue 47 asks for none when now is the larger budget."""
+    turned = [
+        puzzle["id"]
+        for puzzle in puzzles
+        if before.get(puzzle["id"])
+        and now[puzzle["id"]]
+        and is_right(puzzle, before[puzzle["id"]])
+        and not is_right(puzzle, now[puzzle["id"]])
+    ]
+    compared = sum(1 for puzzle in puzzles if before.get(puzzle["id"]) and now[puzzle["id"]])
+    return [
+        f"  right before and wrong now: {len(turned)} of {compared} compared {' '.join(turned)}"
+    ]
 
 
 def separated(puzzle: dict) -> bool:
@@ -269,35 +593,83 @@ def agreement(level: str, seeds: int, settings: str | None = None) -> None:
         print(f"  {game_name}: {met}/{len(counts)} puzzles with at least {seeds - seeds // 20}")
 
 
+def relabel() -> None:
+    """Rewrites each puzzle's pattern as `classify` reads it (ids, split and
+    everything else unchanged)."""
+    for game_name in GAMES:
+        puzzles = load(game_name)
+        for puzzle in puzzles:
+            puzzle["pattern"] = classify(puzzle)
+        lines = [json.dumps(puzzle, sort_keys=True) + "\n" for puzzle in puzzles]
+        (FOLDER / f"{game_name}.jsonl").write_text("".join(lines))
+        print(game_name, dict(Counter(p["pattern"] for p in puzzles)), file=sys.stderr)
+
+
+def input_problem(level: str, against: Path | None) -> str | None:
+    """What is wrong with the level or the --against file, if anything."""
+    try:
+        bot_for_level(level, 0)
+    except XenophonError as error:
+        return str(error)
+    if against is not None and not against.is_file():
+        return f"no record file {against}"
+    return None
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("command", nargs="?", choices=("harvest", "build"), help="harvest or build")
+    parser.add_argument(
+        "command",
+        nargs="?",
+        choices=("harvest", "build", "relabel"),
+        help="harvest, build or relabel",
+    )
     parser.add_argument("game", nargs="?", choices=GAMES)
     parser.add_argument("--games", type=int, default=4)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--processes", type=int, default=2, help="processes (default 2)")
     parser.add_argument("--level", default="strong", help="the level measured (default strong)")
     parser.add_argument("--held-out", action="store_true", help="measure the held-out half only")
     parser.add_argument(
         "--settings", help="search settings at the level's budget, e.g. 'root_policy=auto'"
+    )
+    parser.add_argument("--quick", action="store_true", help="a stable quarter of the suite")
+    parser.add_argument("--record", type=Path, help="write each puzzle's chosen move to this file")
+    parser.add_argument(
+        "--against", type=Path, help="list puzzles right in this --record file and wrong now"
     )
     parser.add_argument(
         "--seeds", type=int, help="count how often this many search seeds agree (separated puzzles)"
     )
     args = parser.parse_args()
     if args.command == "harvest":
-        if args.game is None:
-            parser.error("harvest needs a game")
-        harvest(args.game, args.games, args.seed)
+        harvest([args.game] if args.game else list(GAMES), args.games, args.seed, args.processes)
         return 0
     if args.command == "build":
         build()
         return 0
+    if args.command == "relabel":
+        relabel()
+        return 0
+    problem = input_problem(args.level, args.against)
+    if problem:
+        print(f"puzzles.py: {problem}", file=sys.stderr)
+        return 2
     if args.settings is not None and args.level not in LEVELS:
         parser.error("--settings needs a level name (its budget is used)")
     if args.seeds is not None:
         agreement(args.level, args.seeds, args.settings)
         return 0
-    measure(args.level, args.seed, args.held_out, args.settings)
+    measure(
+        args.level,
+        args.seed,
+        args.held_out,
+        args.settings,
+        args.quick,
+        args.processes,
+        args.record,
+        args.against,
+    )
     return 0
 
 
