@@ -444,8 +444,8 @@ void bind_anabasis(py::module_ &m) {
                                       {"STRIKE", ANA_STRIKE}});
     m.attr("MAX_TURNS") = py::int_(static_cast<int>(ANA_MAX_TURNS));
 
-    auto tables_cls =
-        xen::bind_tables<Anabasis>(m, "Card tables of one Anabasis game (built once per game).");
+    auto tables_cls = xen::bind_tables<Anabasis>(
+        m, "Card tables of one Anabasis game (built once per game).");
     tables_cls.def(py::init(&make_tables), py::arg("card_set"), py::arg("mode") = "standard")
         .def_property_readonly("mode", [](const Tables &t) { return t.mode; })
         .def_property_readonly("field_names", [](const Tables &t) { return t.field_names; });

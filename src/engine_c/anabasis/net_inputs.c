@@ -23,8 +23,8 @@ _Static_assert(ANA_NET_CARD_ZONES *ANA_MAX_CARDS + ANA_NET_SQUARE_ZONES * ANA_SQ
                "the largest Anabasis card set's raw inputs exceed XEN_NET_MAX_INPUTS");
 
 const char *const ana_net_zone_names[ANA_NET_CARD_ZONES + ANA_NET_SQUARE_ZONES] = {
-    "deck",      "hand",  "flow",  "cemetery",  "slot",   "board",
-    "character", "ready", "territory", "damage",
+    "deck",  "hand",      "flow",  "cemetery",  "slot",
+    "board", "character", "ready", "territory", "damage",
 };
 
 int ana_net_input_count(const AnaTables *t) {
