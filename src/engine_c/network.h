@@ -160,4 +160,28 @@ static inline double xen_network_z(const XenNetwork *n, const XenNetSide *own,
     return z;
 }
 
+/* Defines a game's dense inputs and value from its functions: PREFIX_net_inputs
+ * (a side as n_inputs numbers, for the bindings and tests; returns n_inputs)
+ * from PREFIX_net_side, and PREFIX_evaluate_net, the network's value in
+ * [-1, 1] for `player`: the hand-set PREFIX_evaluate at the end of the game or
+ * while the tables hold no network, else tanh(z / 2) over the sides of
+ * PREFIX_net_side and the features of PREFIX_features. */
+#define XEN_NETWORK_FUNCTIONS(prefix, Tables, State, n_inputs_of) \
+    int prefix##_net_inputs(const Tables *t, const State *s, int p, double *out) { \
+        XenNetSide side; \
+        prefix##_net_side(t, s, p, &side); \
+        xen_net_dense(&side, out, n_inputs_of(t)); \
+        return n_inputs_of(t); \
+    } \
+    double prefix##_evaluate_net(const Tables *t, const State *s, int player) { \
+        const XenNetwork *net = &t->network; \
+        if (prefix##_is_terminal(s) || net->n_hidden == 0) return prefix##_evaluate(t, s, player); \
+        XenNetSide own, enemy; \
+        double x[XEN_MAX_FEATURES]; \
+        prefix##_net_side(t, s, player, &own); \
+        prefix##_net_side(t, s, 1 - player, &enemy); \
+        prefix##_features(t, s, player, x); \
+        return tanh(0.5 * xen_network_z(net, &own, &enemy, x, s->turn)); \
+    }
+
 #endif

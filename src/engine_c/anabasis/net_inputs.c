@@ -61,20 +61,4 @@ void ana_net_side(const AnaTables *t, const AnaState *s, int p, XenNetSide *side
     }
 }
 
-int ana_net_inputs(const AnaTables *t, const AnaState *s, int p, double *out) {
-    XenNetSide side;
-    ana_net_side(t, s, p, &side);
-    xen_net_dense(&side, out, ana_net_input_count(t));
-    return ana_net_input_count(t);
-}
-
-double ana_evaluate_net(const AnaTables *t, const AnaState *s, int player) {
-    const XenNetwork *net = &t->network;
-    if (ana_is_terminal(s) || net->n_hidden == 0) return ana_evaluate(t, s, player);
-    XenNetSide own, enemy;
-    double x[XEN_MAX_FEATURES];
-    ana_net_side(t, s, player, &own);
-    ana_net_side(t, s, 1 - player, &enemy);
-    ana_features(t, s, player, x);
-    return tanh(0.5 * xen_network_z(net, &own, &enemy, x, s->turn));
-}
+XEN_NETWORK_FUNCTIONS(ana, AnaTables, AnaState, ana_net_input_count)

@@ -38,20 +38,6 @@ void hero_net_side(const HeroTables *t, const HeroState *s, int p, XenNetSide *s
         }
 }
 
-int hero_net_inputs(const HeroTables *t, const HeroState *s, int p, double *out) {
-    XenNetSide side;
-    hero_net_side(t, s, p, &side);
-    xen_net_dense(&side, out, HERO_NET_ZONES * t->n_cards);
-    return HERO_NET_ZONES * t->n_cards;
-}
+static int hero_net_input_count(const HeroTables *t) { return HERO_NET_ZONES * t->n_cards; }
 
-double hero_evaluate_net(const HeroTables *t, const HeroState *s, int player) {
-    const XenNetwork *net = &t->network;
-    if (hero_is_terminal(s) || net->n_hidden == 0) return hero_evaluate(t, s, player);
-    XenNetSide own, enemy;
-    double x[XEN_MAX_FEATURES];
-    hero_net_side(t, s, player, &own);
-    hero_net_side(t, s, 1 - player, &enemy);
-    hero_features(t, s, player, x);
-    return tanh(0.5 * xen_network_z(net, &own, &enemy, x, s->turn));
-}
+XEN_NETWORK_FUNCTIONS(hero, HeroTables, HeroState, hero_net_input_count)
