@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from test_search import GAMES, random_positions
+from xenophon.anabasis import net_inputs as anabasis_inputs
 from xenophon.hero.net_inputs import side_inputs
 from xenophon.kernel.evaluation import (
     WeightsError,
@@ -29,7 +30,7 @@ def random_network(game, hidden=16, seed=3, scale=0.3):
     """A network file's contents with every weight drawn at random (output
     weights too, so the hidden layer counts)."""
     tables = game.tables
-    linear = read_weights(shipped_weights_file("hero"), "hero")
+    linear = read_weights(shipped_weights_file(game.name), game.name)
     params = net.new_params(
         len(tables.net_input_names), len(tables.feature_names), hidden, 8, linear, seed
     )
@@ -38,7 +39,7 @@ def random_network(game, hidden=16, seed=3, scale=0.3):
         params[key] = rng.normal(0, scale, params[key].shape)
     return net.to_network(
         params,
-        "hero",
+        game.name,
         tables.net_input_names,
         tables.feature_names,
         linear.taper_turns,
@@ -52,8 +53,15 @@ def written(tmp_path, network, name="net.npz"):
     return path
 
 
-def positions():
-    return random_positions(HERO, 30, seed=9, min_actions=10)
+def positions(game="hero"):
+    return random_positions(GAMES[game], 30, seed=9, min_actions=10 if game == "hero" else 40)
+
+
+def reference_inputs(state, seat):
+    """The Python reference's raw inputs of `seat`'s side of `state`."""
+    if state.game.name == "hero":
+        return side_inputs(state.to_dict(), seat, state.game.tables.card_names)
+    return anabasis_inputs.side_inputs(state.to_dict(), seat, state.game.cards.cards)
 
 
 def test_c_raw_inputs_agree_with_the_reference():
@@ -68,20 +76,41 @@ def test_c_raw_inputs_agree_with_the_reference():
     assert zones == set(range(7)), "the positions should reach every zone"
 
 
-def test_c_and_numpy_agree_on_the_value(tmp_path):
-    state0 = positions()[0]
-    network = read_network(written(tmp_path, random_network(state0.game)), "hero")
+def test_anabasis_c_raw_inputs_agree_with_the_reference():
+    make_game = GAMES["anabasis"]
+    nonzero = set()
+    for state in random_positions(make_game, 30, seed=9, min_actions=40):
+        cards = state.game.cards.cards
+        names = state.game.tables.net_input_names
+        for seat in (0, 1):
+            c = state.backend.net_inputs(seat)
+            assert len(c) == len(names)
+            assert c == anabasis_inputs.side_inputs(state.to_dict(), seat, cards)
+            nonzero.update(names[i].split(":")[0] for i, v in enumerate(c) if v)
+    zones = anabasis_inputs.CARD_ZONES + anabasis_inputs.SQUARE_ZONES
+    assert nonzero == set(zones), "the positions should reach every zone"
+
+
+def test_anabasis_squares_are_turned_for_seat_1():
+    state = GAMES["anabasis"](1).new_initial_state()
+    names = state.game.tables.net_input_names
+    assert "character:a1" in names and "damage:g6" in names
+    assert anabasis_inputs.turned_square("d1", 0) == anabasis_inputs.turned_square("d6", 1) == 3
+
+
+@pytest.mark.parametrize("game", ["hero", "anabasis"])
+def test_c_and_numpy_agree_on_the_value(tmp_path, game):
+    state0 = positions(game)[0]
+    network = read_network(written(tmp_path, random_network(state0.game)), game)
     checked = 0
-    for state in positions():
+    for state in positions(game):
         tables = tables_for(state.game, "net", str(tmp_path / "net.npz"))
         on_net = state.game._core().CoreState.from_bytes(tables, state.to_bytes())
         for player in (0, 1):
-            d = state.to_dict()
-            names = state.game.tables.card_names
             python = net.network_batch(
                 network,
-                [side_inputs(d, player, names)],
-                [side_inputs(d, 1 - player, names)],
+                [reference_inputs(state, player)],
+                [reference_inputs(state, 1 - player)],
                 [state.backend.features(player)],
                 np.asarray([state.backend.turn()]),
             )[0]
@@ -127,7 +156,7 @@ def test_a_broken_or_mismatched_network_file_is_one_line(tmp_path, spoil, says):
     assert says in message and "\n" not in message and str(path) in message
 
 
-def test_a_game_without_raw_inputs_refuses_a_network_in_one_line(tmp_path):
+def test_a_network_of_another_game_is_refused_in_one_line(tmp_path):
     game = GAMES["anabasis"](1)
     path = written(tmp_path, random_network(HERO(1)))
     with pytest.raises(WeightsError) as error:

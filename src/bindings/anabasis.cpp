@@ -108,7 +108,18 @@ struct Anabasis {
     static constexpr const char *invalid_state = "not a valid Anabasis state: ";
     static constexpr const XenGameApi *api = &ana_game_api;
     static constexpr const XenFeatureSet *feature_set = &ana_feature_set;
-    static constexpr bool has_network = false; /* no raw inputs yet (network.h) */
+    static constexpr bool has_network = true;
+    static std::vector<std::string> net_input_names(const Tables &tables) {
+        std::vector<std::string> names;
+        xen::card_zone_names(tables, ANA_NET_CARD_ZONES, ana_net_zone_names, names);
+        for (int z = 0; z < ANA_NET_SQUARE_ZONES; z++)
+            for (int q = 0; q < ANA_SQUARES; q++)
+                names.push_back(std::string(ana_net_zone_names[ANA_NET_CARD_ZONES + z]) + ":" +
+                                square_name(q));
+        return names;
+    }
+    static constexpr auto net_inputs = ana_net_inputs;
+    static constexpr auto evaluate_net = ana_evaluate_net;
     XEN_CORE_FUNCTIONS(ana)
 };
 using CoreState = xen::CoreStateT<Anabasis>;
@@ -433,8 +444,9 @@ void bind_anabasis(py::module_ &m) {
                                       {"STRIKE", ANA_STRIKE}});
     m.attr("MAX_TURNS") = py::int_(static_cast<int>(ANA_MAX_TURNS));
 
-    xen::bind_tables<Anabasis>(m, "Card tables of one Anabasis game (built once per game).")
-        .def(py::init(&make_tables), py::arg("card_set"), py::arg("mode") = "standard")
+    auto tables_cls = xen::bind_tables<Anabasis>(
+        m, "Card tables of one Anabasis game (built once per game).");
+    tables_cls.def(py::init(&make_tables), py::arg("card_set"), py::arg("mode") = "standard")
         .def_property_readonly("mode", [](const Tables &t) { return t.mode; })
         .def_property_readonly("field_names", [](const Tables &t) { return t.field_names; });
     xen::bind_game_api<Anabasis>(m);
@@ -442,6 +454,7 @@ void bind_anabasis(py::module_ &m) {
 
     py::class_<CoreState> cls(m, "CoreState", "The C core's Anabasis state (backend protocol).");
     xen::bind_backend(cls);
+    xen::bind_network<Anabasis>(tables_cls, cls);
     cls.def_static("initial", &CoreState::initial, py::arg("tables"))
         .def("to_dict", &to_dict)
         .def_static("from_dict", &from_dict, py::arg("tables"), py::arg("d"),

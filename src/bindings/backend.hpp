@@ -572,13 +572,19 @@ template <class Game> void bind_backend(py::class_<CoreStateT<Game>> &cls) {
 // The sparse-input network (network.h) of a game with Game::has_network: its
 // raw inputs' names, a copy of the tables holding a network, and a state's
 // raw inputs and value under it.
+// The names of `zones` zones of one input per card id (zone z, card c:
+// z * n_cards + c), "zone:card", appended to `names`.
+template <class Tables>
+void card_zone_names(const Tables &tables, int zones, const char *const *zone_names,
+                     std::vector<std::string> &names) {
+    for (int z = 0; z < zones; z++)
+        for (int c = 0; c < tables.t->n_cards; c++)
+            names.push_back(std::string(zone_names[z]) + ":" + tables.card_names[c]);
+}
+
 template <class Game>
 std::vector<std::string> net_input_names(const typename Game::PyTables &tables) {
-    std::vector<std::string> names;
-    for (int z = 0; z < Game::net_zones; z++)
-        for (int c = 0; c < tables.t->n_cards; c++)
-            names.push_back(std::string(Game::net_zone_names[z]) + ":" + tables.card_names[c]);
-    return names;
+    return Game::net_input_names(tables);
 }
 
 // Checks a flat row-major matrix of rows x cols finite numbers.

@@ -160,8 +160,11 @@ struct Hero {
     static constexpr const XenGameApi *api = &hero_game_api;
     static constexpr const XenFeatureSet *feature_set = &hero_feature_set;
     static constexpr bool has_network = true;
-    static constexpr int net_zones = HERO_NET_ZONES;
-    static constexpr const char *const *net_zone_names = hero_net_zone_names;
+    static std::vector<std::string> net_input_names(const Tables &tables) {
+        std::vector<std::string> names;
+        xen::card_zone_names(tables, HERO_NET_ZONES, hero_net_zone_names, names);
+        return names;
+    }
     static constexpr auto net_inputs = hero_net_inputs;
     static constexpr auto evaluate_net = hero_evaluate_net;
     XEN_CORE_FUNCTIONS(hero)

@@ -93,6 +93,7 @@
 
 #include "codes.h"
 #include "learned.h"
+#include "network.h"
 #include "game_api.h"
 #include "rng.h"
 #include "tensor.h"
@@ -304,6 +305,7 @@ typedef struct AnaTables {
     uint64_t z_view[2];               /* whose view */
     uint64_t z_start_events;          /* the starting events as unseen cards */
     XenLearnedEval learned;           /* the learned evaluation's weights (learned.h) */
+    XenNetwork network;               /* the sparse-input network's weights (network.h) */
 } AnaTables;
 
 /* ------------------------------------------------------------ functions */
@@ -415,6 +417,19 @@ double ana_evaluate_learned(const AnaTables *t, const AnaState *s, int player);
  * xen_feature_count(&ana_feature_set, t->n_cards) values into out. */
 int ana_features(const AnaTables *t, const AnaState *s, int player, double *out);
 extern const XenFeatureSet ana_feature_set;
+/* The sparse-input network (network.h, net_inputs.c): a side's raw inputs,
+ * ANA_NET_CARD_ZONES zones of one number per card id (zone z, card c:
+ * z * n_cards + c), then ANA_NET_SQUARE_ZONES zones of one number per square
+ * turned for the seat, seat p's side of the world; returns their count. */
+enum { ANA_NET_CARD_ZONES = 6, ANA_NET_SQUARE_ZONES = 4 };
+extern const char *const ana_net_zone_names[ANA_NET_CARD_ZONES + ANA_NET_SQUARE_ZONES];
+int ana_net_input_count(const AnaTables *t);
+int ana_net_inputs(const AnaTables *t, const AnaState *s, int p, double *out);
+/* The same side as its non-zero inputs (what the evaluation sums over). */
+void ana_net_side(const AnaTables *t, const AnaState *s, int p, XenNetSide *side);
+/* The network's value in [-1, 1] for `player` (the hand-set ana_evaluate
+ * while the tables hold no network; the exact result at the end). */
+double ana_evaluate_net(const AnaTables *t, const AnaState *s, int player);
 /* One decision of the playout policy ("attack-first"). */
 XenCode ana_playout_action(const AnaTables *t, const AnaState *s, XenRng *rng);
 /* At a decision node: ana_legal_actions' list[xen_rng_below(rng, n)], drawn

@@ -412,6 +412,8 @@ extern const XenFeatureSet hero_feature_set;
 enum { HERO_NET_ZONES = 7 };
 extern const char *const hero_net_zone_names[HERO_NET_ZONES];
 int hero_net_inputs(const HeroTables *t, const HeroState *s, int p, double *out);
+/* The same side as its non-zero inputs (what the evaluation sums over). */
+void hero_net_side(const HeroTables *t, const HeroState *s, int p, XenNetSide *side);
 /* The network's value in [-1, 1] for `player` (the hand-set hero_evaluate
  * while the tables hold no network; the exact result at the end). */
 double hero_evaluate_net(const HeroTables *t, const HeroState *s, int player);

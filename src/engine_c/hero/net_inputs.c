@@ -11,8 +11,6 @@
  * xenophon.hero.net_inputs (tested to agree through the value,
  * tests/test_network.py).
  */
-#include <string.h>
-
 #include "internal.h"
 #include "network.h"
 
@@ -23,30 +21,23 @@ const char *const hero_net_zone_names[HERO_NET_ZONES] = {
     "hand", "deck", "graveyard", "front_ready", "front_used", "back_ready", "back_used",
 };
 
-int hero_net_inputs(const HeroTables *t, const HeroState *s, int p, double *out) {
+void hero_net_side(const HeroTables *t, const HeroState *s, int p, XenNetSide *side) {
     const int n = t->n_cards;
-    memset(out, 0, (size_t)(HERO_NET_ZONES * n) * sizeof *out);
+    side->n = 0;
     for (int c = 0; c < n; c++) {
-        out[c] = s->hand[p][c];
-        out[n + c] = s->deck[p][c];
-        out[2 * n + c] = s->grave[p][c];
+        if (s->hand[p][c]) xen_net_push(side, c, s->hand[p][c]);
+        if (s->deck[p][c]) xen_net_push(side, n + c, s->deck[p][c]);
+        if (s->grave[p][c]) xen_net_push(side, 2 * n + c, s->grave[p][c]);
     }
     for (int rr = p * 2; rr < p * 2 + 2; rr++)
         for (int i = 0; i < s->row_n[rr]; i++) {
             int slot = rr * 5 + i;
             if (s->card[slot] == HERO_TOKEN) continue;
             int zone = 3 + (is_front(slot) ? 0 : 2) + ((s->flags[slot] & HERO_F_USED) != 0);
-            out[zone * n + s->card[slot]] += 1.0;
+            xen_net_push(side, zone * n + s->card[slot], 1.0f);
         }
-    return HERO_NET_ZONES * n;
 }
 
-double hero_evaluate_net(const HeroTables *t, const HeroState *s, int player) {
-    const XenNetwork *net = &t->network;
-    if (hero_is_terminal(s) || net->n_hidden == 0) return hero_evaluate(t, s, player);
-    double own[XEN_NET_MAX_INPUTS], enemy[XEN_NET_MAX_INPUTS], x[XEN_MAX_FEATURES];
-    hero_net_inputs(t, s, player, own);
-    hero_net_inputs(t, s, 1 - player, enemy);
-    hero_features(t, s, player, x);
-    return tanh(0.5 * xen_network_z(net, own, enemy, x, s->turn));
-}
+static int hero_net_input_count(const HeroTables *t) { return HERO_NET_ZONES * t->n_cards; }
+
+XEN_NETWORK_FUNCTIONS(hero, HeroTables, HeroState, hero_net_input_count)
