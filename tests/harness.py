@@ -218,3 +218,32 @@ def random_record(name: str, seed: int, lines: int) -> Any:
         move = state.sample_chance(rng) if state.is_chance() else rng.choice(state.legal_moves())
         record.add(state.current_player, state.apply(move).text)
     return record
+
+
+def bench_script(name: str) -> Any:
+    """The script bench/NAME.py, imported as a module (bench/ is no package)."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "bench" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def decision_positions(
+    state: Any, rng: random.Random, choose_code: Callable[[Any], int], every: int
+) -> Iterator[Any]:
+    """Copies of every `every`-th decision of the game played on from `state`:
+    chance drawn from `rng`, each decision's action `choose_code(state)`."""
+    decisions = 0
+    while not state.is_terminal():
+        if state.is_chance():
+            state.apply_code(state.sample_chance(rng).code)
+            continue
+        decisions += 1
+        if decisions % every == 0:
+            yield state.copy()
+        state.apply_code(choose_code(state))

@@ -10,6 +10,7 @@ import random
 import numpy as np
 import pytest
 
+from harness import decision_positions
 from test_search import GAMES, random_positions, twin_positions, visits
 from xenophon.anabasis import Game as AnabasisGame
 from xenophon.cli.main import main
@@ -74,16 +75,9 @@ def played_positions(name, games, every=3):
     for seed in range(games):
         state = MAKERS[name](seed=seed).new_initial_state()
         bot = ISMCTSBot(iterations=100, seed=seed)
-        rng = random.Random(seed)
-        decisions = 0
-        while not state.is_terminal():
-            if state.is_chance():
-                state.apply_code(state.sample_chance(rng).code)
-                continue
-            decisions += 1
-            if decisions % every == 0:
-                yield state.copy()
-            state.apply(bot.choose(state))
+        yield from decision_positions(
+            state, random.Random(seed), lambda s: bot.choose(s).code, every
+        )
 
 
 @pytest.mark.parametrize("name", sorted(PLAYED_FEATURES))

@@ -4,14 +4,13 @@ think with their game's own iteration budget and a time cap, a former name
 still plays (as the level it became), and every level has an Elo on the
 ladder, an estimate said as such."""
 
-import importlib.util
 import json
 import random
 import sys
-from pathlib import Path
 
 import pytest
 
+from harness import bench_script
 from test_play_cli import GAMES, flat, xenophon
 from xenophon.kernel.registry import game_from_spec
 from xenophon.play import levels
@@ -28,8 +27,6 @@ from xenophon.play.levels import (
     level_for_elo,
 )
 
-BENCH_LEVELS = Path(__file__).resolve().parents[1] / "bench" / "levels.py"
-
 
 def decision(game, seed):
     """The first position of a deal where the player to move has a choice."""
@@ -40,10 +37,7 @@ def decision(game, seed):
 
 
 def bench_levels():
-    spec = importlib.util.spec_from_file_location("bench_levels", BENCH_LEVELS)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return bench_script("levels")
 
 
 @pytest.mark.parametrize("game", GAMES)

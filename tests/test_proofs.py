@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from harness import decision_positions
 from xenophon.kernel.registry import make_game
 from xenophon.search.bots import ISMCTSBot
 from xenophon.search.solver import Budget, proven_best, solve
@@ -118,18 +119,11 @@ def random_flood_positions(count: int):
 
 
 def played_positions(game_name: str, seed: int, every: int = 7):
-    """Every `every`-th decision of a random game, and its last ones."""
+    """Every `every`-th decision of a random game, where it offers a choice."""
     state = make_game(game_name, seed=seed).new_initial_state()
     rng = random.Random(seed)
-    steps = 0
-    while not state.is_terminal():
-        if state.is_chance():
-            state.apply_code(state.sample_chance(rng).code)
-            continue
-        steps += 1
-        if steps % every == 0 and len(state.legal_actions()) > 1:
-            yield state.copy()
-        state.apply_code(rng.choice(state.legal_actions()))
+    positions = decision_positions(state, rng, lambda s: rng.choice(s.legal_actions()), every)
+    yield from (position for position in positions if len(position.legal_actions()) > 1)
 
 
 def check_against_the_exact_solver(state, proven_move: str, win_only: bool) -> None:

@@ -3,11 +3,11 @@ the files load, every puzzle's best and played moves are legal in its
 position, the held-out split is stable as puzzles are added, the patterns
 are read from the moves, and the per-pattern report counts a tiny subset."""
 
-import importlib.util
 from pathlib import Path
 
 import pytest
 
+from harness import bench_script
 from test_cli import assert_clean_error
 from xenophon.kernel.registry import GAMES
 
@@ -28,10 +28,7 @@ FIELDS = {
 
 @pytest.fixture(scope="module")
 def puzzles():
-    spec = importlib.util.spec_from_file_location("bench_puzzles", BENCH_PUZZLES)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return bench_script("puzzles")
 
 
 @pytest.mark.parametrize("game", GAMES)
