@@ -96,8 +96,8 @@ def add_parser(commands: Any) -> None:
         help=f"AI strength: {', '.join(LEVELS)} (weakest first; their Elo "
         "in docs/play.md), a time per move like 2s, or an iteration "
         "count like 5000 (default normal; with --resume, the saved level). "
-        "The level 'expert' is how well the AI plays; Anabasis's '--mode "
-        "expert' is a variant of the rules, either with any level",
+        "The level 'expert' is how well the AI plays; a game's '--mode "
+        "expert' is a variant of its rules, either with any level",
     )
     parser.add_argument(
         "--elo",

@@ -126,7 +126,7 @@ def lettered_session(seed, seat=0):
     return session
 
 
-@pytest.mark.parametrize("seed", [3, 11])
+@pytest.mark.parametrize("seed", [5, 11])
 def test_every_legal_move_reads_back_to_itself_through_a_whole_game(seed):
     session = lettered_session(seed, seat=seed % 2)
     narrator, checked, lettered = session.narrator, 0, 0

@@ -412,10 +412,14 @@ def test_the_move_list_tells_the_game_in_words_by_turn(page, game):
     assert not any(line.startswith("chance: (hidden") for line in chance)
     status = page.text_content("#status")
     assert status.startswith("Your move, turn ") and "phase" not in status.split(".")[0]
-    play_by_clicks(page, rng, 6)
-    ai = page.eval_on_selector_all(
-        "#log li.ai", "lines => lines.map(l => [l.textContent, l.title])"
-    )
+    ai: list = []
+    for _ in range(5):  # until the AI has played a move that is told in words
+        play_by_clicks(page, rng, 6)
+        ai = page.eval_on_selector_all(
+            "#log li.ai", "lines => lines.map(l => [l.textContent, l.title])"
+        )
+        if any(not text.startswith("the opponent: ") for text, _ in ai):
+            break
     assert ai, "the AI's turns are told"
     for text, move in ai:
         assert not text.startswith("AI: ")  # was: `AI: event 3 rank 6`
@@ -539,7 +543,13 @@ def test_hero_unit_names_are_whole_and_not_covered_by_hint_badges(page):
     """Issue 49, item 4: unit tiles cut names ("Great Bea") and the hint
     badges covered them. Every unit's name is whole and no badge lies on it."""
     start_game(page, "hero", seat=0, seed="11")
-    hint_with_units(page, random.Random(2))
+    rng = random.Random(2)
+    hint_with_units(page, rng)
+    for _ in range(10):  # until a hint names one of the human's units
+        if page.locator("#play-board .hunit .badge").count():
+            break
+        play_by_clicks(page, rng, 1)
+        hint_with_units(page, rng)
     names = page.locator("#play-board .hunit .name").all()
     assert names
     for name in names:
