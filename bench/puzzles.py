@@ -10,6 +10,7 @@ probability over the rest of the turn, than a move a search played.
     python bench/puzzles.py --level strong --held-out --record FILE   # each puzzle's move
     python bench/puzzles.py --level expert --held-out --against FILE  # turned wrong since FILE
     python bench/puzzles.py --level strong --settings root_policy=auto   # other settings
+    python bench/puzzles.py --level strong --settings 'anabasis:weights=A;hero:weights=B'
     python bench/puzzles.py --level strong --seeds 20   # how often 20 seeds agree (below)
 
 A puzzle is one JSON line: the position (its state dict, the truth the
@@ -427,10 +428,21 @@ def position(puzzle: dict):
         return None
 
 
+def settings_in(settings: str | None, game_name: str) -> str | None:
+    """The settings for `game_name`: `settings` itself, or where it is given
+    per game ('anabasis:weights=A;hero:weights=B', for what belongs to one
+    game, such as a weights file) the part that names the game (None: none)."""
+    if settings is None or ":" not in settings:
+        return settings
+    parts = dict(part.partition(":")[::2] for part in settings.split(";"))
+    return parts.get(game_name) or None
+
+
 def bot_for(level: str, seed: int, settings: str | None, game_name: str):
-    """The level's bot, or with `settings` (a bot spec's settings, 'root_policy=auto')
-    a search of the level's budget in `game_name`, time cap and workers with those
-    settings."""
+    """The level's bot, or with `settings` (a bot spec's settings, 'root_policy=auto',
+    or per game: `settings_in`) a search of the level's budget in `game_name`, time
+    cap and workers with those settings."""
+    settings = settings_in(settings, game_name)
     if settings is None:
         return bot_for_level(level, seed)
     budget = LEVELS[level]
@@ -631,7 +643,9 @@ def main() -> int:
     parser.add_argument("--level", default="strong", help="the level measured (default strong)")
     parser.add_argument("--held-out", action="store_true", help="measure the held-out half only")
     parser.add_argument(
-        "--settings", help="search settings at the level's budget, e.g. 'root_policy=auto'"
+        "--settings",
+        help="search settings at the level's budget, e.g. 'root_policy=auto', or per "
+        "game: 'anabasis:eval=learned,weights=FILE;hero:eval=learned,weights=FILE'",
     )
     parser.add_argument("--quick", action="store_true", help="a stable quarter of the suite")
     parser.add_argument("--record", type=Path, help="write each puzzle's chosen move to this file")
