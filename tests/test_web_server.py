@@ -286,23 +286,47 @@ def test_a_new_page_gets_its_board_while_eight_pages_search():
 
 
 def test_a_page_waits_its_turn_for_the_pool_and_is_told():
-    """More searches than the pool has threads: the last page is told it
-    waits, and its search starts when another page's ends."""
+    """More searches than the pool has threads: a page is told it waits
+    (none ahead of it) while the pool's threads are all searching, and its
+    search starts when another page's ends."""
 
     async def check(client):
         pages = [await open_page(client) for _ in range(POOL + 1)]
+        told: asyncio.Queue = asyncio.Queue()
+
+        async def read(index, page):
+            while not page.socket.closed:
+                try:
+                    await told.put((index, await page.next(120)))
+                except AssertionError:  # the closed page's last message
+                    return
+
+        readers = [asyncio.create_task(read(i, page)) for i, page in enumerate(pages)]
         for seed, page in enumerate(pages):
             await page.send(ai_first(seed))
-        # which page waits depends on which page's request reached the pool last
-        told = [await page.until_one_of("thinking", "waiting") for page in pages]
-        kinds = [message["type"] for message in told]
-        assert sorted(kinds) == ["thinking"] * POOL + ["waiting"], kinds
-        waiting = pages[kinds.index("waiting")]
-        assert told[kinds.index("waiting")]["ahead"] == 0
-        await pages[
-            kinds.index("thinking")
-        ].socket.close()  # its search stops: the waiting one starts
-        await waiting.until("thinking")  # how fast a search stops is timed elsewhere
+        # which page waits depends on which request reached the pool last, and
+        # a page whose search ends (e.g. a decision with one legal move) asks
+        # again: so the pages are followed together, each searching or not
+        searching = [False] * len(pages)
+
+        async def until_told(kind, of=None):
+            while True:
+                index, message = await asyncio.wait_for(told.get(), 120)
+                if message["type"] == "thinking":
+                    searching[index] = True
+                elif message["type"] == "ai_move":
+                    searching[index] = False
+                if message["type"] == kind and of in (None, index):
+                    return index, message
+
+        waiting, message = await until_told("waiting")
+        assert message["ahead"] == 0, message
+        assert searching.count(True) == POOL and not searching[waiting], searching
+        # a searching page closes, so its search stops and the waiting one starts
+        await pages[searching.index(True)].socket.close()
+        await until_told("thinking", of=waiting)  # how fast a search stops is timed elsewhere
+        for reader in readers:
+            reader.cancel()
 
     serving(check, search_threads=POOL)
 
