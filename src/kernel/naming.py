@@ -130,10 +130,15 @@ class MoveNames:
     def said(self, state: State, text: str, player: int | None = None) -> str:
         """A move of `player`'s (the player to move by default) at `state`,
         in the names as its mover writes it."""
+        return self.said_all(state, [text], player)[0]
+
+    def said_all(self, state: State, texts: Iterable[str], player: int | None = None) -> list[str]:
+        """`said` of many moves at one position (its names worked out once)."""
         mover = state.current_player if player is None else player
         if _actor(mover) is None:
-            return text
-        return self._at(state).words(text, mover, mover)
+            return list(texts)
+        names = self._at(state)
+        return [names.words(text, mover, mover) for text in texts]
 
     def seen(self, state: State, text: str, player: int, seat: int) -> str:
         """A move of `player`'s at `state` as `seat` reads it."""

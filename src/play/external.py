@@ -323,6 +323,8 @@ class ExternalPlayer:
         """Follows one step of the game (`code`, played from `before` to
         `after`) as `seat`, the seat it plays, sees it: the names of the
         pieces. A runner shows it every step from the start (`play_step`)."""
+        if self.channel is not None and self.protocol < 2:
+            return  # spoken to in the engine's notation: no names to follow
         if self.names is None:
             self.names = MoveNames(before.game.name, seat)
         text = before.format_code(code) if before.observed_by(code, seat) else None
@@ -350,7 +352,9 @@ class ExternalPlayer:
 
     def _names(self, state: State, seat: int, given: MoveNames | None) -> MoveNames | None:
         """The names its messages use: None in protocol 1 or in a game
-        without names (the engine's notation), else the given ones or its own."""
+        without names (the engine's notation), else the given ones or its own
+        (fresh ones from a runner that did not show it the steps: the pieces
+        named as they stand, not kept from one decision to the next)."""
         if self.protocol < 2 or not has_names(state.game.name):
             return None
         return given or self.names or MoveNames(state.game.name, seat)
@@ -494,8 +498,8 @@ def decision_message(
     if tensor is not None:
         message["tensor"] = getattr(state.backend, f"{tensor}_tensor")(seat).tolist()
         message["legal_codes"] = [move.code for move in moves]
-    said = (lambda text: text) if names is None else (lambda text: names.said(state, text))
-    message["legal_moves"] = [said(move.text) for move in moves]
+    texts = [move.text for move in moves]
+    message["legal_moves"] = texts if names is None else names.said_all(state, texts)
     return message
 
 
