@@ -309,10 +309,12 @@ class LetterRecorder:
                 self.rng = random.Random(5)
 
             def choose(self, view, legal_moves):
-                self.out.write(json.dumps({"view": view, "legal_moves": legal_moves}) + "\\n")
-                self.out.flush()
                 naming = [m for m in legal_moves if m.split()[0] in ("attack", "move", "guard")]
-                return self.rng.choice(naming or legal_moves)
+                move = self.rng.choice(naming or legal_moves)
+                sent = {"view": view, "legal_moves": legal_moves, "move": move}
+                self.out.write(json.dumps(sent) + "\\n")
+                self.out.flush()
+                return move
         """
     )
 
@@ -377,6 +379,29 @@ def test_a_protocol_1_player_still_plays_in_slots(tmp_path, monkeypatch):
     assert units and not any("name" in unit for unit in units)
 
 
+def test_in_play_a_hero_program_is_told_the_letters_the_terminal_shows(tmp_path, monkeypatch):
+    """`xenophon play --opponent` in Hero: the program's moves, in its
+    letters, are the AI's moves the terminal shows in the human's (its own
+    units there with op.)."""
+    (tmp_path / "letter_recorder.py").write_text(LetterRecorder.SOURCE)
+    monkeypatch.setenv("RECORDED_VIEWS", str(tmp_path / "sent.jsonl"))
+    monkeypatch.setenv("ASKED_PROTOCOL", "2")
+    opponent = f"python:{tmp_path / 'letter_recorder.py'}:LetterRecorder"
+    passive = ("end\n" * 3 + "pass\n" * 3) * 30 + "quit\n"
+    done = play_against(tmp_path, opponent, passive, game="hero")
+    assert done.returncode == 0, done.stderr
+    assert "forfeits" not in done.stdout
+    shown = re.findall(r"^AI: (.*)$", done.stdout, re.MULTILINE)
+    answered = [json.loads(line)["move"] for line in (tmp_path / "sent.jsonl").open()]
+
+    def as_the_human_reads(move):  # the other side's letters: op. added or taken off
+        return LETTER.sub(lambda m: m[0][3:] if m[0].startswith("op.") else "op." + m[0], move)
+
+    naming = [move for move in answered if LETTER.search(move)]
+    assert len(naming) > 3
+    assert [as_the_human_reads(move) for move in answered[: len(shown)]] == shown
+
+
 @pytest.mark.parametrize("version", [3, "2", True, None])
 def test_a_ready_answer_of_another_protocol_is_malformed(version, tmp_path, monkeypatch):
     sent, record = recorded_hero_game(tmp_path, monkeypatch, protocol=version)
@@ -438,10 +463,10 @@ HUMAN_TURN = "end\nend\nend\n"
 PASSIVE = "pass\nend\n" * 6
 
 
-def play_against(tmp_path, opponent, script, *more):
-    """`xenophon play anabasis --seed 3 --seat 0 --opponent OPPONENT` fed `script`."""
+def play_against(tmp_path, opponent, script, *more, game="anabasis"):
+    """`xenophon play GAME --seed 3 --seat 0 --opponent OPPONENT` fed `script`."""
     return xenophon_at_home(
-        tmp_path, "play", "anabasis", "--seed", "3", "--seat", "0", "--opponent", opponent,
+        tmp_path, "play", game, "--seed", "3", "--seat", "0", "--opponent", opponent,
         *more, input_text=script,
     )  # fmt: skip
 
