@@ -4,8 +4,8 @@ script) each play `random` on the same deals from both seats, and the time
 spent in their `choose` is split into the first decision (the child started
 and greeted), the others, and the game's end (the child told and gone);
 each step of the game (any player's or chance's) is timed too, since an
-external player follows the steps for the names of the pieces (Hero's
-letters). The in-process `random` on the same games gives the floor.
+external player follows the steps for the names of the pieces (a game's
+names that stay with them). The in-process `random` on the same games gives the floor.
 
     python bench/external_players.py [--deals 10]
 """

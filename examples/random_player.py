@@ -25,8 +25,8 @@ class RandomPlayer:
 
     def choose(self, view, legal_moves):
         """The move to play: one of `legal_moves` (texts in the game's
-        notation; in Hero a unit is named by its letter, e.g. 'attack c > op.a',
-        as in the view's units' "name"), given `view`, what this seat sees of
+        notation; a piece that has a name is named by it, 'attack c > op.a', as
+        in the view's pieces' "name"), given `view`, what this seat sees of
         the position."""
         return self.rng.choice(legal_moves)
 

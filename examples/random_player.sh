@@ -3,7 +3,7 @@
 #   xenophon match "cmd:examples/random_player.sh" random
 # It reads the protocol's lines; each message begins with its type, and a
 # decision ends with its legal moves: {"type": "move", ..., "legal_moves": ["a", "b"]}
-# (protocol 2: a Hero unit by its letter, "attack c > op.a").
+# (protocol 2: a piece that has a name is named by it, "attack c > op.a").
 # The moves are cut off the line's end and echoed back as written (their JSON
 # escapes kept), so no move text is ever decoded.
 

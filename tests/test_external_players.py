@@ -402,6 +402,35 @@ def test_in_play_a_hero_program_is_told_the_letters_the_terminal_shows(tmp_path,
     assert [as_the_human_reads(move) for move in answered[: len(shown)]] == shown
 
 
+class Follower:
+    """Follows a game's names from one seat's views, as a runner shows the steps."""
+
+    def __init__(self, names):
+        self.names = names
+
+    def follow(self, seat, before, after, code):
+        text = before.format_code(code) if before.observed_by(code, seat) else None
+        self.names.step(before, after, before.current_player, text)
+
+
+def test_an_external_opponent_of_the_gymnasium_env_follows_the_letters():
+    """XenophonEnv shows an external opponent (seat 1) every step, so that
+    its Hero letters are the game's: after a whole episode they are those
+    followed, from the same start, through the agent's views."""
+    from xenophon.rl.single import XenophonEnv
+
+    env = XenophonEnv("hero", opponent=PY_CLASS, seat=0)
+    _, info = env.reset(seed=3)
+    agent = env._players[0] = Follower(env.opponent.names.copy())
+    agent.names.seat = 0
+    over = False
+    while not over:
+        code = int(info["action_mask"].nonzero()[0][-1])  # deploys and attacks come last
+        _, _, over, _, info = env.step(code)
+    assert any(agent.names.names.rows[seat] != ((), ()) for seat in (0, 1))
+    assert env.opponent.names.names == agent.names.names
+
+
 @pytest.mark.parametrize("version", [3, "2", True, None])
 def test_a_ready_answer_of_another_protocol_is_malformed(version, tmp_path, monkeypatch):
     sent, record = recorded_hero_game(tmp_path, monkeypatch, protocol=version)

@@ -12,10 +12,11 @@ seed)`` and ``game_over(view, returns, forfeit)``. A class with an attribute
 ``tensor = "information_state"`` (or ``"observation"``) is asked
 ``choose(view, legal_moves, tensor, legal_codes)`` instead: the seat's tensor
 (a list of floats) and the legal moves' action codes. A class with
-``protocol = 1`` is spoken to in protocol 1 (the engine's notation, whose
-Hero units are named by their slots) instead of the current one (Hero units
-by their letters). MODULE is a module name
-(imported with the current folder first on the path) or a ``.py`` file.
+``protocol = 1`` is spoken to in protocol 1 (the engine's notation, pieces
+named by where they stand) instead of the current one (pieces named by the
+names that stay with them, where a game gives such names). MODULE is a
+module name (imported with the current folder first on the path) or a
+``.py`` file.
 An exception in the class ends this process: the game is lost with its
 last line quoted.
 """
