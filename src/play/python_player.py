@@ -30,8 +30,9 @@ import os
 import sys
 from typing import Any
 
-#: the protocol version answered for a class that does not name one
-#: (xenophon.play.external.PROTOCOL, the child imports nothing of xenophon's)
+#: the protocol version answered for a class that does not name one: the
+#: number of xenophon.play.external.PROTOCOL, written here so that the child
+#: loads this module alone (external imports this module, not the reverse)
 PROTOCOL = 2
 
 
