@@ -2,8 +2,10 @@
 examples/ (a Python class, the same file as a program, the sh and awk
 script) each play `random` on the same deals from both seats, and the time
 spent in their `choose` is split into the first decision (the child started
-and greeted), the others, and the game's end (the child told and gone); the
-in-process `random` on the same games gives the floor.
+and greeted), the others, and the game's end (the child told and gone);
+each step of the game (any player's or chance's) is timed too, since an
+external player follows the steps for the names of the pieces (a game's
+names that stay with them). The in-process `random` on the same games gives the floor.
 
     python bench/external_players.py [--deals 10]
 """
@@ -14,6 +16,7 @@ import time
 from pathlib import Path
 
 from xenophon.kernel.registry import GAMES
+from xenophon.lab import tournament
 from xenophon.lab.tournament import play_one
 from xenophon.play import external
 from xenophon.search import bots
@@ -25,7 +28,7 @@ FORMS = {
     "cmd: python3": f"cmd:{sys.executable} {EXAMPLES / 'random_player.py'}",
     "cmd: sh + awk": f"cmd:{EXAMPLES / 'random_player.sh'}",
 }
-#: seconds and counts of each kind of call: first, other decisions, end
+#: seconds and counts of each kind of call: first, other decisions, end, step
 TIMES: dict[str, list[float]] = {}
 
 
@@ -38,9 +41,12 @@ def timed(kind: str, call, *args):
 
 
 def instrument() -> None:
-    """Times the external players' decisions and ends, and the random bot's decisions."""
+    """Times the external players' decisions and ends, the random bot's
+    decisions, and every step the match plays (a follower shown it)."""
     choose, finish = external.ExternalPlayer.choose, external.ExternalPlayer.finish
     random_choose = bots.RandomBot.choose
+    play_step = tournament.play_step
+    tournament.play_step = lambda *args: timed("step", play_step, *args)  # type: ignore[attr-defined]
 
     def external_choose(self, state):
         return timed("first" if self.channel is None else "other", choose, self, state)
@@ -60,7 +66,10 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=10)
     args = parser.parse_args()
     instrument()
-    print("game       player               games  decisions  first ms  other ms  end ms  wall s")
+    print(
+        "game       player               games  decisions  first ms  other ms  end ms  step ms"
+        "  wall s"
+    )
     for game in GAMES:
         for label, spec in FORMS.items():
             TIMES.clear()
@@ -73,7 +82,8 @@ def main() -> None:
             decisions = sum(TIMES.get(kind, [0, 0.0])[0] for kind in ("first", "other"))
             print(
                 f"{game:10} {label:20} {2 * args.deals:5}  {decisions:9}  {milliseconds('first')}"
-                f"   {milliseconds('other')} {milliseconds('end')}  {wall:6.2f}"
+                f"   {milliseconds('other')} {milliseconds('end')}  {milliseconds('step')}"
+                f"  {wall:6.2f}"
             )
 
 

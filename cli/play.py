@@ -601,6 +601,8 @@ def play_start(
         live=sys.stdout.isatty(),
     )
     session.snapshots = start.snapshots
+    if isinstance(bot, Opponent):
+        bot.names_now = session.move_names  # the program is told the pieces' names as shown here
     session.lessons = lessons or {}
     if args.resume:
         session.written.append(Path(args.resume))  # this game's own file

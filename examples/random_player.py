@@ -25,7 +25,9 @@ class RandomPlayer:
 
     def choose(self, view, legal_moves):
         """The move to play: one of `legal_moves` (texts in the game's
-        notation), given `view`, what this seat sees of the position."""
+        notation; a piece that has a name is named by it, 'attack c > op.a', as
+        in the view's pieces' "name"), given `view`, what this seat sees of
+        the position."""
         return self.rng.choice(legal_moves)
 
     def game_over(self, view, returns, forfeit):
@@ -38,7 +40,7 @@ def serve(player, lines=sys.stdin, out=sys.stdout):
         message = json.loads(line)
         if message["type"] == "start":
             player.new_game(message["game"], message["seat"], message["options"], message["seed"])
-            reply = {"type": "ready", "protocol": 1, "name": "random_player.py"}
+            reply = {"type": "ready", "protocol": 2, "name": "random_player.py"}
         elif message["type"] == "move":
             reply = {"move": player.choose(message["view"], message["legal_moves"])}
         else:  # game_over: nothing to answer

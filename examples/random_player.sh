@@ -2,7 +2,8 @@
 # A random player for xenophon in POSIX sh and awk (docs/players.md):
 #   xenophon match "cmd:examples/random_player.sh" random
 # It reads the protocol's lines; each message begins with its type, and a
-# decision ends with its legal moves: {"type": "move", ..., "legal_moves": ["a", "b"]}.
+# decision ends with its legal moves: {"type": "move", ..., "legal_moves": ["a", "b"]}
+# (protocol 2: a piece that has a name is named by it, "attack c > op.a").
 # The moves are cut off the line's end and echoed back as written (their JSON
 # escapes kept), so no move text is ever decoded.
 
@@ -12,7 +13,7 @@ while IFS= read -r line; do
     case $line in
     '{"type": "start"'*)
         seed=$(printf '%s\n' "$line" | sed -n 's/.*"seed": \([0-9]*\).*/\1/p')
-        printf '%s\n' '{"type": "ready", "protocol": 1, "name": "random_player.sh"}'
+        printf '%s\n' '{"type": "ready", "protocol": 2, "name": "random_player.sh"}'
         ;;
     '{"type": "move"'*)
         decisions=$((decisions + 1))

@@ -18,10 +18,18 @@ from pathlib import Path
 import pytest
 
 from test_cli import xenophon
+from xenophon.kernel.naming import MoveNames, has_names
 from xenophon.kernel.registry import GAMES, SpecError, game_from_spec
 from xenophon.lab.selfplay import selfplay_job
 from xenophon.lab.tournament import play_match, play_one
-from xenophon.play.external import Forfeit, decision_message, forfeit_returns
+from xenophon.play.external import (
+    ExternalPlayer,
+    Forfeit,
+    decision_message,
+    forfeit_returns,
+    parse_external,
+    play_step,
+)
 from xenophon.play.players import make_bot
 from xenophon.play.records import load_record
 from xenophon.play.session import DEFAULT_LEVEL, resumed_game
@@ -249,26 +257,186 @@ def test_the_view_sent_is_the_seats_and_hides_the_opponents_cards(game, tmp_path
 @pytest.mark.parametrize("game", GAMES)
 def test_a_decision_message_is_equal_in_worlds_the_seat_cannot_tell_apart(game):
     """Every decision of random games: the message sent (view and legal
-    moves) is the same in worlds resampled for the seat, while the worlds
-    themselves differ in what the seat cannot see."""
+    moves, in protocol 2 with the pieces' names each seat followed from its
+    own views) is the same in worlds resampled for the seat, while the
+    worlds themselves differ in what the seat cannot see; both seats follow
+    the same names."""
     rng = random.Random(7)
     differing = 0
     for seed in range(2):
         state = game_from_spec(game, seed=seed).new_initial_state()
+        players = [ExternalPlayer(parse_external(PY_CLASS), seat) for seat in (0, 1)]
         while not state.is_terminal():
             if state.is_chance():
-                state.apply_code(state.sample_chance(rng).code)
+                play_step(state, state.sample_chance(rng).code, players)
                 continue
             seat = state.current_player
-            message = decision_message(state, seat, "information_state")
-            assert list(message)[-1] == "legal_moves"
-            assert message["legal_codes"] == [state.move(t).code for t in message["legal_moves"]]
-            for _ in range(2):
-                world = state.resample(seat, rng)
-                assert decision_message(world, seat, "information_state") == message
-                differing += world.to_dict() != state.to_dict()
-            state.apply_code(rng.choice(state.legal_actions()))
+            names = players[seat].names
+            if has_names(game):  # followed from the start, alike from either seat's views
+                assert names is not None and names.names == players[1 - seat].names.names
+            else:  # nothing to follow: the engine's notation either way
+                assert names is None
+                names = MoveNames(game, seat)
+            for named in (None, names):  # protocol 1, protocol 2
+                message = decision_message(state, seat, "information_state", named)
+                assert list(message)[-1] == "legal_moves"
+                codes = [
+                    state.move(named.read(state, t) if named else t).code
+                    for t in message["legal_moves"]
+                ]
+                assert message["legal_codes"] == codes
+                for _ in range(2):
+                    world = state.resample(seat, rng)
+                    assert decision_message(world, seat, "information_state", named) == message
+                    differing += world.to_dict() != state.to_dict()
+            play_step(state, rng.choice(state.legal_actions()), players)
     assert differing > 10
+
+
+class LetterRecorder:
+    """A player that keeps what it was sent and plays a move naming a unit
+    (attack, move, guard) when it has one; its protocol is the environment's."""
+
+    SOURCE = textwrap.dedent(
+        """
+        import json, os, random
+
+        class LetterRecorder:
+            protocol = json.loads(os.environ["ASKED_PROTOCOL"])
+
+            def __init__(self):
+                self.out = open(os.environ["RECORDED_VIEWS"], "a")
+                self.rng = random.Random(5)
+
+            def choose(self, view, legal_moves):
+                naming = [m for m in legal_moves if m.split()[0] in ("attack", "move", "guard")]
+                move = self.rng.choice(naming or legal_moves)
+                sent = {"view": view, "legal_moves": legal_moves, "move": move}
+                self.out.write(json.dumps(sent) + "\\n")
+                self.out.flush()
+                return move
+        """
+    )
+
+
+#: a unit named by its slot, and a unit named by its letter, in a Hero move
+SLOT = re.compile(r"\b(op\.)?[FB][1-5]\b")
+LETTER = re.compile(r"(?<!\S)(?:op\.)?[a-z](?!\S)")
+
+
+def recorded_hero_game(tmp_path, monkeypatch, protocol):
+    """What a LetterRecorder answering `protocol` was sent in a Hero game
+    against random (seat 0), and the game's record."""
+    (tmp_path / "letter_recorder.py").write_text(LetterRecorder.SOURCE)
+    monkeypatch.setenv("RECORDED_VIEWS", str(tmp_path / "sent.jsonl"))
+    monkeypatch.setenv("ASKED_PROTOCOL", json.dumps(protocol))
+    monkeypatch.chdir(tmp_path)
+    record = play_one("hero", ["python:letter_recorder:LetterRecorder", "random"], 3, 0)
+    sent = tmp_path / "sent.jsonl"
+    lines = sent.read_text().splitlines() if sent.exists() else []
+    return [json.loads(line) for line in lines], record
+
+
+def units_by_name(view):
+    """{name: (owner, row, index, card)} of the units a protocol-2 view shows."""
+    return {
+        unit["name"]: (owner, row, index, unit["card"])
+        for owner, player in enumerate(view["players"])
+        for row in ("front", "back")
+        for index, unit in enumerate(player[row])
+    }
+
+
+def test_in_protocol_2_a_hero_unit_keeps_its_letter_while_others_die_or_move(tmp_path, monkeypatch):
+    sent, record = recorded_hero_game(tmp_path, monkeypatch, protocol=2)
+    assert record.forfeit is None  # its answers, in letters, were read
+    moves = [move for line in sent for move in line["legal_moves"]]
+    assert not any(SLOT.search(move) for move in moves)
+    assert sum(bool(LETTER.search(move)) for move in moves) > 20
+    shifted = 0  # units whose place changed between two decisions, their letters kept
+    for earlier, later in zip(sent, sent[1:]):
+        before, after = units_by_name(earlier["view"]), units_by_name(later["view"])
+        for name in before.keys() & after.keys():
+            assert before[name][0] == after[name][0] and before[name][3] == after[name][3]
+            shifted += before[name][1:3] != after[name][1:3]
+        for move in later["legal_moves"]:  # a move names units the view shows
+            assert all(name in after for name in LETTER.findall(move)), (move, after)
+    assert shifted > 3
+
+
+def test_a_protocol_1_player_still_plays_in_slots(tmp_path, monkeypatch):
+    sent, record = recorded_hero_game(tmp_path, monkeypatch, protocol=1)
+    assert record.forfeit is None
+    moves = [move for line in sent for move in line["legal_moves"]]
+    assert any(SLOT.search(move) for move in moves)
+    assert not any(LETTER.search(move) for move in moves)
+    units = [
+        unit
+        for line in sent
+        for player in line["view"]["players"]
+        for unit in player["front"] + player["back"]
+    ]
+    assert units and not any("name" in unit for unit in units)
+
+
+def test_in_play_a_hero_program_is_told_the_letters_the_terminal_shows(tmp_path, monkeypatch):
+    """`xenophon play --opponent` in Hero: the program's moves, in its
+    letters, are the AI's moves the terminal shows in the human's (its own
+    units there with op.)."""
+    (tmp_path / "letter_recorder.py").write_text(LetterRecorder.SOURCE)
+    monkeypatch.setenv("RECORDED_VIEWS", str(tmp_path / "sent.jsonl"))
+    monkeypatch.setenv("ASKED_PROTOCOL", "2")
+    opponent = f"python:{tmp_path / 'letter_recorder.py'}:LetterRecorder"
+    passive = ("end\n" * 3 + "pass\n" * 3) * 30 + "quit\n"
+    done = play_against(tmp_path, opponent, passive, game="hero")
+    assert done.returncode == 0, done.stderr
+    assert "forfeits" not in done.stdout
+    shown = re.findall(r"^AI: (.*)$", done.stdout, re.MULTILINE)
+    answered = [json.loads(line)["move"] for line in (tmp_path / "sent.jsonl").open()]
+
+    def as_the_human_reads(move):  # the other side's letters: op. added or taken off
+        return LETTER.sub(lambda m: m[0][3:] if m[0].startswith("op.") else "op." + m[0], move)
+
+    naming = [move for move in answered if LETTER.search(move)]
+    assert len(naming) > 3
+    assert [as_the_human_reads(move) for move in answered[: len(shown)]] == shown
+
+
+class Follower:
+    """Follows a game's names from one seat's views, as a runner shows the steps."""
+
+    def __init__(self, names):
+        self.names = names
+
+    def follow(self, seat, before, after, code):
+        text = before.format_code(code) if before.observed_by(code, seat) else None
+        self.names.step(before, after, before.current_player, text)
+
+
+def test_an_external_opponent_of_the_gymnasium_env_follows_the_letters():
+    """XenophonEnv shows an external opponent (seat 1) every step, so that
+    its Hero letters are the game's: after a whole episode they are those
+    followed, from the same start, through the agent's views."""
+    from xenophon.rl.single import XenophonEnv
+
+    env = XenophonEnv("hero", opponent=PY_CLASS, seat=0)
+    _, info = env.reset(seed=3)
+    agent = env._players[0] = Follower(env.opponent.names.copy())
+    agent.names.seat = 0
+    over = False
+    while not over:
+        code = int(info["action_mask"].nonzero()[0][-1])  # deploys and attacks come last
+        _, _, over, _, info = env.step(code)
+    assert any(agent.names.names.rows[seat] != ((), ()) for seat in (0, 1))
+    assert env.opponent.names.names == agent.names.names
+
+
+@pytest.mark.parametrize("version", [3, "2", True, None])
+def test_a_ready_answer_of_another_protocol_is_malformed(version, tmp_path, monkeypatch):
+    sent, record = recorded_hero_game(tmp_path, monkeypatch, protocol=version)
+    assert not sent and record.forfeit["reason"] == "malformed"
+    assert "the handshake's 'protocol' must be 1 or 2" in record.forfeit["message"]
+    assert "\n" not in record.forfeit["message"]
 
 
 @pytest.mark.parametrize(
@@ -324,10 +492,10 @@ HUMAN_TURN = "end\nend\nend\n"
 PASSIVE = "pass\nend\n" * 6
 
 
-def play_against(tmp_path, opponent, script, *more):
-    """`xenophon play anabasis --seed 3 --seat 0 --opponent OPPONENT` fed `script`."""
+def play_against(tmp_path, opponent, script, *more, game="anabasis"):
+    """`xenophon play GAME --seed 3 --seat 0 --opponent OPPONENT` fed `script`."""
     return xenophon_at_home(
-        tmp_path, "play", "anabasis", "--seed", "3", "--seat", "0", "--opponent", opponent,
+        tmp_path, "play", game, "--seed", "3", "--seat", "0", "--opponent", opponent,
         *more, input_text=script,
     )  # fmt: skip
 

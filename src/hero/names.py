@@ -111,6 +111,23 @@ class UnitNames:
             raise NotationError(f"{side} no unit '{word}' (the letters are on the board)")
         return f"op.{slot}" if owner != seat else slot
 
+    def named_view(self, view: dict, seat: int) -> dict:
+        """`view` (a view of the state, whose units these names cover) with
+        each unit carrying its letter as `seat` writes it in a move: `name`,
+        'c' for its own, 'op.c' for the opponent's."""
+        players = []
+        for owner, player in enumerate(view["players"]):
+            prefix = "" if owner == seat else "op."
+            rows = {
+                ROWS[row]: [
+                    {**unit, "name": prefix + self.name(owner, row, index)}
+                    for index, unit in enumerate(player[ROWS[row]])
+                ]
+                for row in (0, 1)
+            }
+            players.append({**player, **rows})
+        return {**view, "players": players}
+
     # -- following the game ------------------------------------------------------
     def after(self, before: dict, after: dict, actor: int | None, text: str | None) -> UnitNames:
         """The names after one step from `before` to `after` (views of the

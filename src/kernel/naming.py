@@ -53,6 +53,11 @@ class PieceNames(Protocol):
         (NotationError naming a piece that is not there)."""
         ...
 
+    def named_view(self, view: dict, seat: int) -> dict:
+        """`seat`'s view of the state (`State.view`) with each piece on the
+        board carrying its name as `seat` writes it in a move."""
+        ...
+
 
 class _NoNames:
     """The names of a game whose notation needs no history: its own."""
@@ -68,6 +73,9 @@ class _NoNames:
 
     def notation(self, text: str, seat: int) -> str:
         return text
+
+    def named_view(self, view: dict, seat: int) -> dict:
+        return view
 
 
 NO_NAMES: PieceNames = _NoNames()
@@ -122,10 +130,15 @@ class MoveNames:
     def said(self, state: State, text: str, player: int | None = None) -> str:
         """A move of `player`'s (the player to move by default) at `state`,
         in the names as its mover writes it."""
+        return self.said_all(state, [text], player)[0]
+
+    def said_all(self, state: State, texts: Iterable[str], player: int | None = None) -> list[str]:
+        """`said` of many moves at one position (its names worked out once)."""
         mover = state.current_player if player is None else player
         if _actor(mover) is None:
-            return text
-        return self._at(state).words(text, mover, mover)
+            return list(texts)
+        names = self._at(state)
+        return [names.words(text, mover, mover) for text in texts]
 
     def seen(self, state: State, text: str, player: int, seat: int) -> str:
         """A move of `player`'s at `state` as `seat` reads it."""
@@ -141,6 +154,11 @@ class MoveNames:
         if _actor(mover) is None:
             return text
         return self._at(state).notation(text, mover)
+
+    def view(self, state: State, seat: int) -> dict:
+        """`seat`'s view of `state` (`State.view`), each piece carrying its
+        name as `seat` writes it (a game without names: the view as it is)."""
+        return self._at(state).named_view(state.view(seat), seat)
 
     def board(self, state: State, seat: int) -> str:
         """The board as `seat` sees it, the pieces by their names."""

@@ -15,7 +15,7 @@ from typing import Any
 from xenophon.kernel.game import CHANCE, Game
 from xenophon.kernel.registry import game_from_texts
 from xenophon.lab.jobs import Job
-from xenophon.play.external import Forfeit, finish_players, forfeit_returns
+from xenophon.play.external import Forfeit, finish_players, forfeit_returns, play_step
 from xenophon.play.players import make_bot
 from xenophon.play.records import Record, named, new_record
 
@@ -36,7 +36,7 @@ def played_game(game: Game, specs: list[str], seed: int) -> tuple[Record, Forfei
         while not state.is_terminal():
             player = state.current_player
             move = state.sample_chance(game.rng) if player == CHANCE else bots[player].choose(state)
-            state.apply_code(move.code)
+            play_step(state, move.code, bots)  # an external player follows it
             record.add(player, move.text)
         record.result = state.returns()
     except Forfeit as lost:

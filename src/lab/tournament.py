@@ -31,7 +31,7 @@ from xenophon.kernel.registry import SpecError, game_from_spec, spec_files
 from xenophon.kernel.stats import wilson_interval
 from xenophon.lab.dealfit import ELO_PER_LOGIT, DealFit, Outcomes, fit_deals, fit_point, pair_score
 from xenophon.lab.jobs import Job, LocalBackend, read_results, results_header, run_jobs
-from xenophon.play.external import Forfeit, finish_players, forfeit_returns
+from xenophon.play.external import Forfeit, finish_players, forfeit_returns, play_step
 from xenophon.play.players import make_bot
 from xenophon.search import bots
 
@@ -93,9 +93,10 @@ def play_out(game: Any, players: list[Any], seed: int, a_seat: int) -> GameRecor
     try:
         while not state.is_terminal():
             if state.is_chance():
-                state.apply_code(state.sample_chance(rng).code)
+                code = state.sample_chance(rng).code
             else:
-                state.apply_code(players[state.current_player].choose(state).code)
+                code = players[state.current_player].choose(state).code
+            play_step(state, code, players)  # an external player follows it
             actions += 1
     except Forfeit as lost:
         forfeit = lost

@@ -11,7 +11,12 @@ child (its whole process group killed if it does not leave when told).
 
 A decision sends the seat's view only (`State.view`, the state dict with
 everything hidden from the seat taken out: equal for every state the seat
-cannot tell apart) and the legal moves in the game's notation.
+cannot tell apart) and the legal moves in the game's notation. In protocol 2
+the notation names pieces by the names a game gives them
+(xenophon.kernel.naming), which the player follows from the game's start
+through its seat's views (`play_step`), and the view shows each piece's
+name; a player that answers protocol 1 is spoken to in the engine's
+notation, as before names.
 
 A spec may give options in brackets before the colon:
 ``cmd[time=2,startup=20]:./my_bot --depth 3`` (seconds a move, and seconds
@@ -31,16 +36,21 @@ import sys
 import tempfile
 import time
 import weakref
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
 
 from xenophon.kernel.errors import IllegalMoveError, NotationError, XenophonError, shown
 from xenophon.kernel.game import Move, State
+from xenophon.kernel.naming import MoveNames, has_names
 from xenophon.kernel.registry import SpecError, game_options_as_text, parse_spec
 from xenophon.play.python_player import load_class
 
-#: the protocol version the start message names and the ready answer repeats
-PROTOCOL = 1
+#: the protocol version the start message names
+PROTOCOL = 2
+#: the versions a ready answer may ask for: 2, the notation's names of pieces;
+#: 1, the engine's notation (pieces named by where they stand)
+PROTOCOLS = (1, 2)
 #: the kinds of external spec
 EXTERNAL_KINDS = ("cmd", "python")
 #: the default seconds a move, and for the start and the handshake
@@ -301,24 +311,53 @@ class ExternalPlayer:
         self.channel: Channel | None = None
         self.seat: int | None = None
         self.tensor: str | None = None  # the tensor its ready answer asked for
+        self.protocol = PROTOCOL  # the version its ready answer asked for
+        # the names of the pieces, followed from the game's start through its
+        # seat's views (`follow`); None until it is shown a step
+        self.names: MoveNames | None = None
 
     def __repr__(self) -> str:
         return self.name
 
-    def choose(self, state: State) -> Move:
+    def follow(self, seat: int, before: State, after: State, code: int) -> None:
+        """Follows one step of the game (`code`, played from `before` to
+        `after`) as `seat`, the seat it plays, sees it: the names of the
+        pieces. A runner shows it every step from the start (`play_step`)."""
+        if self.channel is not None and self.protocol < 2:
+            return  # spoken to in the engine's notation: no names to follow
+        if self.names is None:
+            self.names = MoveNames(before.game.name, seat)
+        text = before.format_code(code) if before.observed_by(code, seat) else None
+        self.names.step(before, after, before.current_player, text)
+
+    def choose(self, state: State, names: MoveNames | None = None) -> Move:
         """The move the program answers for the player to move (Forfeit if
-        it crashes, is late, or answers something that is no legal move)."""
+        it crashes, is late, or answers something that is no legal move);
+        `names`, the pieces' names now when the caller follows them, else
+        its own (`follow`)."""
         seat = state.current_player
         channel = self._channel(state, seat)
-        channel.send(decision_message(state, seat, self.tensor), self.spec.move_seconds)
+        named = self._names(state, seat, names)
+        message = decision_message(state, seat, self.tensor, named)
+        channel.send(message, self.spec.move_seconds)
         answer = _answer(channel, channel.receive(self.spec.move_seconds))
         if "move" not in answer or not isinstance(answer["move"], str):
             raise channel.forfeit("malformed", "the answer has no string 'move'")
         try:
-            return state.move(answer["move"])
+            text = answer["move"] if named is None else named.read(state, answer["move"])
+            return state.move(text)
         except (NotationError, IllegalMoveError) as error:
             text = shown(answer["move"], 80)
             raise channel.forfeit("illegal", f"it answered '{text}': {error}") from None
+
+    def _names(self, state: State, seat: int, given: MoveNames | None) -> MoveNames | None:
+        """The names its messages use: None in protocol 1 or in a game
+        without names (the engine's notation), else the given ones or its own
+        (fresh ones from a runner that did not show it the steps: the pieces
+        named as they stand, not kept from one decision to the next)."""
+        if self.protocol < 2 or not has_names(state.game.name):
+            return None
+        return given or self.names or MoveNames(state.game.name, seat)
 
     def _channel(self, state: State, seat: int) -> Channel:
         """The child of this game, started and greeted at the first decision."""
@@ -327,20 +366,24 @@ class ExternalPlayer:
             self.channel = Channel(self.spec.argv, seat)
             start = start_message(state, seat, self.seed, self.spec.move_seconds)
             self.channel.send(start, self.spec.start_seconds)
-            self.tensor = _check_ready(self.channel, self.channel.receive(self.spec.start_seconds))
+            ready = self.channel.receive(self.spec.start_seconds)
+            self.protocol, self.tensor = _check_ready(self.channel, ready)
         elif seat != self.seat:
             raise XenophonError(f"{self.name} plays seat {self.seat}, not seat {seat}")
         return self.channel
 
-    def finish(self, state: State, forfeit: Forfeit | None = None) -> None:
+    def finish(
+        self, state: State, forfeit: Forfeit | None = None, names: MoveNames | None = None
+    ) -> None:
         """Tells the program the game is over (unless it forfeited) and ends
         it; nothing is waited for past EXIT_SECONDS."""
         channel, self.channel = self.channel, None
         if channel is None:
             return
         if forfeit is None or forfeit.seat != channel.seat:
+            named = self._names(state, channel.seat, names)
             try:
-                channel.send(game_over_message(state, channel.seat, forfeit), EXIT_SECONDS)
+                channel.send(game_over_message(state, channel.seat, forfeit, named), EXIT_SECONDS)
             except Forfeit:
                 pass  # gone or not reading: it is killed below
             channel.close(EXIT_SECONDS)
@@ -359,11 +402,14 @@ class Opponent:
     """An external player as `xenophon play`'s opponent: the interface the
     session asks of a level's bot (reseed, analyse, choose_from) over an
     ExternalPlayer. `analyse` is the program's move (Forfeit if it crashes,
-    is late or answers no legal move); nothing else of it is shown."""
+    is late or answers no legal move); nothing else of it is shown. The
+    names of the pieces are the session's (`names_now`, which the session
+    follows through undo and resume)."""
 
     def __init__(self, spec: str, seed: int):
         self.player = ExternalPlayer(parse_external(spec), seed)
         self.name = spec
+        self.names_now: Callable[[], MoveNames] | None = None
 
     def __repr__(self) -> str:
         return self.name
@@ -372,7 +418,10 @@ class Opponent:
         """Nothing: the program's seed is the one of its start message."""
 
     def analyse(self, state: State, **_progress: Any) -> Move:
-        return self.player.choose(state)
+        return self.player.choose(state, self._names())
+
+    def _names(self) -> MoveNames | None:
+        return self.names_now() if self.names_now is not None else None
 
     def choose_from(self, result: Move) -> Move:
         return result
@@ -381,7 +430,7 @@ class Opponent:
         """Ends the program: told the game is over when it is (or killed at
         once when it forfeited), its input closed when the player left."""
         if forfeit is not None or state.is_terminal():
-            self.player.finish(state, forfeit)
+            self.player.finish(state, forfeit, self._names())
         else:
             self.player.abandon()
 
@@ -398,20 +447,28 @@ def _answer(channel: Channel, line: bytes) -> dict[str, Any]:
     return answer
 
 
-def _check_ready(channel: Channel, line: bytes) -> str | None:
-    """The ready answer checked: the tensor it asks for, if any."""
+def _check_ready(channel: Channel, line: bytes) -> tuple[int, str | None]:
+    """The ready answer checked: the protocol version it asks for, and the
+    tensor, if any."""
     answer = _answer(channel, line)
-    if answer.get("type") != "ready" or answer.get("protocol") != PROTOCOL:
+    if answer.get("type") != "ready":
         raise channel.forfeit(
             "malformed",
             f'the handshake\'s answer must be {{"type": "ready", "protocol": {PROTOCOL}}}',
+        )
+    protocol = answer.get("protocol")
+    if type(protocol) is not int or protocol not in PROTOCOLS:  # not True either
+        accepted = " or ".join(str(version) for version in PROTOCOLS)
+        raise channel.forfeit(
+            "malformed",
+            f"the handshake's 'protocol' must be {accepted} (it was {json.dumps(protocol)[:40]})",
         )
     tensor = answer.get("tensor")
     if tensor is not None and tensor not in TENSOR_KINDS:
         raise channel.forfeit(
             "malformed", f"the handshake's 'tensor' must be one of {', '.join(TENSOR_KINDS)}"
         )
-    return tensor
+    return protocol, tensor
 
 
 def start_message(state: State, seat: int, seed: int, move_seconds: float) -> dict[str, Any]:
@@ -427,21 +484,28 @@ def start_message(state: State, seat: int, seed: int, move_seconds: float) -> di
     }
 
 
-def decision_message(state: State, seat: int, tensor: str | None = None) -> dict[str, Any]:
+def decision_message(
+    state: State, seat: int, tensor: str | None = None, names: MoveNames | None = None
+) -> dict[str, Any]:
     """A decision: the seat's view and its legal moves (the last field, so
     that a program can cut them off the line's end); for a player that asked
     for a tensor, also the seat's tensor of that kind (the C core's,
-    docs/tensors.md) and the legal moves' action codes, in the same order."""
-    message: dict[str, Any] = {"type": "move", "seat": seat, "view": state.view(seat)}
+    docs/tensors.md) and the legal moves' action codes, in the same order.
+    Given the pieces' `names` (protocol 2), the moves name pieces by them and
+    the view shows each piece's; else both are the engine's (protocol 1)."""
+    message: dict[str, Any] = {"type": "move", "seat": seat, "view": view_for(state, seat, names)}
     moves = state.legal_moves()
     if tensor is not None:
         message["tensor"] = getattr(state.backend, f"{tensor}_tensor")(seat).tolist()
         message["legal_codes"] = [move.code for move in moves]
-    message["legal_moves"] = [move.text for move in moves]
+    texts = [move.text for move in moves]
+    message["legal_moves"] = texts if names is None else names.said_all(state, texts)
     return message
 
 
-def game_over_message(state: State, seat: int, forfeit: Forfeit | None) -> dict[str, Any]:
+def game_over_message(
+    state: State, seat: int, forfeit: Forfeit | None, names: MoveNames | None = None
+) -> dict[str, Any]:
     """The last message: the seat's final view, the returns, and the opponent's forfeit if any."""
     returns = state.returns() if forfeit is None else forfeit_returns(forfeit.seat)
     return {
@@ -449,8 +513,27 @@ def game_over_message(state: State, seat: int, forfeit: Forfeit | None) -> dict[
         "seat": seat,
         "returns": returns,
         "forfeit": forfeit.record() if forfeit else None,
-        "view": state.view(seat),
+        "view": view_for(state, seat, names),
     }
+
+
+def view_for(state: State, seat: int, names: MoveNames | None) -> dict[str, Any]:
+    """`seat`'s view of `state`, with the pieces' names when given."""
+    return state.view(seat) if names is None else names.view(state, seat)
+
+
+def play_step(state: State, code: int, players: Sequence[Any]) -> None:
+    """Plays one step of a game (`code`, a decision's or chance's), and
+    shows it to each player (`players[seat]`) that follows the game (an
+    external player, for the names of the pieces) in a game with names."""
+    followers = [(seat, player) for seat, player in enumerate(players) if hasattr(player, "follow")]
+    if not followers or not has_names(state.game.name):
+        state.apply_code(code)
+        return
+    before = state.copy()
+    state.apply_code(code)
+    for seat, player in followers:
+        player.follow(seat, before, state, code)
 
 
 def finish_players(players: list[Any], state: State, forfeit: Forfeit | None) -> None:

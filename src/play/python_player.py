@@ -11,8 +11,12 @@ answer one of them) and, if it wants them, ``new_game(game, seat, options,
 seed)`` and ``game_over(view, returns, forfeit)``. A class with an attribute
 ``tensor = "information_state"`` (or ``"observation"``) is asked
 ``choose(view, legal_moves, tensor, legal_codes)`` instead: the seat's tensor
-(a list of floats) and the legal moves' action codes. MODULE is a module name
-(imported with the current folder first on the path) or a ``.py`` file.
+(a list of floats) and the legal moves' action codes. A class with
+``protocol = 1`` is spoken to in protocol 1 (the engine's notation, pieces
+named by where they stand) instead of the current one (pieces named by the
+names that stay with them, where a game gives such names). MODULE is a
+module name (imported with the current folder first on the path) or a
+``.py`` file.
 An exception in the class ends this process: the game is lost with its
 last line quoted.
 """
@@ -26,7 +30,10 @@ import os
 import sys
 from typing import Any
 
-PROTOCOL = 1
+#: the protocol version answered for a class that does not name one: the
+#: number of xenophon.play.external.PROTOCOL, written here so that the child
+#: loads this module alone (external imports this module, not the reverse)
+PROTOCOL = 2
 
 
 def load_class(module: str, name: str) -> type:
@@ -77,7 +84,8 @@ def answer(player: Any, message: dict[str, Any]) -> dict[str, Any] | None:
             message["options"],
             message["seed"],
         )
-        ready = {"type": "ready", "protocol": PROTOCOL, "name": type(player).__name__}
+        protocol = getattr(player, "protocol", PROTOCOL)
+        ready = {"type": "ready", "protocol": protocol, "name": type(player).__name__}
         tensor = getattr(player, "tensor", None)
         return ready if tensor is None else {**ready, "tensor": tensor}
     if kind == "move":

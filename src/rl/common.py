@@ -4,6 +4,7 @@ mask and the drawing of chance."""
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -12,6 +13,7 @@ from gymnasium import spaces
 from xenophon.kernel.errors import XenophonError
 from xenophon.kernel.game import Game, State
 from xenophon.kernel.registry import make_game
+from xenophon.play.external import play_step
 
 #: action codes are 16 bits (docs/architecture.md)
 ACTIONS = 1 << 16
@@ -54,11 +56,12 @@ def seat_tensor(state: State, player: int, tensor: str) -> np.ndarray:
     return result
 
 
-def settle(state: State, rng: random.Random) -> None:
-    """Draws chance outcomes by their probabilities until a decision or the end."""
+def settle(state: State, rng: random.Random, players: Sequence[Any] = ()) -> None:
+    """Draws chance outcomes by their probabilities until a decision or the
+    end, each shown to the `players` (by seat) that follow the game."""
     while state.is_chance():
         codes, weights = zip(*state.chance_probabilities())
-        state.apply_code(rng.choices(codes, weights=weights)[0])
+        play_step(state, rng.choices(codes, weights=weights)[0], players)
 
 
 def seed_of(seed: int | None, np_random: Any) -> int:

@@ -26,6 +26,7 @@ import numpy as np
 from gymnasium import spaces
 
 from xenophon.kernel.game import Game, State
+from xenophon.play.external import play_step
 from xenophon.play.levels import bot_for_level, level_named
 from xenophon.play.players import make_bot
 from xenophon.rl.common import (
@@ -86,10 +87,10 @@ class XenophonEnv(gym.Env):
         """Chance and the opponent's decisions until the agent's turn or the end."""
         assert self.state is not None
         while not self.state.is_terminal():
-            settle(self.state, self._rng)
+            settle(self.state, self._rng, self._players)
             if self.state.is_terminal() or self.state.current_player == self.seat:
                 return
-            self.state.apply_code(self.opponent.choose(self.state).code)
+            play_step(self.state, self.opponent.choose(self.state).code, self._players)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -99,6 +100,8 @@ class XenophonEnv(gym.Env):
         self._rng = random.Random(game_seed)
         self.seat = self.seat_choice if self.seat_choice is not None else game_seed % 2
         self.opponent = opponent_bot(self.opponent_spec, game_seed)
+        # the players by seat, shown each step (an external opponent follows the game)
+        self._players = [self.opponent, None] if self.seat == 1 else [None, self.opponent]
         self.state = self.game.new_initial_state()
         self.over = False
         self._play_on()
@@ -113,7 +116,7 @@ class XenophonEnv(gym.Env):
         if code not in self.state.legal_actions():
             self.over = True  # the position stays as it was: the agent lost
             return self._observation(), -1.0, True, False, self._info(illegal=True)
-        self.state.apply_code(code)
+        play_step(self.state, code, self._players)
         self._play_on()
         over = self.over = self.state.is_terminal()
         reward = float(self.state.returns()[self.seat]) if over else 0.0
