@@ -11,6 +11,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from harness import bench_script
 from xenophon.anabasis.futile import futile_moves
 from xenophon.kernel.registry import make_game
 from xenophon.search import bots
@@ -75,3 +76,13 @@ def test_a_root_of_futile_moves_only_is_searched_whole(monkeypatch):
 def test_a_wrong_futile_setting_is_one_clear_error():
     with pytest.raises(SettingError, match="'futile_moves' must be one of search, skip"):
         ISMCTSBot(futile_moves="never")
+
+
+def test_the_flood_count_tells_futile_floods_apart():
+    """bench/flood_waste.py: self-play that skips futile Floods plays none;
+    the search that does not skip them plays some on seed 5's turn 1."""
+    flood_waste = bench_script("flood_waste")
+    skipping = flood_waste.play("ismcts:iterations=300,futile_moves=skip", 5)
+    assert skipping and not any(flood.futile for flood in skipping)
+    searching = flood_waste.play("ismcts:iterations=300", 5)
+    assert any(flood.futile and not flood.hit for flood in searching)
