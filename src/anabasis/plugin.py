@@ -8,6 +8,7 @@ from typing import Any
 
 from xenophon.anabasis import catalogue
 from xenophon.anabasis.describe import AnabasisNarrator
+from xenophon.anabasis.futile import futile_moves
 from xenophon.anabasis.game import MODES, Game
 from xenophon.anabasis.rules import LESSONS, intro_lines, rules_lines
 from xenophon.kernel.cardfile import packaged_data
@@ -64,4 +65,5 @@ PLUGIN = GamePlugin(
     best_at_equal_time={"cutoff_turns": 8},
     spec_forms=(NAME, mode_spec("expert")),
     cli_flags=(CliFlag("mode", "Anabasis mode (default standard)", choices=MODES),),
+    futile_moves=futile_moves,
 )

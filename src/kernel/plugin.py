@@ -188,6 +188,11 @@ class GamePlugin:
     #: names pieces by names that follow them through the game's steps
     #: (xenophon.kernel.naming); None: the engine's notation is the player's
     piece_names: Callable[[], Any] | None = None
+    #: the codes of the legal moves of the player to move that spend a card
+    #: for nothing; a search with `futile_moves=skip` (xenophon.search.bots)
+    #: leaves them out of its root unless every legal move is one. It reads
+    #: only what that player sees. None: the game names none
+    futile_moves: Callable[[State], list[int]] | None = None
 
 
 class PluginError(XenophonError):

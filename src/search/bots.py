@@ -19,6 +19,7 @@ from typing import Any
 
 from xenophon.kernel.errors import XenophonError
 from xenophon.kernel.game import Move, State
+from xenophon.kernel.plugin import find_plugin
 from xenophon.kernel.stats import wilson_interval
 from xenophon.search import world_sampling
 from xenophon.search.ismcts import SharedTree, Worker
@@ -441,6 +442,7 @@ class ISMCTSBot(SearchBot):
         "particles",
         "solver",
         "root_solver",
+        "futile_moves",
     )
 
     def __init__(self, *args: Any, **kwargs: Any):
@@ -484,6 +486,8 @@ class ISMCTSBot(SearchBot):
             proven = self._root_proof(state, player)
             if proven:
                 return proven
+        if root_moves is None:
+            root_moves = self._root_without_futile(state)
         worlds = self._sampled_worlds(state, player)
         workers = self._workers_for(
             state, state.to_bytes(), player, self.workers, self.memory_bytes, root_moves, worlds
@@ -518,6 +522,19 @@ class ISMCTSBot(SearchBot):
         if worlds is not None and not worlds.states:
             result.notes.append("no world fits the opponent's observed moves: sampled uniformly")
         return result
+
+    def _root_without_futile(self, state: State) -> list[int] | None:
+        """The root moves to search when the game names some futile
+        (GamePlugin.futile_moves) and `futile_moves` is "skip": the legal
+        moves but those, unless every legal move is one (None: all of them)."""
+        plugin = find_plugin(state.game.name)
+        if self.futile_moves != "skip" or plugin is None or plugin.futile_moves is None:
+            return None
+        futile = set(plugin.futile_moves(state))
+        if not futile:
+            return None
+        kept = [move.code for move in state.legal_moves() if move.code not in futile]
+        return kept or None
 
     def _root_proof(self, state: State, player: int) -> SearchResult | None:
         """The exact solver over the rest of the turn, on a world drawn from

@@ -69,6 +69,10 @@ TREE_OPTIONS = (
 #: how the move to play is chosen among root moves equal in visits and value:
 #: the first in code order (which puts `end` first), or one at random
 TIE_RULES = ("first", "random")
+#: the root moves the game names futile (GamePlugin.futile_moves: a card
+#: spent for nothing): searched as any other ("search"), or left out of the
+#: root unless every legal move is one ("skip")
+FUTILE_RULES = ("search", "skip")
 #: `v1` is the search as it was before the tree options (issue 11): UCB1 on
 #: raw returns at every node the root included, each edge with its own
 #: statistics, no priors; a cut-off of None is the game's and its
@@ -206,6 +210,7 @@ SETTINGS: dict[str, Setting] = {
     "chance": Setting(str, choices=tuple(Worker.CHANCE_RULES)),
     "opponent_nodes": Setting(str, choices=tuple(Worker.OPPONENT_NODES)),
     "ties": Setting(str, choices=TIE_RULES),
+    "futile_moves": Setting(str, choices=FUTILE_RULES),
     # where the worlds a search samples come from (xenophon.search.world_sampling)
     "sampler": Setting(str, choices=world_sampling.SAMPLERS),
     "likelihood": Setting(str, choices=world_sampling.LIKELIHOODS),
@@ -287,6 +292,11 @@ class SearchSettings:
     # it proves best in every world is played without searching
     # (docs/search.md, "The solver at the root")
     root_solver: bool = False
+    # the root moves the game names futile (a card spent for nothing,
+    # GamePlugin.futile_moves): searched as any other, or left out of the
+    # root unless every legal move is one ("skip": not the default, it did
+    # not measure stronger; ISMCTS only; docs/search.md, "Settings")
+    futile_moves: str = "search"
     # the move played: the most visited, or with a temperature a weighted draw
     temperature: float = 0.0
     # the playouts: their length, uniformly random actions instead of the
@@ -329,6 +339,7 @@ class SearchSettings:
             uniform_playouts=self.uniform_playouts,
             root_solver=self.root_solver,
             solver=self.solver,
+            futile_moves=self.futile_moves,
             evaluation=self.evaluation,
             weights=self.weights,
             **{name: getattr(self, name) for name in TREE_OPTIONS},
