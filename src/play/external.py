@@ -44,10 +44,8 @@ from xenophon.kernel.errors import IllegalMoveError, NotationError, XenophonErro
 from xenophon.kernel.game import Move, State
 from xenophon.kernel.naming import MoveNames, has_names
 from xenophon.kernel.registry import SpecError, game_options_as_text, parse_spec
-from xenophon.play.python_player import load_class
+from xenophon.play.python_player import PROTOCOL, load_class  # the version's one owner
 
-#: the protocol version the start message names
-PROTOCOL = 2
 #: the versions a ready answer may ask for: 2, the notation's names of pieces;
 #: 1, the engine's notation (pieces named by where they stand)
 PROTOCOLS = (1, 2)

@@ -30,9 +30,9 @@ import os
 import sys
 from typing import Any
 
-#: the protocol version answered for a class that does not name one: the
-#: number of xenophon.play.external.PROTOCOL, written here so that the child
-#: loads this module alone (external imports this module, not the reverse)
+#: the protocol version: the one the start message names
+#: (xenophon.play.external imports it from here, since the child that runs
+#: this module loads it alone) and the one answered for a class that names none
 PROTOCOL = 2
 
 
