@@ -221,8 +221,10 @@ class State:
         return list(self.backend.chance_outcomes())
 
     def evaluate(self, player: int) -> float:
-        """The core's static evaluation of this position for `player`, in
-        [-1, 1] (what the search scores a cut-off playout with)."""
+        """The core's hand-written static evaluation of this position for
+        `player`, in [-1, 1]: what a search with `eval=hand` scores a cut-off
+        playout with, and the greedy bot's (the default search scores with
+        the learned evaluation, the backend's `evaluate_learned`)."""
         if not hasattr(self.backend, "evaluate"):
             raise XenophonError("the static evaluation is in the C engine only")
         return self.backend.evaluate(player)
