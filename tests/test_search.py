@@ -534,6 +534,31 @@ def test_auto_root_halves_above_its_budget_only():
     assert visits(halved) != visits(ISMCTSBot(root_policy="uct", **large).analyse(state))
 
 
+@pytest.mark.parametrize(
+    "game, policy", [(AnabasisGame(seed=1), "auto"), (HeroGame(seed=1), "uct")]
+)
+def test_the_default_root_policy_is_the_games_own(game, policy):
+    """The default preset leaves the root policy to the game (auto where it
+    won its match); a policy given, or preset v2's, is kept."""
+    large = SearchSettings(iterations=HALVING_FROM_ITERATIONS)
+    assert large.for_game(game).root_policy == policy
+    assert large.for_game(game).root_rule == ("halving" if policy == "auto" else "uct")
+    assert SearchSettings(iterations=50_000, preset="v2").for_game(game).root_rule == "uct"
+    assert SearchSettings(iterations=50_000, root_policy="forced").for_game(game).root_rule == (
+        "forced"
+    )
+
+
+def test_a_default_anabasis_search_halves_from_its_budget_on():
+    """The workers and the ranking of a default search get the game's root
+    policy: in Anabasis at 10,000 iterations, the halving's visits."""
+    state = castle_attack_position(AnabasisGame(seed=1))
+    large = {"iterations": HALVING_FROM_ITERATIONS, "seed": 2}
+    default = ISMCTSBot(**large).analyse(state)
+    assert visits(default) == visits(ISMCTSBot(root_policy="auto", **large).analyse(state))
+    assert visits(default) != visits(ISMCTSBot(root_policy="uct", **large).analyse(state))
+
+
 def strike_position():
     """The castle-attack position after the attack: the strike's chance node."""
     state = castle_attack_position(AnabasisGame(seed=1))

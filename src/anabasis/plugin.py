@@ -66,4 +66,7 @@ PLUGIN = GamePlugin(
     spec_forms=(NAME, mode_spec("expert")),
     cli_flags=(CliFlag("mode", "Anabasis mode (default standard)", choices=MODES),),
     futile_moves=futile_moves,
+    # sequential halving from 10,000 iterations on: it won its GSPRT here
+    # (issue 47, docs/search.md "The root by budget")
+    root_policy="auto",
 )

@@ -193,6 +193,10 @@ class GamePlugin:
     #: leaves them out of its root unless every legal move is one. It reads
     #: only what that player sees. None: the game names none
     futile_moves: Callable[[State], list[int]] | None = None
+    #: the search's root policy when its settings leave it to the game (the
+    #: default preset's; xenophon.search.settings, "root_policy"): a rule
+    #: is a game's default once it has won that game's match
+    root_policy: str = "uct"
 
 
 class PluginError(XenophonError):

@@ -235,7 +235,7 @@ class SearchBot(Bot):
                 root,
                 player,
                 (base + index * 104_729) & (2**63 - 1),
-                self.search_settings,
+                self.search_settings.for_game(state.game),
                 self.resample,
                 memory_bytes // count,
                 self.cutoff_for(state.game),
@@ -300,12 +300,13 @@ class SearchBot(Bot):
                 entry[2] += halvings
         return merged
 
-    def _rank_key(self, visits: int, probability: float, halvings: float, code: int) -> tuple:
+    @staticmethod
+    def _rank_key(rule: str, visits: int, probability: float, halvings: float, code: int) -> tuple:
         """The order of the root moves, best first: by visits (then value), or
         after sequential halving by the rounds survived (summed over the
         workers, each halving alone) and then by value: the last candidates
         have equal visits, the halving's choice is the better value."""
-        if self.search_settings.root_rule == "halving":
+        if rule == "halving":
             return (-halvings, -probability, -visits, code)
         return (-visits, -probability, code)
 
@@ -325,7 +326,8 @@ class SearchBot(Bot):
             mean = value_sum / visits if visits else 0.0
             probability = (mean + 1) / 2
             stats.append((code, int(visits), probability, halvings))
-        stats.sort(key=lambda s: self._rank_key(s[1], s[2], s[3], s[0]))
+        rule = self.search_settings.for_game(state.game).root_rule
+        stats.sort(key=lambda s: self._rank_key(rule, s[1], s[2], s[3], s[0]))
         proven = self._proven_root_move(workers)
         if proven is not None:
             # a proven win is played whatever the visits say
@@ -605,6 +607,7 @@ class PIMCBot(SearchBot):
         start = time.perf_counter()
         votes: dict[int, int] = {}
         all_workers = []
+        rule = self.search_settings.for_game(state.game).root_rule
         share = search_time(self.time_limit) / self.worlds if self.time_limit else 0.0
         for _ in range(self.worlds):
             world = state.resample(player, self.rng)
@@ -615,9 +618,9 @@ class PIMCBot(SearchBot):
                 workers, max(1, self.iterations // self.worlds) if self.iterations else 0, share
             )
             stats = workers[0].root_statistics()
-            best = min(stats, key=lambda s: self._rank_key(s[1], s[2] / max(1, s[1]), s[3], s[0]))[
-                0
-            ]
+            best = min(
+                stats, key=lambda s: self._rank_key(rule, s[1], s[2] / max(1, s[1]), s[3], s[0])
+            )[0]
             votes[best] = votes.get(best, 0) + 1
             all_workers.extend(workers)
         result = self._result(

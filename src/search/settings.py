@@ -14,11 +14,12 @@ out from its preset, and checks the settings that must fit together.
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
 from xenophon.kernel.errors import XenophonError, shown
 from xenophon.kernel.evaluation import EVALUATIONS, cutoff_turns_for
+from xenophon.kernel.plugin import find_plugin
 from xenophon.search import world_sampling
 from xenophon.search.ismcts import MIN_TREE_BYTES, Worker
 
@@ -93,7 +94,10 @@ PRESETS: dict[str, dict[str, Any]] = {
 #: `v2` is v1 drawing the move to play among root moves equal in visits and
 #: value (docs/search.md, "The final move among equals"), the default
 PRESETS["v2"] = {**PRESETS["v1"], "ties": "random"}
-DEFAULT_PRESET = "v2"
+#: `v3` is v2 with each game's own root policy (GamePlugin.root_policy;
+#: docs/search.md, "The root by budget"), the default
+PRESETS["v3"] = {**PRESETS["v2"], "root_policy": None}
+DEFAULT_PRESET = "v3"
 
 
 class SettingError(XenophonError, ValueError):
@@ -206,7 +210,7 @@ SETTINGS: dict[str, Setting] = {
     "value_scaling": Setting(str, choices=tuple(Worker.VALUE_SCALINGS)),
     "transpositions": Setting(bool),
     "prior_weight": Setting(float, 0, MAX_PRIOR_WEIGHT),
-    "root_policy": Setting(str, choices=ROOT_POLICY_CHOICES),
+    "root_policy": Setting(str, choices=ROOT_POLICY_CHOICES, none_allowed=True),
     "chance": Setting(str, choices=tuple(Worker.CHANCE_RULES)),
     "opponent_nodes": Setting(str, choices=tuple(Worker.OPPONENT_NODES)),
     "ties": Setting(str, choices=TIE_RULES),
@@ -271,7 +275,8 @@ class SearchSettings:
     # how the root shares its iterations: UCB1 as every node ("uct"),
     # sequential halving ("halving", which chooses by value, not visits),
     # UCB1 after each root move's forced visits ("forced"), or by the budget:
-    # halving from HALVING_FROM_ITERATIONS (or _SECONDS) on, else UCB1 ("auto")
+    # halving from HALVING_FROM_ITERATIONS (or _SECONDS) on, else UCB1
+    # ("auto"); None after the preset: the game's own (`for_game`)
     root_policy: str | None = None
     # whose information set keys the other player's nodes: their own
     # ("own", split by the hand of each sampled world) or the searcher's
@@ -360,13 +365,24 @@ class SearchSettings:
             )
         check_tree_memory(self.memory_bytes, 1 if self.parallel == "shared" else self.workers)
 
+    def for_game(self, game: Any) -> SearchSettings:
+        """These settings for a search of `game`: a root policy the settings
+        leave to the game (the default preset's) is the game's own."""
+        if self.root_policy is not None:
+            return self
+        plugin = find_plugin(game.name)
+        return replace(self, root_policy=plugin.root_policy if plugin else "uct")
+
     @property
     def root_rule(self) -> str:
         """The root policy the search runs: `root_policy`, with `auto`
         resolved by the budget (halving from HALVING_FROM_ITERATIONS
         iterations or HALVING_FROM_SECONDS seconds on, whichever budget ends
         the search first; UCB1 below, and in a shared tree, which halving
-        does not suit)."""
+        does not suit). Settings that leave the policy to the game are
+        resolved by `for_game` first."""
+        if self.root_policy is None:
+            raise SettingError("the root policy is the game's: resolve with for_game(game)")
         if self.root_policy != "auto":
             return self.root_policy  # type: ignore[return-value]
         large = all(
