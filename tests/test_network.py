@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 
-from test_search import GAMES, random_positions
+from test_search import GAMES, random_positions, twin_positions, visits
 from xenophon.anabasis import net_inputs as anabasis_inputs
 from xenophon.hero.net_inputs import side_inputs
 from xenophon.kernel.evaluation import (
@@ -142,6 +142,7 @@ def test_a_network_with_zero_output_weights_is_the_learned_evaluation(tmp_path):
         (lambda p, n: n.arrays.update(output=np.zeros(3)), "'output' must be an array"),
         (lambda p, n: n.arrays["bias"].__setitem__(0, np.nan), "not finite"),
         (lambda p, n: n.meta.update(inputs=n.meta["inputs"][::-1]), "other inputs"),
+        (lambda p, n: n.meta.update(buckets=5000), "'buckets' must be a whole number from 1"),
     ],
 )
 def test_a_broken_or_mismatched_network_file_is_one_line(tmp_path, spoil, says):
@@ -162,6 +163,97 @@ def test_a_network_of_another_game_is_refused_in_one_line(tmp_path):
     with pytest.raises(WeightsError) as error:
         tables_for(game, "net", str(path))
     assert "\n" not in str(error.value)
+
+
+def with_random_policy(network, seed=5, scale=0.5):
+    """The network with its policy head drawn at random (a trained one's
+    logits differ between moves; new_params leaves them 0)."""
+    rng = np.random.default_rng(seed)
+    for key in ("policy", "policy_bias"):
+        network.arrays[key] = rng.normal(0, scale, network.arrays[key].shape)
+    return network
+
+
+@pytest.mark.parametrize("game", ["hero", "anabasis"])
+def test_c_and_numpy_agree_on_the_policy_logits(tmp_path, game):
+    network = with_random_policy(random_network(GAMES[game](1)))
+    path = written(tmp_path, network)
+    network = read_network(path, game)  # as the file holds it (float32)
+    checked = 0
+    for state in positions(game)[:15]:
+        tables = tables_for(state.game, "net", str(path))
+        on_net = state.game._core().CoreState.from_bytes(tables, state.to_bytes())
+        player = state.current_player
+        codes = state.legal_actions()
+        python = net.network_logits(
+            network,
+            reference_inputs(state, player),
+            reference_inputs(state, 1 - player),
+            state.backend.features(player),
+            state.backend.turn(),
+            np.asarray(codes),
+        )
+        c = on_net.policy_logits(codes)
+        assert c == pytest.approx(python, abs=1e-5)
+        checked += len(set(np.round(c, 9))) > 1
+    assert checked >= 5, "the logits should differ between moves"
+    assert state.backend.policy_logits(codes) is None  # the game's tables: no network
+
+
+def net_priors_spec(path, iterations=300, **more):
+    extra = "".join(f",{key}={value}" for key, value in more.items())
+    return f"ismcts:iterations={iterations},eval=net,weights={path},prior_weight=2{extra}"
+
+
+def test_the_network_priors_change_the_search_and_repeat_with_the_seed(tmp_path):
+    path = written(tmp_path, with_random_policy(random_network(HERO(1))))
+    changed = 0
+    for state in positions()[:5]:
+        net_priors = make_bot(net_priors_spec(path, priors="net"), 1).analyse(state)
+        again = make_bot(net_priors_spec(path, priors="net"), 1).analyse(state)
+        playout = make_bot(net_priors_spec(path), 1).analyse(state)
+        assert visits(net_priors) == visits(again)
+        changed += visits(net_priors) != visits(playout)
+    assert changed >= 3
+
+
+@pytest.mark.parametrize("game", ["hero", "anabasis"])
+def test_the_network_priors_read_nothing_hidden(tmp_path, game):
+    """Two states the searcher cannot tell apart give the same search with
+    the network's priors: they are computed on the worlds it samples."""
+    path = written(tmp_path, with_random_policy(random_network(GAMES[game](1))))
+    pairs = twin_positions(GAMES[game], 20, seed=1)
+    assert len(pairs) >= 5
+    for state, twin in pairs:
+        first = make_bot(net_priors_spec(path, priors="net"), 5).analyse(state)
+        second = make_bot(net_priors_spec(path, priors="net"), 5).analyse(twin)
+        assert visits(first) == visits(second)
+
+
+def test_a_network_of_an_earlier_feature_set_loads_with_the_rest_at_0(tmp_path):
+    game = HERO(1)
+    network = random_network(game)
+    names = list(network.meta["features"])
+    full = written(tmp_path, network, "full.npz")
+    dropped = [3, names.index("castable")]  # castable came after this file's kind
+    for key in ("opening", "ending", "w_feature"):
+        network.arrays[key][dropped] = 0
+    zeroed = written(tmp_path, network, "zeroed.npz")
+    kept = [i for i in range(len(names)) if i not in dropped]
+    for key in ("opening", "ending", "w_feature"):
+        network.arrays[key] = network.arrays[key][kept]
+    network.meta["features"] = [names[i] for i in kept]
+    earlier = written(tmp_path, network, "earlier.npz")
+    differs = 0
+    for state in positions()[:10]:
+        values = []
+        for path in (full, zeroed, earlier):
+            tables = tables_for(game, "net", str(path))
+            on_net = game._core().CoreState.from_bytes(tables, state.to_bytes())
+            values.append(on_net.evaluate_net(0))
+        assert values[1] == values[2]
+        differs += values[1] != values[0]
+    assert differs >= 3, "the features left out should count in the full network"
 
 
 def test_the_search_plays_with_the_network(tmp_path):

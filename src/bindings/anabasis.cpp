@@ -120,6 +120,7 @@ struct Anabasis {
     }
     static constexpr auto net_inputs = ana_net_inputs;
     static constexpr auto evaluate_net = ana_evaluate_net;
+    static constexpr auto policy_logits = ana_policy_logits;
     XEN_CORE_FUNCTIONS(ana)
 };
 using CoreState = xen::CoreStateT<Anabasis>;

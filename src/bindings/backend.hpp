@@ -188,13 +188,20 @@ template <class Game> const XenGameApi *learned_api() {
 }
 
 // The game's XenGameApi with the sparse-input network (network.h) in place of
-// the hand-set evaluation (a game with Game::has_network only).
+// the hand-set evaluation, and its policy head's logits (priors=net) (a game
+// with Game::has_network only).
 template <class Game> const XenGameApi *network_api() {
     static const XenGameApi api = [] {
         XenGameApi a = *Game::api;
         a.evaluate = [](const void *t, const void *s, int player) {
             return Game::evaluate_net(static_cast<const typename Game::CTables *>(t),
                                       static_cast<const typename Game::State *>(s), player);
+        };
+        a.policy_logits = [](const void *t, const void *s, int count, const XenCode *codes,
+                             double *out) {
+            return Game::policy_logits(static_cast<const typename Game::CTables *>(t),
+                                       static_cast<const typename Game::State *>(s), count, codes,
+                                       out);
         };
         return a;
     }();
@@ -601,7 +608,8 @@ void set_network(typename Game::PyTables &tables, int hidden, int taper_turns,
                  const std::vector<double> &opening, const std::vector<double> &ending,
                  const std::vector<double> &bias, const std::vector<double> &phase,
                  const std::vector<double> &output, const std::vector<double> &w_own,
-                 const std::vector<double> &w_enemy, const std::vector<double> &w_feature) {
+                 const std::vector<double> &w_enemy, const std::vector<double> &w_feature,
+                 const std::vector<double> &policy, const std::vector<double> &policy_bias) {
     size_t n_in = net_input_names<Game>(tables).size(), n_f = feature_names<Game>(tables).size();
     if (hidden < 1 || hidden > XEN_NET_MAX_HIDDEN)
         throw py::value_error("a network has 1 to " + std::to_string(XEN_NET_MAX_HIDDEN) +
@@ -616,6 +624,14 @@ void set_network(typename Game::PyTables &tables, int hidden, int taper_turns,
     check_matrix(w_own, n_in, h, "w_own");
     check_matrix(w_enemy, n_in, h, "w_enemy");
     check_matrix(w_feature, n_f, h, "w_feature");
+    // the policy head: none (no priors from it), or 1 to XEN_NET_MAX_BUCKETS rows
+    size_t buckets = policy_bias.size();
+    if (buckets > XEN_NET_MAX_BUCKETS)
+        throw py::value_error("a network's policy head has at most " +
+                              std::to_string(XEN_NET_MAX_BUCKETS) + " buckets, not " +
+                              std::to_string(buckets));
+    check_matrix(policy, buckets, h, "policy");
+    check_finite(policy_bias, "policy_bias");
     XenNetwork &n = tables.t->network;
     n = XenNetwork();
     n.n_hidden = hidden;
@@ -635,6 +651,9 @@ void set_network(typename Game::PyTables &tables, int hidden, int taper_turns,
     for (size_t k = 0; k < n_f; k++)
         for (size_t j = 0; j < h; j++)
             n.feature[k * h + j] = static_cast<float>(w_feature[k * h + j]);
+    n.n_buckets = static_cast<int>(buckets);
+    std::copy(policy_bias.begin(), policy_bias.end(), n.policy_bias);
+    for (size_t i = 0; i < buckets * h; i++) n.policy[i] = static_cast<float>(policy[i]);
 }
 
 template <class Game>
@@ -652,17 +671,20 @@ void bind_network(
                const std::vector<double> &opening, const std::vector<double> &ending,
                const std::vector<double> &bias, const std::vector<double> &phase,
                const std::vector<double> &output, const std::vector<double> &w_own,
-               const std::vector<double> &w_enemy, const std::vector<double> &w_feature) {
+               const std::vector<double> &w_enemy, const std::vector<double> &w_feature,
+               const std::vector<double> &policy, const std::vector<double> &policy_bias) {
                 auto copy = std::make_shared<Tables>(tables);
                 set_network<Game>(*copy, hidden, taper_turns, opening, ending, bias, phase, output,
-                                  w_own, w_enemy, w_feature);
+                                  w_own, w_enemy, w_feature, policy, policy_bias);
                 return copy;
             },
             py::arg("hidden"), py::arg("taper_turns"), py::arg("opening"), py::arg("ending"),
             py::arg("bias"), py::arg("phase"), py::arg("output"), py::arg("w_own"),
-            py::arg("w_enemy"), py::arg("w_feature"),
+            py::arg("w_enemy"), py::arg("w_feature"), py::arg("policy") = std::vector<double>(),
+            py::arg("policy_bias") = std::vector<double>(),
             "A copy of these tables holding a network (matrices flat, row-major: one row per "
-            "input or feature, one column per hidden unit).");
+            "input, feature or policy bucket, one column per hidden unit; no policy head: "
+            "no policy logits).");
     state_cls
         .def(
             "net_inputs",
@@ -679,7 +701,26 @@ void bind_network(
             },
             py::arg("player"),
             "The network's value in [-1, 1] for `player` (the hand-set one while the tables "
-            "hold no network).");
+            "hold no network).")
+        .def(
+            "policy_logits",
+            [](const CoreState &s, const std::vector<int> &codes) -> py::object {
+                if (codes.size() > XEN_MAX_ACTIONS)
+                    throw py::value_error("at most " + std::to_string(XEN_MAX_ACTIONS) + " codes");
+                std::vector<XenCode> c;
+                for (int code : codes) {
+                    if (code < 0 || code > 0xFFFF) throw py::value_error("not a move code");
+                    c.push_back(static_cast<XenCode>(code));
+                }
+                std::vector<double> out(c.size());
+                if (!Game::policy_logits(s.t(), &s.st, static_cast<int>(c.size()), c.data(),
+                                         out.data()))
+                    return py::none();
+                return py::cast(out);
+            },
+            py::arg("codes"),
+            "The network policy head's logit of each move code for the player to move "
+            "(network.h), or None while the tables hold no network or nobody decides here.");
 }
 
 }  // namespace xen

@@ -167,6 +167,7 @@ struct Hero {
     }
     static constexpr auto net_inputs = hero_net_inputs;
     static constexpr auto evaluate_net = hero_evaluate_net;
+    static constexpr auto policy_logits = hero_policy_logits;
     XEN_CORE_FUNCTIONS(hero)
 };
 using CoreState = xen::CoreStateT<Hero>;

@@ -130,6 +130,7 @@ const XenGameApi XEN_FN(game_api) = {
     api_random_decision,
     api_state_check,
     api_playout,
+    NULL, /* policy_logits: the network's table only (game_api.h) */
 };
 
 /* Seat p's hidden sum from scratch (the keys are 0 outside its hidden bytes). */

@@ -100,6 +100,12 @@ typedef struct XenGameApi {
     double (*playout)(const void *tables, void *state, XenRng *rng, int cutoff_turns,
                       int max_actions, int uniform,
                       double (*evaluate)(const void *tables, const void *state, int player));
+    /* At a decision: out[i] = the network policy head's logit of codes[i]
+     * (i < count) for the player to move (network.h); returns 1, or 0 with out
+     * untouched while the tables hold no network or policy head. NULL in a game's own table:
+     * the bindings' table with the network (eval=net) sets it. */
+    int (*policy_logits)(const void *tables, const void *state, int count, const XenCode *codes,
+                         double *out);
 } XenGameApi;
 
 #endif

@@ -37,3 +37,5 @@ cdef extern from "game_api.h" nogil:
         double (*playout)(const void *tables, void *state, XenRng *rng, int cutoff_turns,
                           int max_actions, int uniform,
                           double (*evaluate)(const void *, const void *, int) noexcept nogil) noexcept nogil
+        int (*policy_logits)(const void *tables, const void *state, int count,
+                             const XenCode *codes, double *out) noexcept nogil

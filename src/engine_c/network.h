@@ -24,15 +24,25 @@
  * no dense vector is cleared or scanned; in float, its weights stored input by
  * input so that each non-zero input adds one contiguous row.
  *
+ * The policy head scores each legal move of a decision for the player to move
+ * (`own` that player's side), on the same first layer:
+ *
+ *     logit(code) = sum_j policy[b][j] * h_j(own, enemy, x) + policy_bias[b],
+ *     b = bucket(code) = (uint32)(code * 2654435761) mod buckets
+ *
+ * a move's code hashed to one of `buckets` rows (buckets_of in
+ * xenophon.lab.network). The search may take the softmax of the logits over a
+ * node's legal moves as its priors (priors=net, docs/search.md).
+ *
  * The weights are data (a network file, xenophon.lab.network), copied into the
- * tables by the bindings: n_hidden == 0 means none are loaded. The policy
- * head of the file is not read here: the search does not use it.
+ * tables by the bindings: n_hidden == 0 means none are loaded.
  */
 #ifndef XENOPHON_NETWORK_H
 #define XENOPHON_NETWORK_H
 
 #include <stdint.h>
 
+#include "codes.h"
 #include "learned.h"
 
 /* The bindings (C++) include this header too. */
@@ -44,9 +54,11 @@
 #define XEN_NET_ALIGNED _Alignas(16)
 #endif
 
-/* The most raw inputs of one side, and the most hidden units. */
+/* The most raw inputs of one side, the most hidden units, and the most rows
+ * of the policy head. */
 #define XEN_NET_MAX_INPUTS 464
 #define XEN_NET_MAX_HIDDEN 64
+#define XEN_NET_MAX_BUCKETS 4096
 
 typedef struct XenNetwork {
     int n_hidden; /* 0: no network loaded */
@@ -63,6 +75,10 @@ typedef struct XenNetwork {
      * feature k's row at feature[k * h] is w_feature[k][0..h) */
     XEN_NET_ALIGNED float side[XEN_NET_MAX_INPUTS * 2 * XEN_NET_MAX_HIDDEN];
     XEN_NET_ALIGNED float feature[XEN_MAX_FEATURES * XEN_NET_MAX_HIDDEN];
+    /* the policy head: bucket b's row at policy[b * h] (h the loaded n_hidden) */
+    int n_buckets;
+    double policy_bias[XEN_NET_MAX_BUCKETS];
+    XEN_NET_ALIGNED float policy[XEN_NET_MAX_BUCKETS * XEN_NET_MAX_HIDDEN];
 } XenNetwork;
 
 /* One side of a world as the network sees it: its non-zero raw inputs, in
@@ -123,10 +139,13 @@ static inline void xen_net_add_side(float *acc, const XenNetwork *n, const XenNe
 
 static inline double xen_net_clamp(double a) { return a < 0.0 ? 0.0 : (a > 1.0 ? 1.0 : a); }
 
-/* z (see the top of this file) of a world whose sides' non-zero raw inputs
- * are `own` and `enemy` and whose features are x (n->n_features). */
-static inline double xen_network_z(const XenNetwork *n, const XenNetSide *own,
-                                   const XenNetSide *enemy, const double *x, int turn) {
+/* The first layer of a world whose sides' non-zero raw inputs are `own` and
+ * `enemy` and whose features are x (n->n_features): each unit's
+ * h_j(own, enemy, x) in mine[j], h_j(enemy, own, -x) in theirs[j] (see the
+ * top of this file). Returns the linear term of z. */
+static inline double xen_network_layer(const XenNetwork *n, const XenNetSide *own,
+                                       const XenNetSide *enemy, const double *x, int turn,
+                                       double *mine_h, double *theirs_h) {
     const int h = n->n_hidden;
     double ph = turn >= n->taper_turns ? 1.0 : (double)turn / n->taper_turns;
     /* side[0..2h): own times each input's (w_own | w_enemy) rows, side[2h..4h):
@@ -139,12 +158,12 @@ static inline double xen_network_z(const XenNetwork *n, const XenNetSide *own,
     for (int j = 0; j < h; j++) f[j] = 0.0f;
     xen_net_add_side(side, n, own);
     xen_net_add_side(side + 2 * h, n, enemy);
-    double z = 0.0;
+    double linear = 0.0;
     XenNetSide features; /* the non-zero features, as a side's inputs */
     features.n = 0;
     for (int k = 0; k < n->n_features; k++) {
         if (x[k] == 0.0) continue;
-        z += (n->opening[k] + ph * (n->ending[k] - n->opening[k])) * x[k];
+        linear += (n->opening[k] + ph * (n->ending[k] - n->opening[k])) * x[k];
         xen_net_push(&features, k, (float)x[k]);
     }
     xen_net_add_rows(f, n->feature, h, features.index, features.value, features.n);
@@ -154,10 +173,42 @@ static inline double xen_network_z(const XenNetwork *n, const XenNetSide *own,
         double base = n->bias[j] + ph * n->phase[j];
         double mine = (double)(mine_own[j] + mine_enemy[j]);
         double theirs = (double)(theirs_own[j] + theirs_enemy[j]);
-        z += n->output[j] *
-             (xen_net_clamp(mine + f[j] + base) - xen_net_clamp(theirs - f[j] + base));
+        mine_h[j] = xen_net_clamp(mine + f[j] + base);
+        theirs_h[j] = xen_net_clamp(theirs - f[j] + base);
     }
+    return linear;
+}
+
+/* z (see the top of this file) of a world whose sides' non-zero raw inputs
+ * are `own` and `enemy` and whose features are x (n->n_features). */
+static inline double xen_network_z(const XenNetwork *n, const XenNetSide *own,
+                                   const XenNetSide *enemy, const double *x, int turn) {
+    double mine[XEN_NET_MAX_HIDDEN], theirs[XEN_NET_MAX_HIDDEN];
+    double z = xen_network_layer(n, own, enemy, x, turn, mine, theirs);
+    for (int j = 0; j < n->n_hidden; j++) z += n->output[j] * (mine[j] - theirs[j]);
     return z;
+}
+
+/* The policy head's row of a move code (buckets_of in xenophon.lab.network). */
+static inline int xen_net_bucket(XenCode code, int buckets) {
+    return (int)(((uint32_t)code * 2654435761u) % (uint32_t)buckets);
+}
+
+/* out[i] = the policy head's logit of codes[i], i < count, for the player
+ * whose side is `own` (see the top of this file). */
+static inline void xen_network_logits(const XenNetwork *n, const XenNetSide *own,
+                                      const XenNetSide *enemy, const double *x, int turn,
+                                      const XenCode *codes, int count, double *out) {
+    const int h = n->n_hidden;
+    double mine[XEN_NET_MAX_HIDDEN], theirs[XEN_NET_MAX_HIDDEN];
+    xen_network_layer(n, own, enemy, x, turn, mine, theirs);
+    for (int i = 0; i < count; i++) {
+        int b = xen_net_bucket(codes[i], n->n_buckets);
+        const float *row = n->policy + (size_t)b * h;
+        double logit = n->policy_bias[b];
+        for (int j = 0; j < h; j++) logit += (double)row[j] * mine[j];
+        out[i] = logit;
+    }
 }
 
 /* Defines a game's dense inputs and value from its functions: PREFIX_net_inputs
@@ -165,7 +216,10 @@ static inline double xen_network_z(const XenNetwork *n, const XenNetSide *own,
  * from PREFIX_net_side, and PREFIX_evaluate_net, the network's value in
  * [-1, 1] for `player`: the hand-set PREFIX_evaluate at the end of the game or
  * while the tables hold no network, else tanh(z / 2) over the sides of
- * PREFIX_net_side and the features of PREFIX_features. */
+ * PREFIX_net_side and the features of PREFIX_features; and
+ * PREFIX_policy_logits, the policy head's logit of each of `count` codes for
+ * the player to move in a decision (returns 0, out untouched, while the tables
+ * hold no network or no policy head, or outside a decision). */
 #define XEN_NETWORK_FUNCTIONS(prefix, Tables, State, n_inputs_of) \
     int prefix##_net_inputs(const Tables *t, const State *s, int p, double *out) { \
         XenNetSide side; \
@@ -182,6 +236,19 @@ static inline double xen_network_z(const XenNetwork *n, const XenNetSide *own,
         prefix##_net_side(t, s, 1 - player, &enemy); \
         prefix##_features(t, s, player, x); \
         return tanh(0.5 * xen_network_z(net, &own, &enemy, x, s->turn)); \
+    } \
+    int prefix##_policy_logits(const Tables *t, const State *s, int count, const XenCode *codes, \
+                               double *out) { \
+        const XenNetwork *net = &t->network; \
+        int player = prefix##_current_player(s); \
+        if (net->n_hidden == 0 || net->n_buckets == 0 || (player != 0 && player != 1)) return 0; \
+        XenNetSide own, enemy; \
+        double x[XEN_MAX_FEATURES]; \
+        prefix##_net_side(t, s, player, &own); \
+        prefix##_net_side(t, s, 1 - player, &enemy); \
+        prefix##_features(t, s, player, x); \
+        xen_network_logits(net, &own, &enemy, x, s->turn, codes, count, out); \
+        return 1; \
     }
 
 #endif

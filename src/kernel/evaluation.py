@@ -383,7 +383,7 @@ class Network:
         return {
             "hidden": self.meta["hidden"],
             "taper_turns": self.meta["taper_turns"],
-            **{key: a[key].ravel().tolist() for key in NETWORK_ARRAYS if "policy" not in key},
+            **{key: a[key].ravel().tolist() for key in NETWORK_ARRAYS},
         }
 
 
@@ -400,7 +400,7 @@ def _network_meta(meta: Any, where: str, game_name: str) -> dict[str, Any]:
     for key, top in (
         ("hidden", _core.MAX_NETWORK_HIDDEN),
         ("taper_turns", MAX_TAPER_TURNS),
-        ("buckets", 1 << 16),
+        ("buckets", _core.MAX_NETWORK_BUCKETS),
     ):
         value = meta.get(key)
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= top:
@@ -454,6 +454,26 @@ def write_network(path: str | Path, network: Network, force: bool = False) -> Pa
     return write_atomic(path, buffer.getvalue())
 
 
+def network_on_features(network: Network, names: list[str]) -> Network:
+    """The network over these feature names: as it is, or, for a file of an
+    earlier feature set (every feature of the file is one of the game's), with
+    the features it lacks weighing 0 everywhere, so that it evaluates as it did
+    when it was trained (as on_features does for a weights file); a file with
+    a feature the game does not have is left as it is (network_mismatch says)."""
+    features = list(network.meta["features"])
+    if features == names or not set(features) <= set(names):
+        return network
+    import numpy as np
+
+    rows = [names.index(name) for name in features]
+    arrays = dict(network.arrays)
+    for key in ("opening", "ending", "w_feature"):
+        widened = np.zeros((len(names), *arrays[key].shape[1:]))
+        widened[rows] = arrays[key]
+        arrays[key] = widened
+    return Network({**network.meta, "features": list(names)}, arrays)
+
+
 def network_mismatch(network: Network, tables: Any, where: str) -> str | None:
     """Why a network cannot be used with these tables (their inputs or features differ), or None."""
     if not hasattr(tables, "net_input_names"):
@@ -483,6 +503,8 @@ def network_tables(game: Any, weights_path: str | None) -> Any:
     except OSError as error:
         raise FileError(f"{path}: cannot read ({error.strerror})") from None
     network = _file_network(path, game.name, stamp)
+    if hasattr(game.tables, "feature_names"):
+        network = network_on_features(network, list(game.tables.feature_names))
     problem = network_mismatch(network, game.tables, path)
     if problem:
         raise WeightsError(problem)

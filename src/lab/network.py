@@ -11,7 +11,8 @@ an untrained network (output weights 0) is today's evaluation.
 The policy head scores each legal move of a decision from the perspective
 of the player to move: logit = policy[bucket(code)] · h + policy_bias[bucket],
 a move's code hashed to one of `buckets` rows (a hashed embedding: moves of
-one game share rows by chance). The search does not use it yet.
+one game share rows by chance). The search may take its softmax over a
+node's moves as its priors (priors=net, src/engine_c/network.h).
 
 Training: mini-batch Adam on the value's log-loss against a target that
 blends the game's result with the search's root value, plus the policy's
@@ -412,13 +413,12 @@ def to_network(
     return Network(meta, {k: np.asarray(v, dtype=np.float64) for k, v in params.items()})
 
 
-def network_batch(
+def _positions(
     network: Network, own: np.ndarray, enemy: np.ndarray, x: np.ndarray, turn: np.ndarray
-) -> np.ndarray:
-    """The network's value, tanh(z / 2), of positions given as arrays (the
-    reference of the C value, tests/test_network.py)."""
+) -> Batch:
+    """Positions given as arrays, without moves, as the model reads them."""
     n = len(turn)
-    b = Batch(
+    return Batch(
         own=np.asarray(own, dtype=np.float64),
         enemy=np.asarray(enemy, dtype=np.float64),
         x=np.asarray(x, dtype=np.float64),
@@ -428,8 +428,39 @@ def network_batch(
         bucket=np.zeros(0, dtype=np.int64),
         share=np.zeros(0),
     )
-    params = {
-        k: v.astype(np.float32).astype(np.float64) if k.startswith("w_") else v
+
+
+def _as_in_c(network: Network) -> dict[str, np.ndarray]:
+    """The network's parameters rounded as the C tables hold them (the first
+    layer's and the policy head's weights in float)."""
+    return {
+        k: v.astype(np.float32).astype(np.float64) if k.startswith("w_") or k == "policy" else v
         for k, v in network.arrays.items()
     }
-    return np.tanh(value_z(params, b) / 2)
+
+
+def network_batch(
+    network: Network, own: np.ndarray, enemy: np.ndarray, x: np.ndarray, turn: np.ndarray
+) -> np.ndarray:
+    """The network's value, tanh(z / 2), of positions given as arrays (the
+    reference of the C value, tests/test_network.py)."""
+    b = _positions(network, own, enemy, x, turn)
+    return np.tanh(value_z(_as_in_c(network), b) / 2)
+
+
+def network_logits(
+    network: Network,
+    own: np.ndarray,
+    enemy: np.ndarray,
+    x: np.ndarray,
+    turn: int,
+    codes: np.ndarray,
+) -> np.ndarray:
+    """The policy head's logit of each move code at one position, `own` the
+    side of the player to move (the reference of the C logits,
+    tests/test_network.py)."""
+    params = _as_in_c(network)
+    b = _positions(network, [own], [enemy], [x], np.asarray([turn]))
+    mine, _ = _accumulators(params, b)
+    bucket = buckets_of(np.asarray(codes), len(params["policy_bias"]))
+    return params["policy"][bucket] @ np.clip(mine[0], 0, 1) + params["policy_bias"][bucket]

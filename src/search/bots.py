@@ -445,6 +445,7 @@ class ISMCTSBot(SearchBot):
         "solver",
         "root_solver",
         "futile_moves",
+        "priors",
     )
 
     def __init__(self, *args: Any, **kwargs: Any):

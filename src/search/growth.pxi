@@ -81,7 +81,8 @@ cdef bint expand_node(const XenGameApi *api, const void *tables, const void *wor
     cdef ActionStat *stats = tree_expand(tree, local, node, legal, n)
     if stats == NULL:
         return False
-    if p.prior_weight > 0:
+    if p.prior_weight > 0 and not (p.net_priors and set_net_priors(api, tables, world, stats,
+                                                                   legal, n)):
         set_priors(api, tables, world, stats, legal, n, rng)
     tree_lock(tree)
     if tree.shared and node.expanded:
@@ -117,3 +118,27 @@ cdef void set_priors(const XenGameApi *api, const void *tables, const void *worl
                 break
     for draw in range(n):
         stats[draw].prior = (stats[draw].prior + 1) / (PRIOR_SAMPLES + n)
+
+
+cdef bint set_net_priors(const XenGameApi *api, const void *tables, const void *world,
+                         ActionStat *stats, const XenCode *legal, int n) noexcept nogil:
+    """Each action's prior: the softmax over the node's actions of the
+    network policy head's logits (priors=net), computed on this world for
+    its player to move, from that player's side as the value is. False (no
+    prior set) when the tables hold no network: the playout policy's then."""
+    cdef double logits[XEN_MAX_ACTIONS]
+    cdef double top, total = 0.0
+    cdef int i
+    if api.policy_logits == NULL or n == 0 or not api.policy_logits(tables, world, n, legal,
+                                                                     logits):
+        return False
+    top = logits[0]
+    for i in range(1, n):
+        if logits[i] > top:
+            top = logits[i]
+    for i in range(n):
+        logits[i] = exp(logits[i] - top)
+        total += logits[i]
+    for i in range(n):
+        stats[i].prior = <float>(logits[i] / total)
+    return True

@@ -24,7 +24,8 @@ Tree options (all off in the bots' ``v1`` preset): selection on values
 scaled to each node's range or spread (``value_scaling``), edges that take
 the value of the node they lead to and new actions that descend into a node
 another order reached (``transpositions``), and a progressive bias from the
-playout policy (``prior_weight``); docs/search.md describes them. The root
+playout policy or the network's policy head (``prior_weight``, ``priors``);
+docs/search.md describes them. The root
 may instead share its iterations by sequential halving (``root_policy``,
 ``Halving``).
 
@@ -50,7 +51,7 @@ frontier), so it never grows past the cap and never fails.
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy
-from libc.math cimport sqrt, log
+from libc.math cimport sqrt, log, exp
 from cpython.pycapsule cimport PyCapsule_GetPointer
 
 from game_api cimport (XenCode, XenGameApi, XenRng, xen_rng_seed, xen_rng_next, xen_rng_below,

@@ -10,7 +10,7 @@ cdef struct ActionStat:
     float value_sum        # returns for the node's player, each in [-1, 1]
     uint32_t child         # with transpositions: the node this action led to
                            # (a Slot.ref; 0 not yet seen, AMBIGUOUS_CHILD several)
-    float prior            # with priors: the playout policy's share of this action
+    float prior            # with priors: this action's prior probability (set_priors)
 
 cdef struct FusedStat:
     # an action of a fused node (OPPONENT_FUSED): its node's actions differ

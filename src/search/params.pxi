@@ -17,7 +17,9 @@ cdef struct Params:
     int value_scaling          # SCALE_NONE, SCALE_RANGE or SCALE_SPREAD (select_action)
     int transpositions         # edges use the value of the node they lead to (UCT2), and
                                # a new edge whose target is already a node descends into it
-    double prior_weight        # progressive bias: weight of the playout policy's prior (0: off)
+    double prior_weight        # progressive bias: weight of the prior (0: off)
+    int net_priors             # the priors from the network's policy head (set_priors),
+                               # not the playout policy's draws
     int root_policy            # ROOT_UCT (select_action at the root too), ROOT_HALVING
                                # or ROOT_FORCED
     int opponent_nodes         # OPPONENT_OWN or OPPONENT_SEARCHER (node_key)
@@ -53,6 +55,7 @@ cdef enum:
 VALUE_SCALINGS = {"none": SCALE_NONE, "range": SCALE_RANGE, "spread": SCALE_SPREAD}
 ROOT_POLICIES = {"uct": ROOT_UCT, "halving": ROOT_HALVING, "forced": ROOT_FORCED}
 OPPONENT_NODES = {"own": OPPONENT_OWN, "searcher": OPPONENT_SEARCHER, "fused": OPPONENT_FUSED}
+PRIOR_SOURCES = {"playout": False, "net": True}
 CHANCE_RULES = {"sampled": CHANCE_SAMPLED, "stratified": CHANCE_STRATIFIED}
 
 # the return a shared tree's worker counts for the action it selects until

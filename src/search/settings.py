@@ -52,6 +52,9 @@ HALVING_FROM_ITERATIONS = 10_000
 HALVING_FROM_SECONDS = 1.0
 #: the root policies a setting may name: the search's own, and `auto`
 ROOT_POLICY_CHOICES = (*Worker.ROOT_POLICIES, "auto")
+#: where a node's priors (prior_weight) come from: the playout policy's
+#: draws, or the network's policy head (with evaluation net; ISMCTS only)
+PRIOR_SOURCES = tuple(Worker.PRIOR_SOURCES)
 
 # -- the tree's options and their named presets -------------------------------
 #: the search options a preset fixes; a bot given one of them explicitly
@@ -210,6 +213,7 @@ SETTINGS: dict[str, Setting] = {
     "value_scaling": Setting(str, choices=tuple(Worker.VALUE_SCALINGS)),
     "transpositions": Setting(bool),
     "prior_weight": Setting(float, 0, MAX_PRIOR_WEIGHT),
+    "priors": Setting(str, choices=PRIOR_SOURCES),
     "root_policy": Setting(str, choices=ROOT_POLICY_CHOICES, none_allowed=True),
     "chance": Setting(str, choices=tuple(Worker.CHANCE_RULES)),
     "opponent_nodes": Setting(str, choices=tuple(Worker.OPPONENT_NODES)),
@@ -272,6 +276,10 @@ class SearchSettings:
     value_scaling: str | None = None
     transpositions: bool | None = None
     prior_weight: float | None = None
+    # where those priors come from: the playout policy's draws ("playout"),
+    # or the softmax of the network's policy head over a node's moves ("net",
+    # with evaluation net; ISMCTS only; docs/search.md, "Settings")
+    priors: str = "playout"
     # how the root shares its iterations: UCB1 as every node ("uct"),
     # sequential halving ("halving", which chooses by value, not visits),
     # UCB1 after each root move's forced visits ("forced"), or by the budget:
@@ -345,6 +353,7 @@ class SearchSettings:
             root_solver=self.root_solver,
             solver=self.solver,
             futile_moves=self.futile_moves,
+            priors=self.priors,
             evaluation=self.evaluation,
             weights=self.weights,
             **{name: getattr(self, name) for name in TREE_OPTIONS},
@@ -355,6 +364,12 @@ class SearchSettings:
         """The settings that must fit together."""
         if self.weights is not None and self.evaluation not in ("learned", "net"):
             raise SettingError("'weights' (a weights file) goes with evaluation 'learned' or 'net'")
+        if self.priors == "net" and self.evaluation != "net":
+            raise SettingError(
+                "'priors' net (the network's policy head) goes with evaluation 'net'"
+            )
+        if self.priors == "net" and not self.prior_weight:
+            raise SettingError("'priors' net needs a 'prior_weight' above 0 to be used")
         if self.iterations is None and self.time_limit is None:
             raise SettingError("a search needs an iteration budget, a time budget, or both")
         if self.parallel == "shared" and (

@@ -96,6 +96,7 @@ cdef class Worker:
         self.params.value_scaling = VALUE_SCALINGS[settings.value_scaling]
         self.params.transpositions = settings.transpositions
         self.params.prior_weight = settings.prior_weight
+        self.params.net_priors = PRIOR_SOURCES[settings.priors]
         self.params.root_policy = root_policy
         self.params.opponent_nodes = opponent_nodes
         self.params.chance = CHANCE_RULES[settings.chance]
@@ -137,6 +138,7 @@ cdef class Worker:
     ROOT_POLICIES = ROOT_POLICIES
     OPPONENT_NODES = OPPONENT_NODES
     CHANCE_RULES = CHANCE_RULES
+    PRIOR_SOURCES = PRIOR_SOURCES
 
     cdef int _set_worlds(self, list worlds, list weights) except -1:
         """The sampler's worlds (full states of the searcher's information

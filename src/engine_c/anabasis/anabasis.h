@@ -430,6 +430,10 @@ void ana_net_side(const AnaTables *t, const AnaState *s, int p, XenNetSide *side
 /* The network's value in [-1, 1] for `player` (the hand-set ana_evaluate
  * while the tables hold no network; the exact result at the end). */
 double ana_evaluate_net(const AnaTables *t, const AnaState *s, int player);
+/* The network policy head's logit of each of `count` codes for the player to
+ * move (network.h); 0 while the tables hold no network, else 1. */
+int ana_policy_logits(const AnaTables *t, const AnaState *s, int count, const XenCode *codes,
+                      double *out);
 /* One decision of the playout policy ("attack-first"). */
 XenCode ana_playout_action(const AnaTables *t, const AnaState *s, XenRng *rng);
 /* At a decision node: ana_legal_actions' list[xen_rng_below(rng, n)], drawn

@@ -417,6 +417,10 @@ void hero_net_side(const HeroTables *t, const HeroState *s, int p, XenNetSide *s
 /* The network's value in [-1, 1] for `player` (the hand-set hero_evaluate
  * while the tables hold no network; the exact result at the end). */
 double hero_evaluate_net(const HeroTables *t, const HeroState *s, int player);
+/* The network policy head's logit of each of `count` codes for the player to
+ * move (network.h); 0 while the tables hold no network, else 1. */
+int hero_policy_logits(const HeroTables *t, const HeroState *s, int count, const XenCode *codes,
+                       double *out);
 
 /* The playout policy at a decision node (playout.c): a uniformly random
  * legal code, with the few corrections documented there (playout.c). */
