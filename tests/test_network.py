@@ -22,6 +22,8 @@ from xenophon.kernel.evaluation import (
 from xenophon.lab import network as net
 from xenophon.lab.learnlog import logged_game, read_log, write_shard
 from xenophon.play.players import make_bot
+from xenophon.search.ismcts import Worker
+from xenophon.search.settings import SearchSettings
 
 HERO = GAMES["hero"]
 
@@ -198,6 +200,37 @@ def test_c_and_numpy_agree_on_the_policy_logits(tmp_path, game):
         checked += len(set(np.round(c, 9))) > 1
     assert checked >= 5, "the logits should differ between moves"
     assert state.backend.policy_logits(codes) is None  # the game's tables: no network
+
+
+def root_priors(state, path, resample):
+    """The root's priors with priors=net after a few iterations of one worker
+    (a perfect-information one, without `resample`, expands its root on the
+    state itself)."""
+    settings = SearchSettings(
+        iterations=10, evaluation="net", weights=str(path), priors="net", prior_weight=1.0
+    ).for_game(state.game)
+    api, tables = state.game.search_interface("net", str(path))
+    player = state.current_player
+    worker = Worker(api, tables, state.to_bytes(), player, 1, settings, resample, 1 << 20, 0)
+    worker.run(10, 0)
+    return dict(worker.root_priors())
+
+
+def test_the_network_priors_are_the_softmax_of_the_logits(tmp_path):
+    path = written(tmp_path, with_random_policy(random_network(HERO(1))))
+    tables = tables_for(HERO(1), "net", str(path))
+    for state in positions()[:8]:
+        codes = state.legal_actions()
+        logits = np.asarray(
+            state.game._core().CoreState.from_bytes(tables, state.to_bytes()).policy_logits(codes)
+        )
+        softmax = np.exp(logits - logits.max()) / np.exp(logits - logits.max()).sum()
+        on_state = root_priors(state, path, resample=False)
+        assert [on_state[code] for code in codes] == pytest.approx(softmax, abs=1e-6)
+        sampled = root_priors(state, path, resample=True)  # on a world sampled from the seat's view
+        assert sorted(sampled) == sorted(codes)
+        assert sum(sampled.values()) == pytest.approx(1, abs=1e-6)
+        assert min(sampled.values()) > 0
 
 
 def net_priors_spec(path, iterations=300, **more):

@@ -460,7 +460,9 @@ def network_logits(
     side of the player to move (the reference of the C logits,
     tests/test_network.py)."""
     params = _as_in_c(network)
-    b = _positions(network, [own], [enemy], [x], np.asarray([turn]))
+    b = _positions(
+        network, np.asarray([own]), np.asarray([enemy]), np.asarray([x]), np.asarray([turn])
+    )
     mine, _ = _accumulators(params, b)
     bucket = buckets_of(np.asarray(codes), len(params["policy_bias"]))
     return params["policy"][bucket] @ np.clip(mine[0], 0, 1) + params["policy_bias"][bucket]

@@ -321,18 +321,33 @@ cdef class Worker:
             return None
         return self.legal[node.proven_index]
 
+    cdef ActionStat *_root_stats(self, int *n):
+        """The root node's statistics (NULL: no root, or not expanded yet),
+        its actions in `self.legal` and their number in `n`."""
+        cdef Node *node = self._root_node(n)
+        if node == NULL or not node.expanded:
+            return NULL
+        return stats_of(self.tree, node)
+
     def root_statistics(self):
         """[(code, visits, value_sum, halvings)] of the root node for the
         player to move; halvings: the rounds of the root's sequential halving
         the action survived (0 without it)."""
         cdef int n = 0
-        cdef ActionStat *stats
-        cdef Node *node = self._root_node(&n)
-        if node == NULL or not node.expanded:
+        cdef ActionStat *stats = self._root_stats(&n)
+        if stats == NULL:
             return []
-        stats = stats_of(self.tree, node)
         return [(self.legal[i], stats[i].visits, <double>stats[i].value_sum,
                  self.halving.survived[i] if self.halving.started else 0) for i in range(n)]
+
+    def root_priors(self):
+        """[(code, prior)] of the root node's actions (set_priors; all 0
+        without prior_weight, empty before the root is expanded)."""
+        cdef int n = 0
+        cdef ActionStat *stats = self._root_stats(&n)
+        if stats == NULL:
+            return []
+        return [(self.legal[i], <double>stats[i].prior) for i in range(n)]
 
     def principal_variation(self, int first_code, int length, uint64_t seed):
         """The most visited line after `first_code`, followed in one world
