@@ -12,6 +12,8 @@ probability over the rest of the turn, than a move a search played.
     python bench/puzzles.py --level strong --settings root_policy=auto   # other settings
     python bench/puzzles.py --level strong --settings 'anabasis:weights=A;hero:weights=B'
     python bench/puzzles.py --level strong --seeds 20   # how often 20 seeds agree (below)
+    python bench/puzzles.py --game hero --open   # one game's open half (what tuning may see)
+    python bench/puzzles.py recheck hero --worlds 64 --pattern guard   # solved again, more worlds
 
 A puzzle is one JSON line: the position (its state dict, the truth the
 search resamples from the seat's information), the seat, every move's value
@@ -465,10 +467,14 @@ def choice(job: tuple[dict, str, int, str | None]) -> tuple[str, str | None, flo
     return puzzle["id"], move, time.process_time() - started
 
 
+def right_by(values: dict, move: str) -> bool:
+    """`move` is less than MARGIN below the best of `values`."""
+    return max(values.values()) - values[move] < MARGIN
+
+
 def is_right(puzzle: dict, move: str) -> bool:
     """The move is less than MARGIN below the solver's best."""
-    values = puzzle["values"]
-    return values[puzzle["best"]] - values[move] < MARGIN
+    return right_by(puzzle["values"], move)
 
 
 def in_quick_subset(puzzle: dict) -> bool:
@@ -477,12 +483,16 @@ def in_quick_subset(puzzle: dict) -> bool:
     return int(position_key(puzzle["state"], puzzle["seat"])[-2], 16) % 4 == 0
 
 
-def selected(held_out_only: bool, quick: bool, games=GAMES) -> list[dict]:
+def selected(held_out_only: bool, quick: bool, games=GAMES, open_only: bool = False) -> list[dict]:
+    """The puzzles measured: held-out only, open only (what tuning may look
+    at) or both, the quick quarter or all, of `games`."""
     return [
         puzzle
         for game_name in games
         for puzzle in load(game_name)
-        if (puzzle["held_out"] or not held_out_only) and (in_quick_subset(puzzle) or not quick)
+        if (puzzle["held_out"] or not held_out_only)
+        and not (puzzle["held_out"] and open_only)
+        and (in_quick_subset(puzzle) or not quick)
     ]
 
 
@@ -501,7 +511,9 @@ def choices(puzzles: list[dict], level: str, seed: int, settings, processes: int
     return chosen, cpu
 
 
-def report(puzzles: list[dict], chosen: dict, held_out_only: bool) -> list[str]:
+def report(
+    puzzles: list[dict], chosen: dict, held_out_only: bool, open_only: bool = False
+) -> list[str]:
     """Solved counts per game and pattern, open and held-out, and each game's totals."""
     counts: Counter = Counter()
     for puzzle in puzzles:
@@ -513,7 +525,7 @@ def report(puzzles: list[dict], chosen: dict, held_out_only: bool) -> list[str]:
         for pattern in (puzzle["pattern"], "all"):
             counts[(puzzle["game"], pattern, part, "all")] += 1
             counts[(puzzle["game"], pattern, part, "solved")] += is_right(puzzle, move)
-    parts = ("held-out",) if held_out_only else ("open", "held-out")
+    parts = ("held-out",) if held_out_only else ("open",) if open_only else ("open", "held-out")
     lines = []
     for game_name in sorted({puzzle["game"] for puzzle in puzzles}):
         unreadable = counts[(game_name, "unreadable")]
@@ -544,15 +556,17 @@ def measure(
     processes: int = 2,
     record: Path | None = None,
     against: Path | None = None,
+    games=GAMES,
+    open_only: bool = False,
 ) -> None:
     given = f" with {settings}" if settings else ""
     subset = ", quick subset" if quick else ""
     print(f"level {level}{given}{subset}: puzzles solved (a move within {MARGIN:.0%} of the best)")
-    puzzles = selected(held_out_only, quick)
+    puzzles = selected(held_out_only, quick, games, open_only)
     started = time.monotonic()
     chosen, cpu = choices(puzzles, level, seed, settings, processes)
     wall = time.monotonic() - started
-    print("\n".join(report(puzzles, chosen, held_out_only)))
+    print("\n".join(report(puzzles, chosen, held_out_only, open_only)))
     print(f"  {len(puzzles)} puzzles in {wall:.0f} s, {cpu:.0f} s of CPU ({processes} processes)")
     if record:
         record.write_text(json.dumps(chosen, indent=0, sort_keys=True) + "\n")
@@ -605,6 +619,62 @@ def agreement(level: str, seeds: int, settings: str | None = None) -> None:
         print(f"  {game_name}: {met}/{len(counts)} puzzles with at least {seeds - seeds // 20}")
 
 
+#: a recheck's budget a puzzle: far above the harvest's, the worlds being many more
+RECHECK_BUDGET = Budget(seconds=120.0, nodes=50_000_000)
+
+
+def resolved(puzzle: dict, worlds: int, seed: int = 0) -> dict | None:
+    """Every move's value solved again over `worlds` worlds (None when the
+    solver does not finish every move, or the state reader refuses the
+    position)."""
+    state = position(puzzle)
+    if state is None:
+        return None
+    result = solve(state, puzzle["seat"], worlds=worlds, budget=RECHECK_BUDGET, seed=seed)
+    if any(value.win is None for value in result.moves):
+        return None
+    return {value.move.text: value.win for value in result.moves}
+
+
+def recheck(game_names: list[str], worlds: int, pattern: str | None, against: Path | None) -> None:
+    """Each puzzle (of `pattern`, or all) solved again with `worlds` worlds:
+    does its played move stay MARGIN below the best? The harvest averaged
+    WORLDS worlds, so an answer that rests on how those few drew the hidden
+    cards (the opponent's fast operations, in Hero) does not survive. With
+    `against` (a --record file), the recorded moves right by the new values."""
+    recorded = json.loads(against.read_text()) if against else {}
+    print(f"solved again with {worlds} worlds: the played move still {MARGIN:.0%} below the best")
+    counts: Counter = Counter()
+    for game_name in game_names:
+        for puzzle in load(game_name):
+            if pattern and puzzle["pattern"] != pattern:
+                continue
+            key = (game_name, puzzle["pattern"], "held-out" if puzzle["held_out"] else "open")
+            values = resolved(puzzle, worlds)
+            if values is None:
+                counts[(*key, "unsolved")] += 1
+                continue
+            counts[(*key, "all")] += 1
+            survives = not right_by(values, puzzle["played"])
+            counts[(*key, "survive")] += survives
+            move = recorded.get(puzzle["id"])
+            counts[(*key, "recorded right")] += bool(move) and right_by(values, move)
+            if not survives:
+                best, played = puzzle["best"], puzzle["played"]
+                print(
+                    f"  {puzzle['id']} does not survive: {best} {puzzle['values'][best]:.3f}"
+                    f" -> {values[best]:.3f}, {played} {puzzle['values'][played]:.3f}"
+                    f" -> {values[played]:.3f}"
+                )
+    for key in sorted({key[:3] for key in counts}):
+        cells = [f"{counts[(*key, 'survive')]}/{counts[(*key, 'all')]} survive"]
+        if recorded:
+            cells.append(f"recorded move right {counts[(*key, 'recorded right')]}")
+        if counts[(*key, "unsolved")]:
+            cells.append(f"{counts[(*key, 'unsolved')]} not solved")
+        print(f"  {key[0]:9} {key[1]:20} {key[2]:8} " + ", ".join(cells))
+
+
 def relabel() -> None:
     """Rewrites each puzzle's pattern as `classify` reads it (ids, split and
     everything else unchanged)."""
@@ -633,15 +703,17 @@ def main() -> int:
     parser.add_argument(
         "command",
         nargs="?",
-        choices=("harvest", "build", "relabel"),
-        help="harvest, build or relabel",
+        choices=("harvest", "build", "relabel", "recheck"),
+        help="harvest, build, relabel or recheck",
     )
     parser.add_argument("game", nargs="?", choices=GAMES)
     parser.add_argument("--games", type=int, default=4)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--processes", type=int, default=2, help="processes (default 2)")
     parser.add_argument("--level", default="strong", help="the level measured (default strong)")
-    parser.add_argument("--held-out", action="store_true", help="measure the held-out half only")
+    half = parser.add_mutually_exclusive_group()
+    half.add_argument("--held-out", action="store_true", help="measure the held-out half only")
+    half.add_argument("--open", action="store_true", help="measure the open half only")
     parser.add_argument(
         "--settings",
         help="search settings at the level's budget, e.g. 'root_policy=auto', or per "
@@ -655,15 +727,28 @@ def main() -> int:
     parser.add_argument(
         "--seeds", type=int, help="count how often this many search seeds agree (separated puzzles)"
     )
+    parser.add_argument(
+        "--worlds", type=int, default=64, help="recheck: worlds a solve averages (default 64)"
+    )
+    parser.add_argument("--game", choices=GAMES, dest="measured", help="measure this game only")
+    parser.add_argument("--pattern", choices=PATTERNS, help="recheck: this pattern's puzzles only")
     args = parser.parse_args()
+    games = [args.game] if args.game else list(GAMES)
     if args.command == "harvest":
-        harvest([args.game] if args.game else list(GAMES), args.games, args.seed, args.processes)
+        harvest(games, args.games, args.seed, args.processes)
         return 0
     if args.command == "build":
         build()
         return 0
     if args.command == "relabel":
         relabel()
+        return 0
+    if args.command == "recheck":
+        if not 1 <= args.worlds <= 1000:
+            parser.error("--worlds must be from 1 to 1000")
+        if args.against is not None and not args.against.is_file():
+            parser.error(f"no record file {args.against}")
+        recheck(games, args.worlds, args.pattern, args.against)
         return 0
     problem = input_problem(args.level, args.against)
     if problem:
@@ -683,6 +768,8 @@ def main() -> int:
         args.processes,
         args.record,
         args.against,
+        [args.measured] if args.measured else list(GAMES),
+        args.open,
     )
     return 0
 

@@ -161,3 +161,28 @@ def test_every_hand_built_puzzle_comes_from_a_builder_of_its_pattern(puzzles):
     position = puzzles.catapult_rally_position()  # the builders still build what they built
     anabasis_30 = next(p for p in puzzles.load("anabasis") if p["id"] == "anabasis-30")
     assert position.to_dict() == anabasis_30["state"]
+
+
+def test_the_open_half_alone_leaves_the_held_out_half_unseen(puzzles):
+    open_half = puzzles.selected(False, False, ("hero",), open_only=True)
+    assert open_half and all(p["game"] == "hero" and not p["held_out"] for p in open_half)
+    every = puzzles.selected(False, False, ("hero",))
+    assert len(open_half) == sum(not p["held_out"] for p in every)
+    chosen = {p["id"]: p["best"] for p in open_half}
+    lines = puzzles.report(open_half, chosen, held_out_only=False, open_only=True)
+    assert lines and not any("held-out" in line for line in lines)
+
+
+def test_a_recheck_solves_again_and_counts_what_survives(puzzles, monkeypatch, tmp_path, capsys):
+    puzzle = next(p for p in puzzles.load("hero") if p["id"] == "hero-3")
+    monkeypatch.setattr(puzzles, "load", lambda game_name: [puzzle] if game_name == "hero" else [])
+    record = tmp_path / "record.json"
+    record.write_text('{"hero-3": "end"}')
+    puzzles.recheck(["hero"], 2, "guard", record)
+    summary = capsys.readouterr().out.splitlines()[-1].split()
+    assert summary[:3] == ["hero", "guard", "open"]
+    assert summary[3] in ("0/1", "1/1") and "recorded move right 1" in " ".join(summary)
+    values = puzzles.resolved(puzzle, 2)
+    assert set(values) == set(puzzle["values"]) and puzzles.right_by(
+        values, max(values, key=values.get)
+    )
