@@ -122,7 +122,7 @@ def test_a_worker_refuses_a_shared_tree_with_halving():
             state.to_bytes(),
             state.current_player,
             1,
-            bot.search_settings,
+            bot.search_settings.for_game(state.game),
             True,
             1 << 20,
             2,

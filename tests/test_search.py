@@ -4,6 +4,7 @@ results are reproducible, budgets and memory caps hold, tactics are found."""
 import math
 import random
 import threading
+from types import SimpleNamespace
 
 import pytest
 
@@ -14,6 +15,7 @@ from xenophon.hero import Game as HeroGame
 from xenophon.kernel.errors import XenophonError
 from xenophon.lab.tournament import play_match
 from xenophon.play.players import make_bot
+from xenophon.search import settings as settings_module
 from xenophon.search.bots import (
     PRESETS,
     CheatingUCTBot,
@@ -547,6 +549,20 @@ def test_the_default_root_policy_is_the_games_own(game, policy):
     assert SearchSettings(iterations=50_000, root_policy="forced").for_game(game).root_rule == (
         "forced"
     )
+
+
+def test_a_games_own_tree_option_a_shared_tree_cannot_take_is_left_out(monkeypatch):
+    """A game's own `opponent_nodes=fused` (or halving) does not reach a
+    shared tree, which cannot take it: that search keeps v2's value."""
+    monkeypatch.setattr(
+        settings_module,
+        "find_plugin",
+        lambda name: SimpleNamespace(tree_defaults={"opponent_nodes": "fused"}),
+    )
+    game = SimpleNamespace(name="a game with fused nodes")
+    alone = SearchSettings(iterations=50_000).for_game(game)
+    shared = SearchSettings(iterations=50_000, workers=2, parallel="shared").for_game(game)
+    assert (alone.opponent_nodes, shared.opponent_nodes) == ("fused", "own")
 
 
 def test_a_default_anabasis_search_halves_from_its_budget_on():

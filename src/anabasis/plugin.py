@@ -68,5 +68,5 @@ PLUGIN = GamePlugin(
     futile_moves=futile_moves,
     # sequential halving from 10,000 iterations on: it won its GSPRT here
     # (issue 47, docs/search.md "The root by budget")
-    root_policy="auto",
+    tree_defaults={"root_policy": "auto"},
 )

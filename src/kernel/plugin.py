@@ -193,10 +193,11 @@ class GamePlugin:
     #: leaves them out of its root unless every legal move is one. It reads
     #: only what that player sees. None: the game names none
     futile_moves: Callable[[State], list[int]] | None = None
-    #: the search's root policy when its settings leave it to the game (the
-    #: default preset's; xenophon.search.settings, "root_policy"): a rule
-    #: is a game's default once it has won that game's match
-    root_policy: str = "uct"
+    #: the search's tree options where its settings leave them to the game
+    #: (the default preset's; xenophon.search.settings.GAME_TREE_OPTIONS,
+    #: e.g. {"root_policy": "auto"}): a rule becomes a game's default once it
+    #: has won that game's match; an option not named is the v2 preset's
+    tree_defaults: Mapping[str, str] = field(default_factory=dict)
 
 
 class PluginError(XenophonError):

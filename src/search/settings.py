@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass, fields, replace
+from functools import lru_cache
 from typing import Any
 
 from xenophon.kernel.errors import XenophonError, shown
@@ -97,10 +98,15 @@ PRESETS: dict[str, dict[str, Any]] = {
 #: `v2` is v1 drawing the move to play among root moves equal in visits and
 #: value (docs/search.md, "The final move among equals"), the default
 PRESETS["v2"] = {**PRESETS["v1"], "ties": "random"}
-#: `v3` is v2 with each game's own root policy (GamePlugin.root_policy;
-#: docs/search.md, "The root by budget"), the default
-PRESETS["v3"] = {**PRESETS["v2"], "root_policy": None}
+#: the tree options the default preset leaves to each game: the game's own
+#: (GamePlugin.tree_defaults, a rule that won that game's match), else v2's
+GAME_TREE_OPTIONS = ("root_policy", "opponent_nodes")
+#: `v3` is v2 with each game's own root policy and opponent nodes
+#: (docs/search.md, "The root by budget"), the default
+PRESETS["v3"] = {**PRESETS["v2"], **dict.fromkeys(GAME_TREE_OPTIONS)}
 DEFAULT_PRESET = "v3"
+#: the tree options a shared tree (`parallel` shared) cannot take
+NOT_IN_A_SHARED_TREE = {"root_policy": "halving", "opponent_nodes": "fused"}
 
 
 class SettingError(XenophonError, ValueError):
@@ -216,7 +222,7 @@ SETTINGS: dict[str, Setting] = {
     "priors": Setting(str, choices=PRIOR_SOURCES),
     "root_policy": Setting(str, choices=ROOT_POLICY_CHOICES, none_allowed=True),
     "chance": Setting(str, choices=tuple(Worker.CHANCE_RULES)),
-    "opponent_nodes": Setting(str, choices=tuple(Worker.OPPONENT_NODES)),
+    "opponent_nodes": Setting(str, choices=tuple(Worker.OPPONENT_NODES), none_allowed=True),
     "ties": Setting(str, choices=TIE_RULES),
     "futile_moves": Setting(str, choices=FUTILE_RULES),
     # where the worlds a search samples come from (xenophon.search.world_sampling)
@@ -288,7 +294,8 @@ class SearchSettings:
     root_policy: str | None = None
     # whose information set keys the other player's nodes: their own
     # ("own", split by the hand of each sampled world) or the searcher's
-    # ("searcher": one node for the hands the searcher cannot tell apart)
+    # ("searcher": one node for the hands the searcher cannot tell apart);
+    # None after the preset: the game's own (`for_game`)
     opponent_nodes: str | None = None
     # the move played among root moves equal in visits and value: with
     # "first" the lowest code, `end`, so a won position whose every move
@@ -372,8 +379,8 @@ class SearchSettings:
             raise SettingError("'priors' net needs a 'prior_weight' above 0 to be used")
         if self.iterations is None and self.time_limit is None:
             raise SettingError("a search needs an iteration budget, a time budget, or both")
-        if self.parallel == "shared" and (
-            self.root_policy == "halving" or self.opponent_nodes == "fused"
+        if self.parallel == "shared" and any(
+            getattr(self, name) == value for name, value in NOT_IN_A_SHARED_TREE.items()
         ):
             raise SettingError(
                 "'parallel' shared takes neither root_policy halving nor opponent_nodes fused"
@@ -381,12 +388,11 @@ class SearchSettings:
         check_tree_memory(self.memory_bytes, 1 if self.parallel == "shared" else self.workers)
 
     def for_game(self, game: Any) -> SearchSettings:
-        """These settings for a search of `game`: a root policy the settings
-        leave to the game (the default preset's) is the game's own."""
-        if self.root_policy is not None:
+        """These settings for a search of `game`: the tree options they leave
+        to the game (the default preset's) are the game's own."""
+        if all(getattr(self, name) is not None for name in GAME_TREE_OPTIONS):
             return self
-        plugin = find_plugin(game.name)
-        return replace(self, root_policy=plugin.root_policy if plugin else "uct")
+        return settings_for_game(self, game.name)
 
     @property
     def root_rule(self) -> str:
@@ -426,6 +432,25 @@ class SearchSettings:
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+@lru_cache(maxsize=64)
+def settings_for_game(settings: SearchSettings, game_name: str) -> SearchSettings:
+    """`settings` with each tree option they leave to the game filled in: the
+    game's own where it has one a shared tree can take, else v2's (made once
+    per settings and game: a search asks at every decision)."""
+    plugin = find_plugin(game_name)
+    own = dict(plugin.tree_defaults) if plugin else {}
+    if settings.parallel == "shared":
+        own = {k: v for k, v in own.items() if NOT_IN_A_SHARED_TREE.get(k) != v}
+    return replace(
+        settings,
+        **{
+            name: own.get(name, PRESETS["v2"][name])
+            for name in GAME_TREE_OPTIONS
+            if getattr(settings, name) is None
+        },
+    )
 
 
 #: the names of the search settings (a bot reads them as its attributes)
