@@ -537,17 +537,26 @@ def test_auto_root_halves_above_its_budget_only():
 
 
 @pytest.mark.parametrize(
-    "game, policy", [(AnabasisGame(seed=1), "auto"), (HeroGame(seed=1), "uct")]
+    "game, policy, nodes",
+    [(AnabasisGame(seed=1), "auto", "own"), (HeroGame(seed=1), "uct", "fused")],
 )
-def test_the_default_root_policy_is_the_games_own(game, policy):
-    """The default preset leaves the root policy to the game (auto where it
-    won its match); a policy given, or preset v2's, is kept."""
+def test_the_default_tree_options_are_the_games_own(game, policy, nodes):
+    """The default preset leaves the root policy and the opponent nodes to the
+    game (each rule where it won its match); a value given, preset v2's, and
+    the perfect-information baselines' are kept."""
     large = SearchSettings(iterations=HALVING_FROM_ITERATIONS)
     assert large.for_game(game).root_policy == policy
+    assert large.for_game(game).opponent_nodes == nodes
     assert large.for_game(game).root_rule == ("halving" if policy == "auto" else "uct")
+    assert large.for_game(game, own=False).root_rule == "uct"
+    assert large.for_game(game, own=False).opponent_nodes == "own"
     assert SearchSettings(iterations=50_000, preset="v2").for_game(game).root_rule == "uct"
+    assert SearchSettings(iterations=50_000, preset="v2").for_game(game).opponent_nodes == "own"
     assert SearchSettings(iterations=50_000, root_policy="forced").for_game(game).root_rule == (
         "forced"
+    )
+    assert SearchSettings(iterations=9, opponent_nodes="own").for_game(game).opponent_nodes == (
+        "own"
     )
 
 
@@ -720,7 +729,7 @@ def test_fused_nodes_merge_the_opponents_hidden_hands():
     iterations make fewer nodes, and some fused node was reached with
     different actions legal (its actions outnumber those legal at a visit)."""
     state = hero_opening()
-    own = searched_tree(state, 5000)
+    own = searched_tree(state, 5000, opponent_nodes="own")
     fused = searched_tree(state, 5000, opponent_nodes="fused")
     assert fused.nodes < own.nodes
     assert any(

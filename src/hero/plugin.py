@@ -152,6 +152,9 @@ PLUGIN = GamePlugin(
     reference_features="xenophon.hero.oracle_features",
     benchmark_spec=benchmark_spec,
     best_at_equal_time={},
+    # the defender's guards are found where its nodes are keyed by the
+    # searcher's information (issue 47, docs/search.md "Hero's guard puzzles")
+    tree_defaults={"opponent_nodes": "fused"},
     spec_forms=(NAME, f"{NAME} with two decks joined by '{DECK_SEPARATOR}'"),
     spec_example=decks_spec(*DEFAULT_DECKS),
     spec_example_note="prebuilt names or deck files",

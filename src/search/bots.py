@@ -212,6 +212,13 @@ class SearchBot(Bot):
         """The playout turns before the evaluation in a search of `game`."""
         return self.search_settings.cutoff_for(game)
 
+    def _settings_for(self, game: Any) -> SearchSettings:
+        """The settings of a search of `game`: the game's own tree options
+        where the settings leave them to it, in an information-set search;
+        the perfect-information baselines (PIMC, cheating UCT) keep v2's, as
+        they were measured."""
+        return self.search_settings.for_game(game, own=self.resample)
+
     # -- running workers ----------------------------------------------------
     def _workers_for(
         self,
@@ -235,7 +242,7 @@ class SearchBot(Bot):
                 root,
                 player,
                 (base + index * 104_729) & (2**63 - 1),
-                self.search_settings.for_game(state.game),
+                self._settings_for(state.game),
                 self.resample,
                 memory_bytes // count,
                 self.cutoff_for(state.game),
@@ -326,7 +333,7 @@ class SearchBot(Bot):
             mean = value_sum / visits if visits else 0.0
             probability = (mean + 1) / 2
             stats.append((code, int(visits), probability, halvings))
-        rule = self.search_settings.for_game(state.game).root_rule
+        rule = self._settings_for(state.game).root_rule
         stats.sort(key=lambda s: self._rank_key(rule, s[1], s[2], s[3], s[0]))
         proven = self._proven_root_move(workers)
         if proven is not None:
@@ -608,7 +615,7 @@ class PIMCBot(SearchBot):
         start = time.perf_counter()
         votes: dict[int, int] = {}
         all_workers = []
-        rule = self.search_settings.for_game(state.game).root_rule
+        rule = self._settings_for(state.game).root_rule
         share = search_time(self.time_limit) / self.worlds if self.time_limit else 0.0
         for _ in range(self.worlds):
             world = state.resample(player, self.rng)

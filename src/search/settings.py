@@ -387,12 +387,13 @@ class SearchSettings:
             )
         check_tree_memory(self.memory_bytes, 1 if self.parallel == "shared" else self.workers)
 
-    def for_game(self, game: Any) -> SearchSettings:
+    def for_game(self, game: Any, own: bool = True) -> SearchSettings:
         """These settings for a search of `game`: the tree options they leave
-        to the game (the default preset's) are the game's own."""
+        to the game (the default preset's) are the game's own, or with
+        `own` False (a baseline that must stay as it was measured) v2's."""
         if all(getattr(self, name) is not None for name in GAME_TREE_OPTIONS):
             return self
-        return settings_for_game(self, game.name)
+        return settings_for_game(self, game.name if own else None)
 
     @property
     def root_rule(self) -> str:
@@ -435,11 +436,12 @@ class SearchSettings:
 
 
 @lru_cache(maxsize=64)
-def settings_for_game(settings: SearchSettings, game_name: str) -> SearchSettings:
+def settings_for_game(settings: SearchSettings, game_name: str | None) -> SearchSettings:
     """`settings` with each tree option they leave to the game filled in: the
-    game's own where it has one a shared tree can take, else v2's (made once
-    per settings and game: a search asks at every decision)."""
-    plugin = find_plugin(game_name)
+    game's own where it has one a shared tree can take, else (and for no
+    game) v2's (made once per settings and game: a search asks at every
+    decision)."""
+    plugin = find_plugin(game_name) if game_name else None
     own = dict(plugin.tree_defaults) if plugin else {}
     if settings.parallel == "shared":
         own = {k: v for k, v in own.items() if NOT_IN_A_SHARED_TREE.get(k) != v}
