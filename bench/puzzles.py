@@ -401,7 +401,9 @@ def harvest(game_names: list[str], games: int, seed: int, processes: int) -> Non
     jobs = [(name, s) for s in range(seed, seed + games) for name in game_names]
     todo = [(name, s) for name, s in jobs if s not in harvested_seeds(name)]
     found: Counter = Counter()
-    bar = tqdm(total=len(jobs), initial=len(jobs) - len(todo), unit="game")
+    bar = tqdm(
+        total=len(jobs), initial=len(jobs) - len(todo), unit="game", disable=not sys.stderr.isatty()
+    )
     with multiprocessing.Pool(processes) as pool:
         for name, done_seed, puzzles in pool.imap_unordered(harvest_game, todo):
             found[name] += len(append_puzzles(name, puzzles))
@@ -505,7 +507,9 @@ def choices(puzzles: list[dict], level: str, seed: int, settings, processes: int
     chosen, cpu = {}, 0.0
     with multiprocessing.Pool(processes) as pool:
         found = pool.imap_unordered(choice, jobs)
-        for puzzle_id, move, seconds in tqdm(found, total=len(jobs), unit="puzzle", leave=False):
+        for puzzle_id, move, seconds in tqdm(
+            found, total=len(jobs), unit="puzzle", leave=False, disable=not sys.stderr.isatty()
+        ):
             chosen[puzzle_id] = move
             cpu += seconds
     return chosen, cpu
