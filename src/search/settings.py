@@ -103,7 +103,9 @@ PRESETS["v2"] = {**PRESETS["v1"], "ties": "random"}
 GAME_TREE_OPTIONS = ("root_policy", "opponent_nodes")
 #: `v3` is v2 with each game's own root policy and opponent nodes
 #: (docs/search.md, "The root by budget"), the default
-PRESETS["v3"] = {**PRESETS["v2"], **dict.fromkeys(GAME_TREE_OPTIONS)}
+#: the preset whose values fill the options a game does not name
+GAME_FALLBACK_PRESET = "v2"
+PRESETS["v3"] = {**PRESETS[GAME_FALLBACK_PRESET], **dict.fromkeys(GAME_TREE_OPTIONS)}
 DEFAULT_PRESET = "v3"
 #: the tree options a shared tree (`parallel` shared) cannot take
 NOT_IN_A_SHARED_TREE = {"root_policy": "halving", "opponent_nodes": "fused"}
@@ -382,9 +384,8 @@ class SearchSettings:
         if self.parallel == "shared" and any(
             getattr(self, name) == value for name, value in NOT_IN_A_SHARED_TREE.items()
         ):
-            raise SettingError(
-                "'parallel' shared takes neither root_policy halving nor opponent_nodes fused"
-            )
+            refused = " nor ".join(f"{k} {v}" for k, v in NOT_IN_A_SHARED_TREE.items())
+            raise SettingError(f"'parallel' shared takes neither {refused}")
         check_tree_memory(self.memory_bytes, 1 if self.parallel == "shared" else self.workers)
 
     def for_game(self, game: Any, own: bool = True) -> SearchSettings:
@@ -448,7 +449,7 @@ def settings_for_game(settings: SearchSettings, game_name: str | None) -> Search
     return replace(
         settings,
         **{
-            name: own.get(name, PRESETS["v2"][name])
+            name: own.get(name, PRESETS[GAME_FALLBACK_PRESET][name])
             for name in GAME_TREE_OPTIONS
             if getattr(settings, name) is None
         },
