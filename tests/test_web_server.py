@@ -321,6 +321,10 @@ def test_a_page_waits_its_turn_for_the_pool_and_is_told():
 
         waiting, message = await until_told("waiting")
         assert message["ahead"] == 0, message
+        # the pages' messages travel on their own sockets: a searching page's
+        # "thinking" may reach us after the waiting page's "waiting"
+        while searching.count(True) < POOL:
+            await until_told("thinking")
         assert searching.count(True) == POOL and not searching[waiting], searching
         # a searching page closes, so its search stops and the waiting one starts
         await pages[searching.index(True)].socket.close()
