@@ -13,56 +13,17 @@ to a fixed number of deals.
 """
 
 import argparse
-import json
 import sys
 
 from xenophon.kernel.registry import SpecError
 from xenophon.lab.tournament import (
-    GameRecord,
     MatchReport,
     check_sprt,
     deal_scale_llr,
-    game_fields,
     pentanomial_llr,
+    pooled_report,
     sprt_bounds,
 )
-
-
-def pooled_report(paths: list[str]) -> MatchReport:
-    """One report of every game of the files (their deals are told apart by
-    their chance seeds, so the files must not share deals)."""
-    report = None
-    for path in paths:
-        for row in results_rows(path):
-            if "config" in row:
-                config = row["config"]
-                match = (config["game"], config["bot_a"], config["bot_b"])
-                if report is None:
-                    report = MatchReport(*match)
-                elif match != (report.game, report.bot_a, report.bot_b):
-                    sys.exit(f"{path}: another match ({', '.join(match)})")
-            elif "job" in row and report is not None:
-                try:
-                    report.add(GameRecord(**game_fields(row)))
-                except KeyError as missing:
-                    sys.exit(f"{path}: a game line without {missing}")
-    if report is None:
-        sys.exit(f"{paths[0]}: not a match results file (no header line)")
-    return report
-
-
-def results_rows(path: str) -> list[dict]:
-    """The lines of a results file, or one clear line and exit if it cannot be read."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            rows = [json.loads(line) for line in handle if line.strip()]
-    except OSError as error:
-        sys.exit(f"{path}: cannot read ({error.strerror})")
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        sys.exit(f"{path}: not a match results file (a line is not JSON)")
-    if not all(isinstance(row, dict) for row in rows):
-        sys.exit(f"{path}: not a match results file (a line is not a JSON object)")
-    return rows
 
 
 def llr_line(report: MatchReport, elo0: float, elo1: float, logistic: bool = False) -> str:
@@ -95,7 +56,10 @@ def main() -> None:
             check_sprt(*args.llr)
         except SpecError as error:
             parser.error(str(error))
-    report = pooled_report(args.files)
+    try:
+        report = pooled_report(args.files)
+    except SpecError as error:
+        sys.exit(str(error))
     print(report.text())
     if args.llr:
         print(llr_line(report, *args.llr, logistic=args.logistic))

@@ -18,7 +18,13 @@ from xenophon.cli.common import (
 from xenophon.kernel.files import check_output
 from xenophon.kernel.registry import GAMES, SpecError, spec_files
 from xenophon.lab.dealbook import read_book
-from xenophon.lab.tournament import MAX_GAMES, SPRT_SCALES, play_match
+from xenophon.lab.tournament import (
+    MAX_GAMES,
+    SPRT_SCALES,
+    joined_report,
+    play_match,
+    pooled_report,
+)
 
 BOT_HELP = (
     "a bot spec: random, greedy, ismcts:iterations=2000, ismcts:time=0.5 (a time alone: "
@@ -76,6 +82,15 @@ def add_parser(commands: Any) -> None:
         "or logistic Elo of the mean score (Fishtest's)",
     )
     parser.add_argument(
+        "--sprt-after",
+        metavar="FILE",
+        action="append",
+        help="carry on the --sprt test of earlier runs of the same two bots on other "
+        "deals (their --results files; repeat for several): their complete deals "
+        "count first, so a test that reached its cap goes on deciding on new deals; "
+        "the report adds a line of all the games",
+    )
+    parser.add_argument(
         "--json",
         metavar="FILE",
         help="write the games and summary as JSON (checked before the first game)",
@@ -95,6 +110,7 @@ def run(args: argparse.Namespace) -> int:
                 *spec_files(args.game),
                 *([args.results] if args.results else []),
                 *([args.book] if args.book else []),
+                *(args.sprt_after or []),
             ],
             what="match report",
         )
@@ -119,8 +135,12 @@ def run(args: argparse.Namespace) -> int:
         sprt_scale=args.sprt_scale,
         book=book,
         salt=args.bot_salt,
+        sprt_after=args.sprt_after,
     )
     print(report.text())
+    if args.sprt_after:
+        joined = joined_report(pooled_report(args.sprt_after), report)
+        print("with the earlier runs: " + joined.text())
     if args.json:
         report.write_json(args.json)
         print(f"written to {args.json}")

@@ -7,9 +7,11 @@ import math
 import numpy as np
 import pytest
 
+from xenophon.kernel.registry import SpecError
 from xenophon.lab.dealfit import ELO_PER_LOGIT, fit_deals, pair_score
 from xenophon.lab.tournament import (
     DealScaleLLR,
+    EarlierRunsDecide,
     pentanomial,
     pentanomial_score_llr,
     sprt_bounds,
@@ -130,3 +132,61 @@ def test_a_match_stops_on_either_scale_and_the_cap_holds():
         sprt=(0, 5, 0.05, 0.05),
     )  # fmt: skip
     assert capped.games == 6 and capped.sprt is None  # undecided at the cap
+
+
+def test_a_test_carried_on_counts_the_earlier_deals_first():
+    """A run that carries on earlier runs decides at the same deal, with the
+    same LLR, as one run of all the deals would; earlier runs that decided
+    already are refused."""
+    pattern = [(1.0, 1.0), (1.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 0.0), (1.0, 1.0)]
+    deals = [pattern[k % len(pattern)] for k in range(500)]
+
+    def decide(earlier):
+        decided = []
+        stop = sprt_rule((0, 100, 0.05, 0.05), decided, earlier=deals[:earlier])
+        fed = earlier
+        while not stop(deal_lines(fed, *deals[fed])):
+            fed += 1
+        return fed, decided[0]
+
+    at_once, said = decide(0)
+    carried, carried_said = decide(5)
+    assert carried == at_once and carried_said.startswith(said[:-1])
+    assert carried_said.endswith("; 5 deals of earlier runs counted first)")
+    with pytest.raises(EarlierRunsDecide, match="decide the test already: H1 accepted"):
+        sprt_rule((0, 100, 0.05, 0.05), [], earlier=deals[: at_once + 1])
+
+
+def test_a_match_carries_on_the_results_of_an_earlier_run(tmp_path):
+    from xenophon.lab.tournament import finished_match, play_match
+
+    def match(**options):
+        return play_match(
+            "anabasis", "greedy", "random", processes=1, progress=False,
+            sprt=(0, 400, 0.05, 0.05), **options,
+        )  # fmt: skip
+
+    first = str(tmp_path / "first.jsonl")
+    assert match(games=4, seed=1, results=first).sprt is None  # undecided at its cap
+    carried = match(games=200, seed=3, results=str(tmp_path / "on.jsonl"), sprt_after=[first])
+    # the same deals in one run (the book's order), the bots seeded by the deal
+    at_once = match(games=200, book=list(range(1, 200)))
+    assert carried.games + 4 == at_once.games
+    assert carried.sprt.startswith(at_once.sprt[:-1]) and "2 deals of earlier runs" in carried.sprt
+    tally = finished_match(
+        "anabasis", "greedy", "random", 200, 3, str(tmp_path / "on.jsonl"),
+        sprt=(0, 400, 0.05, 0.05), sprt_after=[first],
+    )  # fmt: skip
+    assert tally.sprt == carried.sprt and tally.games == carried.games
+    for options, message in [
+        ({"seed": 2, "sprt_after": [first]}, "deal 2 is in the earlier runs too"),
+        ({"seed": 9, "sprt_after": [str(tmp_path / "none.jsonl")]}, "cannot read"),
+    ]:
+        with pytest.raises(SpecError, match=message):
+            match(games=10, **options)
+    with pytest.raises(SpecError, match="another match"):
+        play_match("anabasis", "random", "greedy", games=2, seed=9, processes=1,
+                   progress=False, sprt=(0, 400, 0.05, 0.05), sprt_after=[first])  # fmt: skip
+    with pytest.raises(SpecError, match="go with an SPRT"):
+        play_match("anabasis", "greedy", "random", games=2, seed=9, processes=1,
+                   progress=False, sprt_after=[first])  # fmt: skip

@@ -509,17 +509,48 @@ def check_match(games: int, processes: int | None) -> None:
 
 
 def sprt_rule(
-    sprt: tuple[float, float, float, float], decided: list[str], scale: str = "deal"
+    sprt: tuple[float, float, float, float],
+    decided: list[str],
+    scale: str = "deal",
+    earlier: list[tuple[float, float]] | None = None,
 ) -> Callable[[list[dict[str, Any]]], bool]:
     """The stop rule of `xenophon.lab.jobs.run_jobs` for an SPRT: given each
     job's games (one deal, seats swapped) in job order, true once the GSPRT
     on the pentanomial counts decides (the decision appended to `decided`).
     `scale`: the hypotheses in Elo within a deal (`DealScaleLLR`) or in
-    logistic Elo of the mean score (Fishtest's)."""
+    logistic Elo of the mean score (Fishtest's). `earlier`: bot A's scores
+    from seat 0 and seat 1 on the complete deals of earlier runs of the same
+    test, counted first (a test carried on on new deals); they must not
+    decide it already (`EarlierRunsDecide`)."""
     elo0, elo1, alpha, beta = sprt
     low, high = sprt_bounds(alpha, beta)
     counts = [0] * len(PAIR_POINTS)
     within = DealScaleLLR(elo0, elo1)
+    carried = f"; {len(earlier)} deals of earlier runs counted first" if earlier else ""
+
+    def count(seat0: float, seat1: float) -> tuple[float, str]:
+        if scale == "deal":
+            llr = within.add(seat0, seat1)
+            return llr, (
+                f"Elo within a deal {elo0:g} vs {elo1:g}: mean deal score "
+                f"{within.scores[0]:.2%} vs {within.scores[1]:.2%} at the fitted "
+                f"α {within.fitted[0]:.2f}, τ {within.fitted[1]:.2f}"  # type: ignore[index]
+            )
+        counts[PAIR_POINTS.index(seat0 + seat1)] += 1
+        return pentanomial_llr(counts, elo0, elo1), f"Elo {elo0:g} vs {elo1:g}"
+
+    def decision(llr: float, hypotheses: str) -> str:
+        return (
+            f"{'H1' if llr >= high else 'H0'} accepted (LLR {llr:.2f}, bounds "
+            f"[{low:.2f}, {high:.2f}], {hypotheses}{carried})"
+        )
+
+    llr = 0.0
+    for seat0, seat1 in earlier or []:
+        llr, hypotheses = count(seat0, seat1)
+    if not low < llr < high:
+        decided_before = decision(llr, hypotheses)
+        raise EarlierRunsDecide(f"the earlier runs decide the test already: {decided_before}")
 
     def stop(games: list[dict[str, Any]]) -> bool:
         if len(games) != 2:
@@ -528,26 +559,76 @@ def sprt_rule(
         for game in games:
             record = GameRecord(**game_fields(game))
             by_seat[record.first_seat_of_a] = record.score_of_a
-        if scale == "deal":
-            llr = within.add(*by_seat)
-            hypotheses = (
-                f"Elo within a deal {elo0:g} vs {elo1:g}: mean deal score "
-                f"{within.scores[0]:.2%} vs {within.scores[1]:.2%} at the fitted "
-                f"α {within.fitted[0]:.2f}, τ {within.fitted[1]:.2f}"  # type: ignore[index]
-            )
-        else:
-            counts[PAIR_POINTS.index(sum(by_seat))] += 1
-            llr = pentanomial_llr(counts, elo0, elo1)
-            hypotheses = f"Elo {elo0:g} vs {elo1:g}"
+        llr, hypotheses = count(*by_seat)
         if low < llr < high:
             return False
-        decided.append(
-            f"{'H1' if llr >= high else 'H0'} accepted (LLR {llr:.2f}, bounds "
-            f"[{low:.2f}, {high:.2f}], {hypotheses})"
-        )
+        decided.append(decision(llr, hypotheses))
         return True
 
     return stop
+
+
+class EarlierRunsDecide(SpecError):
+    """A test to carry on whose earlier runs have decided it already."""
+
+
+def pooled_report(paths: list[str]) -> MatchReport:
+    """One report of every game of several results files of one match (the
+    same game and bots) on disjoint deals, e.g. runs with --seed 1 and --seed
+    51 of 100 games each; a file that cannot be read, or of another match, or
+    sharing a deal with another, is a SpecError naming it."""
+    report = None
+    seen: dict[int, str] = {}
+    for path in paths:
+        seeds = set()
+        for row in results_rows(path):
+            if "config" in row:
+                config = row["config"]
+                match = (config["game"], config["bot_a"], config["bot_b"])
+                if report is None:
+                    report = MatchReport(*match)
+                elif match != (report.game, report.bot_a, report.bot_b):
+                    raise SpecError(f"{path}: another match ({', '.join(match)})")
+            elif "job" in row and report is not None:
+                missing = [name for name in RECORD_FIELDS if name not in row]
+                if missing:
+                    raise SpecError(f"{path}: a game line without '{missing[0]}'")
+                record = GameRecord(**game_fields(row))
+                if record.seed in seen and seen[record.seed] != path:
+                    raise SpecError(f"{path}: deal {record.seed} is in {seen[record.seed]} too")
+                seeds.add(record.seed)
+                report.add(record)
+        seen.update(dict.fromkeys(seeds, path))
+    if report is None:
+        raise SpecError(f"{paths[0]}: not a match results file (no header line)")
+    return report
+
+
+def results_rows(path: str) -> list[dict[str, Any]]:
+    """The lines of a match results file (a SpecError naming it if it cannot be read)."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            rows = [json.loads(line) for line in handle if line.strip()]
+    except OSError as error:
+        raise SpecError(f"{path}: cannot read ({error.strerror})") from None
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise SpecError(f"{path}: not a match results file (a line is not JSON)") from None
+    if not all(isinstance(row, dict) for row in rows):
+        raise SpecError(f"{path}: not a match results file (a line is not a JSON object)")
+    return rows
+
+
+#: the fields every game line of a results file has
+RECORD_FIELDS = ("seed", "first_seat_of_a", "returns", "turns", "actions")
+
+
+def complete_deals(report: MatchReport) -> list[tuple[float, float]]:
+    """Bot A's scores from seat 0 and seat 1 on each deal played from both seats."""
+    return [
+        (seat0, seat1)
+        for seat0, seat1 in report.deal_outcomes()
+        if seat0 is not None and seat1 is not None
+    ]
 
 
 def game_fields(line: dict[str, Any]) -> dict[str, Any]:
@@ -566,9 +647,11 @@ def match_config(
     sprt_scale: str = "deal",
     book: list[int] | None = None,
     salt: int = 0,
+    earlier: EarlierRuns | None = None,
 ) -> dict[str, Any]:
     """What identifies a match in its results file (a match without an SPRT,
-    a book or a salt as before these existed, so that its file resumes)."""
+    a book, a salt or earlier runs as before these existed, so that its file
+    resumes)."""
     config: dict[str, Any] = {
         "game": game,
         "bot_a": bot_a,
@@ -583,7 +666,49 @@ def match_config(
         config["deals"] = match_deals(games, seed, book)
     if salt:
         config["salt"] = salt
+    if earlier is not None:
+        config["sprt_after"] = {"files": earlier.paths, "deals": len(earlier.deals)}
     return config
+
+
+@dataclass
+class EarlierRuns:
+    """Earlier runs of a test that a match carries on (`--sprt-after`): the
+    games of their results files and bot A's scores on their complete deals."""
+
+    paths: list[str]
+    report: MatchReport
+    deals: list[tuple[float, float]]
+
+    @classmethod
+    def read(
+        cls, paths: list[str], game: str, bot_a: str, bot_b: str, jobs: list[Job]
+    ) -> EarlierRuns:
+        """The runs of `paths`, which must be of the same game and bots as the
+        match and share no deal with its `jobs` (a SpecError otherwise)."""
+        report = pooled_report(paths)
+        if (report.game, report.bot_a, report.bot_b) != (game, bot_a, bot_b):
+            raise SpecError(
+                f"{paths[0]}: another match ({report.game}, {report.bot_a}, {report.bot_b}): "
+                "only runs of the same game and bots carry on a test"
+            )
+        deals = {job.args["seed"] for job in jobs}
+        shared = sorted({record.seed for record in report.records} & deals)
+        if shared:
+            raise SpecError(
+                f"deal {shared[0]} is in the earlier runs too: carry the test on on other deals "
+                "(another --seed or --book)"
+            )
+        return cls(list(paths), report, complete_deals(report))
+
+
+def joined_report(earlier: MatchReport, report: MatchReport) -> MatchReport:
+    """The games of a match's earlier runs and of `report` as one report
+    (with `report`'s SPRT decision)."""
+    joined = MatchReport(report.game, report.bot_a, report.bot_b, sprt=report.sprt)
+    for record in earlier.records + report.records:
+        joined.add(record)
+    return joined
 
 
 def finished_match(
@@ -597,16 +722,20 @@ def finished_match(
     sprt_scale: str = "deal",
     book: list[int] | None = None,
     salt: int = 0,
+    sprt_after: list[str] | None = None,
 ) -> MatchReport:
     """The report of the deals a match's results file holds so far, in deal
     order, without playing any (the file made by `play_match` with the same
     arguments; with an SPRT, the deals up to its decision if it decided)."""
     jobs = match_jobs(game, bot_a, bot_b, games, seed, book, salt)
-    config = match_config(game, bot_a, bot_b, games, seed, sprt, sprt_scale, book, salt)
+    earlier = EarlierRuns.read(sprt_after, game, bot_a, bot_b, jobs) if sprt_after else None
+    config = match_config(game, bot_a, bot_b, games, seed, sprt, sprt_scale, book, salt, earlier)
     header = results_header("match", config)
     found = read_results(results, header, {job.key for job in jobs})
     decided: list[str] = []
-    stop = sprt_rule(sprt, decided, sprt_scale) if sprt else None
+    stop = (
+        sprt_rule(sprt, decided, sprt_scale, earlier.deals if earlier else None) if sprt else None
+    )
     report = MatchReport(game, bot_a, bot_b)
     for job in jobs:
         if job.key not in found:
@@ -637,6 +766,7 @@ def play_match(
     sprt_scale: str = "deal",
     book: list[int] | None = None,
     salt: int = 0,
+    sprt_after: list[str] | None = None,
 ) -> MatchReport:
     """Plays `games` games, bot A taking seat 0 in even games and seat 1 in odd
     ones; game k uses seed `seed + k // 2` (or the `book`'s deal k // 2, a
@@ -645,13 +775,17 @@ def play_match(
     taken on the deals in order so that it does not depend on scheduling;
     `games` is then the cap. Its Elo are within a deal (`sprt_scale`
     "deal", `DealScaleLLR`) or logistic Elo of the mean score ("logistic").
-    `salt` seeds the bots otherwise (`bot_seed`). The jobs run on `backend`
+    `sprt_after`: results files of earlier runs of the same test on other
+    deals, whose complete deals the SPRT counts first (they must not have
+    decided it). `salt` seeds the bots otherwise (`bot_seed`). The jobs run on `backend`
     (`xenophon.lab.jobs.make_backend`; default a pool of `processes`), each
     appended to the `results` file as it finishes, which `resume` continues.
     Every argument and spec is checked before the first game."""
     check_match(games, processes)
     if sprt:
         check_sprt(*sprt, scale=sprt_scale)
+    elif sprt_after:
+        raise SpecError("earlier runs to carry on (--sprt-after) go with an SPRT (--sprt)")
     bots.Setting(int, 0, 2**31).check("the salt", salt)
     if book is not None and not book:
         raise SpecError("the deal book holds no deal")
@@ -659,8 +793,12 @@ def play_match(
     for spec in (bot_a, bot_b):
         make_bot(spec, 0)
     decided: list[str] = []
-    config = match_config(game, bot_a, bot_b, games, seed, sprt, sprt_scale, book, salt)
     jobs = match_jobs(game, bot_a, bot_b, games, seed, book, salt)
+    earlier = EarlierRuns.read(sprt_after, game, bot_a, bot_b, jobs) if sprt_after else None
+    config = match_config(game, bot_a, bot_b, games, seed, sprt, sprt_scale, book, salt, earlier)
+    stop = (
+        sprt_rule(sprt, decided, sprt_scale, earlier.deals if earlier else None) if sprt else None
+    )
     run = run_jobs(
         jobs,
         results,
@@ -669,10 +807,10 @@ def play_match(
         backend=backend or LocalBackend(min(len(jobs), processes or os.cpu_count() or 1)),
         resume=resume,
         force=force,
-        inputs=spec_files(game),
+        inputs=[*spec_files(game), *(sprt_after or [])],
         progress=progress,
         unit="deal",
-        stop=sprt_rule(sprt, decided, sprt_scale) if sprt else None,
+        stop=stop,
     )
     report = MatchReport(game, bot_a, bot_b, sprt=decided[-1] if decided else None)
     for deal in run.counted(jobs):
