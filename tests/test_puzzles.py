@@ -128,6 +128,21 @@ def test_a_search_answers_a_puzzle(puzzles):
     assert puzzle_id == puzzle["id"] and move in puzzle["values"] and seconds >= 0
 
 
+def test_the_seeds_agreement_counts_each_separated_puzzle(puzzles, capsys):
+    suite = [
+        next(p for p in puzzles.load(game) if puzzles.separated(p) and puzzles.position(p))
+        for game in GAMES
+    ]
+    puzzles.agreement(suite + [{**suite[0], "values": {"a": 0.5, "b": 0.45}}], "50", 3, None, 1)
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "level 50: agreement over 3 seeds"
+    for puzzle in suite:  # the unseparated copy is left out
+        counted = [line for line in lines if line.startswith(f"  {puzzle['id']}: ")]
+        assert len(counted) == 1 and counted[0].split()[1] in {"2/3", "3/3"}
+        assert f"  {puzzle['game']}: " in "\n".join(lines)
+    assert lines[-1].endswith("/1 puzzles with at least 3")
+
+
 def test_a_bad_level_is_one_clear_line(tmp_path):
     import subprocess
     import sys
