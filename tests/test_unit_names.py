@@ -251,3 +251,21 @@ def test_selfplay_writes_its_records_with_the_letters():
     final, _ = replay(written, played)
     assert final.returns() == in_slots.result
     assert [line["move"] for line in written.lines] == [line["move"] for line in in_slots.lines]
+
+
+def test_the_questions_legal_moves_name_units_by_their_letters():
+    """A window's, a defence's and a target's question list the legal
+    answers as 'moves' does: by the units' letters (`guard c`, `play
+    Fireball on op.b`), not by slots (`guard B1`) that shift."""
+    asked = []
+
+    def choose(session):
+        if session.narrator.asks_again(session.state):
+            asked.append(session.narrator.asking(session.state).split("Legal:")[-1])
+        return random.Random(len(asked)).choice(session.state.legal_moves())
+
+    for seed in (11, 12, 13):
+        session = new_game(game_from_spec("hero", seed=seed), 0, "beginner", seed).session(None)
+        play_through(session, bot_for_level("beginner", seed), choose)
+    assert any(re.search(r"(guard|on) (op\.)?[a-z]\b", legal) for legal in asked)
+    assert not [legal for legal in asked if re.search(r"\b(op\.)?[FB][1-5]\b", legal)]

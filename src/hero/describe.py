@@ -213,8 +213,10 @@ class HeroNarrator(Narrator):
     def asking(self, state: State) -> str:
         view = state.view(self.seat)
         phase = view["phase"]
+        # the answers named as 'moves' names them: units by their letters
+        legal = self.as_seen(legal_summary(state), self.seat)
         if view.get("pending"):
-            return f"Choose a target for the card just used. Legal: {legal_summary(state)}."
+            return f"Choose a target for the card just used. Legal: {legal}."
         if phase in ASKED:
             asked = ASKED[phase]
             if self.lettered:
@@ -223,15 +225,15 @@ class HeroNarrator(Narrator):
         if phase == "window":
             return (
                 "The opponent ended their Action phase: this is your window to use a fast "
-                f"operation or the Retainer, or 'pass'. Legal: {legal_summary(state)}."
+                f"operation or the Retainer, or 'pass'. Legal: {legal}."
             )
         if phase == "defend":
             attack = self._attack_line(view, view["active"])
             return (
                 f"{attack[0].upper()}{attack[1:]}: 'guard UNIT' with a standby unit, use a "
-                f"fast operation or the Retainer, or 'pass'. Legal: {legal_summary(state)}."
+                f"fast operation or the Retainer, or 'pass'. Legal: {legal}."
             )
-        return f"{PHASE_WORDS[phase].capitalize()}. Legal: {legal_summary(state)}."
+        return f"{PHASE_WORDS[phase].capitalize()}. Legal: {legal}."
 
     def asks_again(self, state: State) -> bool:
         view = state.view(self.seat)
