@@ -269,3 +269,35 @@ def test_the_questions_legal_moves_name_units_by_their_letters():
         play_through(session, bot_for_level("beginner", seed), choose)
     assert any(re.search(r"(guard|on) (op\.)?[a-z]\b", legal) for legal in asked)
     assert not [legal for legal in asked if re.search(r"\b(op\.)?[FB][1-5]\b", legal)]
+
+
+def test_a_guard_is_said_with_the_unit_that_guards_and_what_it_guards():
+    """A guard (the human's or the AI's) is a line of its own in the story,
+    'the opponent's Forest Guardian (op.d) guards your ...': without it the
+    guard's unit was first met as 'destroyed' or 'takes damage'."""
+    said = []
+    for seed in (11, 12, 13, 14):
+        session = new_game(game_from_spec("hero", seed=seed), seed % 2, "beginner", seed)
+        session = session.session(None)
+        ai, rng = bot_for_level("beginner", seed), random.Random(seed)
+        while session.to_move() != "over":
+            who = session.to_move()
+            if who == "chance":
+                session.chance_step()
+                continue
+            if who == "ai":
+                played = session.ai_play(ai, session.ai_search(ai)).shown
+            else:
+                moves = session.state.legal_moves()
+                guards = [m for m in moves if m.text.startswith("guard")]
+                played = session.human_play(rng.choice(guards or moves)).text
+            lines = session.take_events()
+            if played.startswith("guard"):
+                said.append(lines)
+    assert len(said) >= 2
+    for lines in said:
+        assert re.fullmatch(
+            r"(your|the opponent's) [A-Za-z' ]+ \((op\.)?[a-z]\) guards "
+            r"(your|the opponent's) (avatar|[A-Za-z' ]+ \((op\.)?[a-z]\))",
+            lines[0],
+        ), lines

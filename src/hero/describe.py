@@ -85,8 +85,11 @@ class HeroNarrator(Narrator):
     # -- steps ------------------------------------------------------------------
     def events(self, before: dict, after: dict, actor: int, text: str | None) -> list[str]:
         mover = None if actor == CHANCE else actor
-        self.history.append(self.names.after(before, after, mover, text))
         lines: list[str] = []
+        if actor != CHANCE and text and text.startswith("guard "):
+            # named as it stood before the guard (it may not survive it)
+            lines.append(self._guard_line(before, actor, text.split()[1]))
+        self.history.append(self.names.after(before, after, mover, text))
         if actor != CHANCE and text and text.startswith("attack"):
             lines.append(self._attack_line(after, actor))
         for player in (0, 1):
@@ -102,13 +105,19 @@ class HeroNarrator(Narrator):
     def _attack_line(self, after: dict, actor: int) -> str:
         attack = after.get("attack") or {}
         attacker = self._unit_named(after, actor, attack.get("attacker"))
-        target = attack.get("target")
-        victim = (
-            f"{self.whose(1 - actor)} avatar"
-            if target == "avatar"
-            else self._unit_named(after, 1 - actor, target)
-        )
-        return f"{attacker} attacks {victim}"
+        return f"{attacker} attacks {self._target_named(after, 1 - actor, attack.get('target'))}"
+
+    def _guard_line(self, before: dict, actor: int, slot: str) -> str:
+        """'the opponent's Forest Guardian (op.d) guards the opponent's Wolf
+        Pack (op.k)': `actor`'s unit on `slot` takes the attack's target's place."""
+        guarded = self._target_named(before, actor, (before.get("attack") or {}).get("target"))
+        return f"{self._unit_named(before, actor, slot)} guards {guarded}"
+
+    def _target_named(self, view: dict, owner: int, target: str | None) -> str:
+        """An attack's target, `owner`'s avatar or unit (a slot as the owner names it)."""
+        if target == "avatar":
+            return f"{self.whose(owner)} avatar"
+        return self._unit_named(view, owner, target)
 
     def _unit_named(self, view: dict, owner: int, ref: str | None) -> str:
         """'the opponent's Great Bear (op.F1)' for the unit `ref` (a slot of
