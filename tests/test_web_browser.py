@@ -609,6 +609,19 @@ def test_hints_that_tie_in_percent_are_told_apart(page):
     assert "900 visits" in items[0] and "told apart by their visits" in items[-1]
 
 
+def test_a_hint_with_one_legal_move_says_only_move(page):
+    """With one legal move the hint searches nothing (0 iterations): the page
+    says 'only move: end', as the terminal does, not 'win 50% (0 visits)'
+    sorted by visits."""
+    start_game(page, "anabasis", seat=0, seed="11")
+    assert your_move(page)
+    only = [{"text": "end", "win": 0.5, "visits": 0, "line": [], "anchors": []}]
+    page.evaluate("moves => handle({type: 'analysis', final: true, iterations: 0, moves})", only)
+    items = page.eval_on_selector_all("#analysis li", "lines => lines.map(l => l.textContent)")
+    assert items == ["only move: end"]
+    assert "iterations" not in page.text_content("#thinking")
+
+
 def test_the_hero_board_names_its_phase_as_a_player_would(page):
     """Issue 49, item 6 on the web board: the Hero board's panel said the
     engine's word (`phase action`, `phase window`); it says the phase as the

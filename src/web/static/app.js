@@ -347,6 +347,12 @@ const pctFine = (p, digits) => `${(p * 100).toFixed(digits)}%`;
 function showAnalysis(m) {
   app.analysis = m;
   clearAnalysis();
+  if (m.final && !m.iterations && m.moves.length === 1) {
+    // one legal move: nothing was searched, so no win probability to show
+    $("#thinking").textContent = "";
+    $("#analysis").append(el("li", { "data-move": m.moves[0].text }, `only move: ${m.moves[0].text}`));
+    return;
+  }
   $("#thinking").textContent = m.final ? `${m.iterations} iterations` : `searching… ${m.iterations} iterations`;
   const area = $("#play-board");
   const digits = winDigits(m.moves);
