@@ -470,6 +470,24 @@ def test_the_review_curve_has_axes_and_names_the_terminal_review(page, tmp_path)
     assert "40 iterations" in page.text_content("#review-same")
 
 
+def test_the_review_says_who_won_in_words(page, tmp_path):
+    """A finished record's review says 'seat 0 won', not the record's
+    returns ('result 1 : -1')."""
+    from xenophon.lab.selfplay import selfplay_job
+    from xenophon.play.records import rows_text
+
+    [job] = selfplay_job("hero", {}, ["random", "random"], seed=5)
+    assert job["record"][-1] == {"result": [1.0, -1.0]}
+    path = tmp_path / "game.jsonl"
+    path.write_text(rows_text(job["record"]))
+    page.click("button[data-tab=review]")
+    page.select_option("#review-form select[name=seat]", "1")
+    review_file(page, path, 10)
+    status = page.text_content("#review-status")
+    assert "seen as seat 1" in status and "seat 0 won" in status, status
+    assert "result" not in status, status
+
+
 INTERNAL_CODE = r"[a-z]+_[a-z_]+\(|\(target: "  # e.g. `damage_unit(2000) (target: unit)`
 
 

@@ -406,10 +406,15 @@ function reviewStatus(text, error = false) {
   status.textContent = text;
   status.classList.toggle("error", error);
 }
+// a record's result (the seats' returns) in words
+function outcome(result) {
+  if (!result) return "not finished";
+  return result[0] === result[1] ? "a draw" : `seat ${result[0] > result[1] ? 0 : 1} won`;
+}
 function startReview(m) {
   app.review = { ...m, index: 0, points: [], done: false };
   const where = m.redacted ? `redacted for seat ${m.seat}` : `full record, seen as seat ${m.seat}`;
-  reviewStatus(`${m.game}: ${m.lines.length} lines, ${where}` + (m.result ? `, result ${m.result.join(" : ")}` : ", not finished"));
+  reviewStatus(`${m.game}: ${m.lines.length} lines, ${where}, ${outcome(m.result)}`);
   $("#review-same").replaceChildren(`A mistake: a drop above ${pct(m.threshold)} plus its 95% interval, the move played and the better one each searched with ${m.iterations} iterations. `,
     "The terminal finds the same with ", el("code", {}, m.command),
     " (the same search and seed; another budget or seat gives other values).");
