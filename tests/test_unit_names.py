@@ -301,3 +301,29 @@ def test_a_guard_is_said_with_the_unit_that_guards_and_what_it_guards():
             r"(your|the opponent's) (avatar|[A-Za-z' ]+ \((op\.)?[a-z]\))",
             lines[0],
         ), lines
+
+
+@pytest.mark.parametrize(
+    "typed, example",
+    [
+        ("atack a > avatar", "attack a > op.b|avatar"),
+        ("move", "'move b'"),
+        ("guard", "'guard c'"),
+        ("attack a", "'attack a > op.b'"),
+        ("ability a", "'ability on UNIT'"),
+        ("target", "'target op.b'"),
+        ("play Fireball on", "a unit is missing after 'on'"),
+    ],
+)
+def test_a_malformed_move_is_explained_with_letters(typed, example):
+    """Where the game names units by letters, a malformed move's examples do
+    too ('attack a > op.b'), not by the slots ('attack F1 > op.F2') the
+    question, 'moves' and the rules no longer use."""
+    from xenophon.kernel.errors import XenophonError
+
+    session = new_game(game_from_spec("hero", seed=11), 0, "beginner", 11).session(None)
+    with pytest.raises(XenophonError) as refused:
+        session.human_play(typed)
+    assert example in str(refused.value)
+    said = str(refused.value).replace("its place, F1-F5 or B1-B5 (op.F1-op.B5)", "")
+    assert not re.search(r"\b(op\.)?[FB][1-5]\b|SLOT|slot", said), refused.value

@@ -21,6 +21,7 @@ from xenophon.hero.notation import (
     PLAY,
     RETAINER,
     ROW_SIZE,
+    SLOT_HELP,
     TARGET,
     parse_slot,
     slot_name,
@@ -32,6 +33,22 @@ from xenophon.kernel.game import CHANCE, State, count_text, plural
 from xenophon.kernel.narration import HIDDEN, Narrator, clamp_hp, gained, legal_summary
 
 ROWS = ("front", "back")
+#: the notation's examples (xenophon.hero.notation), which name units by
+#: slots, as the seat writes units where they have letters
+LETTERED_EXAMPLES = {
+    "attack F1 > op.F2": "attack a > op.b",
+    "attack F1 > avatar": "attack a > avatar",
+    "move F1": "move b",
+    "guard B1": "guard c",
+    "target op.F2": "target op.b",
+    "SLOT": "UNIT",
+    "one slot": "one unit",
+    SLOT_HELP: "a unit is its letter on the board (a, b, ...; the opponent's op.a, ...) "
+    "or its place, F1-F5 or B1-B5 (op.F1-op.B5)",
+    "a slot is missing": "a unit is missing",
+    "is not a slot:": "is not a unit:",
+}
+LETTERED_EXAMPLE = re.compile("|".join(re.escape(example) for example in LETTERED_EXAMPLES))
 ASKED = {
     "action": "deploy units, play operations, change a unit's row or use your avatar's "
     "ability; 'end' goes to the battle phase (the opponent may answer first)",
@@ -59,6 +76,11 @@ class HeroNarrator(Narrator):
 
     def read_move(self, text: str) -> str:
         return self.names.notation(text, self.seat) if self.lettered else text
+
+    def refusal(self, message: str) -> str:
+        if not self.lettered:
+            return message
+        return LETTERED_EXAMPLE.sub(lambda match: LETTERED_EXAMPLES[match.group(0)], message)
 
     def labels(self, state: State) -> dict[str, str]:
         names = self.names.covering(state.view(self.seat))
