@@ -292,6 +292,19 @@ def test_cards_on_demand_anabasis(tmp_path):
     assert "no card or square 'Nonsense'" in out
 
 
+def test_a_castle_square_says_whose_castle_and_its_hp():
+    """'card d1' on a castle said 'no card stands on d1': the board draws a
+    castle there, so the square says whose it is and its HP."""
+    from xenophon.kernel.narration import narrator_for
+
+    state = game_from_spec("anabasis", seed=3).new_initial_state()
+    while state.is_chance():
+        state.apply(state.sample_chance(random.Random(3)))
+    narrator = narrator_for(state, 0)
+    assert narrator.card_lines(state, "d1") == ["on d1: your castle, 10 HP left"]
+    assert narrator.card_lines(state, "D6") == ["on d6: the opponent's castle, 10 HP left"]
+
+
 def test_a_card_on_the_board_shows_its_reach_from_its_square():
     typed, session = moves_until(
         "anabasis",

@@ -404,6 +404,12 @@ class AnabasisCards:
             return self.in_slot(view, word)
         if SQUARE.match(word.lower()):
             entry = view["grid"].get(word.lower())
+            castles = {square_name(square): owner for owner, square in CASTLE_SQUARES.items()}
+            if entry is None and word.lower() in castles:
+                owner = castles[word.lower()]
+                hp = clamp_hp(view["players"][owner]["castle_hp"])
+                whose = "your" if owner == self.seat else "the opponent's"
+                return [f"on {word.lower()}: {whose} castle, {hp} HP left"]
             if entry is None:
                 raise KeyError(f"no card stands on {word.lower()}")
             return self.on_board(view, word.lower(), entry)
