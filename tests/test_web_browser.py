@@ -640,6 +640,28 @@ def test_a_hint_with_one_legal_move_says_only_move(page):
     assert "iterations" not in page.text_content("#thinking")
 
 
+@pytest.mark.parametrize("refused", ["seed", "resume"])
+def test_a_refused_new_game_or_resume_leaves_the_game_playable(page, tmp_path, refused):
+    """A bad seed or resume path pressed during a game is one message, and
+    the game in progress goes on by clicks (the page stayed 'thinking' and
+    ignored every click until a move was typed)."""
+    start_game(page, "anabasis", seat=0, seed="11")
+    assert your_move(page)
+    if refused == "seed":
+        page.fill("#new-game input[name=seed]", "abc")
+        page.click("#start")
+    else:
+        page.fill("#new-game input[name=resume]", str(tmp_path / "missing.jsonl"))
+        page.click("#resume-game")
+    page.wait_for_function(
+        "document.querySelector('#message').textContent.includes('abc')"
+        " || document.querySelector('#message').textContent.includes('cannot read')"
+    )
+    assert page.evaluate("document.body.dataset.state") == "your-move"
+    click_a_move(page, random.Random(1))
+    assert page.evaluate("window.xenophon.movesSent || 0") == 1
+
+
 def test_the_hero_board_names_its_phase_as_a_player_would(page):
     """Issue 49, item 6 on the web board: the Hero board's panel said the
     engine's word (`phase action`, `phase window`); it says the phase as the

@@ -108,6 +108,7 @@ const HANDLERS = {
     });
   },
   setup(m) {
+    app.before = null;
     app.game = m.game; app.seat = m.seat; app.cards = m.cards; app.view = null; app.options = m.options;
     $("#move-text").placeholder = BOARDS[m.game]?.moveExample || "type a move";
     $("#log").replaceChildren(); $("#analysis").replaceChildren();
@@ -161,6 +162,8 @@ const HANDLERS = {
     say(m.message);
     if (document.body.dataset.state === "thinking" && app.lastLegal?.length) {
       app.legal = app.lastLegal; app.lastLegal = null; setState("your-move"); refreshSelection();
+    } else if (document.body.dataset.state === "thinking" && app.before) {
+      setState(app.before); app.before = null;   // a new game or resume refused: the page goes on as it was
     }
     if (document.body.dataset.state === "loading") {   // the review asked for: said in its tab
       reviewStatus(m.message, true);
@@ -564,10 +567,12 @@ $("#new-game").addEventListener("submit", (event) => {
   const options = gameOptions(f.game.value);
   const message = { type: "new", game: f.game.value, seat: f.seat.value, level: f.level.value, seed: f.seed.value.trim(), ...options };
   app.options = options;
+  app.before = document.body.dataset.state;
   setState("thinking");
   request(message);
 });
 $("#resume-game").onclick = () => {
+  app.before = document.body.dataset.state;
   setState("thinking");
   request({ type: "resume", path: $("#new-game").resume.value.trim(), level: "" });
 };
