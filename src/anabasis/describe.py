@@ -97,12 +97,17 @@ class AnabasisNarrator(Narrator):
         words = text.split()
         if words[0] == "buy":
             spent = before["players"][actor]["funds"] - after["players"][actor]["funds"]
-            name = " ".join(
-                words[1:-1] if len(words) > 2 and words[-1][-1].isdigit() else words[1:]
-            )
+            onto = len(words) > 2 and words[-1][-1].isdigit()  # 'buy Village a1'
+            name = " ".join(words[1:-1] if onto else words[1:])
+            whose = "your" if actor == self.seat else "their"
             return [
                 f"{self.who(actor)} bought {name} for {spent} funds "
                 f"({after['players'][actor]['funds']} left)"
+                + (
+                    f" and stood it on {words[-1]}, face down until {whose} next Standby 1"
+                    if onto
+                    else ""
+                )
             ]
         if words[0] == "attack":
             self.last_attack = (actor, text)
