@@ -419,6 +419,8 @@ class TerminalSession(Session):
             self.say(f"Saved to {self.save(Path(names[0]), force)}")
         except XenophonError as error:
             self.say(f"Not saved: {error}")
+            if not self.played:  # nothing to keep yet: a new game leaves no file before a move
+                return
             path = self.save_or_say()
             if path is not None:
                 self.say(f"The game goes on; it was saved to {path} instead.")
