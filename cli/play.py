@@ -47,6 +47,7 @@ earlier lines), or one of:
   save FILE    save the game to FILE (add --force to replace another file);
                what you have not seen is sealed, not written in plain text
   board        show the board again
+  rules        how to win and a turn step by step (every card: xenophon rules)
   help         this text
   quit         save the game and leave (Ctrl-C does the same)"""
 
@@ -119,7 +120,7 @@ def add_parser(commands: Any) -> None:
 
 
 WHICH_GAME = "which game? " + " | ".join(f"xenophon play {name}" for name in GAMES)
-COMMANDS = ("moves", "card ", "hint", "undo", "save ", "board", "help", "quit")
+COMMANDS = ("moves", "card ", "hint", "undo", "save ", "board", "rules", "help", "quit")
 #: said when leaving fails to save the game
 STAYS_OPEN = (
     "The game stays open: 'save FILE' saves it where you can write; 'quit' again "
@@ -347,6 +348,9 @@ class TerminalSession(Session):
             return True
         if command == "board":
             return False
+        if command == "rules":
+            self.show_rules()
+            return True
         if command == "moves":
             texts = self.legal_texts()
             self.say(columns(texts))
@@ -371,6 +375,14 @@ class TerminalSession(Session):
             return True
         self.tell_events()
         return True
+
+    def show_rules(self) -> None:
+        """How to win and a turn step by step: the opening of `xenophon rules GAME`."""
+        game = self.state.game
+        plugin = find_plugin(game.name)
+        if plugin is not None and plugin.intro is not None:
+            self.say("\n".join(folded(line) if line else "" for line in plugin.intro(game)))
+        self.say(folded(f"Every card: xenophon rules {game.name} (or 'card NAME' here)."))
 
     def show_card(self, word: str) -> None:
         if not word:

@@ -961,3 +961,15 @@ def test_learn_teaches_how_to_win_and_each_decision_once(tmp_path, game, first):
     (saved,) = (tmp_path / "xenophon" / "games").glob("*.jsonl")
     resumed = xenophon("play", "--resume", saved, input_text="quit\n", home=tmp_path)
     assert resumed.returncode == 0 and "at level beginner" in resumed.stdout
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_rules_at_the_prompt_say_how_to_win_and_a_turn(game, tmp_path):
+    """'rules' at the prompt prints how to win and a turn step by step (the
+    opening of `xenophon rules GAME`), and 'help' lists it: a player in a
+    game need not leave it to learn the rules."""
+    out = play(game, "help\nrules\nquit\n", tmp_path).stdout
+    assert re.search(r"^  rules +how to win", out, re.MULTILINE)
+    told = out.split("your move> rules")[1]
+    assert told.lstrip().startswith("How to win:") and "A turn, step by step:" in told
+    assert "xenophon rules " + game in flat(told)
