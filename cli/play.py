@@ -69,6 +69,19 @@ def add_learn_parser(commands: Any) -> None:
     parser.set_defaults(run=run_learn, resume=None, elo=None, opponent=None)
 
 
+def unusual_options(game: Any) -> str:
+    """' (mode expert)': the game's options that are not the ones it has
+    when none is given (none: '')."""
+    plugin = find_plugin(game.name)
+    usual = plugin.options if plugin is not None else {}
+    said = []
+    for key, value in game.options().items():
+        text = "+".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
+        if text != usual.get(key, text):
+            said.append(f"{key} {text}")
+    return f" ({', '.join(said)})" if said else ""
+
+
 def run_learn(args: argparse.Namespace) -> int:
     plugin = find_plugin(args.game)
     if plugin is None or plugin.intro is None:
@@ -630,7 +643,7 @@ def play_start(
     )
     session.say(
         folded(
-            f"{state.game.name}: you are seat {human} ("
+            f"{state.game.name}{unusual_options(state.game)}: you are seat {human} ("
             f"{'first' if human == 0 else 'second'} to move), {who}. Type 'help' for "
             "commands."
         )

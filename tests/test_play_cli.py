@@ -973,3 +973,25 @@ def test_rules_at_the_prompt_say_how_to_win_and_a_turn(game, tmp_path):
     told = out.split("your move> rules")[1]
     assert told.lstrip().startswith("How to win:") and "A turn, step by step:" in told
     assert "xenophon rules " + game in flat(told)
+
+
+def test_the_start_names_the_games_options_that_are_not_its_usual_ones(tmp_path):
+    """'--mode expert' (a variant of the rules) is said at the start, beside
+    the level: 'anabasis (mode expert): ...'; a usual game says nothing more."""
+    common = ("--seed", 3, "--seat", 0, "--level", LEVEL)
+    expert = xenophon(
+        "play", "anabasis", "--mode", "expert", *common, input_text="quit\n", home=tmp_path
+    ).stdout
+    assert expert.startswith("anabasis (mode expert): you are seat 0"), expert[:200]
+    usual = xenophon("play", "anabasis", *common, input_text="quit\n", home=tmp_path).stdout
+    assert usual.startswith("anabasis: you are seat 0"), usual[:200]
+    decks = xenophon(
+        "play",
+        "hero",
+        "--decks",
+        "wild_grove,crimson_conqueror",
+        *common,
+        input_text="quit\n",
+        home=tmp_path,
+    ).stdout
+    assert decks.startswith("hero (decks wild_grove+crimson_conqueror): you are"), decks[:200]
