@@ -47,6 +47,7 @@ earlier lines), or one of:
   save FILE    save the game to FILE (add --force to replace another file);
                what you have not seen is sealed, not written in plain text
   board        show the board again
+  rules        how to win and a turn step by step (every card: xenophon rules)
   help         this text
   quit         save the game and leave (Ctrl-C does the same)"""
 
@@ -66,6 +67,19 @@ def add_learn_parser(commands: Any) -> None:
     )
     add_workers_argument(parser)
     parser.set_defaults(run=run_learn, resume=None, elo=None, opponent=None)
+
+
+def unusual_options(game: Any) -> str:
+    """' (mode expert)': the game's options that are not the ones it has
+    when none is given (none: '')."""
+    plugin = find_plugin(game.name)
+    usual = plugin.options if plugin is not None else {}
+    said = []
+    for key, value in game.options().items():
+        text = "+".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
+        if text != usual.get(key, text):
+            said.append(f"{key} {text}")
+    return f" ({', '.join(said)})" if said else ""
 
 
 def run_learn(args: argparse.Namespace) -> int:
@@ -119,7 +133,7 @@ def add_parser(commands: Any) -> None:
 
 
 WHICH_GAME = "which game? " + " | ".join(f"xenophon play {name}" for name in GAMES)
-COMMANDS = ("moves", "card ", "hint", "undo", "save ", "board", "help", "quit")
+COMMANDS = ("moves", "card ", "hint", "undo", "save ", "board", "rules", "help", "quit")
 #: said when leaving fails to save the game
 STAYS_OPEN = (
     "The game stays open: 'save FILE' saves it where you can write; 'quit' again "
@@ -347,6 +361,9 @@ class TerminalSession(Session):
             return True
         if command == "board":
             return False
+        if command == "rules":
+            self.show_rules()
+            return True
         if command == "moves":
             texts = self.legal_texts()
             self.say(columns(texts))
@@ -371,6 +388,14 @@ class TerminalSession(Session):
             return True
         self.tell_events()
         return True
+
+    def show_rules(self) -> None:
+        """How to win and a turn step by step: the opening of `xenophon rules GAME`."""
+        game = self.state.game
+        plugin = find_plugin(game.name)
+        if plugin is not None and plugin.intro is not None:
+            self.say("\n".join(folded(line) if line else "" for line in plugin.intro(game)))
+        self.say(folded(f"Every card: xenophon rules {game.name} (or 'card NAME' here)."))
 
     def show_card(self, word: str) -> None:
         if not word:
@@ -419,6 +444,8 @@ class TerminalSession(Session):
             self.say(f"Saved to {self.save(Path(names[0]), force)}")
         except XenophonError as error:
             self.say(f"Not saved: {error}")
+            if not self.played:  # nothing to keep yet: a new game leaves no file before a move
+                return
             path = self.save_or_say()
             if path is not None:
                 self.say(f"The game goes on; it was saved to {path} instead.")
@@ -616,7 +643,7 @@ def play_start(
     )
     session.say(
         folded(
-            f"{state.game.name}: you are seat {human} ("
+            f"{state.game.name}{unusual_options(state.game)}: you are seat {human} ("
             f"{'first' if human == 0 else 'second'} to move), {who}. Type 'help' for "
             "commands."
         )

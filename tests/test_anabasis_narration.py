@@ -85,3 +85,21 @@ def test_the_nullify_window_offers_a_nullify_only_to_its_holder():
         else:
             assert "you hold no Nullify: 'pass' lets it happen" in question
             assert "with your Nullify" not in question
+
+
+def test_a_territory_bought_onto_the_board_says_where_it_stands():
+    """'buy Village a1' stands the Village on a1 at once: the line says so
+    ('you bought Village for 2 funds' alone left the new card on the board
+    unexplained)."""
+    state = make_game("anabasis", seed=1).new_initial_state()
+    while state.is_chance():
+        state.apply(state.sample_chance(random.Random(1)))
+    narrator = AnabasisNarrator(state, 0)
+    move = next(m for m in state.legal_moves() if m.text.startswith("buy Village "))
+    square = move.text.split()[-1]
+    before = state.view(0)
+    state.apply(move)
+    lines = narrator.events(before, state.view(0), 0, move.text)
+    assert lines[0].startswith("you bought Village for 2 funds (")
+    assert lines[0].endswith(f"left) and stood it on {square}, face down until your next Standby 1")
+    assert not [line for line in lines[1:] if square in line], lines

@@ -292,6 +292,19 @@ def test_cards_on_demand_anabasis(tmp_path):
     assert "no card or square 'Nonsense'" in out
 
 
+def test_a_castle_square_says_whose_castle_and_its_hp():
+    """'card d1' on a castle said 'no card stands on d1': the board draws a
+    castle there, so the square says whose it is and its HP."""
+    from xenophon.kernel.narration import narrator_for
+
+    state = game_from_spec("anabasis", seed=3).new_initial_state()
+    while state.is_chance():
+        state.apply(state.sample_chance(random.Random(3)))
+    narrator = narrator_for(state, 0)
+    assert narrator.card_lines(state, "d1") == ["on d1: your castle, 10 HP left"]
+    assert narrator.card_lines(state, "D6") == ["on d6: the opponent's castle, 10 HP left"]
+
+
 def test_a_card_on_the_board_shows_its_reach_from_its_square():
     typed, session = moves_until(
         "anabasis",
@@ -948,3 +961,37 @@ def test_learn_teaches_how_to_win_and_each_decision_once(tmp_path, game, first):
     (saved,) = (tmp_path / "xenophon" / "games").glob("*.jsonl")
     resumed = xenophon("play", "--resume", saved, input_text="quit\n", home=tmp_path)
     assert resumed.returncode == 0 and "at level beginner" in resumed.stdout
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_rules_at_the_prompt_say_how_to_win_and_a_turn(game, tmp_path):
+    """'rules' at the prompt prints how to win and a turn step by step (the
+    opening of `xenophon rules GAME`), and 'help' lists it: a player in a
+    game need not leave it to learn the rules."""
+    out = play(game, "help\nrules\nquit\n", tmp_path).stdout
+    assert re.search(r"^  rules +how to win", out, re.MULTILINE)
+    told = out.split("your move> rules")[1]
+    assert told.lstrip().startswith("How to win:") and "A turn, step by step:" in told
+    assert "xenophon rules " + game in flat(told)
+
+
+def test_the_start_names_the_games_options_that_are_not_its_usual_ones(tmp_path):
+    """'--mode expert' (a variant of the rules) is said at the start, beside
+    the level: 'anabasis (mode expert): ...'; a usual game says nothing more."""
+    common = ("--seed", 3, "--seat", 0, "--level", LEVEL)
+    expert = xenophon(
+        "play", "anabasis", "--mode", "expert", *common, input_text="quit\n", home=tmp_path
+    ).stdout
+    assert expert.startswith("anabasis (mode expert): you are seat 0"), expert[:200]
+    usual = xenophon("play", "anabasis", *common, input_text="quit\n", home=tmp_path).stdout
+    assert usual.startswith("anabasis: you are seat 0"), usual[:200]
+    decks = xenophon(
+        "play",
+        "hero",
+        "--decks",
+        "wild_grove,crimson_conqueror",
+        *common,
+        input_text="quit\n",
+        home=tmp_path,
+    ).stdout
+    assert decks.startswith("hero (decks wild_grove+crimson_conqueror): you are"), decks[:200]

@@ -319,13 +319,13 @@ def test_save_at_the_prompt_never_loses_the_game(tmp_path):
     script = (
         "\n".join(
             [
+                "end",  # a move first: before it a failed save writes nothing else
                 f"save {tmp_path}",
                 "save /proc/xenophon-test.jsonl",
                 f"save {tmp_path}/no/such/folder/x.jsonl",
                 f"save {notes}",
                 f"save {tmp_path}/mine.jsonl",
                 f"save {tmp_path}/mine.jsonl",
-                "end",
                 "quit",
             ]
         )

@@ -98,6 +98,24 @@ def test_end_of_input_writes_the_game_unsealed_when_it_cannot_be_sealed(tmp_path
     resumes(path, tmp_path)
 
 
+@pytest.mark.parametrize("first", ["", FIRST])
+def test_a_save_that_fails_before_the_first_move_writes_no_other_file(tmp_path, first):
+    """'save FILE' into a missing folder falls back to the game's own file
+    once the human has moved; before that there is nothing to keep, and the
+    fallback wrote a file that leaving then said was not written."""
+    home = tmp_path / "home"
+    home.mkdir()
+    bad = tmp_path / "missing" / "game.jsonl"
+    result = xenophon(*SEAT0, input_text=f"{first}save {bad}\nquit\n", home=home, cwd=tmp_path)
+    out = result.stdout
+    assert result.returncode == 0 and f"Not saved: {bad}" in out
+    written = list((home / "xenophon" / "games").glob("*.jsonl"))
+    if first:
+        assert "it was saved to" in out and "Game saved to" in out and len(written) == 1
+    else:
+        assert "it was saved to" not in out and "Nothing was played" in out and not written
+
+
 def test_a_working_save_is_sealed_as_before(tmp_path):
     home = tmp_path / "home"
     home.mkdir()

@@ -251,3 +251,79 @@ def test_selfplay_writes_its_records_with_the_letters():
     final, _ = replay(written, played)
     assert final.returns() == in_slots.result
     assert [line["move"] for line in written.lines] == [line["move"] for line in in_slots.lines]
+
+
+def test_the_questions_legal_moves_name_units_by_their_letters():
+    """A window's, a defence's and a target's question list the legal
+    answers as 'moves' does: by the units' letters (`guard c`, `play
+    Fireball on op.b`), not by slots (`guard B1`) that shift."""
+    asked = []
+
+    def choose(session):
+        if session.narrator.asks_again(session.state):
+            asked.append(session.narrator.asking(session.state).split("Legal:")[-1])
+        return random.Random(len(asked)).choice(session.state.legal_moves())
+
+    for seed in (11, 12, 13):
+        session = new_game(game_from_spec("hero", seed=seed), 0, "beginner", seed).session(None)
+        play_through(session, bot_for_level("beginner", seed), choose)
+    assert any(re.search(r"(guard|on) (op\.)?[a-z]\b", legal) for legal in asked)
+    assert not [legal for legal in asked if re.search(r"\b(op\.)?[FB][1-5]\b", legal)]
+
+
+def test_a_guard_is_said_with_the_unit_that_guards_and_what_it_guards():
+    """A guard (the human's or the AI's) is a line of its own in the story,
+    'the opponent's Forest Guardian (op.d) guards your ...': without it the
+    guard's unit was first met as 'destroyed' or 'takes damage'."""
+    said = []
+    for seed in (11, 12, 13, 14):
+        session = new_game(game_from_spec("hero", seed=seed), seed % 2, "beginner", seed)
+        session = session.session(None)
+        ai, rng = bot_for_level("beginner", seed), random.Random(seed)
+        while session.to_move() != "over":
+            who = session.to_move()
+            if who == "chance":
+                session.chance_step()
+                continue
+            if who == "ai":
+                played = session.ai_play(ai, session.ai_search(ai)).shown
+            else:
+                moves = session.state.legal_moves()
+                guards = [m for m in moves if m.text.startswith("guard")]
+                played = session.human_play(rng.choice(guards or moves)).text
+            lines = session.take_events()
+            if played.startswith("guard"):
+                said.append(lines)
+    assert len(said) >= 2
+    for lines in said:
+        assert re.fullmatch(
+            r"(your|the opponent's) [A-Za-z' ]+ \((op\.)?[a-z]\) guards "
+            r"(your|the opponent's) (avatar|[A-Za-z' ]+ \((op\.)?[a-z]\))",
+            lines[0],
+        ), lines
+
+
+@pytest.mark.parametrize(
+    "typed, example",
+    [
+        ("atack a > avatar", "attack a > op.b|avatar"),
+        ("move", "'move b'"),
+        ("guard", "'guard c'"),
+        ("attack a", "'attack a > op.b'"),
+        ("ability a", "'ability on UNIT'"),
+        ("target", "'target op.b'"),
+        ("play Fireball on", "a unit is missing after 'on'"),
+    ],
+)
+def test_a_malformed_move_is_explained_with_letters(typed, example):
+    """Where the game names units by letters, a malformed move's examples do
+    too ('attack a > op.b'), not by the slots ('attack F1 > op.F2') the
+    question, 'moves' and the rules no longer use."""
+    from xenophon.kernel.errors import XenophonError
+
+    session = new_game(game_from_spec("hero", seed=11), 0, "beginner", 11).session(None)
+    with pytest.raises(XenophonError) as refused:
+        session.human_play(typed)
+    assert example in str(refused.value)
+    said = str(refused.value).replace("its place, F1-F5 or B1-B5 (op.F1-op.B5)", "")
+    assert not re.search(r"\b(op\.)?[FB][1-5]\b|SLOT|slot", said), refused.value

@@ -470,6 +470,24 @@ def test_the_review_curve_has_axes_and_names_the_terminal_review(page, tmp_path)
     assert "40 iterations" in page.text_content("#review-same")
 
 
+def test_the_review_says_who_won_in_words(page, tmp_path):
+    """A finished record's review says 'seat 0 won', not the record's
+    returns ('result 1 : -1')."""
+    from xenophon.lab.selfplay import selfplay_job
+    from xenophon.play.records import rows_text
+
+    [job] = selfplay_job("hero", {}, ["random", "random"], seed=5)
+    assert job["record"][-1] == {"result": [1.0, -1.0]}
+    path = tmp_path / "game.jsonl"
+    path.write_text(rows_text(job["record"]))
+    page.click("button[data-tab=review]")
+    page.select_option("#review-form select[name=seat]", "1")
+    review_file(page, path, 10)
+    status = page.text_content("#review-status")
+    assert "seen as seat 1" in status and "seat 0 won" in status, status
+    assert "result" not in status, status
+
+
 INTERNAL_CODE = r"[a-z]+_[a-z_]+\(|\(target: "  # e.g. `damage_unit(2000) (target: unit)`
 
 
@@ -607,6 +625,41 @@ def test_hints_that_tie_in_percent_are_told_apart(page):
     )
     items = page.eval_on_selector_all("#analysis li", "lines => lines.map(l => l.textContent)")
     assert "900 visits" in items[0] and "told apart by their visits" in items[-1]
+
+
+def test_a_hint_with_one_legal_move_says_only_move(page):
+    """With one legal move the hint searches nothing (0 iterations): the page
+    says 'only move: end', as the terminal does, not 'win 50% (0 visits)'
+    sorted by visits."""
+    start_game(page, "anabasis", seat=0, seed="11")
+    assert your_move(page)
+    only = [{"text": "end", "win": 0.5, "visits": 0, "line": [], "anchors": []}]
+    page.evaluate("moves => handle({type: 'analysis', final: true, iterations: 0, moves})", only)
+    items = page.eval_on_selector_all("#analysis li", "lines => lines.map(l => l.textContent)")
+    assert items == ["only move: end"]
+    assert "iterations" not in page.text_content("#thinking")
+
+
+@pytest.mark.parametrize("refused", ["seed", "resume"])
+def test_a_refused_new_game_or_resume_leaves_the_game_playable(page, tmp_path, refused):
+    """A bad seed or resume path pressed during a game is one message, and
+    the game in progress goes on by clicks (the page stayed 'thinking' and
+    ignored every click until a move was typed)."""
+    start_game(page, "anabasis", seat=0, seed="11")
+    assert your_move(page)
+    if refused == "seed":
+        page.fill("#new-game input[name=seed]", "abc")
+        page.click("#start")
+    else:
+        page.fill("#new-game input[name=resume]", str(tmp_path / "missing.jsonl"))
+        page.click("#resume-game")
+    page.wait_for_function(
+        "document.querySelector('#message').textContent.includes('abc')"
+        " || document.querySelector('#message').textContent.includes('cannot read')"
+    )
+    assert page.evaluate("document.body.dataset.state") == "your-move"
+    click_a_move(page, random.Random(1))
+    assert page.evaluate("window.xenophon.movesSent || 0") == 1
 
 
 def test_the_hero_board_names_its_phase_as_a_player_would(page):

@@ -550,6 +550,20 @@ def test_a_page_left_after_a_move_saves_its_game(tmp_path, monkeypatch):
     assert saved_games(tmp_path) == [Path(said)] and len(load_record(said).lines) == lines
 
 
+def test_saving_over_another_file_names_no_command_line_option(tmp_path, monkeypatch):
+    """The page cannot pass --force: saving over a file that is not this
+    game's says to choose another name, not 'add --force'."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    page, sent = open_page()
+    a_game_in_progress(page, sent)
+    other = tmp_path / "other.jsonl"
+    other.write_text("someone else's\n")
+    [answer] = answers(page, sent, {"type": "save", "path": str(other)})
+    error = the_error(answer)
+    assert error.startswith(f"{other}: exists already") and "--force" not in error
+    assert "another name" in error and other.read_text() == "someone else's\n"
+
+
 def a_saved_game(tmp_path, monkeypatch):
     """A game of the page's human saved to a file, and the page gone."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))

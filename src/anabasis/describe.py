@@ -97,12 +97,17 @@ class AnabasisNarrator(Narrator):
         words = text.split()
         if words[0] == "buy":
             spent = before["players"][actor]["funds"] - after["players"][actor]["funds"]
-            name = " ".join(
-                words[1:-1] if len(words) > 2 and words[-1][-1].isdigit() else words[1:]
-            )
+            onto = len(words) > 2 and words[-1][-1].isdigit()  # 'buy Village a1'
+            name = " ".join(words[1:-1] if onto else words[1:])
+            whose = "your" if actor == self.seat else "their"
             return [
                 f"{self.who(actor)} bought {name} for {spent} funds "
                 f"({after['players'][actor]['funds']} left)"
+                + (
+                    f" and stood it on {words[-1]}, face down until {whose} next Standby 1"
+                    if onto
+                    else ""
+                )
             ]
         if words[0] == "attack":
             self.last_attack = (actor, text)
@@ -404,6 +409,12 @@ class AnabasisCards:
             return self.in_slot(view, word)
         if SQUARE.match(word.lower()):
             entry = view["grid"].get(word.lower())
+            castles = {square_name(square): owner for owner, square in CASTLE_SQUARES.items()}
+            if entry is None and word.lower() in castles:
+                owner = castles[word.lower()]
+                hp = clamp_hp(view["players"][owner]["castle_hp"])
+                whose = "your" if owner == self.seat else "the opponent's"
+                return [f"on {word.lower()}: {whose} castle, {hp} HP left"]
             if entry is None:
                 raise KeyError(f"no card stands on {word.lower()}")
             return self.on_board(view, word.lower(), entry)

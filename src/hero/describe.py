@@ -21,6 +21,7 @@ from xenophon.hero.notation import (
     PLAY,
     RETAINER,
     ROW_SIZE,
+    SLOT_HELP,
     TARGET,
     parse_slot,
     slot_name,
@@ -32,6 +33,22 @@ from xenophon.kernel.game import CHANCE, State, count_text, plural
 from xenophon.kernel.narration import HIDDEN, Narrator, clamp_hp, gained, legal_summary
 
 ROWS = ("front", "back")
+#: the notation's examples (xenophon.hero.notation), which name units by
+#: slots, as the seat writes units where they have letters
+LETTERED_EXAMPLES = {
+    "attack F1 > op.F2": "attack a > op.b",
+    "attack F1 > avatar": "attack a > avatar",
+    "move F1": "move b",
+    "guard B1": "guard c",
+    "target op.F2": "target op.b",
+    "SLOT": "UNIT",
+    "one slot": "one unit",
+    SLOT_HELP: "a unit is its letter on the board (a, b, ...; the opponent's op.a, ...) "
+    "or its place, F1-F5 or B1-B5 (op.F1-op.B5)",
+    "a slot is missing": "a unit is missing",
+    "is not a slot:": "is not a unit:",
+}
+LETTERED_EXAMPLE = re.compile("|".join(re.escape(example) for example in LETTERED_EXAMPLES))
 ASKED = {
     "action": "deploy units, play operations, change a unit's row or use your avatar's "
     "ability; 'end' goes to the battle phase (the opponent may answer first)",
@@ -60,6 +77,11 @@ class HeroNarrator(Narrator):
     def read_move(self, text: str) -> str:
         return self.names.notation(text, self.seat) if self.lettered else text
 
+    def refusal(self, message: str) -> str:
+        if not self.lettered:
+            return message
+        return LETTERED_EXAMPLE.sub(lambda match: LETTERED_EXAMPLES[match.group(0)], message)
+
     def labels(self, state: State) -> dict[str, str]:
         names = self.names.covering(state.view(self.seat))
         found = {}
@@ -85,8 +107,11 @@ class HeroNarrator(Narrator):
     # -- steps ------------------------------------------------------------------
     def events(self, before: dict, after: dict, actor: int, text: str | None) -> list[str]:
         mover = None if actor == CHANCE else actor
-        self.history.append(self.names.after(before, after, mover, text))
         lines: list[str] = []
+        if actor != CHANCE and text and text.startswith("guard "):
+            # named as it stood before the guard (it may not survive it)
+            lines.append(self._guard_line(before, actor, text.split()[1]))
+        self.history.append(self.names.after(before, after, mover, text))
         if actor != CHANCE and text and text.startswith("attack"):
             lines.append(self._attack_line(after, actor))
         for player in (0, 1):
@@ -102,13 +127,19 @@ class HeroNarrator(Narrator):
     def _attack_line(self, after: dict, actor: int) -> str:
         attack = after.get("attack") or {}
         attacker = self._unit_named(after, actor, attack.get("attacker"))
-        target = attack.get("target")
-        victim = (
-            f"{self.whose(1 - actor)} avatar"
-            if target == "avatar"
-            else self._unit_named(after, 1 - actor, target)
-        )
-        return f"{attacker} attacks {victim}"
+        return f"{attacker} attacks {self._target_named(after, 1 - actor, attack.get('target'))}"
+
+    def _guard_line(self, before: dict, actor: int, slot: str) -> str:
+        """'the opponent's Forest Guardian (op.d) guards the opponent's Wolf
+        Pack (op.k)': `actor`'s unit on `slot` takes the attack's target's place."""
+        guarded = self._target_named(before, actor, (before.get("attack") or {}).get("target"))
+        return f"{self._unit_named(before, actor, slot)} guards {guarded}"
+
+    def _target_named(self, view: dict, owner: int, target: str | None) -> str:
+        """An attack's target, `owner`'s avatar or unit (a slot as the owner names it)."""
+        if target == "avatar":
+            return f"{self.whose(owner)} avatar"
+        return self._unit_named(view, owner, target)
 
     def _unit_named(self, view: dict, owner: int, ref: str | None) -> str:
         """'the opponent's Great Bear (op.F1)' for the unit `ref` (a slot of
@@ -213,8 +244,10 @@ class HeroNarrator(Narrator):
     def asking(self, state: State) -> str:
         view = state.view(self.seat)
         phase = view["phase"]
+        # the answers named as 'moves' names them: units by their letters
+        legal = self.as_seen(legal_summary(state), self.seat)
         if view.get("pending"):
-            return f"Choose a target for the card just used. Legal: {legal_summary(state)}."
+            return f"Choose a target for the card just used. Legal: {legal}."
         if phase in ASKED:
             asked = ASKED[phase]
             if self.lettered:
@@ -223,15 +256,15 @@ class HeroNarrator(Narrator):
         if phase == "window":
             return (
                 "The opponent ended their Action phase: this is your window to use a fast "
-                f"operation or the Retainer, or 'pass'. Legal: {legal_summary(state)}."
+                f"operation or the Retainer, or 'pass'. Legal: {legal}."
             )
         if phase == "defend":
             attack = self._attack_line(view, view["active"])
             return (
                 f"{attack[0].upper()}{attack[1:]}: 'guard UNIT' with a standby unit, use a "
-                f"fast operation or the Retainer, or 'pass'. Legal: {legal_summary(state)}."
+                f"fast operation or the Retainer, or 'pass'. Legal: {legal}."
             )
-        return f"{PHASE_WORDS[phase].capitalize()}. Legal: {legal_summary(state)}."
+        return f"{PHASE_WORDS[phase].capitalize()}. Legal: {legal}."
 
     def asks_again(self, state: State) -> bool:
         view = state.view(self.seat)

@@ -288,6 +288,10 @@ def check_output(
         raise FileError(f"{shown(path)}: cannot write ({_reason(error)})") from None
 
 
+#: how a command replaces a file that exists (a page, which has no options, says otherwise)
+REPLACE_WITH_FORCE = "(add --force to replace it)"
+
+
 def _checked_output(
     path: Path, force: bool, inputs: Iterable[str | Path], replaceable: Iterable[str | Path]
 ) -> Path:
@@ -305,7 +309,7 @@ def _checked_output(
         if not path.is_file():
             raise FileError(f"{path}: exists and is not a regular file")
         if not force and not any(same_file(path, Path(p)) for p in replaceable):
-            raise FileError(f"{path}: exists already (add --force to replace it)")
+            raise FileError(f"{path}: exists already {REPLACE_WITH_FORCE}")
     return path
 
 

@@ -96,6 +96,12 @@ class Narrator:
         own for its pieces)."""
         return text
 
+    def refusal(self, message: str) -> str:
+        """A malformed move's message in the seat's words (the same, unless
+        the game names its pieces for the seat otherwise than its notation's
+        examples do)."""
+        return message
+
     def rewind(self, steps: int) -> None:
         """Back to the game after its first `steps` steps (an undo): what the
         narrator keeps of the game so far is cut to them."""

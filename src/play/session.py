@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from xenophon.kernel.chance import ChanceStream, event_kind
-from xenophon.kernel.errors import IllegalMoveError, XenophonError, shown
+from xenophon.kernel.errors import IllegalMoveError, NotationError, XenophonError, shown
 from xenophon.kernel.files import check_output, make_folders, user_data_folder
 from xenophon.kernel.game import CHANCE, Game, Move, State
 from xenophon.kernel.naming import MoveNames
@@ -190,6 +190,8 @@ class Session:
             move = self.narrator.read_move(move)
         try:
             legal = self.state.move(move)
+        except NotationError as error:
+            raise NotationError(self.narrator.refusal(str(error))) from None
         except IllegalMoveError:
             reason = (
                 self.narrator.why_illegal(self.state, self.state.parse_code(move))

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from xenophon.kernel.errors import XenophonError, one_line, shown
+from xenophon.kernel.files import REPLACE_WITH_FORCE, FileError
 from xenophon.kernel.game import CHANCE, State
 from xenophon.kernel.naming import MoveNames
 from xenophon.kernel.narration import narrator_for
@@ -529,7 +530,15 @@ class WebGame:
         path = _text(request, "path")
         if path:
             # never forced: the page replaces no file but this game's own
-            saved: Path | None = self.session.save(Path(path))
+            try:
+                saved: Path | None = self.session.save(Path(path))
+            except FileError as error:
+                raise PageError(
+                    str(error).replace(
+                        REPLACE_WITH_FORCE,
+                        "(choose another name: the page replaces no file but this game's own)",
+                    )
+                ) from None
         else:
             saved, reasons = self.session.save_somewhere()
             if saved is None:

@@ -108,6 +108,7 @@ const HANDLERS = {
     });
   },
   setup(m) {
+    app.before = null;
     app.game = m.game; app.seat = m.seat; app.cards = m.cards; app.view = null; app.options = m.options;
     $("#move-text").placeholder = BOARDS[m.game]?.moveExample || "type a move";
     $("#log").replaceChildren(); $("#analysis").replaceChildren();
@@ -161,6 +162,8 @@ const HANDLERS = {
     say(m.message);
     if (document.body.dataset.state === "thinking" && app.lastLegal?.length) {
       app.legal = app.lastLegal; app.lastLegal = null; setState("your-move"); refreshSelection();
+    } else if (document.body.dataset.state === "thinking" && app.before) {
+      setState(app.before); app.before = null;   // a new game or resume refused: the page goes on as it was
     }
     if (document.body.dataset.state === "loading") {   // the review asked for: said in its tab
       reviewStatus(m.message, true);
@@ -347,6 +350,12 @@ const pctFine = (p, digits) => `${(p * 100).toFixed(digits)}%`;
 function showAnalysis(m) {
   app.analysis = m;
   clearAnalysis();
+  if (m.final && !m.iterations && m.moves.length === 1) {
+    // one legal move: nothing was searched, so no win probability to show
+    $("#thinking").textContent = "";
+    $("#analysis").append(el("li", { "data-move": m.moves[0].text }, `only move: ${m.moves[0].text}`));
+    return;
+  }
   $("#thinking").textContent = m.final ? `${m.iterations} iterations` : `searching… ${m.iterations} iterations`;
   const area = $("#play-board");
   const digits = winDigits(m.moves);
@@ -400,10 +409,15 @@ function reviewStatus(text, error = false) {
   status.textContent = text;
   status.classList.toggle("error", error);
 }
+// a record's result (the seats' returns) in words
+function outcome(result) {
+  if (!result) return "not finished";
+  return result[0] === result[1] ? "a draw" : `seat ${result[0] > result[1] ? 0 : 1} won`;
+}
 function startReview(m) {
   app.review = { ...m, index: 0, points: [], done: false };
   const where = m.redacted ? `redacted for seat ${m.seat}` : `full record, seen as seat ${m.seat}`;
-  reviewStatus(`${m.game}: ${m.lines.length} lines, ${where}` + (m.result ? `, result ${m.result.join(" : ")}` : ", not finished"));
+  reviewStatus(`${m.game}: ${m.lines.length} lines, ${where}, ${outcome(m.result)}`);
   $("#review-same").replaceChildren(`A mistake: a drop above ${pct(m.threshold)} plus its 95% interval, the move played and the better one each searched with ${m.iterations} iterations. `,
     "The terminal finds the same with ", el("code", {}, m.command),
     " (the same search and seed; another budget or seat gives other values).");
@@ -553,10 +567,12 @@ $("#new-game").addEventListener("submit", (event) => {
   const options = gameOptions(f.game.value);
   const message = { type: "new", game: f.game.value, seat: f.seat.value, level: f.level.value, seed: f.seed.value.trim(), ...options };
   app.options = options;
+  app.before = document.body.dataset.state;
   setState("thinking");
   request(message);
 });
 $("#resume-game").onclick = () => {
+  app.before = document.body.dataset.state;
   setState("thinking");
   request({ type: "resume", path: $("#new-game").resume.value.trim(), level: "" });
 };
