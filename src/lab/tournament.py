@@ -23,7 +23,7 @@ import math
 import os
 import random
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import MISSING, asdict, dataclass, field, fields
 from typing import Any
 
 from xenophon.kernel.files import write_atomic
@@ -618,8 +618,8 @@ def results_rows(path: str) -> list[dict[str, Any]]:
     return rows
 
 
-#: the fields every game line of a results file has
-RECORD_FIELDS = ("seed", "first_seat_of_a", "returns", "turns", "actions")
+#: the fields every game line of a results file has (GameRecord's without a default)
+RECORD_FIELDS = tuple(f.name for f in fields(GameRecord) if f.default is MISSING)
 
 
 def complete_deals(report: MatchReport) -> list[tuple[float, float]]:
