@@ -83,8 +83,7 @@ def main(argv: list[str] | None = None) -> int:
         command_parser = parser_of(parser, args.command)
         command_parser.error(f"unrecognized arguments: {' '.join(extras)}")
     if args.command is None:
-        parser.print_help()
-        return 0
+        parser.error("name a command, e.g. 'xenophon learn anabasis' for a guided first game")
     try:
         return args.run(args)
     except XenophonError as error:

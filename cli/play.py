@@ -40,7 +40,7 @@ from xenophon.play.session import new_game as start_game
 HELP = """Type a move in the game's notation (Tab completes it, the arrows recall
 earlier lines), or one of:
   moves        list the legal moves
-  card NAME    a card's stats, text and patterns (also: card SQUARE, card UNIT)
+  card NAME    a card's stats, text and patterns{card_forms}
   hint         the AI's three best moves for you, with win probabilities
   undo         go back to your previous decision (chance stays as it fell; also
                past a resume)
@@ -58,15 +58,20 @@ def add_learn_parser(commands: Any) -> None:
         help="a guided first game against a gentle AI",
         description=f"A first game of {game_titles('or')}, guided: how to win and a turn "
         "step by step first, then a lesson the first time each kind of decision comes, "
-        f"against the AI at its gentlest level ({LEARNING_LEVEL}). Saved and resumed "
-        "as 'xenophon play' games are.",
+        f"against the AI at its gentlest level ({LEARNING_LEVEL}). Saved as "
+        "'xenophon play' games are; 'xenophon learn --resume RECORD' goes on with the "
+        "lessons not yet given.",
     )
-    add_game_arguments(parser)
+    parser.add_argument("game", nargs="?", choices=GAMES, help="which game")
+    add_game_arguments(parser, game_positional=False)
     parser.add_argument(
         "--seat", type=int, choices=(0, 1), default=0, help="your seat (default 0: you move first)"
     )
     add_workers_argument(parser)
-    parser.set_defaults(run=run_learn, resume=None, elo=None, opponent=None)
+    parser.add_argument(
+        "--resume", metavar="RECORD", help="continue a saved guided game, with its lessons"
+    )
+    parser.set_defaults(run=run_learn, elo=None, opponent=None)
 
 
 def unusual_options(game: Any) -> str:
@@ -83,13 +88,25 @@ def unusual_options(game: Any) -> str:
 
 
 def run_learn(args: argparse.Namespace) -> int:
-    plugin = find_plugin(args.game)
+    if args.resume and (args.game or args.seed is not None):
+        raise UsageError(
+            "--resume continues a saved game as it was: give no game or --seed with it"
+        )
+    if not args.resume and args.game is None:
+        raise UsageError("which game? " + " | ".join(f"xenophon learn {name}" for name in GAMES))
+    game_name = load_record(args.resume).game if args.resume else args.game
+    plugin = find_plugin(game_name)
     if plugin is None or plugin.intro is None:
-        raise UsageError(f"there is no guided game of {args.game}")
-    start = new_game(args, LEARNING_LEVEL)
-    for line in plugin.intro(start.state.game):
-        print(folded(line) if line else "")
-    print()
+        raise UsageError(f"there is no guided game of {game_name}")
+    if args.resume:
+        start = resumed_game(args.resume, None)  # at the level it was saved at
+        if start.note:
+            print(start.note)
+    else:
+        start = new_game(args, LEARNING_LEVEL)
+        for line in plugin.intro(start.state.game):
+            print(folded(line) if line else "")
+        print()
     print(folded(GUIDED))
     return play_start(start, args, plugin.lessons)
 
@@ -357,7 +374,7 @@ class TerminalSession(Session):
         if command in ("quit", "exit"):
             return None
         if command == "help":
-            self.say(HELP)
+            self.say(self.help_text())
             return True
         if command == "board":
             return False
@@ -396,6 +413,10 @@ class TerminalSession(Session):
         if plugin is not None and plugin.intro is not None:
             self.say("\n".join(folded(line) if line else "" for line in plugin.intro(game)))
         self.say(folded(f"Every card: xenophon rules {game.name} (or 'card NAME' here)."))
+
+    def help_text(self) -> str:
+        forms = self.narrator.card_forms
+        return HELP.format(card_forms=f"\n               ({forms})" if forms else "")
 
     def show_card(self, word: str) -> None:
         if not word:
@@ -470,7 +491,7 @@ class TerminalSession(Session):
             return 0
         path, reasons = self.save_somewhere()
         if path is not None:
-            self.say(f"\nGame saved to {path}\nResume it with: xenophon play --resume {path}")
+            self.say(f"\nGame saved to {path}\nResume it with: {self.resume_command(path)}")
             return 0
         if can_stay and not self.leave_failed:
             self.leave_failed = True
@@ -478,6 +499,11 @@ class TerminalSession(Session):
             self.say(folded(STAYS_OPEN))
             return None
         return self.leave_unsealed(reasons)
+
+    def resume_command(self, path: Path) -> str:
+        """How the player goes on with the game saved at `path` (a guided
+        game with its lessons)."""
+        return f"xenophon {'learn' if self.lessons else 'play'} --resume {path}"
 
     def leave_unsealed(self, reasons: list[str]) -> int:
         path, more = self.save_unsealed_somewhere()
@@ -493,7 +519,7 @@ class TerminalSession(Session):
                 "to play on fairly."
             )
         )
-        self.say(f"Resume it with: xenophon play --resume {path}")
+        self.say(f"Resume it with: {self.resume_command(path)}")
         return 1
 
 
@@ -631,6 +657,9 @@ def play_start(
     if isinstance(bot, Opponent):
         bot.names_now = session.move_names  # the program is told the pieces' names as shown here
     session.lessons = lessons or {}
+    if lessons and args.resume:
+        # the lessons of the phases the player has already decided in were given
+        session.taught = {before.view(human)["phase"] for before, *_ in start.snapshots}
     if args.resume:
         session.written.append(Path(args.resume))  # this game's own file
         session.played = True  # saved back in place, as it was resumed

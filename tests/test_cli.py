@@ -322,6 +322,7 @@ def test_error_paths(tmp_path):
     assert_clean_error(xenophon("play", "chess"), "invalid choice")
     assert_clean_error(xenophon("play", "anabasis", "--level", "genius"), "unknown level")
     assert_clean_error(xenophon("frobnicate"), "invalid choice")
+    assert_clean_error(xenophon(), "name a command")
     assert_clean_error(xenophon("analyse", "--bogus-option", "x"), "unrecognized arguments")
     # no abbreviations: `--game` is not read as selfplay's `--games`, and the
     # line names the command whose help to read

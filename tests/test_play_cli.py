@@ -995,3 +995,42 @@ def test_the_start_names_the_games_options_that_are_not_its_usual_ones(tmp_path)
         home=tmp_path,
     ).stdout
     assert decks.startswith("hero (decks wild_grove+crimson_conqueror): you are"), decks[:200]
+
+
+@pytest.mark.parametrize(
+    "game, own_forms, other_forms",
+    [
+        ("anabasis", ["card SQUARE", "card N:"], ["card UNIT", "card a"]),
+        ("hero", ["card a", "card op.a", "card F1"], ["card SQUARE", "card N"]),
+    ],
+)
+def test_help_names_only_the_card_forms_of_its_game(tmp_path, game, own_forms, other_forms):
+    out = play(game, "help\nquit\n", tmp_path).stdout
+    start = out.index("card NAME") + len("card NAME")
+    help_text = out[start : out.index("hint ")]
+    for form in own_forms:
+        assert form in help_text
+    for form in other_forms:
+        assert form not in help_text
+
+
+@pytest.mark.parametrize("game, first", [("anabasis", "Standby 1"), ("hero", "Action phase")])
+def test_a_resumed_guided_game_goes_on_with_the_lessons_not_yet_given(tmp_path, game, first):
+    out = xenophon("learn", game, "--seed", "3", input_text="end\nquit\n", home=tmp_path).stdout
+    (saved,) = (tmp_path / "xenophon" / "games").glob("*.jsonl")
+    assert f"Resume it with: xenophon learn --resume {saved}" in out
+    assert f"Lesson: This is your {first}" in out
+    resumed = xenophon(
+        "learn", "--resume", saved, input_text="end\npass\n" * 15 + "quit\n", home=tmp_path
+    )
+    assert resumed.returncode == 0 and "at level beginner" in resumed.stdout
+    assert not resumed.stdout.startswith("How to win:")  # the opening was read already
+    lessons = [line for line in resumed.stdout.splitlines() if line.startswith("Lesson: ")]
+    assert lessons and not any(f"This is your {first}" in line for line in lessons)
+    for args, said in (
+        ((game, "--resume", saved), "give no game or --seed"),
+        ((), "which game? xenophon learn"),
+    ):
+        refused = xenophon("learn", *args, home=tmp_path)
+        assert refused.returncode == 2 and refused.stderr.count("\n") == 1
+        assert said in refused.stderr

@@ -602,6 +602,44 @@ def test_anabasis_hint_arrows_stay_on_the_grid(page):
             assert grid[0] <= area[0] + x <= grid[2] and grid[1] <= area[1] + y <= grid[3]
 
 
+def test_anabasis_hint_arrows_leave_the_hp_of_the_cards_readable(page):
+    """An arrow ran from centre to centre, its head over the target's HP.
+    Now its ends lie below the text of a square (a castle's HP here), and the
+    cards' text is drawn over the arrow where the line crosses it."""
+    start_game(page, "anabasis", seat=0, seed="11")
+    assert your_move(page)
+    moves = [{"text": "end", "win": 0.6, "visits": 900, "line": [], "anchors": ["sq:d1", "sq:d6"]}]
+    page.evaluate("moves => handle({type: 'analysis', final: true, iterations: 900, moves})", moves)
+    (line,) = page.locator("#play-board svg.arrows line").all()
+    area = rect(page, page.locator("#play-board").element_handle())
+    ends = [
+        (area[0] + float(line.get_attribute(x)), area[1] + float(line.get_attribute(y)))
+        for x, y in (("x1", "y1"), ("x2", "y2"))
+    ]
+    # the head: the last 14 px of the line (its marker is drawn in page pixels)
+    (x1, y1), (x2, y2) = ends
+    length = ((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5
+    head = (x2 - 14 * (x2 - x1) / length, y2 - 14 * (y2 - y1) / length)
+    units = page.eval_on_selector(
+        "#play-board svg.arrows marker", "n => n.getAttribute('markerUnits')"
+    )
+    assert units == "userSpaceOnUse"
+    labels = page.locator("#play-board .castle-label").all()
+    assert len(labels) == 2
+    for label in labels:
+        box = rect(page, label.element_handle())
+        for x, y in (*ends, head):
+            assert not (box[0] <= x <= box[2] and box[1] <= y <= box[3]), (box, x, y)
+        lifted = label.evaluate("n => Number(getComputedStyle(n).zIndex)")
+        arrows = page.eval_on_selector(
+            "#play-board svg.arrows", "n => Number(getComputedStyle(n).zIndex)"
+        )
+        assert lifted > arrows
+    square = rect(page, page.locator('#play-board [data-anchor="sq:d6"]').element_handle())
+    x, y = ends[1]
+    assert square[0] <= x <= square[2] and square[1] <= y <= square[3]  # still on its square
+
+
 def test_hints_that_tie_in_percent_are_told_apart(page):
     """Issue 49, item 4: all five hints read 59% with nothing to tell them
     apart. The page shows a finer value when the rounded ones tie, and says

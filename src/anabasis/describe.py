@@ -45,6 +45,7 @@ CHANCE_WORDS = {
 
 class AnabasisNarrator(Narrator):
     folded_kinds = frozenset({"deal", "reveal", "draw", "field"})
+    card_forms = "card SQUARE: what stands there; card N: your event slot N"
 
     def __init__(self, state: State, seat: int):
         super().__init__(state, seat)

@@ -59,6 +59,7 @@ ASKED = {
 
 class HeroNarrator(Narrator):
     folded_kinds = frozenset({"draw"})
+    card_forms = "card a, card op.a: a unit by its letter; card F1: by its slot"
 
     def __init__(self, state: State, seat: int):
         super().__init__(state, seat)

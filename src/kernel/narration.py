@@ -36,6 +36,9 @@ def gained(before: dict[str, int] | None, after: dict[str, int] | None) -> Count
 class Narrator:
     """One seat's account of a game; subclasses know their game's words."""
 
+    #: what `card` takes besides a card's name, for the help ("card SQUARE")
+    card_forms = ""
+
     def __init__(self, state: State, seat: int):
         self.game = state.game
         self.seat = seat

@@ -390,16 +390,19 @@ function drawArrow(area, anchors, rank) {
   const [a, b] = ends.map((s) => $(`[data-anchor="${CSS.escape(s)}"]`, area));
   if (!a || !b) return;
   const box = area.getBoundingClientRect();
-  const centre = (n) => { const r = n.getBoundingClientRect(); return [r.left + r.width / 2 - box.left, r.top + r.height / 2 - box.top]; };
-  const [[x1, y1], [x2, y2]] = [centre(a), centre(b)];
+  // each end low in its square or tile, below the text a card shows at its top
+  // (name, HP): the head stays in sight, and a game's board may lift its text
+  // over the arrow where the line crosses it (svg.arrows is at z-index 1)
+  const low = (n) => { const r = n.getBoundingClientRect(); return [r.left + r.width / 2 - box.left, r.bottom - Math.min(9, r.height / 4) - box.top]; };
+  const [[x1, y1], [x2, y2]] = [low(a), low(b)];
   const colour = getComputedStyle(document.documentElement).getPropertyValue(`--hint${rank}`).trim();
   const ns = "http://www.w3.org/2000/svg";
   const svg = document.createElementNS(ns, "svg");
   svg.setAttribute("class", "arrows");
   svg.setAttribute("data-from", ends[0]); svg.setAttribute("data-to", ends[1]);
   svg.setAttribute("width", box.width); svg.setAttribute("height", box.height);
-  svg.innerHTML = `<defs><marker id="head${rank}" markerWidth="8" markerHeight="8" refX="6" refY="4" orient="auto"><path d="M0,0 L8,4 L0,8 z" fill="${colour}"/></marker></defs>` +
-    `<line x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}" stroke="${colour}" stroke-width="5" stroke-opacity=".8" marker-end="url(#head${rank})"/>`;
+  svg.innerHTML = `<defs><marker id="head${rank}" markerUnits="userSpaceOnUse" markerWidth="14" markerHeight="14" refX="12" refY="7" orient="auto"><path d="M0,0 L14,7 L0,14 z" fill="${colour}"/></marker></defs>` +
+    `<line x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}" stroke="${colour}" stroke-width="4" stroke-opacity=".8" marker-end="url(#head${rank})"/>`;
   area.append(svg);
 }
 
