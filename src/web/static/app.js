@@ -380,6 +380,25 @@ function showAnalysis(m) {
     (new Set(top).size < top.length ? "Moves with the same win probability are told apart by their visits."
       : digits ? `Shown to ${digits} decimal${digits > 1 ? "s" : ""}: the top moves differ by less than 1%.` : "")));
 }
+// where an arrow from box `from` to box `to` starts and ends, in `area`'s
+// coordinates: on their borders, along the line between their centres, so
+// neither end lies over the text inside a square or tile (the boards lift
+// their cards' text over the arrows, at z-index 2, where a line crosses
+// them); between neighbours, at least ARROW_MIN long, its start drawn back
+// into `from`
+const ARROW_MIN = 22;
+function arrowEnds(area, from, to) {
+  const centre = (r) => [r.left + r.width / 2 - area.left, r.top + r.height / 2 - area.top];
+  const [c1, c2] = [centre(from), centre(to)];
+  const length = Math.hypot(c2[0] - c1[0], c2[1] - c1[1]) || 1;
+  const [dx, dy] = [(c2[0] - c1[0]) / length, (c2[1] - c1[1]) / length];
+  // how far from its centre the line leaves a box of half-sizes w, h
+  const border = (r) => Math.min(Math.abs(dx) > 1e-9 ? r.width / 2 / Math.abs(dx) : Infinity,
+    Math.abs(dy) > 1e-9 ? r.height / 2 / Math.abs(dy) : Infinity);
+  const end = length - border(to);
+  const start = Math.max(0, Math.min(border(from), end - ARROW_MIN));
+  return [[c1[0] + dx * start, c1[1] + dy * start], [c1[0] + dx * end, c1[1] + dy * end]];
+}
 // an arrow from a piece to its target, for moves on the board only (a square,
 // a unit, an avatar): a card from the hand or the market is marked, not
 // pointed from, so no arrow crosses the hand or the event slots
@@ -390,11 +409,7 @@ function drawArrow(area, anchors, rank) {
   const [a, b] = ends.map((s) => $(`[data-anchor="${CSS.escape(s)}"]`, area));
   if (!a || !b) return;
   const box = area.getBoundingClientRect();
-  // each end low in its square or tile, below the text a card shows at its top
-  // (name, HP): the head stays in sight, and a game's board may lift its text
-  // over the arrow where the line crosses it (svg.arrows is at z-index 1)
-  const low = (n) => { const r = n.getBoundingClientRect(); return [r.left + r.width / 2 - box.left, r.bottom - Math.min(9, r.height / 4) - box.top]; };
-  const [[x1, y1], [x2, y2]] = [low(a), low(b)];
+  const [[x1, y1], [x2, y2]] = arrowEnds(box, a.getBoundingClientRect(), b.getBoundingClientRect());
   const colour = getComputedStyle(document.documentElement).getPropertyValue(`--hint${rank}`).trim();
   const ns = "http://www.w3.org/2000/svg";
   const svg = document.createElementNS(ns, "svg");
