@@ -502,7 +502,7 @@ def state_answer(state: State, seat: int, names: MoveNames) -> dict[str, Any]:
     if state.is_terminal():
         answered["returns"] = state.returns()
     if to_move == seat:
-        answered["legal_moves"] = [names.said(state, move.text) for move in state.legal_moves()]
+        answered["legal_moves"] = names.said_all(state, [move.text for move in state.legal_moves()])
     return answered
 
 
@@ -553,7 +553,7 @@ def legal_moves_query(query: dict[str, Any]) -> dict[str, Any]:
         "id": query.get("id"),
         "seat": seat,
         "to_move": seat,
-        "legal_moves": [names.said(state, move.text) for move in state.legal_moves()],
+        "legal_moves": names.said_all(state, [move.text for move in state.legal_moves()]),
     }
 
 
