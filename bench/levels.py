@@ -232,6 +232,10 @@ def main() -> None:
         data = json.loads(LADDER_FILE.read_text()) if LADDER_FILE.exists() else {}
         data.setdefault("commands", {})[game] = commands
         data.setdefault("elo", {})[game] = ladder
+        # each measured step's 95% interval (paired deals), by its upper level
+        data.setdefault("steps", {})[game] = {
+            summary["bot_a"]: summary["paired_elo_interval95"] for summary in summaries
+        }
         data["anchor"] = LADDER[0].name
         LADDER_FILE.write_text(json.dumps(data, indent=1) + "\n")
         print(json.dumps(ladder, indent=1))

@@ -25,6 +25,7 @@ from xenophon.play.levels import (
     ladder_elos,
     level_description,
     level_for_elo,
+    step_intervals,
 )
 
 
@@ -46,7 +47,16 @@ def test_levels_read_in_order_of_budget_and_elo(game):
     assert budgets == sorted(budgets) and len(set(budgets)) == len(budgets)
     elos = ladder_elos(game)
     assert set(elos) == set(LEVELS)  # --elo reaches every level
-    assert [elos[level.name] for level in LADDER] == sorted(elos.values())
+    # in order of Elo, except a measured step whose 95% interval holds 0:
+    # a level measured below the one under it only within the match's noise
+    steps, estimated = step_intervals(game), estimated_levels(game)
+    for lower, upper in zip(LADDER, LADDER[1:]):
+        if elos[upper.name] <= elos[lower.name]:
+            assert upper.name not in estimated, (upper.name, "an estimate out of order")
+            low, high = steps[upper.name]
+            assert low <= 0 <= high, (upper.name, "measured below the level under it")
+    measured = [level.name for level in LADDER if level.name not in estimated]
+    assert set(steps) == set(measured) - {LADDER[0].name}  # every measured step has its interval
     assert level_for_elo(game, 5000)[0] == LADDER[-1].name
 
 

@@ -106,6 +106,13 @@ def ladder_elos(game_name: str) -> dict[str, float]:
     return {name: float(elo) for name, elo in elos.items()}
 
 
+def step_intervals(game_name: str) -> dict[str, tuple[float, float]]:
+    """Each measured level's step over the level below it, as its 95%
+    interval in Elo (paired deals), by level."""
+    steps = _ladder_data().get("steps", {}).get(game_name, {})
+    return {name: (float(low), float(high)) for name, (low, high) in steps.items()}
+
+
 def estimated_levels(game_name: str) -> set[str]:
     """The levels of `game_name` whose Elo is an estimate, not a match's."""
     data = _ladder_data()
