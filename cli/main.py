@@ -21,7 +21,7 @@ from xenophon.cli import (
 )
 from xenophon.cli import solve as solve_cmd
 from xenophon.kernel.errors import XenophonError, one_line
-from xenophon.kernel.plugin import game_titles
+from xenophon.kernel.plugin import game_titles, plugins
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -83,7 +83,9 @@ def main(argv: list[str] | None = None) -> int:
         command_parser = parser_of(parser, args.command)
         command_parser.error(f"unrecognized arguments: {' '.join(extras)}")
     if args.command is None:
-        parser.error("name a command, e.g. 'xenophon learn anabasis' for a guided first game")
+        parser.error(
+            f"name a command, e.g. 'xenophon learn {plugins()[0].name}' for a guided first game"
+        )
     try:
         return args.run(args)
     except XenophonError as error:
