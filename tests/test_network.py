@@ -1,7 +1,8 @@
 """The sparse-input network (eval=net): Hero's raw inputs in C against the
 Python reference, the C value against numpy's, antisymmetry, network files
 refused in one line when broken or mismatched, the search with it, and the
-training (its gradients, and the same seed giving the same weights)."""
+training (its loss the model's, the same seed giving the same weights,
+and one line without the train extra)."""
 
 import json
 
@@ -20,6 +21,7 @@ from xenophon.kernel.evaluation import (
     write_network,
 )
 from xenophon.lab import network as net
+from xenophon.lab.gradient import TrainingUnavailable
 from xenophon.lab.learnlog import logged_game, read_log, write_shard
 from xenophon.play.players import make_bot
 from xenophon.search.ismcts import Worker
@@ -306,7 +308,25 @@ def small_log(tmp_path):
     return read_log(tmp_path, [{"shard": f"shard-{s}.npz"} for s in (1, 2, 3)])
 
 
-def test_the_gradients_are_those_of_the_loss(tmp_path):
+def numpy_root_losses(params, batch):
+    """The training loss's two terms written plainly: the mean log-loss of
+    sigmoid(z) and, decision by decision, the cross-entropy of the policy's
+    softmax against the visit shares."""
+    p = 1 / (1 + np.exp(-net.value_z(params, batch)))
+    value = -np.mean(batch.target * np.log(p) + (1 - batch.target) * np.log(1 - p))
+    mine, _ = net._accumulators(params, batch)
+    policy = 0.0
+    for row in range(len(batch.target)):
+        moves = slice(batch.start[row], batch.start[row + 1])
+        bucket = batch.bucket[moves]
+        logits = params["policy"][bucket] @ np.clip(mine[row], 0, 1) + params["policy_bias"][bucket]
+        log_soft = logits - logits.max() - np.log(np.exp(logits - logits.max()).sum())
+        policy -= (batch.share[moves] * log_soft).sum()
+    return value, policy / len(batch.target)
+
+
+def test_the_training_loss_is_the_models(tmp_path):
+    pytest.importorskip("optax", reason="training needs the train extra")
     log = small_log(tmp_path)
     linear = read_weights(shipped_weights_file("hero"), "hero")
     params = net.new_params(log["own"].shape[1], log["features"].shape[1], 6, 16, linear, 2)
@@ -314,35 +334,37 @@ def test_the_gradients_are_those_of_the_loss(tmp_path):
     for key in ("output", "policy", "policy_bias", "bias"):
         params[key] = rng.normal(0, 0.5, params[key].shape)
     batch = net.batch_of(log, np.arange(40), linear.taper_turns, 0.5, 16)
+    assert len(batch.bucket) > 40 and (batch.share > 0).any()
+    # padded to 64 rows and a multiple of MOVE_PADDING moves: the padding weighs nothing
+    roots, moves = net.training_rows(batch, 64)
+    trained = {k: v.astype(np.float32) for k, v in params.items()}
+    value, policy = net.root_losses(trained, roots, moves)
+    expected = numpy_root_losses(params, batch)
+    assert float(value) == pytest.approx(expected[0], rel=1e-5)
+    assert float(policy) == pytest.approx(expected[1], rel=1e-5)
+    loss = net.training_loss(0.3, 0.0)(trained, roots, moves, roots)
+    assert float(loss) == pytest.approx(expected[0] + 0.3 * expected[1], rel=1e-5)
 
-    def loss(p):
-        value, policy, _ = net.losses_and_gradients(p, batch, 0.3)
-        return value + 0.3 * policy
 
-    _, _, grads = net.losses_and_gradients(params, batch, 0.3)
-    picks = [
-        ("output", (2,)),
-        ("policy", (3, 1)),
-        ("w_own", (int(np.argmax(batch.own.sum(0))), 0)),
-        ("w_enemy", (int(np.argmax(batch.enemy.sum(0))), 4)),
-        ("w_feature", (0, 5)),
-        ("opening", (1,)),
-        ("ending", (2,)),
-        ("bias", (3,)),
-        ("phase", (1,)),
-        ("policy_bias", (5,)),
-    ]
-    for key, index in picks:
-        step = 1e-6
-        up = {k: v.copy() for k, v in params.items()}
-        down = {k: v.copy() for k, v in params.items()}
-        up[key][index] += step
-        down[key][index] -= step
-        numeric = (loss(up) - loss(down)) / (2 * step)
-        assert grads[key][index] == pytest.approx(numeric, rel=1e-4, abs=1e-8), key
+def test_training_without_the_extra_is_one_line(tmp_path, monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_jax(name, *args, **kwargs):
+        if name.split(".")[0] in ("jax", "optax"):
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_jax)
+    linear = read_weights(shipped_weights_file("hero"), "hero")
+    with pytest.raises(TrainingUnavailable, match=r"pip install '\.\[train\]'") as error:
+        net.train(small_log(tmp_path), linear, hidden=4, epochs=1)
+    assert "\n" not in str(error.value)
 
 
 def test_the_same_seed_trains_the_same_network(tmp_path):
+    pytest.importorskip("optax", reason="training needs the train extra")
     log = small_log(tmp_path)
     linear = read_weights(shipped_weights_file("hero"), "hero")
     runs = [
@@ -379,6 +401,7 @@ def leafy_log(tmp_path):
 
 
 def test_training_on_leaves_fits_the_leaves_and_reports_them(tmp_path):
+    pytest.importorskip("optax", reason="training needs the train extra")
     log = leafy_log(tmp_path)
     linear = read_weights(shipped_weights_file("hero"), "hero")
     runs = {

@@ -1,5 +1,6 @@
-"""The sparse-input network of the learning loop (docs/learning.md), in numpy:
-its value and policy on logged positions, and its training.
+"""The sparse-input network of the learning loop (docs/learning.md): its
+value and policy on logged positions in numpy (the reference of the C
+evaluation), and its training with JAX and optax (xenophon.lab.gradient).
 
 The value is the one src/engine_c/network.h computes (its comment gives the
 formula): two clipped-ReLU accumulators, one from each side's perspective,
@@ -14,7 +15,7 @@ a move's code hashed to one of `buckets` rows (a hashed embedding: moves of
 one game share rows by chance). The search may take its softmax over a
 node's moves as its priors (priors=net, src/engine_c/network.h).
 
-Training: mini-batch Adam on the value's log-loss against a target that
+Training: mini-batch Adam (optax) on the value's log-loss against a target that
 blends the game's result with the search's root value, plus the policy's
 cross-entropy against the root visit shares; seeded (same data and seed,
 same file); the best epoch on held-out games is kept.
@@ -22,8 +23,10 @@ same file); the best epoch on held-out games is kept.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from types import ModuleType
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -33,9 +36,11 @@ from xenophon.kernel.evaluation import (
     Network,
     Weights,
 )
+from xenophon.lab.gradient import AdamTrainer, jax_modules
 
 DEFAULT_BUCKETS = 1024
-ADAM_BETAS = (0.9, 0.999)
+#: a training batch's moves are padded to a multiple of this
+MOVE_PADDING = 4096
 
 
 def buckets_of(codes: np.ndarray, buckets: int) -> np.ndarray:
@@ -83,7 +88,29 @@ def new_params(
     }
 
 
-def _accumulators(p: dict[str, np.ndarray], b: Batch) -> tuple[np.ndarray, np.ndarray]:
+class Rows(NamedTuple):
+    """Positions as the training step reads them (float32), each row with a
+    weight: 1, or 0 for the rows that pad a batch to its fixed size."""
+
+    own: Any
+    enemy: Any
+    x: Any
+    ph: Any
+    target: Any
+    weight: Any
+
+
+class Moves(NamedTuple):
+    """The moves of a Rows batch: each one's row (`seg`; padding moves name
+    the row one past the last, with no share), policy row and visit share."""
+
+    seg: Any
+    bucket: Any
+    share: Any
+
+
+def _accumulators(p: dict[str, Any], b: Any) -> tuple[Any, Any]:
+    """The two perspectives' first layers (numpy or jax.numpy arrays alike)."""
     base = p["bias"] + b.ph[:, None] * p["phase"]
     xf = b.x @ p["w_feature"]
     mine = b.own @ p["w_own"] + b.enemy @ p["w_enemy"] + xf + base
@@ -91,11 +118,16 @@ def _accumulators(p: dict[str, np.ndarray], b: Batch) -> tuple[np.ndarray, np.nd
     return mine, theirs
 
 
-def value_z(p: dict[str, np.ndarray], b: Batch) -> np.ndarray:
-    """z of each position (value = tanh(z / 2), sigmoid(z) the chance of winning)."""
-    mine, theirs = _accumulators(p, b)
+def _z(p: dict[str, Any], b: Any, mine: Any, theirs: Any, xp: ModuleType) -> Any:
     linear = ((1 - b.ph)[:, None] * p["opening"] + b.ph[:, None] * p["ending"]) * b.x
-    return linear.sum(axis=1) + (np.clip(mine, 0, 1) - np.clip(theirs, 0, 1)) @ p["output"]
+    return linear.sum(axis=1) + (xp.clip(mine, 0, 1) - xp.clip(theirs, 0, 1)) @ p["output"]
+
+
+def value_z(p: dict[str, Any], b: Any, xp: ModuleType = np) -> Any:
+    """z of each position (value = tanh(z / 2), sigmoid(z) the chance of
+    winning); `xp` is numpy (the reference of the C value) or jax.numpy (training)."""
+    mine, theirs = _accumulators(p, b)
+    return _z(p, b, mine, theirs, xp)
 
 
 def _segments(start: np.ndarray) -> np.ndarray:
@@ -103,71 +135,85 @@ def _segments(start: np.ndarray) -> np.ndarray:
     return np.repeat(np.arange(len(start) - 1), np.diff(start))
 
 
-def losses_and_gradients(
-    p: dict[str, np.ndarray], b: Batch, policy_weight: float
-) -> tuple[float, float, dict[str, np.ndarray]]:
-    """(value log-loss, policy cross-entropy, gradients of their weighted sum)."""
+def root_losses(p: dict[str, Any], roots: Rows, moves: Moves) -> tuple[Any, Any]:
+    """(the value's log-loss against the targets, the policy's cross-entropy
+    against the visit shares), each a mean over the rows of weight 1: the
+    training loss, in jax.numpy. A forced move's decision has no visits and
+    adds no cross-entropy."""
+    jax, jnp, _ = jax_modules()
+    n = roots.weight.sum()
+    mine, theirs = _accumulators(p, roots)
+    z = _z(p, roots, mine, theirs, jnp)
+    value = _weighted_log_loss(z, roots.target, roots.weight, jax) / n
+    h1 = jnp.clip(mine, 0, 1)  # the policy reads the player to move's perspective
+    logits = (h1[moves.seg] * p["policy"][moves.bucket]).sum(axis=1) + p["policy_bias"][
+        moves.bucket
+    ]
+    segments = roots.own.shape[0] + 1  # the last one holds the padding moves
+    top = jax.ops.segment_max(jax.lax.stop_gradient(logits), moves.seg, segments)
+    total = jax.ops.segment_sum(jnp.exp(logits - top[moves.seg]), moves.seg, segments)
+    log_soft = logits - top[moves.seg] - jnp.log(total[moves.seg])
+    return value, -(moves.share * log_soft).sum() / n
+
+
+def _weighted_log_loss(z: Any, target: Any, weight: Any, jax: ModuleType) -> Any:
+    """The summed log-loss of win chances sigmoid(z), computed from z stably."""
+    log_p, log_q = jax.nn.log_sigmoid(z), jax.nn.log_sigmoid(-z)
+    return -(weight * (target * log_p + (1 - target) * log_q)).sum()
+
+
+def training_loss(
+    policy_weight: float, leaf_weight: float
+) -> Callable[[dict[str, Any], Rows, Moves, Rows], Any]:
+    """The loss of a training step: the roots' value log-loss, plus
+    `policy_weight` times their policy cross-entropy, plus `leaf_weight`
+    times the value log-loss on a batch of leaves."""
+
+    def loss(p: dict[str, Any], roots: Rows, moves: Moves, leaves: Rows) -> Any:
+        jax, jnp, _ = jax_modules()
+        value, policy = root_losses(p, roots, moves)
+        total = value + policy_weight * policy
+        if leaf_weight > 0:
+            z = value_z(p, leaves, jnp)
+            total = (
+                total
+                + leaf_weight
+                * _weighted_log_loss(z, leaves.target, leaves.weight, jax)
+                / leaves.weight.sum()
+            )
+        return total
+
+    return loss
+
+
+def _pad(values: np.ndarray, size: int, fill: float) -> np.ndarray:
+    extra = size - len(values)
+    return np.concatenate([values, np.full((extra, *values.shape[1:]), fill, values.dtype)])
+
+
+def training_rows(b: Batch, rows: int) -> tuple[Rows, Moves]:
+    """A numpy Batch as the training step reads it: float32, its rows padded
+    to `rows` and its moves to a multiple of MOVE_PADDING (so that the step
+    compiles for a few shapes only)."""
     n = len(b.target)
-    mine, theirs = _accumulators(p, b)
-    h1, h2 = np.clip(mine, 0, 1), np.clip(theirs, 0, 1)
-    linear_w = (1 - b.ph)[:, None] * p["opening"] + b.ph[:, None] * p["ending"]
-    z = (linear_w * b.x).sum(axis=1) + (h1 - h2) @ p["output"]
-    prob = 1 / (1 + np.exp(-z))
-    eps = 1e-12
-    value_loss = float(
-        -np.mean(b.target * np.log(prob + eps) + (1 - b.target) * np.log(1 - prob + eps))
+    seg = _segments(b.start)
+    move_rows = -(-max(len(seg), 1) // MOVE_PADDING) * MOVE_PADDING
+    f32 = np.float32
+    return (
+        Rows(
+            own=_pad(b.own.astype(f32), rows, 0),
+            enemy=_pad(b.enemy.astype(f32), rows, 0),
+            x=_pad(b.x.astype(f32), rows, 0),
+            ph=_pad(b.ph.astype(f32), rows, 0),
+            target=_pad(b.target.astype(f32), rows, 0.5),
+            weight=_pad(np.ones(n, f32), rows, 0),
+        ),
+        Moves(
+            seg=_pad(seg.astype(np.int32), move_rows, rows),
+            bucket=_pad(b.bucket.astype(np.int32), move_rows, 0),
+            share=_pad(b.share.astype(f32), move_rows, 0),
+        ),
     )
-    dz = (prob - b.target) / n
-    g: dict[str, np.ndarray] = {}
-    g["opening"] = ((dz * (1 - b.ph))[:, None] * b.x).sum(axis=0)
-    g["ending"] = ((dz * b.ph)[:, None] * b.x).sum(axis=0)
-    g["output"] = (h1 - h2).T @ dz
-    d1 = dz[:, None] * p["output"] * ((mine > 0) & (mine < 1))
-    d2 = -dz[:, None] * p["output"] * ((theirs > 0) & (theirs < 1))
-    # the policy head on h1 (the player to move's perspective)
-    row = _segments(b.start)
-    logits = (h1[row] * p["policy"][b.bucket]).sum(axis=1) + p["policy_bias"][b.bucket]
-    top = np.maximum.reduceat(logits, b.start[:-1]) if len(logits) else np.zeros(0)
-    e = np.exp(logits - top[row])
-    total = np.add.reduceat(e, b.start[:-1]) if len(logits) else np.zeros(0)
-    soft = e / total[row]
-    policy_loss = float(-np.sum(b.share * np.log(soft + eps)) / n) if len(logits) else 0.0
-    # d/dlogit of -sum(share * log soft): soft * (the decision's share total) - share
-    # (a forced move has no visits: total 0, no gradient)
-    share_total = np.add.reduceat(b.share, b.start[:-1])[row] if len(logits) else np.zeros(0)
-    dlogit = policy_weight * (soft * share_total - b.share) / n
-    g["policy"] = np.zeros_like(p["policy"])
-    np.add.at(g["policy"], b.bucket, dlogit[:, None] * h1[row])
-    g["policy_bias"] = np.bincount(b.bucket, weights=dlogit, minlength=len(p["policy_bias"]))
-    dh1 = np.zeros_like(h1)
-    np.add.at(dh1, row, dlogit[:, None] * p["policy"][b.bucket])
-    d1 = d1 + dh1 * ((mine > 0) & (mine < 1))
-    g["w_own"] = b.own.T @ d1 + b.enemy.T @ d2
-    g["w_enemy"] = b.enemy.T @ d1 + b.own.T @ d2
-    g["w_feature"] = b.x.T @ (d1 - d2)
-    g["bias"] = (d1 + d2).sum(axis=0)
-    g["phase"] = (b.ph[:, None] * (d1 + d2)).sum(axis=0)
-    return value_loss, policy_loss, g
-
-
-class Adam:
-    """Adam (Kingma & Ba 2015) over a dict of arrays."""
-
-    def __init__(self, params: dict[str, np.ndarray], rate: float):
-        self.rate = rate
-        self.m = {k: np.zeros_like(v) for k, v in params.items()}
-        self.v = {k: np.zeros_like(v) for k, v in params.items()}
-        self.t = 0
-
-    def step(self, params: dict[str, np.ndarray], grads: dict[str, np.ndarray]) -> None:
-        self.t += 1
-        b1, b2 = ADAM_BETAS
-        for k, grad in grads.items():
-            self.m[k] = b1 * self.m[k] + (1 - b1) * grad
-            self.v[k] = b2 * self.v[k] + (1 - b2) * grad * grad
-            m_hat = self.m[k] / (1 - b1**self.t)
-            v_hat = self.v[k] / (1 - b2**self.t)
-            params[k] -= self.rate * m_hat / (np.sqrt(v_hat) + 1e-8)
 
 
 def batch_of(
@@ -331,55 +377,63 @@ def train(
     seed: int = 1,
     progress: bool = False,
 ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-    """The trained parameters and a report of held-out figures. With
+    """The trained parameters and a report of held-out figures: Adam
+    (optax) on training_loss, its gradients by JAX (the train extra). With
     `leaf_weight` and a log with leaves, each step adds that weight times the
-    gradient of the value's log-loss on as many leaves of the training games,
-    against the root search's values of their moves."""
+    value's log-loss on as many leaves of the training games, against the
+    root search's values of their moves."""
+    jax_modules()  # one line, before any work, when the train extra is missing
+    from tqdm import tqdm
+
     taper = linear.taper_turns
     n_in, n_f = log["own"].shape[1], log["features"].shape[1]
     params = new_params(n_in, n_f, hidden, buckets, linear, seed)
     out = held_out_mask(log["game"], held_out, seed)
     train_rows, test_rows = np.flatnonzero(~out), np.flatnonzero(out)
-    test = batch_of(log, test_rows, taper, 0.0, buckets)
+    test_batch = batch_of(log, test_rows, taper, 0.0, buckets)
+    test = training_rows(test_batch, max(len(test_rows), 1))
     has_leaves = "leaf_row" in log
     leaf_out = out[log["leaf_row"]] if has_leaves else np.zeros(0, dtype=bool)
     train_leaves = np.flatnonzero(~leaf_out)
+    use_leaves = leaf_weight > 0 and len(train_leaves) > 0
+    loss = training_loss(policy_weight, leaf_weight if use_leaves else 0.0)
+    trainer = AdamTrainer(loss, params, rate)
 
-    def held_out_loss(p: dict[str, np.ndarray]) -> tuple[float, float]:
-        value, policy, _ = losses_and_gradients(p, test, 1.0)
-        return value, policy
+    def held_out_loss() -> tuple[float, float]:
+        value, policy = trainer.evaluate(root_losses, *test)
+        return float(value), float(policy)
 
-    start_loss = held_out_loss(params)
-    best = (start_loss[0], 0, {k: v.copy() for k, v in params.items()})
+    start_loss = held_out_loss()
+    best = (start_loss[0], 0, trainer.params())
     history = [{"epoch": 0, "value": start_loss[0], "policy": start_loss[1]}]
-    adam = Adam(params, rate)
     rng = np.random.default_rng(seed)
-    from tqdm import tqdm
-
     for epoch in tqdm(range(1, epochs + 1), desc="train", disable=not progress, leave=False):
         order = rng.permutation(train_rows)
         for i in range(0, len(order), batch):
-            b = batch_of(log, np.sort(order[i : i + batch]), taper, blend, buckets)
-            _, _, grads = losses_and_gradients(params, b, policy_weight)
-            if leaf_weight > 0 and len(train_leaves):
+            roots, moves = training_rows(
+                batch_of(log, np.sort(order[i : i + batch]), taper, blend, buckets), batch
+            )
+            leaves = roots  # read only with leaves to train on
+            if use_leaves:
                 chosen = np.sort(rng.choice(train_leaves, size=batch))
-                _, _, leaf_grads = losses_and_gradients(params, leaf_batch(log, chosen, taper), 0.0)
-                for key, grad in leaf_grads.items():
-                    grads[key] = grads[key] + leaf_weight * grad
-            adam.step(params, grads)
-        value, policy = held_out_loss(params)
+                leaves = training_rows(leaf_batch(log, chosen, taper), batch)[0]
+            trainer.step(roots, moves, leaves)
+        value, policy = held_out_loss()
         history.append({"epoch": epoch, "value": value, "policy": policy})
         if value < best[0]:
-            best = (value, epoch, {k: v.copy() for k, v in params.items()})
+            best = (value, epoch, trainer.params())
         elif epoch - best[1] >= patience:
             break
     linear_params = new_params(n_in, n_f, 1, 1, linear, 0)
-    linear_only = 1 / (1 + np.exp(-value_z(linear_params, test)))
+    linear_only = 1 / (1 + np.exp(-value_z(linear_params, test_batch)))
     report: dict[str, Any] = {
         "positions": {"train": int(len(train_rows)), "held_out": int(len(test_rows))},
         "games": int(len(np.unique(log["game"]))),
         "best_epoch": best[1],
-        "held_out_log_loss": {"network": best[0], "learned": log_loss(linear_only, test.target)},
+        "held_out_log_loss": {
+            "network": best[0],
+            "learned": log_loss(linear_only, test_batch.target),
+        },
         "held_out_policy_cross_entropy": history[best[1]]["policy"],
         "history": history,
     }

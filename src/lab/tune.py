@@ -25,6 +25,7 @@ import math
 import random
 import time
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -33,6 +34,7 @@ from xenophon.kernel.errors import XenophonError, shown
 from xenophon.kernel.evaluation import HiddenUnit, Weights
 from xenophon.kernel.game import CHANCE, Game
 from xenophon.kernel.registry import game_from_texts
+from xenophon.lab.gradient import AdamTrainer, jax_modules
 from xenophon.lab.jobs import Job, RunError, read_results, results_config, results_header
 from xenophon.play.players import make_bot
 
@@ -399,7 +401,8 @@ def fit(
 # a = W x and c = b + ph u (learned.h): odd in x, so the value stays
 # antisymmetric, and the phase an input of each unit. It starts as the linear
 # fit (the output weights v at zero) and is trained whole, linear part
-# included, by mini-batch Adam on the scaled features, with early stopping on
+# included, by mini-batch Adam on the scaled features (optax; the gradients
+# JAX's: the train extra, xenophon.lab.gradient), with early stopping on
 # the validation fifth of the training games; the epochs and the L2 penalty
 # found there are then trained again on all the training games.
 
@@ -411,8 +414,6 @@ NETWORK_PATIENCE = 12  # epochs without a better validation loss
 NETWORK_BATCH = 1024
 NETWORK_LEARNING_RATE = 3e-4
 NETWORK_INIT_SCALE = 1.0  # std of W · sqrt(features), on unit-RMS inputs
-ADAM_BETAS = (0.9, 0.999)
-ADAM_EPSILON = 1e-8
 #: significant digits of a network's weights in its file (W is divided by
 #: the features' scales, so its raw values span many orders of magnitude)
 NETWORK_DIGITS = 8
@@ -454,16 +455,18 @@ def phase_of(turn: np.ndarray, taper_turns: int) -> np.ndarray:
     return np.minimum(turn, taper_turns) / taper_turns
 
 
-def _forward(net: Network, d: Design) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """z and the two tanh terms of each unit (rows: positions)."""
-    h = d.x @ net.weights.T
-    c = net.bias + d.ph[:, None] * net.phase
-    plus, minus = np.tanh(c + h), np.tanh(c - h)
-    return d.a @ net.linear + (plus - minus) @ net.output, plus, minus
+def _forward(p: dict[str, Any], d: Design, xp: ModuleType = np) -> tuple[Any, Any, Any]:
+    """z and the two tanh terms of each unit (rows: positions) of the
+    network's arrays `p` (named as Network's fields); `xp` is numpy or
+    jax.numpy (training)."""
+    h = d.x @ p["weights"].T
+    c = p["bias"] + d.ph[:, None] * p["phase"]
+    plus, minus = xp.tanh(c + h), xp.tanh(c - h)
+    return d.a @ p["linear"] + (plus - minus) @ p["output"], plus, minus
 
 
 def network_z(net: Network, d: Design) -> np.ndarray:
-    return _forward(net, d)[0]
+    return _forward(vars(net), d)[0]
 
 
 def learned_z(weights: Weights, x: np.ndarray, turn: np.ndarray) -> np.ndarray:
@@ -484,44 +487,20 @@ def learned_z(weights: Weights, x: np.ndarray, turn: np.ndarray) -> np.ndarray:
     return network_z(net, Design(a, x, phase_of(turn, weights.taper_turns)))
 
 
-def _gradients(
-    net: Network, d: Design, y: np.ndarray, l2_linear: float, l2: float
-) -> list[np.ndarray]:
-    """The gradient of the mean log-loss plus the L2 penalties (the linear
-    fit's on the linear weights, `l2` on W and v), in Network.arrays order."""
-    z, plus, minus = _forward(net, d)
-    dz = (sigmoid(z) - y) / len(y)
-    d_unit = np.outer(dz, net.output)
-    slope_plus, slope_minus = 1 - plus * plus, 1 - minus * minus
-    d_h = d_unit * (slope_plus + slope_minus)
-    d_c = d_unit * (slope_plus - slope_minus)
-    return [
-        d.a.T @ dz + l2_linear * net.linear,
-        d_h.T @ d.x + l2 * net.weights,
-        d_c.sum(axis=0),
-        d.ph @ d_c,
-        (plus - minus).T @ dz + l2 * net.output,
-    ]
+def _training_loss(l2_linear: float, l2: float) -> Any:
+    """The mean log-loss plus the L2 penalties (the linear fit's on the
+    linear weights, `l2` on W and v), in jax.numpy: what Adam minimises."""
 
+    def loss(p: dict[str, Any], a: Any, x: Any, ph: Any, y: Any) -> Any:
+        jax, jnp, _ = jax_modules()
+        z = _forward(p, Design(a, x, ph), jnp)[0]
+        log_loss = -(y * jax.nn.log_sigmoid(z) + (1 - y) * jax.nn.log_sigmoid(-z)).mean()
+        penalty = l2_linear * (p["linear"] ** 2).sum() + l2 * (
+            (p["weights"] ** 2).sum() + (p["output"] ** 2).sum()
+        )
+        return log_loss + penalty / 2
 
-class Adam:
-    """Adam's updates of a network's arrays, in place."""
-
-    def __init__(self, net: Network) -> None:
-        self.moments = [np.zeros_like(array) for array in net.arrays()]
-        self.squares = [np.zeros_like(array) for array in net.arrays()]
-        self.steps = 0
-
-    def step(self, net: Network, gradients: list[np.ndarray]) -> None:
-        self.steps += 1
-        b1, b2 = ADAM_BETAS
-        rate = NETWORK_LEARNING_RATE * math.sqrt(1 - b2**self.steps) / (1 - b1**self.steps)
-        for array, g, m, v in zip(net.arrays(), gradients, self.moments, self.squares):
-            m *= b1
-            m += (1 - b1) * g
-            v *= b2
-            v += (1 - b2) * g * g
-            array -= rate * m / (np.sqrt(v) + ADAM_EPSILON)
+    return loss
 
 
 def initial_network(linear: np.ndarray, n_features: int, hidden: int, seed: int) -> Network:
@@ -554,15 +533,17 @@ def train_network(
     validation log-loss and returns the best epoch's network (epoch 0: the
     start); without, returns the last. Returns (network, its epoch)."""
     rng = np.random.default_rng(seed)
-    adam = Adam(net)
+    trainer = AdamTrainer(_training_loss(l2_linear, l2), vars(net), NETWORK_LEARNING_RATE)
     best, best_epoch, best_loss = net.copy(), 0, math.inf
     if valid is not None:
         best_loss = log_loss(sigmoid(network_z(net, valid[0])), valid[1])
+    data = [d.a, d.x, d.ph, y]
     for epoch in range(1, epochs + 1):
         order = rng.permutation(len(y))
         for start in range(0, len(y), NETWORK_BATCH):
             batch = order[start : start + NETWORK_BATCH]
-            adam.step(net, _gradients(net, d.rows(batch), y[batch], l2_linear, l2))
+            trainer.step(*(array[batch].astype(np.float32) for array in data))
+        net = Network(**trainer.params())
         if bar is not None:
             bar.update(1)
         if valid is None:
