@@ -1,12 +1,16 @@
 """bench/learn.py, the learning loop's command: a log with leaves, `train
---leaf-weight` and `score` on it, and bad input in one line."""
+--leaf-weight` and `score` on it, a whole generation (log, blends chosen on
+held-out games, gate) resumed, and bad input in one line."""
 
 import json
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from test_cli import assert_clean_error
+from xenophon.kernel.evaluation import read_network
 
 SCRIPT = Path(__file__).resolve().parent.parent / "bench" / "learn.py"
 
@@ -18,6 +22,7 @@ def learn(*args):
 
 
 def test_log_train_and_score_with_leaves(tmp_path):
+    pytest.importorskip("optax", reason="training needs the train extra")
     folder = tmp_path / "log"
     logged = learn(
         "log",
@@ -68,3 +73,62 @@ def test_bad_input_is_one_line(tmp_path):
         learn("log", "hero", "--folder", tmp_path / "x", "--leaves", -1), "--leaves must be 0"
     )
     assert_clean_error(learn("score", "hero", "--folder", tmp_path), "no log index")
+    assert_clean_error(
+        learn("train", "hero", "--folder", tmp_path, "--out", tmp_path / "n.npz", "--blend", "0,x"),
+        "--blend takes numbers from 0 to 1",
+    )
+
+
+def test_a_generation_logs_trains_gates_and_says_whether_it_is_kept(tmp_path):
+    pytest.importorskip("optax", reason="training needs the train extra")
+    out = tmp_path / "g1.npz"
+    args = [
+        "generation",
+        "hero",
+        "--folder",
+        tmp_path / "log",
+        "--games",
+        3,
+        "--bot",
+        "ismcts:iterations=30",
+        "--deep-share",
+        0,
+        "--leaves",
+        2,
+        "--workers",
+        1,
+        "--out",
+        out,
+        "--epochs",
+        1,
+        "--hidden",
+        4,
+        "--blend",
+        "0,1",
+        "--leaf-weight",
+        2,
+        "--gate-games",
+        4,
+        "--gate-options",
+        "iterations=30",
+    ]
+    first = learn(*args)
+    # four games decide no GSPRT: not kept, and the loop is told to stop
+    assert first.returncode == 1, first.stderr
+    assert "not kept (undecided at the cap of 4 games): the loop stops here" in first.stdout
+    made = read_network(str(out), "hero").meta["made"]
+    assert set(made["report"]["blends_tried"]) == {"0", "1"}
+    assert made["report"]["blend"] in (0.0, 1.0)
+    verdict = json.loads((tmp_path / "g1-generation.json").read_text())
+    assert verdict["kept"] is False and verdict["summary"]["games"] == 4
+    assert len((tmp_path / "g1-gate.jsonl").read_text().splitlines()) == 1 + 4
+    # run again: nothing is played or trained twice
+    trained = out.read_bytes()
+    again = learn(*args)
+    assert again.returncode == 1, again.stderr
+    assert "trained already by the same command" in again.stdout
+    assert out.read_bytes() == trained
+    assert len((tmp_path / "g1-gate.jsonl").read_text().splitlines()) == 1 + 4
+    # a network file another command made is not overwritten
+    assert_clean_error(learn(*args, "--hidden", 5), "not made by this generation's training")
+    assert out.read_bytes() == trained
