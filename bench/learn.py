@@ -1,7 +1,7 @@
 """The learning loop, one generation (docs/learning.md): log self-play, then
 train the sparse-input network on the log, then gate it against its parent.
 
-    python bench/learn.py generation hero --folder bench/learn/hero-g3 --games 3100 \\
+    python bench/learn.py generation hero --folder bench/learn/hero-g3 --games 3110 \\
         --first-seed 100001 --leaves 4 --workers 2 --out bench/learn/hero-g3-network.npz \\
         --blend 0,0.5,1 --leaf-weight 8 --epochs 3 --book bench/books/hero-i500.json
 
