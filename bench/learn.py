@@ -35,6 +35,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -129,8 +131,17 @@ def train_command(args: argparse.Namespace) -> str:
         ("--leaf-weight", args.leaf_weight),
         ("--seed", args.seed),
     ]
-    words = [f"{flag} {value}" for flag, value in options if value is not None]
-    return f"python bench/learn.py train {args.game} " + " ".join(words)
+    words = [f"{flag} {shlex.quote(str(value))}" for flag, value in options if value is not None]
+    return f"python bench/learn.py train {shlex.quote(args.game)} " + " ".join(words)
+
+
+def train_in_a_child(args: argparse.Namespace) -> None:
+    """The `train` step in a process of its own: JAX starts threads, and the
+    gate's pool forks afterwards (a fork of a threaded process can deadlock)."""
+    arguments = shlex.split(train_command(args))[3:]  # after "python bench/learn.py train"
+    done = subprocess.run([sys.executable, __file__, "train", *arguments], check=False)
+    if done.returncode:
+        sys.exit(done.returncode)  # the child said why, in one line
 
 
 def run_train(args: argparse.Namespace) -> None:
@@ -216,7 +227,7 @@ def run_generation(args: argparse.Namespace) -> None:
             )
         print(f"{args.out}: trained already by the same command, kept as it is")
     else:
-        run_train(args)
+        train_in_a_child(args)
     results = out.with_name(out.stem + "-gate.jsonl")
     report = play_match(
         args.game,
