@@ -142,7 +142,8 @@ PYTHON_PACKAGES = sorted(
 )
 #: the files each data tree ships, by the patterns of its files' names
 DATA_PATTERNS = {
-    "data": ("*.json", "*.toml", "*.js", "*.css"),  # card sets, weights, each game's page code
+    # card sets, weights and networks, each game's page code
+    "data": ("*.json", "*.toml", "*.npz", "*.js", "*.css"),
     "engine_c": ("*.c", "*.cc", "*.h"),
     "web/static": ("*",),
 }

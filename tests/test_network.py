@@ -300,6 +300,27 @@ def test_the_search_plays_with_the_network(tmp_path):
     assert [m.visits for m in with_net.moves] != [m.visits for m in learned.moves]
 
 
+def test_the_shipped_network_is_read_by_eval_net_alone():
+    # Hero ships the kept generation's file (docs/learning.md); it is a valid
+    # network of Hero's inputs, and eval=net without weights= searches with it
+    from xenophon.kernel.evaluation import shipped_network_file
+
+    network = read_network(str(shipped_network_file("hero")), "hero")
+    assert network.meta["made"]["command"].startswith("python bench/learn.py train hero")
+    state = positions()[0]
+    shipped = make_bot("ismcts:iterations=200,eval=net", 1).analyse(state)
+    named = make_bot(
+        f"ismcts:iterations=200,eval=net,weights={shipped_network_file('hero')}", 1
+    ).analyse(state)
+    assert [m.visits for m in shipped.moves] == [m.visits for m in named.moves]
+
+
+def test_eval_net_without_a_shipped_network_is_one_line():
+    [state] = random_positions(GAMES["anabasis"], 1, seed=2)
+    with pytest.raises(WeightsError, match="no network is shipped for anabasis"):
+        make_bot("ismcts:iterations=20,eval=net", 1).analyse(state)
+
+
 def small_log(tmp_path):
     for seed in (1, 2, 3):
         game = HERO(seed)

@@ -497,6 +497,8 @@ def _file_network(path: str, game_name: str, mtime_ns: int) -> Network:
 def network_tables(game: Any, weights_path: str | None) -> Any:
     """A copy of the game's tables holding the network of `weights_path` (or
     the shipped one), cached by file and time; WeightsError in one line."""
+    if weights_path is None and not shipped_network_file(game.name).is_file():
+        raise WeightsError(f"no network is shipped for {game.name}: eval=net needs weights=FILE")
     path = str(weights_path or shipped_network_file(game.name))
     try:
         stamp = Path(path).stat().st_mtime_ns
