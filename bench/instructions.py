@@ -12,11 +12,17 @@ has cut-off 0) and uniform rollouts to the end (the equal-leaf-work setting
 of the comparison with OpenSpiel):
 
     python bench/instructions.py [--python PYTHON] [--actions N] [--iterations N]
+    python bench/instructions.py --net hero=bench/learn/hero-g3-network.npz
 
 PYTHON is an interpreter with xenophon installed (default: this one), so two
-builds can be compared in one run; prints one JSON object (the search's
-entries also give the tree's node count, which shows that two builds searched
-the same tree).
+builds can be compared in one run. With `--net GAME=FILE` (repeatable) it
+counts only the searches from every stage of that game with the learned
+evaluation and with the network (`eval=net,weights=FILE`), and their ratio,
+learned / net: the iterations a second the network keeps, as a machine's
+load cannot move it (docs/learning.md, "Speed of the network").
+
+Prints one JSON object (the search's entries also give the tree's node
+count, which shows that two builds searched the same tree).
 """
 
 from __future__ import annotations
@@ -119,12 +125,35 @@ def search_instructions(
     return {"per iteration": count / n, "nodes": int(nodes)}
 
 
+def network_ratios(python: str, nets: list[str], n: int) -> dict[str, object]:
+    """Per game and stage: instructions an iteration with the learned
+    evaluation and with the network, and learned / net."""
+    result: dict[str, object] = {}
+    for spec in nets:
+        game, _, path = spec.partition("=")
+        for stage in STAGES:
+            learned = search_instructions(python, game, stage, n, {"evaluation": "learned"})
+            net = search_instructions(
+                python, game, stage, n, {"evaluation": "net", "weights": path}
+            )
+            result[f"{game} {stage}"] = {
+                "learned": learned["per iteration"],
+                "net": net["per iteration"],
+                "learned / net": round(learned["per iteration"] / net["per iteration"], 3),
+            }
+    return result
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--python", default=sys.executable)
     parser.add_argument("--actions", type=int, default=200_000)
     parser.add_argument("--iterations", type=int, default=5_000)
+    parser.add_argument("--net", action="append", metavar="GAME=FILE", default=[])
     args = parser.parse_args(argv)
+    if args.net:
+        print(json.dumps(network_ratios(args.python, args.net, args.iterations), indent=1))
+        return 0
     result: dict[str, object] = {}
     for game, loop in LOOPS:
         count = instructions(args.python, game, loop, args.actions)
