@@ -1,5 +1,7 @@
 """Fixtures shared by several test files."""
 
+import importlib.util
+import multiprocessing
 import os
 import secrets
 import shutil
@@ -9,6 +11,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -66,3 +69,15 @@ def ray_cluster(tmp_path_factory):
         os.killpg(head.pid, signal.SIGKILL)  # draining on SIGTERM takes 30 s
         head.wait()
         shutil.rmtree(temp_dir, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def jax_process():
+    """A process of its own (spawned, not forked) for the tests that run JAX:
+    JAX starts threads, and this process forks pools of workers in other
+    tests afterwards (a fork of a threaded process can deadlock). Skips,
+    saying why, without the train extra."""
+    if importlib.util.find_spec("optax") is None:
+        pytest.skip("training needs the train extra")
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        yield pool

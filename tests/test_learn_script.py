@@ -2,6 +2,7 @@
 --leaf-weight` and `score` on it, a whole generation (log, blends chosen on
 held-out games, gate) resumed, and bad input in one line."""
 
+import importlib.util
 import json
 import subprocess
 import sys
@@ -13,6 +14,10 @@ from test_cli import assert_clean_error
 from xenophon.kernel.evaluation import read_network
 
 SCRIPT = Path(__file__).resolve().parent.parent / "bench" / "learn.py"
+# the script trains in its own process; the check does not import JAX here
+needs_train_extra = pytest.mark.skipif(
+    importlib.util.find_spec("optax") is None, reason="training needs the train extra"
+)
 
 
 def learn(*args):
@@ -21,8 +26,8 @@ def learn(*args):
     )
 
 
+@needs_train_extra
 def test_log_train_and_score_with_leaves(tmp_path):
-    pytest.importorskip("optax", reason="training needs the train extra")
     folder = tmp_path / "log"
     logged = learn(
         "log",
@@ -79,8 +84,8 @@ def test_bad_input_is_one_line(tmp_path):
     )
 
 
+@needs_train_extra
 def test_a_generation_logs_trains_gates_and_says_whether_it_is_kept(tmp_path):
-    pytest.importorskip("optax", reason="training needs the train extra")
     out = tmp_path / "g1.npz"
     args = [
         "generation",

@@ -346,8 +346,15 @@ def numpy_root_losses(params, batch):
     return value, policy / len(batch.target)
 
 
-def test_the_training_loss_is_the_models(tmp_path):
-    pytest.importorskip("optax", reason="training needs the train extra")
+def jax_losses(params, roots, moves):
+    """The training loss's terms and its total at a policy weight of 0.3 (run
+    in the JAX process)."""
+    value, policy = net.root_losses(params, roots, moves)
+    total = net.training_loss(0.3, 0.0)(params, roots, moves, roots)
+    return float(value), float(policy), float(total)
+
+
+def test_the_training_loss_is_the_models(tmp_path, jax_process):
     log = small_log(tmp_path)
     linear = read_weights(shipped_weights_file("hero"), "hero")
     params = net.new_params(log["own"].shape[1], log["features"].shape[1], 6, 16, linear, 2)
@@ -359,12 +366,11 @@ def test_the_training_loss_is_the_models(tmp_path):
     # padded to 64 rows and a multiple of MOVE_PADDING moves: the padding weighs nothing
     roots, moves = net.training_rows(batch, 64)
     trained = {k: v.astype(np.float32) for k, v in params.items()}
-    value, policy = net.root_losses(trained, roots, moves)
+    value, policy, total = jax_process.submit(jax_losses, trained, roots, moves).result()
     expected = numpy_root_losses(params, batch)
-    assert float(value) == pytest.approx(expected[0], rel=1e-5)
-    assert float(policy) == pytest.approx(expected[1], rel=1e-5)
-    loss = net.training_loss(0.3, 0.0)(trained, roots, moves, roots)
-    assert float(loss) == pytest.approx(expected[0] + 0.3 * expected[1], rel=1e-5)
+    assert value == pytest.approx(expected[0], rel=1e-5)
+    assert policy == pytest.approx(expected[1], rel=1e-5)
+    assert total == pytest.approx(expected[0] + 0.3 * expected[1], rel=1e-5)
 
 
 def test_training_without_the_extra_is_one_line(tmp_path, monkeypatch):
@@ -384,14 +390,11 @@ def test_training_without_the_extra_is_one_line(tmp_path, monkeypatch):
     assert "\n" not in str(error.value)
 
 
-def test_the_same_seed_trains_the_same_network(tmp_path):
-    pytest.importorskip("optax", reason="training needs the train extra")
+def test_the_same_seed_trains_the_same_network(tmp_path, jax_process):
     log = small_log(tmp_path)
     linear = read_weights(shipped_weights_file("hero"), "hero")
-    runs = [
-        net.train(log, linear, hidden=8, buckets=32, epochs=2, held_out=0.34, seed=5)
-        for _ in range(2)
-    ]
+    options = {"hidden": 8, "buckets": 32, "epochs": 2, "held_out": 0.34, "seed": 5}
+    runs = [jax_process.submit(net.train, log, linear, **options).result() for _ in range(2)]
     for key in runs[0][0]:
         assert np.array_equal(runs[0][0][key], runs[1][0][key])
     assert json.dumps(runs[0][1]) == json.dumps(runs[1][1])
@@ -421,14 +424,12 @@ def leafy_log(tmp_path):
     return read_log(tmp_path, [{"shard": f"shard-{s}.npz"} for s in (1, 2, 3)])
 
 
-def test_training_on_leaves_fits_the_leaves_and_reports_them(tmp_path):
-    pytest.importorskip("optax", reason="training needs the train extra")
+def test_training_on_leaves_fits_the_leaves_and_reports_them(tmp_path, jax_process):
     log = leafy_log(tmp_path)
     linear = read_weights(shipped_weights_file("hero"), "hero")
+    options = {"hidden": 8, "buckets": 32, "epochs": 3, "held_out": 0.34, "seed": 5}
     runs = {
-        weight: net.train(
-            log, linear, hidden=8, buckets=32, epochs=3, held_out=0.34, seed=5, leaf_weight=weight
-        )
+        weight: jax_process.submit(net.train, log, linear, leaf_weight=weight, **options).result()
         for weight in (0.0, 3.0)
     }
     leaves = np.flatnonzero(~net.held_out_mask(log["game"], 0.34, 5)[log["leaf_row"]])

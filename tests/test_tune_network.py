@@ -3,6 +3,8 @@ files of version 2): the C forward pass against the numpy one, the file's
 round trip and its refusals in one line, the loss of the fit (JAX's), a fit
 that finds what a linear one cannot, and the command end to end."""
 
+import contextlib
+import io
 import json
 import math
 import random
@@ -143,8 +145,12 @@ def test_the_tables_refuse_a_mismatched_network():
     assert tables.network is None
 
 
-def test_the_training_loss_is_the_models():
-    pytest.importorskip("optax", reason="training needs the train extra")
+def jax_loss(l2_linear, l2, params, *data):
+    """The fit's training loss (run in the JAX process)."""
+    return float(tune._training_loss(l2_linear, l2)(params, *data))
+
+
+def test_the_training_loss_is_the_models(jax_process):
     rng = np.random.default_rng(2)
     n, features, hidden = 40, 5, 3
     x = rng.normal(size=(n, features))
@@ -164,8 +170,9 @@ def test_the_training_loss_is_the_models():
     )
     expected = -np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)) + penalty
     as32 = {k: v.astype(np.float32) for k, v in vars(net).items()}
-    data = (a.astype(np.float32) for a in (design.a, design.x, design.ph, y))
-    assert float(tune._training_loss(0.01, 0.1)(as32, *data)) == pytest.approx(expected, rel=1e-5)
+    data = [a.astype(np.float32) for a in (design.a, design.x, design.ph, y)]
+    loss = jax_process.submit(jax_loss, 0.01, 0.1, as32, *data).result()
+    assert loss == pytest.approx(expected, rel=1e-5)
 
 
 def synthetic_positions(n_games, seed):
@@ -184,15 +191,15 @@ def synthetic_positions(n_games, seed):
     )
 
 
-def test_a_network_fits_what_the_linear_fit_cannot():
-    pytest.importorskip("optax", reason="training needs the train extra")
+def test_a_network_fits_what_the_linear_fit_cannot(jax_process):
     data = synthetic_positions(2000, 1)
     train = data.subset(data.game < 1500)
     held = data.subset(data.game >= 1500)
     a = tune.tapered(train.x, train.turn, 30)
     w = tune._scaled_fit(a, train.y, 1e-4, "feature")
     linear = Weights("hero", ("a", "b", "c"), tuple(w[:3]), tuple(w[3:]), 30)
-    network, details = tune.fit_network(linear, train, train.y, 1e-4, "feature", 4, seed=1)
+    fitting = jax_process.submit(tune.fit_network, linear, train, train.y, 1e-4, "feature", 4, 1)
+    network, details = fitting.result()
     assert len(network.hidden) == 4 and details["epochs"] > 0
     losses = [
         tune.log_loss(tune.sigmoid(tune.learned_z(weights, held.x, held.turn)), held.y)
@@ -201,8 +208,15 @@ def test_a_network_fits_what_the_linear_fit_cannot():
     assert losses[1] < losses[0] - 0.005, losses
 
 
-def test_tune_mlp_end_to_end_at_a_tiny_budget(tmp_path, capsys):
-    pytest.importorskip("optax", reason="training needs the train extra")
+def main_printing(args):
+    """`xenophon ARGS` (run in the JAX process): its exit code and what it printed."""
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        code = main(args)
+    return code, printed.getvalue()
+
+
+def test_tune_mlp_end_to_end_at_a_tiny_budget(tmp_path, jax_process):
     out, report = tmp_path / "n.json", tmp_path / "r.json"
     args = [
         "tune",
@@ -224,8 +238,8 @@ def test_tune_mlp_end_to_end_at_a_tiny_budget(tmp_path, capsys):
         "--report",
         str(report),
     ]
-    assert main(args) == 0
-    printed = capsys.readouterr().out
+    code, printed = jax_process.submit(main_printing, args).result()
+    assert code == 0
     assert "a network of 3 hidden units" in printed and "linear fit" in printed
     weights = read_weights(out, "hero")
     assert len(weights.hidden) == 3 and weights.made["hidden"] == 3
@@ -234,7 +248,8 @@ def test_tune_mlp_end_to_end_at_a_tiny_budget(tmp_path, capsys):
     assert set(summary["held_out"]) == {"learned", "linear", "hand", "constant"}
     assert "log_loss_reduction_vs_linear" in summary
     first = out.read_bytes()
-    assert main(args + ["--force"]) == 0  # same command and seed, same file
+    # same command and seed, same file
+    assert jax_process.submit(main_printing, args + ["--force"]).result()[0] == 0
     assert out.read_bytes() == first
     [state] = random_positions(GAMES["hero"], 1, seed=2)
     bot = ISMCTSBot(iterations=50, seed=1, evaluation="learned", weights=str(out))
