@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from xenophon.cli.common import (
@@ -18,6 +19,7 @@ from xenophon.cli.common import (
 from xenophon.kernel.files import check_output
 from xenophon.kernel.registry import GAMES, SpecError, spec_files
 from xenophon.lab.dealbook import read_book
+from xenophon.lab.jobs import results_config
 from xenophon.lab.tournament import (
     MAX_GAMES,
     SPRT_SCALES,
@@ -25,6 +27,8 @@ from xenophon.lab.tournament import (
     play_match,
     pooled_report,
 )
+from xenophon.play.external import is_external
+from xenophon.play.referee import secret_deal_seed
 
 BOT_HELP = (
     "a bot spec: random, greedy, ismcts:iterations=2000, ismcts:time=0.5 (a time alone: "
@@ -51,7 +55,13 @@ def add_parser(commands: Any) -> None:
         default=200,
         help=f"games to play (1 to {MAX_GAMES:,}; default 200); with --sprt, the cap",
     )
-    parser.add_argument("--seed", type=int, default=None, help="seed of the first deal (default 1)")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="seed of the first deal (default 1; with a player program, drawn from the "
+        "operating system, so that the program cannot replay the deals)",
+    )
     parser.add_argument(
         "--book",
         metavar="FILE",
@@ -120,12 +130,14 @@ def run(args: argparse.Namespace) -> int:
         if args.seed is not None:
             raise SpecError("--seed and --book: the book gives the deals")
         book = read_book(args.book, args.game).deals
+    secret = book is None and args.seed is None and plays_a_program(args)
+    seed = secret_first_deal(args) if secret else 1 if args.seed is None else args.seed
     report = play_match(
         args.game,
         args.bot_a,
         args.bot_b,
         games=args.games,
-        seed=1 if args.seed is None else args.seed,
+        seed=seed,
         processes=args.processes,
         sprt=sprt,
         backend=backend_from(args),
@@ -138,6 +150,11 @@ def run(args: argparse.Namespace) -> int:
         sprt_after=args.sprt_after,
     )
     print(report.text())
+    if secret:
+        print(
+            f"a player program played: the deals were drawn from the operating system, the "
+            f"first is {seed} (--seed {seed} plays them again)"
+        )
     if args.sprt_after:
         joined = joined_report(pooled_report(args.sprt_after), report)
         print("with the earlier runs: " + joined.text())
@@ -145,3 +162,18 @@ def run(args: argparse.Namespace) -> int:
         report.write_json(args.json)
         print(f"written to {args.json}")
     return 0
+
+
+def plays_a_program(args: argparse.Namespace) -> bool:
+    return any(is_external(spec) for spec in (args.bot_a, args.bot_b))
+
+
+def secret_first_deal(args: argparse.Namespace) -> int:
+    """The first deal of a match against a player program given no --seed: a
+    secret from the operating system, so that the program cannot replay the
+    deals; on --resume, the one its results file was started with."""
+    if args.resume and Path(args.results).exists():
+        seed = results_config(args.results, "match").get("seed")
+        if isinstance(seed, int):
+            return seed
+    return secret_deal_seed()

@@ -142,7 +142,8 @@ def add_parser(commands: Any) -> None:
         help="play against a program or a Python class instead of a level: "
         "cmd:PROGRAM ARGS or python:MODULE:CLASS (docs/players.md); a crash, a timeout "
         "or an illegal answer ends the game, which is saved (with --resume, a game "
-        "saved against one goes on against it unless --level or --opponent is given)",
+        "saved against a program goes on against the AI unless --opponent names it "
+        "again: a saved file never starts a program)",
     )
     add_workers_argument(parser)
     parser.add_argument("--resume", metavar="RECORD", help="continue a saved game")
@@ -600,8 +601,8 @@ def run(args: argparse.Namespace) -> int:
             f"--opponent takes cmd:PROGRAM ARGS or python:MODULE:CLASS, not '{shown(opponent)}' "
             "(the built-in AI is chosen with --level)"
         )
-    if args.resume and opponent is None and level is None:
-        opponent = saved_opponent(args.resume)
+    # a resumed game goes on against a program only when the command line
+    # names one: a record never makes the program start one (docs/records.md)
     if opponent is not None:
         Opponent(opponent, 0)  # a bad spec fails before the game starts
         level = level or DEFAULT_LEVEL  # a resumed game's level is not the opponent
@@ -612,15 +613,6 @@ def run(args: argparse.Namespace) -> int:
     if start.note:
         print(start.note)
     return play_start(start, args, opponent=opponent)
-
-
-def saved_opponent(path: str) -> str | None:
-    """The program or class a saved game was played against (None: a level)."""
-    seats = load_record(path).seats
-    if "human" not in seats:
-        return None  # resumed_game says why it cannot be resumed
-    seat = seats[1 - seats.index("human")]
-    return seat if is_external(seat) else None
 
 
 def play_start(

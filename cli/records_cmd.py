@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import re
 import sys
 from typing import Any
@@ -35,6 +34,7 @@ from xenophon.play.records import (
     rows_text,
     seat_view,
 )
+from xenophon.play.referee import secret_deal_seed
 
 
 def add_parsers(commands: Any) -> None:
@@ -111,7 +111,7 @@ def run_selfplay(args: argparse.Namespace) -> int:
     check_resume(args)
     if args.seed is None and args.resume:
         raise UsageError("--resume needs the --seed of the run it continues")
-    base_seed = args.seed if args.seed is not None else random.randrange(2**31)
+    base_seed = args.seed if args.seed is not None else secret_deal_seed()
     game = game_from_arguments(args, base_seed)
     options = {key: text for key, text in game_options_as_text(game).items()}
     jobs = selfplay_jobs(

@@ -514,7 +514,7 @@ def saved_path(out: str) -> Path:
 
 
 @pytest.mark.parametrize("player", [PY_CLASS, SH_CMD], ids=["py-class", "sh"])
-def test_an_external_player_is_the_opponent_in_play_and_again_when_resumed(
+def test_an_external_player_is_the_opponent_in_play_and_again_when_named_on_resume(
     player, tmp_path, monkeypatch
 ):
     if player == SH_CMD and shutil.which("awk") is None:
@@ -525,7 +525,9 @@ def test_an_external_player_is_the_opponent_in_play_and_again_when_resumed(
     assert "AI: " in done.stdout and "forfeits" not in done.stdout
     saved = saved_path(done.stdout)
     assert load_record(saved).seats == ["human", player]
-    resumed = xenophon_at_home(tmp_path, "play", "--resume", saved, input_text=PASSIVE + "quit\n")
+    resumed = xenophon_at_home(
+        tmp_path, "play", "--resume", saved, "--opponent", player, input_text=PASSIVE + "quit\n"
+    )
     assert resumed.returncode == 0, resumed.stderr
     assert f"your opponent is {player}" in " ".join(resumed.stdout.split())
     assert resumed.stdout.count("AI: ") >= 1
@@ -534,6 +536,9 @@ def test_an_external_player_is_the_opponent_in_play_and_again_when_resumed(
     start = resumed_game(str(saved), None)
     assert start.level == DEFAULT_LEVEL and start.record.seats[1] == f"ismcts:{DEFAULT_LEVEL}"
     assert f"played against {player}" in start.note
+    # resumed without --opponent: the record starts no program, the AI takes the seat
+    alone = xenophon_at_home(tmp_path, "play", "--resume", saved, input_text="quit\n")
+    assert alone.returncode == 0 and "The AI now plays at level" in alone.stdout
     # --level takes the game back from the program
     level = xenophon_at_home(
         tmp_path, "play", "--resume", saved, "--level", "beginner", input_text="quit\n"

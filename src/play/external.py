@@ -45,6 +45,7 @@ from xenophon.kernel.game import Move, State
 from xenophon.kernel.naming import MoveNames, has_names
 from xenophon.kernel.registry import SpecError, game_options_as_text, parse_spec
 from xenophon.play.python_player import PROTOCOL, load_class  # the version's one owner
+from xenophon.play.referee import player_environment, player_seed
 
 #: the versions a ready answer may ask for: 2, the notation's names of pieces;
 #: 1, the engine's notation (pieces named by where they stand)
@@ -193,6 +194,7 @@ class Channel:
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=self.stderr,
+                env=player_environment(),
                 start_new_session=True,  # its own process group, killed whole
             )
         except OSError as error:
@@ -304,7 +306,9 @@ class ExternalPlayer:
     settings: tuple[str, ...] = ()
 
     def __init__(self, spec: ExternalSpec, seed: int):
-        self.spec, self.seed = spec, seed
+        # the seed its start message gives: keyed by the referee's secret, so
+        # that it says nothing of the deal's chance (xenophon.play.referee)
+        self.spec, self.seed = spec, player_seed(seed)
         self.name = spec.spec
         self.channel: Channel | None = None
         self.seat: int | None = None

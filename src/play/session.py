@@ -447,7 +447,10 @@ def resumed_game(path: str | Path, level: str | None) -> Start:
     if is_external(saved_seat):  # played against a program: the AI takes its seat
         level = level or DEFAULT_LEVEL
         played_against = shown(saved_seat)
-        note = f"The AI now plays at level {level} (the game was played against {played_against})."
+        note = (
+            f"The AI now plays at level {level} (the game was played against "
+            f"{played_against}; --opponent '{played_against}' plays on against it)."
+        )
     else:
         saved_level = saved_seat.partition(":")[2] or DEFAULT_LEVEL
         level = level or saved_level
