@@ -17,6 +17,7 @@ from xenophon.cli import (
     records_cmd,
     rules,
     serve,
+    train,
     tune,
 )
 from xenophon.cli import solve as solve_cmd
@@ -60,6 +61,7 @@ def build_parser() -> OneLineParser:
     engine.add_parser(commands)
     bench.add_parser(commands)
     tune.add_parser(commands)
+    train.add_parser(commands)
     serve.add_parser(commands)
     return parser
 
