@@ -28,11 +28,13 @@ from __future__ import annotations
 import importlib
 import os
 import signal
+import subprocess
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -411,6 +413,7 @@ def run_jobs(
     unit: str = "job",
     stop: Callable[[list[dict[str, Any]]], bool] | None = None,
     on_job: Callable[[Job, list[dict[str, Any]]], None] | None = None,
+    about: dict[str, Any] | None = None,
 ) -> Run:
     """Runs the jobs not yet in `results` (a results file, or None to keep
     them in memory), appending each as it finishes; returns the `Run`.
@@ -419,12 +422,16 @@ def run_jobs(
     from the first on grow; when it answers true the jobs still running are
     cancelled. Feeding it in job order keeps its decision the same however
     the jobs were scheduled. `on_job` is called with each job this run plays
-    as it finishes. Ctrl-C stops at once, keeping what has finished (a line
-    on stderr says so), and raises KeyboardInterrupt."""
+    as it finishes. The header of the results file keeps each run's
+    provenance (`run_provenance`, with `about`: e.g. the bots in full).
+    Ctrl-C stops at once, keeping what has finished (a line on stderr says
+    so), and raises KeyboardInterrupt."""
     keys = [job.key for job in jobs]
     if len(set(keys)) != len(keys):
         raise RunError("two jobs of a run have the same key")
     header = results_header(command, config)
+    this_run = run_provenance(backend, about)
+    header["runs"] = earlier_runs(results, resume) + [this_run]
     run = Run(open_results(results, header, jobs, resume=resume, force=force, inputs=inputs))
     rule = _Rule(jobs, stop)
     run.stopped_after = rule.decided(run.results)
@@ -471,9 +478,73 @@ def run_jobs(
         if handle:
             handle.close()
     run.results = {key: run.results[key] for key in keys if key in run.results}
+    this_run.update(ended=now_text(), load_end=load_average(), played=run.played)
     if results is not None:
         write_atomic(results, _results_text(header, jobs, run.results))
     return run
+
+
+def run_provenance(
+    backend: LocalBackend | RayBackend | None, about: dict[str, Any] | None
+) -> dict[str, Any]:
+    """What a results file keeps of the run that played its games: the
+    version and commit, where the games ran, when, and the machine's load at
+    its start (`run_jobs` adds its end, its load then and the jobs played)."""
+    from xenophon import __version__
+
+    return {
+        "version": __version__,
+        "commit": source_commit(),
+        "backend": (backend or LocalBackend()).describe(),
+        "cores": os.cpu_count(),
+        "started": now_text(),
+        "load_start": load_average(),
+        **(about or {}),
+    }
+
+
+def earlier_runs(results: str | Path | None, resume: bool) -> list[dict[str, Any]]:
+    """The provenance of the runs a resumed results file already holds."""
+    if results is None or not resume or not Path(results).is_file():
+        return []
+    lines = iter_lines(results, "results file")
+    first = next(lines, None)
+    lines.close()
+    try:
+        runs = loads(first[0]).get("runs", []) if first else []
+    except (JsonError, AttributeError):
+        return []  # read_results says what is wrong with the file
+    return runs if isinstance(runs, list) else []
+
+
+def source_commit() -> str | None:
+    """The commit of the checkout the command runs in, if it is one, with
+    "+changes" when its files differ from it."""
+    head = _git("rev-parse", "HEAD")
+    if head is None:
+        return None
+    return head + ("+changes" if _git("status", "--porcelain", "--untracked-files=no") else "")
+
+
+def _git(*args: str) -> str | None:
+    try:
+        done = subprocess.run(
+            ["git", *args], capture_output=True, text=True, timeout=10, check=False
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout.strip() if done.returncode == 0 else None
+
+
+def load_average() -> list[float] | None:
+    try:
+        return [round(load, 2) for load in os.getloadavg()]
+    except OSError:
+        return None
+
+
+def now_text() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _close(stream: Iterator[Any]) -> None:

@@ -27,7 +27,6 @@ import dataclasses
 import json
 import multiprocessing
 import shlex
-import subprocess
 import sys
 import time
 from dataclasses import dataclass
@@ -45,7 +44,14 @@ from xenophon.kernel.evaluation import (
 from xenophon.kernel.files import make_folders, write_atomic
 from xenophon.kernel.registry import game_from_texts
 from xenophon.lab.dealbook import read_book
-from xenophon.lab.jobs import make_backend, read_results, results_config, results_header, run_jobs
+from xenophon.lab.jobs import (
+    make_backend,
+    read_results,
+    results_config,
+    results_header,
+    run_jobs,
+    source_commit,
+)
 from xenophon.lab.learnlog import COMMAND, INDEX_NAME, log_jobs, read_log
 
 #: what the parent of the first generation is called when it is today's
@@ -137,17 +143,6 @@ def network_bot(network: str, options: str = "") -> str:
     settings = [] if network == LEARNED else ["eval=net", f"weights={network}"]
     settings += [options] if options else []
     return "ismcts" + (":" + ",".join(settings) if settings else "")
-
-
-def source_commit() -> str | None:
-    """The commit of the checkout the command runs in, if it is one."""
-    try:
-        done = subprocess.run(
-            ["git", "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10, check=False
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return done.stdout.strip() if done.returncode == 0 else None
 
 
 # -- one generation's files ----------------------------------------------------

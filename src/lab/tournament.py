@@ -32,7 +32,7 @@ from xenophon.kernel.stats import wilson_interval
 from xenophon.lab.dealfit import ELO_PER_LOGIT, DealFit, Outcomes, fit_deals, fit_point, pair_score
 from xenophon.lab.jobs import Job, LocalBackend, read_results, results_header, run_jobs
 from xenophon.play.external import Forfeit, finish_players, forfeit_returns, play_step
-from xenophon.play.players import make_bot
+from xenophon.play.players import bot_in_full, make_bot
 from xenophon.search import bots
 
 MAX_GAMES = 1_000_000  # games of one match
@@ -789,7 +789,7 @@ def play_match(
     bots.Setting(int, 0, 2**31).check("the salt", salt)
     if book is not None and not book:
         raise SpecError("the deal book holds no deal")
-    game_from_spec(game)
+    played = game_from_spec(game)
     for spec in (bot_a, bot_b):
         make_bot(spec, 0)
     decided: list[str] = []
@@ -811,6 +811,7 @@ def play_match(
         progress=progress,
         unit="deal",
         stop=stop,
+        about={"bots": {"a": bot_in_full(bot_a, played), "b": bot_in_full(bot_b, played)}},
     )
     report = MatchReport(game, bot_a, bot_b, sprt=decided[-1] if decided else None)
     for deal in run.counted(jobs):

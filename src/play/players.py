@@ -21,6 +21,7 @@ from typing import Any
 
 from xenophon.interop.native import OpenSpielISMCTSBot
 from xenophon.kernel.errors import shown
+from xenophon.kernel.evaluation import resolve
 from xenophon.kernel.registry import SpecError, parse_spec
 from xenophon.play.external import ExternalPlayer, is_external, parse_external
 from xenophon.play.levels import LEVELS, LevelBot, level_named
@@ -99,3 +100,22 @@ def level_bot(spec: str, seed: int) -> LevelBot:
     if level is None:
         raise SpecError(f"bot '{shown(spec)}': no level '{shown(name)}' ({', '.join(LEVELS)})")
     return LevelBot(level, seed)
+
+
+def bot_in_full(spec: str, game: Any) -> dict[str, Any]:
+    """What a bot spec plays as in `game`, every setting written out (the
+    game's own defaults resolved), for a results file to keep: the spec, and
+    the search settings of a search bot or a level's search."""
+    if is_external(spec):
+        return {"spec": spec, "program": True}
+    bot = make_bot(spec, 0)
+    if isinstance(bot, LevelBot):
+        bot = bot.search_for(game.name)
+    search_settings = getattr(bot, "search_settings", None)
+    if search_settings is None:
+        return {"spec": spec}
+    settings = search_settings.for_game(game)
+    full = settings.as_dict()
+    full["cutoff_turns"] = settings.cutoff_for(game)
+    full["evaluation"] = resolve(game, settings.evaluation)
+    return {"spec": spec, "settings": full}
