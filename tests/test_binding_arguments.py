@@ -350,6 +350,14 @@ def test_batch_step_names_an_unsigned_code_past_int64_as_given(values):
         values.batch.step(codes)
 
 
+def test_a_batch_too_large_for_memory_is_refused_before_anything_is_allocated(values):
+    """Batch(tables, 10**6, 1) went on to ask for about 20 GB."""
+    batch_class = values.core.Batch
+    for n in (batch_class.max_games + 1, 2**31 - 1, 0):
+        with pytest.raises(ValueError, match=f"a batch holds 1 to 65536 games, not {n}"):
+            batch_class(values.tables, n, 1)
+
+
 def test_a_code_or_seat_given_as_a_numpy_float_is_refused_not_truncated(values):
     """pybind11 turned a numpy float32 (or a Fraction) into an int: apply(1234.7) played 1234."""
     state = values.state

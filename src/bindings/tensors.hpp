@@ -134,9 +134,15 @@ template <class Game> struct BatchT {
     int size;
     int threads;
 
+    // About 20 KB a game (a row of each array, the state, its codes): at most
+    // 1.3 GB, where any int went on to ask for more memory than a machine has.
+    static constexpr int max_games = 1 << 16;
+
     BatchT(Tables &tables_, int n, uint64_t seed, const std::string &kind_name, int threads_)
         : tables(tables_.shared_from_this()), kind(tensor_kind(kind_name)), threads(threads_) {
-        if (n < 1) throw py::value_error("a batch holds at least 1 game");
+        if (n < 1 || n > max_games)
+            throw py::value_error("a batch holds 1 to " + std::to_string(max_games) +
+                                  " games, not " + std::to_string(n));
         if (threads < 1 || threads > 64) throw py::value_error("threads must be 1 to 64");
         size = tensor_size<Game>(*tables, kind);
         states.resize(n);
@@ -271,13 +277,15 @@ template <class Game> struct BatchT {
 
 template <class Game> void bind_batch(py::module_ &m) {
     using Batch = BatchT<Game>;
-    py::class_<Batch>(m, "Batch",
-                      "N games stepped in one call (docs/tensors.md): after each step, "
-                      "tensors[i] is the tensor of players[i], the player to move in game i")
-        .def(py::init<typename Batch::Tables &, int, uint64_t, const std::string &, int>(),
-             py::arg("tables"), py::arg("n").noconvert(), py::arg("seed").noconvert(),
-             py::arg("tensor") = "observation", py::arg("threads").noconvert() = 1,
-             "n games seeded seed, seed + 1, ...; step() splits them over `threads` threads")
+    py::class_<Batch> cls(m, "Batch",
+                          "N games stepped in one call (docs/tensors.md): after each step, "
+                          "tensors[i] is the tensor of players[i], the player to move in game i");
+    cls.attr("max_games") = py::int_(Batch::max_games);
+    cls.def(py::init<typename Batch::Tables &, int, uint64_t, const std::string &, int>(),
+            py::arg("tables"), py::arg("n").noconvert(), py::arg("seed").noconvert(),
+            py::arg("tensor") = "observation", py::arg("threads").noconvert() = 1,
+            "n games (1 to Batch.max_games) seeded seed, seed + 1, ...; step() splits them "
+            "over `threads` threads")
         .def("step", &Batch::step, py::arg("actions"),
              "Plays actions[i] in game i, draws chance, restarts the games that ended")
         .def_readonly("tensors", &Batch::tensors)
