@@ -24,7 +24,7 @@ namespace py = pybind11;
 
 namespace {
 
-struct Tables : xen::TablesBase<AnaTables> {
+struct Tables : xen::TablesBase<AnaTables, Tables> {
     std::vector<std::string> field_names;
     std::string mode;
 };
@@ -391,15 +391,15 @@ void read_field(const Reader &r, const py::handle &o, AnaState &s) {
     s.field_left = static_cast<uint8_t>(r.field(field, "remaining", "field", 0, UINT8_MAX));
 }
 
-CoreState from_dict(const TablesPtr &tables, const py::dict &d) {
-    Reader r(*tables);
+CoreState from_dict(Tables &tables, const py::dict &d) {
+    Reader r(tables);
     std::string phase = r.text(r.required(d, "phase", "the dict"), "phase");
     int stage = phase == "standby1"   ? ANA_SG_STANDBY1
                 : phase == "field"    ? ANA_SG_FIELD
                 : phase == "standby2" ? ANA_SG_STANDBY2
                                       : -1;
     if (stage < 0) r.fail("phase", "only phases standby1, field and standby2");
-    CoreState out{tables, {}, {}};
+    CoreState out{tables.shared_from_this(), {}, {}};
     AnaState &s = out.st;
     std::memset(&s, 0, sizeof s);
     std::memset(s.sq_card, ANA_NONE, sizeof s.sq_card);
@@ -447,7 +447,8 @@ void bind_anabasis(py::module_ &m) {
 
     auto tables_cls = xen::bind_tables<Anabasis>(
         m, "Card tables of one Anabasis game (built once per game).");
-    tables_cls.def(py::init(&make_tables), py::arg("card_set"), py::arg("mode") = "standard")
+    tables_cls
+        .def(py::init(&make_tables), py::arg("card_set").noconvert(), py::arg("mode") = "standard")
         .def_property_readonly("mode", [](const Tables &t) { return t.mode; })
         .def_property_readonly("field_names", [](const Tables &t) { return t.field_names; });
     xen::bind_game_api<Anabasis>(m);
@@ -471,7 +472,7 @@ void bind_anabasis(py::module_ &m) {
                 py::gil_scoped_release release;
                 return ana_random_games(s.t(), &s.st, n_games, seed);
             },
-            py::arg("n_games"), py::arg("seed"),
+            py::arg("n_games").noconvert(), py::arg("seed").noconvert(),
             "Play n_games uniformly random games from this state (a copy); total codes applied");
 }
 

@@ -9,7 +9,7 @@
 // struct per game that names the game's C types and functions:
 //
 //   struct Game {
-//       using PyTables;               // the binding's Tables, derived from TablesBase<CTables>
+//       using PyTables;               // the binding's Tables, derived from TablesBase<CTables, Tables>
 //       using CTables, State, Undo;   // the C core's types
 //       max_outcomes;                 // buffer size for chance_outcomes
 //       a_state, invalid_state;       // wording of the from_bytes errors
@@ -36,6 +36,7 @@
 #include <utility>
 #include <vector>
 
+#include "arguments.hpp"
 #include "learned.h"
 #include "network.h"
 #include "game_api.h"
@@ -45,8 +46,11 @@ namespace xen {
 
 namespace py = pybind11;
 
-// The C tables of one game and the names of its cards; a game's Tables adds the rest.
-template <class CTables> struct TablesBase {
+// The C tables of one game and the names of its cards; a game's Tables (Self)
+// adds the rest. Functions take the tables by reference (arguments.hpp) and
+// keep them by their owner, shared_from_this().
+template <class CTables, class Self> struct TablesBase : std::enable_shared_from_this<Self> {
+    using xen_bound_class = void;
     std::unique_ptr<CTables> t{new CTables()};
     std::vector<std::string> card_names;
     // The floats of the information-state and observation tensors (tensors.hpp), once known.
@@ -64,8 +68,10 @@ inline int check_player(int player) {
 }
 
 template <class Game> struct CoreStateT {
+    using xen_bound_class = void;
     using State = typename Game::State;
-    using TablesPtr = std::shared_ptr<typename Game::PyTables>;
+    using Tables = typename Game::PyTables;
+    using TablesPtr = std::shared_ptr<Tables>;
 
     TablesPtr tables;
     State st{};
@@ -73,9 +79,9 @@ template <class Game> struct CoreStateT {
 
     const typename Game::CTables *t() const { return tables->t.get(); }
 
-    static CoreStateT initial(const TablesPtr &tables) {
-        CoreStateT s{tables, {}, {}};
-        Game::initial_state(tables->t.get(), &s.st);
+    static CoreStateT initial(Tables &tables) {
+        CoreStateT s{tables.shared_from_this(), {}, {}};
+        Game::initial_state(tables.t.get(), &s.st);
         return s;
     }
 
@@ -143,9 +149,9 @@ template <class Game> struct CoreStateT {
 
     // Every state the game's check accepts, and only those: the check holds
     // what the core needs to play on a state (src/engine_c/check.h).
-    static CoreStateT from_bytes(const TablesPtr &tables, const py::bytes &data) {
-        CoreStateT s{tables, raw_state(data), {}};
-        if (const char *why = Game::state_check(tables->t.get(), &s.st))
+    static CoreStateT from_bytes(Tables &tables, const py::bytes &data) {
+        CoreStateT s{tables.shared_from_this(), raw_state(data), {}};
+        if (const char *why = Game::state_check(tables.t.get(), &s.st))
             throw py::value_error(std::string(Game::invalid_state) + why);
         return s;
     }
@@ -153,9 +159,9 @@ template <class Game> struct CoreStateT {
     // The bytes with the stored hash (the first 8 bytes) and hidden sums (the
     // last 16) replaced by those of the others: lets the fuzz targets' mutated
     // states get past the key tests of from_bytes to the checks behind them.
-    static py::bytes rehashed(const TablesPtr &tables, const py::bytes &data) {
+    static py::bytes rehashed(const Tables &tables, const py::bytes &data) {
         State st = raw_state(data);
-        Game::rekey(tables->t.get(), &st);
+        Game::rekey(tables.t.get(), &st);
         return py::bytes(reinterpret_cast<const char *>(&st), sizeof(State));
     }
 };
@@ -332,13 +338,13 @@ bind_tables(py::module_ &m, const char *doc) {
     py::class_<Tables, TablesPtr> cls(m, "Tables", doc);
     cls.def(
            "capsule",
-           [](const TablesPtr &tables) {
+           [](Tables &tables) {
                // The capsule keeps the tables alive: its context holds a heap shared_ptr.
                PyObject *capsule = PyCapsule_New(
-                   tables->t.get(), "xenophon.tables",
+                   tables.t.get(), "xenophon.tables",
                    [](PyObject *o) { delete static_cast<TablesPtr *>(PyCapsule_GetContext(o)); });
                if (!capsule) throw py::error_already_set();
-               PyCapsule_SetContext(capsule, new TablesPtr(tables));
+               PyCapsule_SetContext(capsule, new TablesPtr(tables.shared_from_this()));
                return py::reinterpret_steal<py::object>(capsule);
            },
            "The tables for the C search (a PyCapsule named xenophon.tables; it keeps the tables alive).")
@@ -346,7 +352,8 @@ bind_tables(py::module_ &m, const char *doc) {
         .def_property_readonly("feature_names", &feature_names<Game>,
                                "The learned evaluation's features, in order (learned.h).")
         .def("set_weights", &set_weights<Game>, py::arg("opening"), py::arg("ending"),
-             py::arg("taper_turns"), py::arg("hidden_weights") = std::vector<std::vector<double>>(),
+             py::arg("taper_turns").noconvert(),
+             py::arg("hidden_weights") = std::vector<std::vector<double>>(),
              py::arg("hidden_bias") = std::vector<double>(),
              py::arg("hidden_phase") = std::vector<double>(),
              py::arg("output") = std::vector<double>(),
@@ -364,7 +371,7 @@ bind_tables(py::module_ &m, const char *doc) {
                                   hidden_phase, output);
                 return copy;
             },
-            py::arg("opening"), py::arg("ending"), py::arg("taper_turns"),
+            py::arg("opening"), py::arg("ending"), py::arg("taper_turns").noconvert(),
             py::arg("hidden_weights") = std::vector<std::vector<double>>(),
             py::arg("hidden_bias") = std::vector<double>(),
             py::arg("hidden_phase") = std::vector<double>(),
@@ -417,7 +424,7 @@ template <class Game> void bind_backend(py::class_<CoreStateT<Game>> &cls) {
                 return py::make_tuple(w, total);
             },
             "([(code, weight)], total): the exact integer weights of the chance outcomes")
-        .def("apply", &CoreState::apply, py::arg("code"))
+        .def("apply", &CoreState::apply, py::arg("code").noconvert())
         .def("undo", &CoreState::undo)
         .def("history_size", [](const CoreState &s) { return s.history.size(); })
         .def("returns", &CoreState::returns)
@@ -441,14 +448,14 @@ template <class Game> void bind_backend(py::class_<CoreStateT<Game>> &cls) {
             [](const CoreState &s, int player) {
                 return Game::evaluate(s.t(), &s.st, check_player(player));
             },
-            py::arg("player"),
+            py::arg("player").noconvert(),
             "Static evaluation in [-1, 1] for `player` (public information only).")
         .def(
             "evaluate_learned",
             [](const CoreState &s, int player) {
                 return Game::evaluate_learned(s.t(), &s.st, check_player(player));
             },
-            py::arg("player"),
+            py::arg("player").noconvert(),
             "The learned evaluation in [-1, 1] for `player` (the hand-set one "
             "while the tables have no weights).")
         .def(
@@ -458,20 +465,20 @@ template <class Game> void bind_backend(py::class_<CoreStateT<Game>> &cls) {
                 int n = Game::features(s.t(), &s.st, check_player(player), x.data());
                 return std::vector<double>(x.begin(), x.begin() + n);
             },
-            py::arg("player"),
+            py::arg("player").noconvert(),
             "The learned evaluation's features for `player` (Tables.feature_names).")
         .def(
             "information_set_key",
             [](const CoreState &s, int player) {
                 return Game::information_set_key(s.t(), &s.st, check_player(player));
             },
-            py::arg("player"))
+            py::arg("player").noconvert())
         .def(
             "information_set_key_from_scratch",
             [](const CoreState &s, int player) {
                 return Game::information_set_key_from_scratch(s.t(), &s.st, check_player(player));
             },
-            py::arg("player"),
+            py::arg("player").noconvert(),
             "information_set_key recomputed over every card id (the incremental "
             "one reads the hidden sums apply keeps).")
         .def(
@@ -481,7 +488,7 @@ template <class Game> void bind_backend(py::class_<CoreStateT<Game>> &cls) {
                 return Game::observed_by(s.t(), &s.st, static_cast<XenCode>(code),
                                          check_player(seat)) != 0;
             },
-            py::arg("code"), py::arg("seat"),
+            py::arg("code").noconvert(), py::arg("seat").noconvert(),
             "True if `seat` is shown which action or outcome `code` is (spec: What each player sees)")
         .def(
             "resample",
@@ -493,7 +500,7 @@ template <class Game> void bind_backend(py::class_<CoreStateT<Game>> &cls) {
                 Game::resample(s.t(), &out.st, player, &rng);
                 return out;
             },
-            py::arg("player"), py::arg("seed"))
+            py::arg("player").noconvert(), py::arg("seed").noconvert())
         .def(
             "sample_chance",
             [](const CoreState &s, uint64_t seed) {
@@ -502,7 +509,7 @@ template <class Game> void bind_backend(py::class_<CoreStateT<Game>> &cls) {
                 xen_rng_seed(&rng, seed);
                 return static_cast<int>(Game::sample_chance(s.t(), &s.st, &rng));
             },
-            py::arg("seed"))
+            py::arg("seed").noconvert())
         .def(
             "random_decision",
             [](const CoreState &s, uint64_t seed) {
@@ -512,7 +519,7 @@ template <class Game> void bind_backend(py::class_<CoreStateT<Game>> &cls) {
                 xen_rng_seed(&rng, seed);
                 return static_cast<int>(Game::random_decision(s.t(), &s.st, &rng));
             },
-            py::arg("seed"),
+            py::arg("seed").noconvert(),
             "legal_actions()[i] for i drawn below their number by the core's generator from "
             "`seed`, without listing them (the random walks' and uniform playouts' pick)")
         .def(
@@ -524,7 +531,8 @@ template <class Game> void bind_backend(py::class_<CoreStateT<Game>> &cls) {
                 xen_rng_seed(&rng, seed);
                 return static_cast<int>(Game::playout_action(s.t(), &s.st, &rng));
             },
-            py::arg("seed"), "the playout policy's code, drawn by the core's generator from `seed`")
+            py::arg("seed").noconvert(),
+            "the playout policy's code, drawn by the core's generator from `seed`")
         .def("to_bytes",
              [](const CoreState &s) {
                  return py::bytes(reinterpret_cast<const char *>(&s.st), sizeof(State));
@@ -543,14 +551,14 @@ template <class Game> void bind_backend(py::class_<CoreStateT<Game>> &cls) {
                 py::gil_scoped_release release;
                 return Game::perft(s.t(), &copy, depth);
             },
-            py::arg("depth"))
+            py::arg("depth").noconvert())
         .def(
             "random_actions",
             [](const CoreState &s, uint64_t n, uint64_t seed) {
                 py::gil_scoped_release release;
                 return Game::random_actions(s.t(), &s.st, n, seed);
             },
-            py::arg("n"), py::arg("seed"),
+            py::arg("n").noconvert(), py::arg("seed").noconvert(),
             "Apply n random codes from this state (a copy), restarting here when a game ends")
         .def(
             "random_actions_unkeyed",
@@ -558,7 +566,7 @@ template <class Game> void bind_backend(py::class_<CoreStateT<Game>> &cls) {
                 py::gil_scoped_release release;
                 return Game::random_actions_unkeyed(s.t(), &s.st, n, seed);
             },
-            py::arg("n"), py::arg("seed"),
+            py::arg("n").noconvert(), py::arg("seed").noconvert(),
             "random_actions applied without keeping the hash and keys, as playouts apply")
         .def(
             "apply_undo_pairs",
@@ -566,11 +574,13 @@ template <class Game> void bind_backend(py::class_<CoreStateT<Game>> &cls) {
                 py::gil_scoped_release release;
                 return Game::apply_undo_pairs(s.t(), &s.st, n, seed);
             },
-            py::arg("n"), py::arg("seed"))
-        .def("__eq__",
-             [](const CoreState &a, const CoreState &b) {
-                 return a.tables == b.tables && std::memcmp(&a.st, &b.st, sizeof(State)) == 0;
-             })
+            py::arg("n").noconvert(), py::arg("seed").noconvert())
+        .def(
+            "__eq__",
+            [](const CoreState &a, const CoreState &b) {
+                return a.tables == b.tables && std::memcmp(&a.st, &b.st, sizeof(State)) == 0;
+            },
+            py::is_operator())  // another type: NotImplemented, so `state == None` is False
         .def("__hash__",
              [](const CoreState &s) { return static_cast<py::ssize_t>(s.st.hash >> 1); });
     bind_state_tensors<Game>(cls);
@@ -678,9 +688,10 @@ void bind_network(
                                   w_own, w_enemy, w_feature, policy, policy_bias);
                 return copy;
             },
-            py::arg("hidden"), py::arg("taper_turns"), py::arg("opening"), py::arg("ending"),
-            py::arg("bias"), py::arg("phase"), py::arg("output"), py::arg("w_own"),
-            py::arg("w_enemy"), py::arg("w_feature"), py::arg("policy") = std::vector<double>(),
+            py::arg("hidden").noconvert(), py::arg("taper_turns").noconvert(), py::arg("opening"),
+            py::arg("ending"), py::arg("bias"), py::arg("phase"), py::arg("output"),
+            py::arg("w_own"), py::arg("w_enemy"), py::arg("w_feature"),
+            py::arg("policy") = std::vector<double>(),
             py::arg("policy_bias") = std::vector<double>(),
             "A copy of these tables holding a network (matrices flat, row-major: one row per "
             "input, feature or policy bucket, one column per hidden unit; no policy head: "
@@ -693,13 +704,14 @@ void bind_network(
                 int n = Game::net_inputs(s.t(), &s.st, check_player(player), x.data());
                 return std::vector<double>(x.begin(), x.begin() + n);
             },
-            py::arg("player"), "Seat `player`'s side of this world as the network's raw inputs.")
+            py::arg("player").noconvert(),
+            "Seat `player`'s side of this world as the network's raw inputs.")
         .def(
             "evaluate_net",
             [](const CoreState &s, int player) {
                 return Game::evaluate_net(s.t(), &s.st, check_player(player));
             },
-            py::arg("player"),
+            py::arg("player").noconvert(),
             "The network's value in [-1, 1] for `player` (the hand-set one while the tables "
             "hold no network).")
         .def(
@@ -718,7 +730,7 @@ void bind_network(
                     return py::none();
                 return py::cast(out);
             },
-            py::arg("codes"),
+            py::arg("codes").noconvert(),
             "The network policy head's logit of each move code for the player to move "
             "(network.h), or None while the tables hold no network or nobody decides here.");
 }

@@ -23,7 +23,7 @@ namespace py = pybind11;
 
 namespace {
 
-struct Tables : xen::TablesBase<HeroTables> {
+struct Tables : xen::TablesBase<HeroTables, Tables> {
     std::array<std::string, 2> avatar_names;
     std::array<std::string, 2> deck_names;
 };
@@ -350,12 +350,12 @@ struct DictReader : xen::StrictReader {
 // bounds them further where the rules need it.
 const int64_t BIG = 1000000000;
 
-CoreState from_dict(const TablesPtr &tables, const py::dict &d) {
-    const Tables &tb = *tables;
+CoreState from_dict(Tables &tables, const py::dict &d) {
+    const Tables &tb = tables;
     const HeroTables *t = tb.t.get();
     DictReader r(tb);
     using R = DictReader;
-    CoreState out{tables, {}, {}};
+    CoreState out{tables.shared_from_this(), {}, {}};
     HeroState &s = out.st;
     std::memset(&s, 0, sizeof s);
 
@@ -681,11 +681,10 @@ void bind_hero(py::module_ &m) {
     m.attr("ENUMS") = enums;
 
     xen::bind_game_api<Hero>(m);
-    xen::bind_batch<Hero>(m);
     auto tables_cls = xen::bind_tables<Hero>(
         m, "Card tables of one Hero game: a card set and the two decks.");
     tables_cls
-        .def(py::init(&make_tables), py::arg("data"),
+        .def(py::init(&make_tables), py::arg("data").noconvert(),
              "The tables of HeroCardSet.core_data(deck0, deck1): the card set and both seats.")
         .def_property_readonly("avatar_names",
                                [](const Tables &t) {
@@ -696,11 +695,13 @@ void bind_hero(py::module_ &m) {
             return std::vector<std::string>(t.deck_names.begin(), t.deck_names.end());
         });
 
+    xen::bind_batch<Hero>(m);  // after Tables: its signature names them
+
     py::class_<CoreState> cls(m, "CoreState", "The C core's Hero state (backend protocol).");
     xen::bind_backend(cls);
     cls.def_static(
            "initial",
-           [](const TablesPtr &tables, py::object seed) {
+           [](Tables &tables, py::object seed) {
                // The initial state is the first setup chance node: it has no randomness of
                // its own, so `seed` (accepted for symmetry with Game(seed=...)) is unused.
                (void)seed;
@@ -710,8 +711,7 @@ void bind_hero(py::module_ &m) {
         .def("to_dict", &to_dict)
         .def_static("from_dict", &from_dict, py::arg("tables"), py::arg("d"),
                     "A state from a canonical dict (spec §10), any phase, as the oracle's "
-                    "state_from_dict; ValueError for what the C state cannot hold")
-        .def("turn", [](const CoreState &s) { return s.st.turn; });
+                    "state_from_dict; ValueError for what the C state cannot hold");
     xen::bind_network<Hero>(tables_cls, cls);
 }
 

@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "arguments.hpp"
 #include "game_api.h"
 #include "rng.h"
 #include "tensor.h"
@@ -76,7 +77,7 @@ template <class Game, class Cls> void bind_state_tensors(Cls &cls) {
                 write_tensor<Game>(s.t(), &s.st, player, kind, array.mutable_data());
                 return array;
             },
-            py::arg("player"), py::arg("out") = py::none(),
+            py::arg("player").noconvert(), py::arg("out") = py::none(),
             "`player`'s tensor (docs/tensors.md) as float32, written by the C core into `out` "
             "when given (no copy) or into a new array");
     }
@@ -112,8 +113,10 @@ template <class Game, class Cls> void bind_tables_tensors(Cls &cls) {
 // `rewards` and `dones` for that step). The arrays are numpy arrays the C
 // loop writes into; they are overwritten by every step.
 template <class Game> struct BatchT {
+    using xen_bound_class = void;
     using State = typename Game::State;
-    using TablesPtr = std::shared_ptr<typename Game::PyTables>;
+    using Tables = typename Game::PyTables;
+    using TablesPtr = std::shared_ptr<Tables>;
 
     TablesPtr tables;
     TensorKind kind;
@@ -131,9 +134,15 @@ template <class Game> struct BatchT {
     int size;
     int threads;
 
-    BatchT(TablesPtr tables_, int n, uint64_t seed, const std::string &kind_name, int threads_)
-        : tables(std::move(tables_)), kind(tensor_kind(kind_name)), threads(threads_) {
-        if (n < 1) throw py::value_error("a batch holds at least 1 game");
+    // About 20 KB a game (a row of each array, the state, its codes): at most
+    // 1.3 GB, where any int went on to ask for more memory than a machine has.
+    static constexpr int max_games = 1 << 16;
+
+    BatchT(Tables &tables_, int n, uint64_t seed, const std::string &kind_name, int threads_)
+        : tables(tables_.shared_from_this()), kind(tensor_kind(kind_name)), threads(threads_) {
+        if (n < 1 || n > max_games)
+            throw py::value_error("a batch holds 1 to " + std::to_string(max_games) +
+                                  " games, not " + std::to_string(n));
         if (threads < 1 || threads > 64) throw py::value_error("threads must be 1 to 64");
         size = tensor_size<Game>(*tables, kind);
         states.resize(n);
@@ -217,16 +226,24 @@ template <class Game> struct BatchT {
                std::binary_search(first, last, static_cast<XenCode>(code));
     }
 
-    void step(const py::array_t<int64_t, py::array::c_style | py::array::forcecast> &actions) {
+    // `actions`: an array (or sequence) of integers, one per game.
+    void step(const py::object &actions) {
+        py::array given = integer_array(actions, "action codes");
         int n = static_cast<int>(states.size());
-        if (actions.ndim() != 1 || actions.shape(0) != n)
+        if (given.ndim() != 1 || given.shape(0) != n)
             throw py::value_error("step takes one action code per game (" + std::to_string(n) +
                                   ")");
-        const int64_t *a = actions.data();
-        for (int i = 0; i < n; i++)
-            if (!listed(i, a[i]))
+        // an unsigned code past the int64 range turns negative here: illegal as well
+        auto codes_in = py::array_t<int64_t, py::array::forcecast>::ensure(given);
+        // checked and copied here: the caller's array may change once the GIL is released
+        std::vector<XenCode> chosen(n);
+        for (int i = 0; i < n; i++) {
+            if (!listed(i, codes_in.at(i)))
                 throw py::value_error("game " + std::to_string(i) + ": illegal action code " +
-                                      std::to_string(a[i]));
+                                      py::str(given.attr("item")(i)).cast<std::string>());
+            chosen[i] = static_cast<XenCode>(codes_in.at(i));
+        }
+        const XenCode *a = chosen.data();
         const Pointers p = ptrs;
         py::gil_scoped_release release;
         // games [k n / m, (k + 1) n / m) on thread k of m: each game is its own
@@ -239,10 +256,10 @@ template <class Game> struct BatchT {
         for (auto &helper : helpers) helper.join();
     }
 
-    void step_games(const int64_t *a, const Pointers &p, int begin, int end) {
+    void step_games(const XenCode *a, const Pointers &p, int begin, int end) {
         for (int i = begin; i < end; i++) {
             State *st = &states[i];
-            Game::apply(t(), st, static_cast<XenCode>(a[i]), nullptr);
+            Game::apply(t(), st, a[i], nullptr);
             settle(i);
             p.rewards[2 * i] = p.rewards[2 * i + 1] = 0.0f;
             p.dones[i] = Game::is_terminal(st) != 0;
@@ -260,13 +277,15 @@ template <class Game> struct BatchT {
 
 template <class Game> void bind_batch(py::module_ &m) {
     using Batch = BatchT<Game>;
-    py::class_<Batch>(m, "Batch",
-                      "N games stepped in one call (docs/tensors.md): after each step, "
-                      "tensors[i] is the tensor of players[i], the player to move in game i")
-        .def(py::init<typename Batch::TablesPtr, int, uint64_t, const std::string &, int>(),
-             py::arg("tables"), py::arg("n"), py::arg("seed"), py::arg("tensor") = "observation",
-             py::arg("threads") = 1,
-             "n games seeded seed, seed + 1, ...; step() splits them over `threads` threads")
+    py::class_<Batch> cls(m, "Batch",
+                          "N games stepped in one call (docs/tensors.md): after each step, "
+                          "tensors[i] is the tensor of players[i], the player to move in game i");
+    cls.attr("max_games") = py::int_(Batch::max_games);
+    cls.def(py::init<typename Batch::Tables &, int, uint64_t, const std::string &, int>(),
+            py::arg("tables"), py::arg("n").noconvert(), py::arg("seed").noconvert(),
+            py::arg("tensor") = "observation", py::arg("threads").noconvert() = 1,
+            "n games (1 to Batch.max_games) seeded seed, seed + 1, ...; step() splits them "
+            "over `threads` threads")
         .def("step", &Batch::step, py::arg("actions"),
              "Plays actions[i] in game i, draws chance, restarts the games that ended")
         .def_readonly("tensors", &Batch::tensors)
@@ -283,7 +302,7 @@ template <class Game> void bind_batch(py::module_ &m) {
                 return py::bytes(reinterpret_cast<const char *>(&b.states[i]),
                                  sizeof(typename Game::State));
             },
-            py::arg("i"), "Game i's state as bytes (CoreState.from_bytes reads them)");
+            py::arg("i").noconvert(), "Game i's state as bytes (CoreState.from_bytes reads them)");
 }
 
 }  // namespace xen
