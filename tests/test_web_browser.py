@@ -964,7 +964,7 @@ def test_the_ais_moves_can_be_skipped(browser, server):
 def test_cards_are_drawn_with_their_cost_and_numbers(page):
     """The hand's and the market's cards are drawn (SVG, no images): each
     with its cost, an Anabasis character with its pattern, a Hero unit with
-    its power; the review tab's board draws them alike."""
+    its power."""
     start_game(page, "anabasis", seat=0, seed="11")
     assert your_move(page)
     cards = page.evaluate("window.xenophon.cards.cards")
@@ -988,3 +988,24 @@ def test_cards_are_drawn_with_their_cost_and_numbers(page):
     assert units, "no unit in the hand: the test saw nothing"
     for node in units:
         assert str(cards[node.get_attribute("data-card")]["power"]) in node.text_content()
+
+
+def test_the_review_board_draws_the_cards_and_a_characters_reach(page, tmp_path):
+    """The Review tab draws its board with the play tab's code: the grid's
+    cards in SVG with their HP and pattern, and a click on a character
+    shows its reach at that position, as the server sent it."""
+    record = random_record("anabasis", 3, 120)
+    path = tmp_path / "game.jsonl"
+    record.save(path)
+    review_file(page, path, 1)
+    assert page.locator("#review-board .unit svg.grid-face").count() > 0
+    review = page.evaluate("window.xenophon.review")
+    reach = review["reach"][review["index"]]
+    assert len(review["reach"]) == len(review["lines"]) + 1
+    assert reach, "no character on the reviewed board: the test saw nothing"
+    anchor = sorted(reach)[0]
+    page.click(f'#review-board [data-anchor="{anchor}"]')
+    expected = {kind: set(squares) for kind, squares in reach[anchor].items()}
+    assert reach_shown(page, "#review-board") == expected
+    page.click("#prev")  # another position: drawn again, nothing selected
+    assert reach_shown(page, "#review-board") == {"move": set(), "attack": set()}

@@ -537,7 +537,7 @@ function reviewGo(index) {
   const labels = r.labels[r.index];   // the pieces' names at this position, as the play tab's
   const area = $("#review-board");
   area.replaceChildren(drawBoard(r.game, view, r.seat, { cards: r.cards, options: r.options, labels }));
-  markReach(area, r.reach?.[r.index], r.inspect);
+  r.inspect = null;                   // a new position: nothing selected on it
   $("#review-where").textContent = `${r.index} / ${r.lines.length}`;
   $$("#review-lines li").forEach((li) => li.classList.toggle("current", Number(li.dataset.index) === r.index));
   const current = $(`#review-lines li[data-index="${r.index}"]`);
