@@ -62,7 +62,7 @@
       return { art: [svg("path", { d: "M50 2 L76 10 V30 C76 46 62 54 50 60 C38 54 24 46 24 30 V10 Z", fill: "#fff", stroke: colour, "stroke-width": 2.5 }),
                      svg("text", { x: 50, y: 32, "text-anchor": "middle", "font-size": 15, "font-weight": 700, fill: colour }, card.power),
                      ...pips(card.attack, 46 - (card.attack - 1) * 5, 52, colour)],
-               stats: `${card.power} power · ${card.attack} attack${card.attack === 1 ? "" : "s"}` };
+               stats: `${card.attack} attack${card.attack === 1 ? "" : "s"}` + (card.keywords.length ? ` · ${card.keywords[0].toLowerCase().replace("_", " ")}` : "") };
     return { art: [svg("rect", { x: 26, y: 6, width: 48, height: 48, rx: 4, fill: "#fff", stroke: colour, "stroke-width": 2 }),
                    svg("path", { d: "M34 18 H66 M34 28 H66 M34 38 H56", stroke: colour, "stroke-width": 3, "stroke-linecap": "round" })],
              stats: `${card.timing || "normal"} ${card.condition || ""}`.trim() };
