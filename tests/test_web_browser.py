@@ -939,6 +939,7 @@ def test_the_ais_moves_arrive_one_after_another(browser, server):
         assert your_move(page)
         shown = page.evaluate("window.xenophon.aiShown.map(m => m.at)")
         assert len(shown) >= 3, "the AI played fewer than 3 moves: the test saw nothing"
+        assert page.evaluate("window.xenophon.aiRun") == len(shown)  # counted on the status line
         gaps = [b - a for a, b in zip(shown, shown[1:])]
         assert min(gaps) >= 195, gaps
     finally:

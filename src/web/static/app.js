@@ -125,7 +125,7 @@ const HANDLERS = {
   setup(m) {
     app.before = null;
     app.game = m.game; app.seat = m.seat; app.cards = m.cards; app.view = null; app.options = m.options;
-    app.lastMove = null; app.aiShown = []; app.inspect = null; app.reach = {}; app.skipping = false;
+    app.lastMove = null; app.aiShown = []; app.inspect = null; app.reach = {}; app.skipping = false; app.aiRun = 0;
     $("#move-text").placeholder = BOARDS[m.game]?.moveExample || "type a move";
     $("#log").replaceChildren(); $("#analysis").replaceChildren();
     const where = m.resumed ? `Saved back to ${m.save_path} as you play.`
@@ -147,7 +147,8 @@ const HANDLERS = {
     $("#thinking").textContent = "";
     app.aiShown.push({ text: m.text, at: performance.now() });
     for (const line of m.lines) addLog("ai", line, m.text);
-    $("#status").textContent = m.lines.length ? `AI: ${m.lines.join("; ")}` : `AI: ${describe(m.text)}`;
+    app.aiRun = (app.aiRun || 0) + 1;   // the AI's moves since yours, counted on the status line
+    $("#status").textContent = `The AI's move ${app.aiRun}: ` + (m.lines.length ? m.lines.join("; ") : describe(m.text));
     app.lastMove = { anchors: m.anchors || [], by: "ai" };
     app.reach = m.reach || {};
     drawPlay(m.view, [], m.labels);
@@ -157,7 +158,7 @@ const HANDLERS = {
   },
   played(m) {
     addLog("you", `you: ${m.text}`); clearAnalysis();
-    app.lastMove = { anchors: m.anchors || [], by: "you" };
+    app.lastMove = { anchors: m.anchors || [], by: "you" }; app.aiRun = 0;
     return 0;
   },
   position(m) {
