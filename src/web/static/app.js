@@ -340,8 +340,13 @@ function showDetails(target, x, y) {
   if (!parts) return;
   box.replaceChildren(...parts.filter(Boolean));
   box.classList.remove("hidden");
-  box.style.left = `${Math.min(x + 14, innerWidth - 320)}px`;
-  box.style.top = `${Math.min(y + 14, innerHeight - 220)}px`;
+  // a piece of a board: the box beside the board, level with the piece, so
+  // that it hides none of the squares its reach or its targets mark
+  const board = target.closest(".board-area")?.getBoundingClientRect();
+  const beside = board && board.right + 8 + box.offsetWidth <= innerWidth;
+  const top = beside ? target.getBoundingClientRect().top : y + 14;
+  box.style.left = `${beside ? board.right + 8 : Math.min(x + 14, innerWidth - 320)}px`;
+  box.style.top = `${Math.max(0, Math.min(top, innerHeight - box.offsetHeight - 8))}px`;
 }
 // a tap shows the card too (touch screens have no hover)
 document.addEventListener("click", (event) => {
