@@ -871,6 +871,10 @@ def test_the_last_move_is_highlighted(page):
     assert square in marked
     assert page.locator(f'#play-board [data-anchor="{square}"].last-you').count() == 1
     assert all(anchor in move["anchors"] for anchor in marked), marked
+    page.click("#undo")  # the move taken back: nothing marked
+    page.wait_for_function(f"document.querySelectorAll('#log li.you').length === {mine}")
+    assert your_move(page)
+    assert page.locator("#play-board .last-move").count() == 0
 
 
 def reach_shown(page, board="#play-board"):

@@ -726,7 +726,7 @@ $("#hint").onclick = () => {
   setState("thinking");
   request({ type: "hint" });
 };
-$("#undo").onclick = () => request({ type: "undo" });
+$("#undo").onclick = () => { app.lastMove = null; request({ type: "undo" }); };   // the move marked is taken back
 $("#skip").onclick = skipAi;
 $("#save").onclick = () => request({ type: "save", path: $("#save-path").value.trim() });
 for (const tab of $$(".tab")) {
