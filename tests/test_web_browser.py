@@ -157,11 +157,11 @@ def click_a_move(page, rng):
     return move["text"]
 
 
-def start_game(page, game, seat, seed=""):
+def start_game(page, game, seat, seed="", level="easy"):
     page.select_option("#new-game select[name=game]", game)
     page.fill("#new-game input[name=seed]", seed)
     page.select_option("#new-game select[name=seat]", str(seat))
-    page.select_option("#new-game select[name=level]", "easy")
+    page.select_option("#new-game select[name=level]", level)
     page.click("#start")
 
 
@@ -221,7 +221,7 @@ def test_a_game_by_clicks_with_hint_undo_save_resume_and_review(page, server, ga
     page.wait_for_selector("body[data-state=your-move] #analysis li", timeout=TIMEOUT)
     assert "win" in page.text_content("#analysis") and "visits" in page.text_content("#analysis")
     assert page.locator("#play-board .hint1, #choices .hint1").count() > 0
-    card = "#play-board .market [data-card]" if game == "anabasis" else "#play-board .chip.mine"
+    card = "#play-board .market [data-card]" if game == "anabasis" else "#play-board .card.mine"
     page.hover(f"{card} >> nth=0")
     assert not page.is_hidden("#details")
     if game == "anabasis":
@@ -315,10 +315,13 @@ def test_the_new_game_form_is_made_from_the_game_plugins(page):
             if control.choices:
                 page.select_option(f"{label} select", control.choices[-1])
                 values[control.option] = control.choices[-1]
-            else:
+            else:  # the names offered are selects (a deck file: "file…" and its path)
                 fields = list(reversed(control.defaults))
                 for i, value in enumerate(fields):
-                    page.fill(f"{label} input >> nth={i}", value)
+                    if control.suggestions:
+                        page.select_option(f"{label} select >> nth={i}", value)
+                    else:
+                        page.fill(f"{label} input >> nth={i}", value)
                 values[control.option] = control.separator.join(fields)
         page.select_option("#new-game select[name=seat]", "0")
         page.select_option("#new-game select[name=level]", "beginner")
@@ -353,11 +356,11 @@ def test_a_click_on_a_hero_hand_card_selects_it_and_a_discard_is_a_labelled_choi
     start_game(page, "hero", seat=0, seed="11")
     assert your_move(page)
     names = page.eval_on_selector_all(
-        "#play-board .chip.mine[data-card]", "chips => chips.map(c => c.dataset.card)"
+        "#play-board .card.mine[data-card]", "chips => chips.map(c => c.dataset.card)"
     )
     assert names
     for name in names:
-        chip = f'#play-board .chip.mine[data-card="{name}"]'
+        chip = f'#play-board .card.mine[data-card="{name}"]'
         page.click(chip)
         assert page.evaluate("window.xenophon.movesSent || 0") == 0, name
         assert page.evaluate("document.body.dataset.state") == "your-move"
@@ -367,7 +370,7 @@ def test_a_click_on_a_hero_hand_card_selects_it_and_a_discard_is_a_labelled_choi
         assert "discard" in discard.text_content() and "Retainer" in discard.text_content()
         page.click("#choices button.cancel")
         assert page.locator("#play-board .selected").count() == 0
-    page.click(f'#play-board .chip.mine[data-card="{names[0]}"]')
+    page.click(f'#play-board .card.mine[data-card="{names[0]}"]')
     page.click(f'#choices button[data-move="retainer discard {names[0]}"]')
     page.wait_for_function("document.querySelectorAll('#log li.you').length > 0")
     page.wait_for_selector(f'#log li.you[title="retainer discard {names[0]}"]', timeout=TIMEOUT)
@@ -815,3 +818,203 @@ def test_a_closed_tab_leaves_a_saved_game_only_once_its_human_has_moved(browser,
     close_and_wait(tab, connection)
     assert len(load_record(path).lines) > lines
     assert set(games.glob("anabasis-*.jsonl")) == before | {path}
+
+
+# -- issue 66, item 11: a board worth looking at ------------------------------------------
+
+
+def test_decks_are_chosen_from_the_games_deck_list(page, tmp_path):
+    """Hero's decks were free-text boxes: they are selects of the prebuilt
+    decks (the plugin's names), with "file…" opening a path field, whose
+    text the new game then reads as the deck."""
+    (plugin,) = [p for p in plugins() if p.name == "hero"]
+    (control,) = plugin.page_controls()
+    page.select_option("#new-game select[name=game]", "hero")
+    label = '#new-game label[data-game="hero"]'
+    selects = page.locator(f"{label} select").all()
+    assert len(selects) == len(control.defaults) == 2
+    for select, default in zip(selects, control.defaults):
+        names = select.evaluate("s => Array.from(s.options).map(o => o.value)")
+        assert names == [*control.suggestions, "file…"]
+        assert select.input_value() == default
+    assert page.locator(f"{label} input:visible").count() == 0  # no free text unless asked
+    page.select_option(f"{label} select >> nth=1", "file…")
+    path = page.locator(f"{label} input >> nth=1")
+    assert path.is_visible()
+    path.fill(str(tmp_path / "missing-deck.toml"))
+    page.select_option("#new-game select[name=seat]", "0")
+    page.click("#start")
+    page.wait_for_function(
+        "document.querySelector('#message').textContent.includes('missing-deck')"
+    )
+
+
+def test_the_last_move_is_highlighted(page):
+    """The squares of the move just played stay marked on the board that
+    follows it (yours in green, the AI's in amber), until the next move."""
+    start_game(page, "anabasis", seat=0, seed="11")
+    assert your_move(page)
+    legal = [
+        move for move in page.evaluate("window.xenophon.legal") if move["text"].startswith("place ")
+    ]
+    assert legal, "no card to place: the test saw nothing"
+    move = legal[0]
+    mine = page.locator("#log li.you").count()
+    page.fill("#move-text", move["text"])
+    page.click("#typed button")
+    page.wait_for_function(f"document.querySelectorAll('#log li.you').length > {mine}")
+    assert your_move(page)
+    square = move["anchors"][-1]
+    marked = page.locator("#play-board .last-move").evaluate_all(
+        "nodes => nodes.map(n => n.dataset.anchor)"
+    )
+    assert square in marked
+    assert page.locator(f'#play-board [data-anchor="{square}"].last-you').count() == 1
+    assert all(anchor in move["anchors"] for anchor in marked), marked
+    page.click("#undo")  # the move taken back: nothing marked
+    page.wait_for_function(f"document.querySelectorAll('#log li.you').length === {mine}")
+    assert your_move(page)
+    assert page.locator("#play-board .last-move").count() == 0
+
+
+def reach_shown(page, board="#play-board"):
+    return {
+        kind: set(
+            page.locator(f"{board} .reach-{kind}").evaluate_all(
+                "nodes => nodes.map(n => n.dataset.anchor)"
+            )
+        )
+        for kind in ("move", "attack")
+    }
+
+
+def test_a_selected_character_shows_its_reach(page):
+    """A click on a character marks where it can move and attack, as the
+    terminal's `card SQUARE` draws it: the squares the server sent, which
+    are the character's patterns laid on the board from its square (the
+    opponent's turned to face the other way); a second click hides them."""
+    from xenophon.anabasis.catalogue import reach
+
+    start_game(page, "anabasis", seat=0, seed="11", level="beginner")
+    rng, game = random.Random(5), make_game("anabasis")
+    for _ in range(30):  # until both players have a character on the grid
+        assert your_move(page)
+        view = page.evaluate("window.xenophon.view")
+        expected = reach(game, view)
+        if {view["grid"][anchor[3:]]["owner"] for anchor in expected} == {0, 1}:
+            break
+        legal = [move["text"] for move in page.evaluate("window.xenophon.legal")]
+        places = [text for text in legal if text.startswith("place ")]
+        sent = page.evaluate("window.xenophon.movesSent || 0")
+        page.fill("#move-text", rng.choice(places) if places else "end")
+        page.click("#typed button")
+        page.wait_for_function(f"(window.xenophon.movesSent || 0) > {sent}")
+    else:
+        raise AssertionError("no characters of both players: the test saw nothing")
+    assert page.evaluate("window.xenophon.reach") == expected
+    nothing = {"move": set(), "attack": set()}
+    for anchor in expected:
+        assert reach_shown(page) == nothing
+        page.click(f'#play-board [data-anchor="{anchor}"]')
+        shown = reach_shown(page)
+        assert shown == {kind: set(squares) for kind, squares in expected[anchor].items()}, anchor
+        assert page.locator(f'#play-board [data-anchor="{anchor}"].reach-from').count() == 1
+        if page.locator("#choices button.cancel").count():  # one of yours: selected
+            page.click("#choices button.cancel")
+        else:  # the opponent's: a second click hides it
+            page.click(f'#play-board [data-anchor="{anchor}"]')
+    assert reach_shown(page) == nothing
+
+
+def page_at(browser, server, delay):
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    page.goto(server["url"].replace("delay=0", f"delay={delay}"))
+    page.wait_for_selector("body[data-connected=yes]")
+    return page
+
+
+def test_the_ais_moves_arrive_one_after_another(browser, server):
+    """The AI's moves of a turn are drawn one at a time, each at least the
+    page's pause after the one before (600 ms by default; 200 here), however
+    fast the server sends them."""
+    page = page_at(browser, server, 200)
+    try:
+        start_game(page, "anabasis", seat=1, seed="11", level="beginner")
+        assert your_move(page)
+        shown = page.evaluate("window.xenophon.aiShown.map(m => m.at)")
+        assert len(shown) >= 3, "the AI played fewer than 3 moves: the test saw nothing"
+        assert page.evaluate("window.xenophon.aiRun") == len(shown)  # counted on the status line
+        gaps = [b - a for a, b in zip(shown, shown[1:])]
+        assert min(gaps) >= 195, gaps
+    finally:
+        page.close()
+
+
+def test_the_ais_moves_can_be_skipped(browser, server):
+    """With a pause of a minute between the AI's moves, Skip shows the rest
+    of its turn at once: the player's move comes without the wait."""
+    page = page_at(browser, server, 60_000)
+    try:
+        start_game(page, "anabasis", seat=1, seed="11", level="beginner")
+        page.wait_for_selector("#skip:visible", timeout=TIMEOUT)
+        assert page.evaluate("window.xenophon.aiShown.length") == 1  # the first move, held
+        page.click("#skip")
+        assert your_move(page)
+        assert page.evaluate("window.xenophon.aiShown.length") >= 3
+        assert page.locator("#skip:visible").count() == 0
+    finally:
+        page.close()
+
+
+def test_cards_are_drawn_with_their_cost_and_numbers(page):
+    """The hand's and the market's cards are drawn (SVG, no images): each
+    with its cost, an Anabasis character with its pattern, a Hero unit with
+    its power."""
+    start_game(page, "anabasis", seat=0, seed="11")
+    assert your_move(page)
+    cards = page.evaluate("window.xenophon.cards.cards")
+    faces = page.locator("#play-board .card[data-card] svg.card-face").all()
+    assert len(faces) >= 5
+    for face in faces:
+        name = face.evaluate("n => n.closest('[data-card]').dataset.card")
+        assert face.locator(".face-cost").text_content() == str(cards[name]["cost"])
+        if cards[name]["kind"] == "character":
+            cells = face.locator(".pattern-art rect.m, .pattern-art rect.ma").count()
+            assert cells == len(cards[name]["move"])
+    assert page.locator("#play-board img").count() == 0
+    start_game(page, "hero", seat=0, seed="11")
+    assert your_move(page)
+    cards = page.evaluate("window.xenophon.cards.cards")
+    units = [
+        n
+        for n in page.locator("#play-board .card[data-card]").all()
+        if cards[n.get_attribute("data-card")]["kind"] == "unit"
+    ]
+    assert units, "no unit in the hand: the test saw nothing"
+    for node in units:
+        assert str(cards[node.get_attribute("data-card")]["power"]) in node.text_content()
+
+
+def test_the_review_board_draws_the_cards_and_a_characters_reach(page, tmp_path):
+    """The Review tab draws its board with the play tab's code: the grid's
+    cards in SVG with their HP and pattern, and a click on a character
+    shows its reach at that position, as the server sent it."""
+    record = random_record("anabasis", 2, 40)  # five characters at its end
+    path = tmp_path / "game.jsonl"
+    record.save(path)
+    page.click("button[data-tab=review]")
+    page.fill("#review-form input[name=path]", str(path))
+    page.fill("#review-form input[name=iterations]", "1")
+    page.click("#review-load")  # the boards come first, the curve after: not waited for
+    page.wait_for_function("window.xenophon.review && window.xenophon.review.reach")
+    assert page.locator("#review-board .unit svg.grid-face").count() > 0
+    review = page.evaluate("window.xenophon.review")
+    reach = review["reach"][review["index"]]
+    assert len(review["reach"]) == len(review["lines"]) + 1
+    assert reach, "no character on the reviewed board: the test saw nothing"
+    anchor = sorted(reach)[0]
+    page.click(f'#review-board [data-anchor="{anchor}"]')
+    expected = {kind: set(squares) for kind, squares in reach[anchor].items()}
+    assert reach_shown(page, "#review-board") == expected
+    page.click("#prev")  # another position: drawn again, nothing selected
+    assert reach_shown(page, "#review-board") == {"move": set(), "attack": set()}

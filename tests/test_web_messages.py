@@ -12,11 +12,14 @@ import pytest
 
 from harness import random_record
 from xenophon.anabasis.catalogue import anchors as anabasis_anchors
+from xenophon.anabasis.notation import parse_square
 from xenophon.hero.catalogue import anchors as hero_anchors
 from xenophon.kernel.errors import ELLIPSIS, MAX_LINE
 from xenophon.kernel.registry import make_game
 from xenophon.play.records import load_record, names_before, new_record, replay
 from xenophon.play.session import HIDDEN
+from xenophon.web.catalogue import opponent_anchors
+from xenophon.web.catalogue import reach as page_reach
 from xenophon.web.play import PageError, WebGame, review
 from xenophon.web.play import rules_message as web_rules_message
 
@@ -126,10 +129,13 @@ def test_messages_carry_nothing_hidden_from_the_human(name, seed):
                 "to_move",
                 "legal",
                 "labels",
+                "reach",
                 "story",
                 "asking",
                 "can_undo",
             }
+        if "reach" in message:  # made from the view alone: nothing hidden in it
+            assert message["reach"] == page_reach(game.session.game, message["view"])
         if message["type"] == "thinking":
             assert set(message) == {"type"}  # nothing of the AI's search
         if message["type"] == "ai_move":
@@ -141,6 +147,7 @@ def test_messages_carry_nothing_hidden_from_the_human(name, seed):
                 "lines",
                 "view",
                 "labels",
+                "reach",
             }  # no estimate
         if message["type"] == "analysis":
             assert state.current_player == human
@@ -151,18 +158,77 @@ def test_messages_carry_nothing_hidden_from_the_human(name, seed):
 def test_views_are_what_the_seat_sees(name):
     """Over a random game, each seat's view is the same in every world that
     seat cannot tell from the true one."""
-    game = make_game(name)
-    state, rng = game.new_initial_state(), random.Random(5)
-    for _ in range(300):
-        if state.is_terminal():
-            break
-        if state.is_chance():
-            state.apply(state.sample_chance(rng))
-            continue
+    rng = random.Random(5)
+    for state in decisions(make_game(name), rng, 300):
         for seat in (0, 1):
             view = state.view(seat)
             assert all(state.resample(seat, rng).view(seat) == view for _ in range(2))
+
+
+def decisions(game, rng, steps):
+    """The decisions of a random game of `game` (up to `steps` steps, chance
+    included), each state yielded before its random move is played."""
+    state = game.new_initial_state()
+    for _ in range(steps):
+        if state.is_terminal():
+            return
+        if state.is_chance():
+            state.apply(state.sample_chance(rng))
+            continue
+        yield state
         state.apply(rng.choice(state.legal_moves()))
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_the_reach_sent_is_what_card_square_draws(seat):
+    """Issue 66, item 11: the page shows a selected character's reach as the
+    terminal's `card SQUARE` mini-board marks it (m, a, * both): the server
+    sends those squares for every character of the view, both players', and
+    nothing for the other cards; a game without reach sends none."""
+    from xenophon.anabasis.describe import AnabasisCards
+
+    game, checked = make_game("anabasis"), 0
+    for state in decisions(game, random.Random(seat + 7), 400):
+        view = state.view(seat)
+        reach = page_reach(game, view)
+        words = AnabasisCards(state, seat)
+        for square, entry in view["grid"].items():
+            card = game.cards.by_name(entry["card"])
+            if card.kind != "character":
+                assert f"sq:{square}" not in reach
+                continue
+            drawn = words.board_diagram(card, parse_square(square), entry["owner"])
+            assert reach[f"sq:{square}"] == diagram_marks(drawn), (square, drawn)
+            checked += 1
+    assert checked > 50
+    hero = make_game("hero")
+    assert page_reach(hero, hero.new_initial_state().view(0)) == {}
+
+
+def diagram_marks(lines):
+    """The squares `card SQUARE`'s mini-board marks move (m, *) and attack (a, *)."""
+    files = lines[0].split()
+    marks = {"move": [], "attack": []}
+    for line in lines[1:]:
+        rank, *cells = line.split()
+        for file, cell in zip(files, cells):
+            if cell in "m*":
+                marks["move"].append(f"sq:{file}{rank}")
+            if cell in "a*":
+                marks["attack"].append(f"sq:{file}{rank}")
+    return {kind: sorted(squares) for kind, squares in marks.items()}
+
+
+def test_an_opponents_move_is_marked_on_the_opponents_side():
+    """The AI's last move was marked on the human's own cards: its `place
+    Militia` on the human's Militia in hand, its `event 2` on the human's
+    slot 2. Its hand and slots are the opponent's; squares stay, and a
+    mirrored notation's units change sides."""
+    assert opponent_anchors("anabasis", "place Militia b6") == ["hand:op:Militia", "sq:b6"]
+    assert opponent_anchors("anabasis", "event 2") == ["slot:op:2"]
+    assert opponent_anchors("anabasis", "attack c3xd4") == ["sq:c3", "sq:d4"]
+    assert opponent_anchors("hero", "play Fireball on op.F2") == ["hand:op:Fireball", "unit:me:F2"]
+    assert opponent_anchors("hero", "attack F2 > avatar") == ["unit:op:F2", "avatar:me"]
 
 
 def test_anchors_name_what_a_move_touches():

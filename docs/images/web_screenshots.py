@@ -1,5 +1,6 @@
 """Takes the screenshots of docs/web.md: the web board of each game with a
-hint and a card's details, its move list and rules, and a review. It serves
+hint and a card's details, an Anabasis board with a character's reach
+shown, its move list and rules, and a review. It serves
 the installed package on a free port of 127.0.0.1 (games saved in a
 temporary folder), drives the system's Chromium with Playwright, plays a
 few moves with fixed seeds, reviews the Hero game it played, and writes
@@ -20,7 +21,7 @@ import threading
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SIZE = {"width": 1280, "height": 860}
+SIZE = {"width": 1280, "height": 1000}
 TIMEOUT = 120_000  # ms
 #: each game's screenshot: its seed, the human's seat, and the decisions played first
 GAMES = {"anabasis": ("11", "0", 9), "hero": ("11", "0", 7)}
@@ -106,8 +107,28 @@ def board(page, game: str) -> None:
         play(page, rng, 1)
     page.click("#hint")
     page.wait_for_selector("body[data-state=your-move] #analysis li.why", timeout=TIMEOUT)
-    page.hover("#play-board .chip.mine[data-card] >> nth=0")
+    page.hover("#play-board .card.mine[data-card] >> nth=0")
     shot(page, f"web-{game}.png")
+
+
+def reach(page) -> None:
+    """A later board of the same game, in a Field phase, one of the player's
+    characters selected: where it moves (blue dots) and attacks (red rings),
+    its legal targets outlined, the last move marked."""
+    rng = random.Random(5)
+    for _ in range(60):
+        if not your_move(page):
+            return
+        legal = page.evaluate("window.xenophon.legal")
+        fights = [m for m in legal if m["text"].split()[0] in ("move", "attack")]
+        if fights and page.evaluate("window.xenophon.view.turn") >= 7:
+            break
+        play(page, rng, 1)
+    else:
+        sys.exit("web_screenshots: no move on the grid by the Anabasis game's turn 7")
+    page.click(f'#play-board [data-anchor="{fights[-1]["anchors"][0]}"]')
+    page.mouse.move(5, 995)  # the card's details away
+    shot(page, "web-reach.png")
 
 
 def review(page, home: Path) -> None:
@@ -149,6 +170,8 @@ def main() -> int:
                 page.goto(url)
                 page.wait_for_selector("body[data-connected=yes]")
                 board(page, game)
+                if game == "anabasis":
+                    reach(page)
                 page.close()
             page = browser.new_page(viewport=SIZE)
             page.goto(url)

@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from xenophon.anabasis.describe import AnabasisCards
+from xenophon.anabasis.describe import AnabasisCards, pattern_squares
+from xenophon.anabasis.notation import parse_square, square_name
 
 #: card names hold no digit, so every letter a-g followed by a digit 1-6 is a square
 SQUARE = re.compile(r"[a-g][1-6]")
@@ -60,6 +61,27 @@ def card_data(game: Any) -> dict[str, Any]:
         for field in game.cards.fields
     }
     return {"cards": cards, "fields": fields}
+
+
+def reach(game: Any, view: dict[str, Any]) -> dict[str, dict[str, list[str]]]:
+    """Where each character on the grid of `view` can move and attack (the
+    squares' anchors), by its square's anchor: its patterns laid on the
+    board from its square, turned for its owner, as `card SQUARE` marks them
+    (what is legal now is the engine's: an occupied square, AP or a phase
+    are not weighed here)."""
+    found = {}
+    for name, entry in view["grid"].items():
+        card = game.cards.by_name(entry["card"])
+        if card.kind != "character":
+            continue
+        square = parse_square(name)
+        found[f"sq:{name}"] = {
+            kind: sorted(
+                f"sq:{square_name(q)}" for q in pattern_squares(pattern, square, entry["owner"])
+            )
+            for kind, pattern in (("move", card.move), ("attack", card.attack))
+        }
+    return found
 
 
 def _named_card(words: list[str]) -> str:

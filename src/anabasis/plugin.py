@@ -44,6 +44,7 @@ PLUGIN = GamePlugin(
     mirrored_notation=False,  # squares are the same for both seats
     page_controls=lambda: (PageControl("mode", "Mode", defaults=("standard",), choices=MODES),),
     page_code=lambda: packaged_data(NAME, "web"),
+    page_reach=catalogue.reach,
     rules=rules_lines,
     intro=intro_lines,
     lessons=LESSONS,

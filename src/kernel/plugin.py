@@ -198,6 +198,11 @@ class GamePlugin:
     #: e.g. {"root_policy": "auto"}): a rule becomes a game's default once it
     #: has won that game's match; an option not named is the v2 preset's
     tree_defaults: Mapping[str, str] = field(default_factory=dict)
+    #: the squares each piece on a seat's board reaches, by its anchor
+    #: ({"sq:c2": {"move": ["sq:c3"], "attack": ["sq:c3", "sq:c4"]}}), from the game
+    #: and that seat's view, as the terminal's `card SQUARE` marks them; the
+    #: page shows them when a piece is selected. None: no piece has a reach
+    page_reach: Callable[[Game, dict[str, Any]], dict[str, dict[str, list[str]]]] | None = None
 
 
 class PluginError(XenophonError):

@@ -29,8 +29,21 @@ def moves_for_page(state: Any, said: Callable[[str], str]) -> list[dict[str, Any
     ]
 
 
+def reach(game: Game, view: dict[str, Any]) -> dict[str, dict[str, list[str]]]:
+    """The squares each piece on the board of `view` reaches, by its anchor
+    (the game's `page_reach`; none for a game without one)."""
+    reach_of = game_plugin(game.name).page_reach
+    return reach_of(game, view) if reach_of else {}
+
+
 def anchors_of(game_name: str, text: str) -> list[str]:
     return game_plugin(game_name).anchors(text)
+
+
+#: the zones a move names that are its mover's own (the hand, the event
+#: slots): an opponent's move names the opponent's, drawn (if at all) on
+#: the opponent's side of the viewer's board, as `ZONE:op:PLACE`
+OWN_ZONES = ("hand", "slot")
 
 
 def _other_side(anchor: str) -> str:
@@ -40,11 +53,17 @@ def _other_side(anchor: str) -> str:
     return f"{kind}:{flipped}" + (f":{place}" if place else "")
 
 
+def _as_the_opponents(anchor: str, mirrored: bool) -> str:
+    kind, _, place = anchor.partition(":")
+    if kind in OWN_ZONES:
+        return f"{kind}:op:{place}"
+    return _other_side(anchor) if mirrored else anchor
+
+
 def opponent_anchors(game_name: str, text: str) -> list[str]:
-    """The anchors of the opponent's move on the viewer's board: in a game
+    """The anchors of the opponent's move on the viewer's board: its hand and
+    event slots are the opponent's (`hand:op:NAME`, `slot:op:N`); in a game
     whose moves are written from the mover's side (its F1 is the viewer's
-    op.F1) they change sides; squares seen alike by both stay."""
-    anchors = anchors_of(game_name, text)
-    if game_plugin(game_name).mirrored_notation:
-        return [_other_side(a) for a in anchors]
-    return anchors
+    op.F1) the rest change sides too; squares seen alike by both stay."""
+    mirrored = game_plugin(game_name).mirrored_notation
+    return [_as_the_opponents(anchor, mirrored) for anchor in anchors_of(game_name, text)]

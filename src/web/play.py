@@ -49,7 +49,13 @@ from xenophon.play.session import (
     shown_move,
 )
 from xenophon.search.bots import ISMCTSBot, SearchResult
-from xenophon.web.catalogue import anchors_of, catalogue, moves_for_page, opponent_anchors
+from xenophon.web.catalogue import (
+    anchors_of,
+    catalogue,
+    moves_for_page,
+    opponent_anchors,
+    reach,
+)
 from xenophon.web.searches import PROGRESS_EVERY, Searches, Stopped
 
 Send = Callable[[dict[str, Any]], None]
@@ -420,9 +426,11 @@ class WebGame:
     def position_message(self) -> dict[str, Any]:
         session = self.session
         to_move = session.to_move()
+        view = session.state.view(session.human)
         return {
             "type": "position",
-            "view": session.state.view(session.human),
+            "view": view,
+            "reach": reach(session.game, view),
             "to_move": to_move,
             "legal": moves_for_page(session.state, session.said) if to_move == "human" else [],
             "labels": session.narrator.labels(session.state),
@@ -468,6 +476,7 @@ class WebGame:
             lambda move: move.said,  # named as its pieces stood before it
         )
         hidden = session.view_lines[-1].get("hidden", False)
+        view = session.state.view(session.human)
         send(
             {
                 "type": "ai_move",
@@ -475,7 +484,8 @@ class WebGame:
                 "text": played.said,
                 "anchors": [] if hidden else opponent_anchors(session.game.name, played.shown),
                 "lines": [entry["text"] for entry in told if entry["kind"] == "ai"],
-                "view": session.state.view(session.human),
+                "view": view,
+                "reach": reach(session.game, view),
                 "labels": session.narrator.labels(session.state),
             }
         )
@@ -502,11 +512,12 @@ class WebGame:
             raise PageError("it is not your move")
         if not text or not text.strip():
             raise PageError("type a move, e.g. one from the list")
-        self.story.step(
+        legal, _ = self.story.step(
             "you", lambda: self.session.human_play(text), lambda _: self.session.last_said
         )
         self.moved = True
-        send({"type": "played", "text": self.session.last_said})
+        anchors = anchors_of(self.session.game.name, legal.text)
+        send({"type": "played", "text": self.session.last_said, "anchors": anchors})
         self.advance(send)
 
     def hint(self, send: Send) -> None:
@@ -671,6 +682,7 @@ def review(
     seat = review_seat(record, final, _seat(request), "reviewed", "in the Seat menu")
     positions = [state.view(seat) for state in before[1:]] + ([final.view(seat)] if before else [])
     lines, labels = _reviewed_lines(record, before + [final], seat)
+    start = before[0].view(seat) if before else final.view(seat)
     send(
         {
             "type": "review",
@@ -678,10 +690,11 @@ def review(
             "options": game.options(),
             "seat": seat,
             "cards": catalogue(game),
-            "start": before[0].view(seat) if before else final.view(seat),
+            "start": start,
             "positions": positions,
             "lines": lines,
             "labels": labels,
+            "reach": [reach(game, view) for view in [start, *positions]],
             "result": record.result,
             "redacted": record.view is not None,
             "iterations": iterations,

@@ -39,7 +39,8 @@ const sum = (ms) => Object.values(ms || {}).reduce((a, b) => a + b, 0);
 const BOARDS = {};
 function registerBoard(name, board) { BOARDS[name] = board; }
 // what a board module may use of the page
-window.xenophonPage = { registerBoard, el, pct, multiset, countText, cardsText, sum, handChips, cardAttrs };
+window.xenophonPage = { registerBoard, el, pct, multiset, countText, cardsText, sum, cardAttrs,
+                        svg, cardFace, faceText };
 
 // loads each game's board code and style (missing ones leave the game unable to draw)
 function loadBoards(games) {
@@ -77,9 +78,23 @@ async function pump() {
     const message = app.queue.shift();
     const wait = handle(message);
     if (wait instanceof Promise) await wait;
-    else if (wait) await new Promise((resolve) => setTimeout(resolve, wait));
+    else if (wait) await pause(wait);
   }
   pumping = false;
+}
+// a pause between the AI's moves, which the player may cut short (Skip, or
+// Escape): the rest of the AI's turn is then shown at once
+function pause(ms) {
+  return new Promise((resolve) => {
+    const done = () => { clearTimeout(timer); app.wake = null; resolve(); };
+    const timer = setTimeout(done, ms);
+    app.wake = done;
+  });
+}
+function skipAi() {
+  app.skipping = true;
+  $("#skip").classList.add("hidden");
+  if (app.wake) app.wake();
 }
 
 function handle(message) {
@@ -110,6 +125,7 @@ const HANDLERS = {
   setup(m) {
     app.before = null;
     app.game = m.game; app.seat = m.seat; app.cards = m.cards; app.view = null; app.options = m.options;
+    app.lastMove = null; app.aiShown = []; app.inspect = null; app.reach = {}; app.skipping = false; app.aiRun = 0;
     $("#move-text").placeholder = BOARDS[m.game]?.moveExample || "type a move";
     $("#log").replaceChildren(); $("#analysis").replaceChildren();
     const where = m.resumed ? `Saved back to ${m.save_path} as you play.`
@@ -125,18 +141,29 @@ const HANDLERS = {
     $("#thinking").textContent = `waiting for the server's search threads` + (m.ahead ? ` (${m.ahead} searches before this one)…` : "…");
     return 0;
   },
+  // each of the AI's moves is drawn, said and marked on its own, AI_DELAY
+  // apart (the page's pace, skippable), however fast the server sent them
   ai_move(m) {
     $("#thinking").textContent = "";
+    app.aiShown.push({ text: m.text, at: performance.now() });
     for (const line of m.lines) addLog("ai", line, m.text);
-    $("#status").textContent = m.lines.length ? `AI: ${m.lines.join("; ")}` : `AI: ${describe(m.text)}`;
+    app.aiRun = (app.aiRun || 0) + 1;   // the AI's moves since yours, counted on the status line
+    $("#status").textContent = `The AI's move ${app.aiRun}: ` + (m.lines.length ? m.lines.join("; ") : describe(m.text));
+    app.lastMove = { anchors: m.anchors || [], by: "ai" };
+    app.reach = m.reach || {};
     drawPlay(m.view, [], m.labels);
-    for (const anchor of m.anchors || [])
-      $$(`#play-board [data-anchor="${CSS.escape(anchor)}"]`).forEach((node) => node.classList.add("last-move"));
+    if (app.skipping || !AI_DELAY) return 0;
+    $("#skip").classList.remove("hidden");
     return AI_DELAY;
   },
-  played(m) { addLog("you", `you: ${m.text}`); clearAnalysis(); return 0; },
+  played(m) {
+    addLog("you", `you: ${m.text}`); clearAnalysis();
+    app.lastMove = { anchors: m.anchors || [], by: "you" }; app.aiRun = 0;
+    return 0;
+  },
   position(m) {
-    app.legal = m.legal; app.selection = [];
+    app.legal = m.legal; app.selection = []; app.inspect = null; app.reach = m.reach || {};
+    app.skipping = false; $("#skip").classList.add("hidden");
     rebuildLog(m.story);
     drawPlay(m.view, m.legal, m.labels);
     $("#undo").disabled = !m.can_undo;
@@ -218,7 +245,24 @@ function drawPlay(view, legal, labels) {
   app.view = view;
   const area = $("#play-board");
   area.replaceChildren(drawBoard(app.game, view, app.seat, { cards: app.cards, options: app.options, labels }));
+  markLastMove(area, app.lastMove);
   markSelectable(area, legal);
+}
+// the last move's pieces and squares (the AI's or yours), until the next move
+function markLastMove(area, last) {
+  for (const anchor of last?.anchors || [])
+    $$(`[data-anchor="${CSS.escape(anchor)}"]`, area).forEach((node) => node.classList.add("last-move", `last-${last.by}`));
+}
+// where the selected piece can move and attack (the server's `reach`, by
+// anchor: its patterns laid on the board, as the terminal's `card SQUARE`)
+function markReach(area, reach, anchor) {
+  $$(".reach-move, .reach-attack, .reach-from", area).forEach((node) => node.classList.remove("reach-move", "reach-attack", "reach-from"));
+  const squares = anchor && reach ? reach[anchor] : null;
+  if (!squares) return;
+  for (const [kind, anchors] of Object.entries(squares))
+    for (const target of anchors)
+      $$(`[data-anchor="${CSS.escape(target)}"]`, area).forEach((node) => node.classList.add(`reach-${kind}`));
+  $$(`[data-anchor="${CSS.escape(anchor)}"]`, area).forEach((node) => node.classList.add("reach-from"));
 }
 
 // a board by its game's module, with the card data and options it is drawn with
@@ -228,16 +272,55 @@ function drawBoard(game, view, seat, context) {
   return board.draw(view, seat, context);
 }
 
-// the seat's own hand, one chip per card name (for any board)
-function handChips(hand) {
-  const names = Object.keys(hand).sort();
-  if (!names.length) return ["-"];
-  return names.map((name) => el("span", { class: "chip mine", ...cardAttrs(name, `hand:${name}`) },
-    hand[name] > 1 ? `${name} x${hand[name]}` : name));
-}
-
 function cardAttrs(name, anchor) {
   return { "data-card": name, "data-anchor": anchor };
+}
+
+// ---------------------------------------------------------------- cards drawn (SVG)
+// a board draws its cards with these: no image files, only shapes and text
+const SVG_NS = "http://www.w3.org/2000/svg";
+function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [key, value] of Object.entries(attrs))
+    if (value !== undefined && value !== null && value !== false) node.setAttribute(key, value);
+  for (const child of children.flat()) {
+    if (child === null || child === undefined) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+// text that fits `width`: squeezed (never cut) when it is longer
+function faceText(text, x, y, width, attrs = {}) {
+  const node = svg("text", { x, y, ...attrs }, text);
+  const size = Number(attrs["font-size"] || 10);
+  const em = attrs["font-weight"] ? 0.64 : 0.56;   // a character's width, about, in its font's size
+  if (String(text).length * size * em > width) {
+    node.setAttribute("textLength", width);
+    node.setAttribute("lengthAdjust", "spacingAndGlyphs");
+  }
+  return node;
+}
+// a card's face: its frame in `colour`, its name along the top, its `cost`
+// in a gold disc, `art` (SVG nodes drawn in a 100 x 64 box, the card's
+// middle), and `stats` (a line at its foot); `count` in a corner when the
+// hand holds more than one
+function cardFace({ name, cost, colour, art = [], stats = "", count = 1, width = 96, height = 128, light = "#fffaf0" }) {
+  const face = svg("svg", { class: "card-face", width, height, viewBox: "0 0 100 134", role: "img", "aria-label": name });
+  face.append(
+    svg("rect", { x: 1, y: 1, width: 98, height: 132, rx: 8, fill: light, stroke: colour, "stroke-width": 2 }),
+    svg("path", { d: "M1 9 a8 8 0 0 1 8 -8 h82 a8 8 0 0 1 8 8 v17 h-98 z", fill: colour }),
+    faceText(name, cost === null || cost === undefined ? 7 : 24, 18, cost === null || cost === undefined ? 86 : 70,
+             { class: "face-name", fill: "#fff", "font-size": 11, "font-weight": 700 }),
+    svg("g", { transform: "translate(0 32)" }, art),
+    svg("line", { x1: 8, x2: 92, y1: 108, y2: 108, stroke: colour, "stroke-opacity": 0.35 }),
+    faceText(stats, 50, 124, 88, { class: "face-stats", "text-anchor": "middle", "font-size": 11, fill: "#222" }));
+  if (cost !== null && cost !== undefined)
+    face.append(svg("circle", { cx: 12, cy: 13, r: 9, fill: "#f2c94c", stroke: "#8a6d1a" }),
+      svg("text", { class: "face-cost", x: 12, y: 17, "text-anchor": "middle", "font-size": 11, "font-weight": 700, fill: "#3b2f0b" }, cost));
+  if (count > 1)   // how many the hand holds, at the foot's right
+    face.append(svg("rect", { x: 74, y: 86, width: 22, height: 16, rx: 8, fill: "#222" }),
+      svg("text", { x: 85, y: 98, "text-anchor": "middle", "font-size": 11, "font-weight": 700, fill: "#fff", class: "face-count" }, `x${count}`));
+  return face;
 }
 
 // ---------------------------------------------------------------- card details
@@ -257,8 +340,13 @@ function showDetails(target, x, y) {
   if (!parts) return;
   box.replaceChildren(...parts.filter(Boolean));
   box.classList.remove("hidden");
-  box.style.left = `${Math.min(x + 14, innerWidth - 320)}px`;
-  box.style.top = `${Math.min(y + 14, innerHeight - 220)}px`;
+  // a piece of a board: the box beside the board, level with the piece, so
+  // that it hides none of the squares its reach or its targets mark
+  const board = target.closest(".board-area")?.getBoundingClientRect();
+  const beside = board && board.right + 8 + box.offsetWidth <= innerWidth;
+  const top = beside ? target.getBoundingClientRect().top : y + 14;
+  box.style.left = `${beside ? board.right + 8 : Math.min(x + 14, innerWidth - 320)}px`;
+  box.style.top = `${Math.max(0, Math.min(top, innerHeight - box.offsetHeight - 8))}px`;
 }
 // a tap shows the card too (touch screens have no hover)
 document.addEventListener("click", (event) => {
@@ -276,6 +364,7 @@ function candidates(selection) {
   return app.legal.filter((m) => selection.every((a, i) => m.anchors[i] === a));
 }
 function markSelectable(area, legal) {
+  markReach(area, app.reach, app.selection.find((anchor) => app.reach?.[anchor]) || app.inspect);
   $$(".selectable, .selected, .target", area).forEach((n) => n.classList.remove("selectable", "selected", "target"));
   const next = new Set(candidates(app.selection).map((m) => m.anchors[app.selection.length]).filter(Boolean));
   for (const node of $$("[data-anchor]", area)) {
@@ -290,7 +379,7 @@ function showChoices() {
     ? candidates(app.selection).filter((m) => m.anchors.length === app.selection.length || candidates(app.selection).length <= 12)
     : app.legal.filter((m) => m.anchors.length === 0);
   box.replaceChildren(...moves.map(choiceButton));
-  if (app.selection.length) box.append(el("button", { class: "cancel", onclick: () => { app.selection = []; refreshSelection(); } }, "cancel"));
+  if (app.selection.length) box.append(el("button", { class: "cancel", onclick: () => { app.selection = []; app.inspect = null; refreshSelection(); } }, "cancel"));
 }
 // a move's button: its text, and the board's word on what it costs (a discard says so)
 function choiceButton(move) {
@@ -300,7 +389,9 @@ function choiceButton(move) {
 }
 function refreshSelection() { markSelectable($("#play-board"), app.legal); showChoices(); }
 function clickAnchor(anchor) {
-  if (document.body.dataset.state !== "your-move") return;
+  // any piece with a reach shows it when clicked, the opponent's too, and in the AI's turn
+  app.inspect = app.reach?.[anchor] && app.inspect !== anchor ? anchor : null;
+  if (document.body.dataset.state !== "your-move") { markReach($("#play-board"), app.reach, app.inspect); return; }
   let selection = [...app.selection, anchor];
   if (!candidates(selection).length) selection = [anchor];
   const found = candidates(selection);
@@ -451,7 +542,9 @@ function reviewGo(index) {
   r.index = Math.max(0, Math.min(r.lines.length, index));
   const view = r.index === 0 ? r.start : r.positions[r.index - 1];
   const labels = r.labels[r.index];   // the pieces' names at this position, as the play tab's
-  $("#review-board").replaceChildren(drawBoard(r.game, view, r.seat, { cards: r.cards, options: r.options, labels }));
+  const area = $("#review-board");
+  area.replaceChildren(drawBoard(r.game, view, r.seat, { cards: r.cards, options: r.options, labels }));
+  r.inspect = null;                   // a new position: nothing selected on it
   $("#review-where").textContent = `${r.index} / ${r.lines.length}`;
   $$("#review-lines li").forEach((li) => li.classList.toggle("current", Number(li.dataset.index) === r.index));
   const current = $(`#review-lines li[data-index="${r.index}"]`);
@@ -514,11 +607,20 @@ function drawCurve() {
   $("#mistakes").replaceChildren(...r.points.filter((p) => p.mistake).map((p) =>
     el("li", { onclick: () => reviewGo(p.index) }, `turn ${p.turn}: ${p.played} (${pct(p.played_win)}), better: ${p.better} (${pct(p.win)}), drop ${pct(p.win - p.played_win)} ± ${pct(p.margin)}`)));
 }
+// a click on a piece of the reviewed board shows its reach, as on the play tab
+$("#review-board").addEventListener("click", (event) => {
+  const r = app.review, node = event.target.closest("[data-anchor]");
+  if (!r || !node) return;
+  const reach = r.reach?.[r.index];
+  r.inspect = reach?.[node.dataset.anchor] && r.inspect !== node.dataset.anchor ? node.dataset.anchor : null;
+  markReach($("#review-board"), reach, r.inspect);
+});
 $("#first").onclick = () => reviewGo(0);
 $("#prev").onclick = () => reviewGo((app.review?.index || 0) - 1);
 $("#next").onclick = () => reviewGo((app.review?.index || 0) + 1);
 $("#last").onclick = () => reviewGo(app.review ? app.review.lines.length : 0);
 document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && !$("#skip").classList.contains("hidden")) skipAi();
   if (!app.review || $("#tab-review").classList.contains("hidden") || event.target.tagName === "INPUT") return;
   if (event.key === "ArrowLeft") reviewGo(app.review.index - 1);
   if (event.key === "ArrowRight") reviewGo(app.review.index + 1);
@@ -554,15 +656,32 @@ function gameControls(game) {
       label.append(select);
       return label;
     }
-    const list = control.suggestions.length ? `suggest-${game.name}-${control.option}` : null;
     control.defaults.forEach((value, i) => {
-      const input = el("input", { name: `${game.name}.${control.option}.${i}`, value, size: control.sizes[i] || null });
-      if (list) input.setAttribute("list", list);
-      label.append(...(i ? [" ", input] : [input]));
+      const name = `${game.name}.${control.option}.${i}`;
+      const field = control.suggestions.length ? namedField(name, value, control.suggestions, control.sizes[i])
+        : el("input", { name, value, size: control.sizes[i] || null });
+      label.append(...(i ? [" ", field] : [field]));
     });
-    if (list) label.append(el("datalist", { id: list }, control.suggestions.map((name) => el("option", { value: name }, name))));
     return label;
   });
+}
+// a field whose value is one of `names` (a select) or, with "file…" chosen,
+// the text typed beside it (a deck file's path)
+const OTHER = "file…";
+function namedField(name, value, names, size) {
+  const known = names.includes(value);
+  const select = el("select", { name }, names.map((n) => el("option", { value: n }, n)), el("option", { value: OTHER }, OTHER));
+  const input = el("input", { name: `${name}.path`, value: known ? "" : value, size: size || null,
+                              placeholder: "path of a deck file", class: known ? "hidden" : null });
+  select.value = known ? value : OTHER;
+  select.addEventListener("change", () => { input.classList.toggle("hidden", select.value !== OTHER); if (select.value === OTHER) input.focus(); });
+  return el("span", { class: "field", "data-field": name }, select, input);
+}
+// a control's field value: a named field's choice or its typed path, or the text typed
+function fieldValue(node) {
+  if (!node.matches(".field")) return node.value.trim();
+  const select = $("select", node);
+  return select.value === OTHER ? $("input", node).value.trim() : select.value;
 }
 function showGameOptions() {
   const game = $("#new-game").game.value;
@@ -573,7 +692,7 @@ function showGameOptions() {
 function gameOptions(game) {
   const options = {};
   for (const label of $$(`#new-game label[data-game="${CSS.escape(game)}"]`)) {
-    const values = $$("select, input", label).map((field) => field.value.trim());
+    const values = $$(":scope > select, :scope > input, :scope > .field", label).map(fieldValue);
     options[label.dataset.option] = values.join(label.dataset.separator);
   }
   return options;
@@ -607,7 +726,8 @@ $("#hint").onclick = () => {
   setState("thinking");
   request({ type: "hint" });
 };
-$("#undo").onclick = () => request({ type: "undo" });
+$("#undo").onclick = () => { app.lastMove = null; request({ type: "undo" }); };   // the move marked is taken back
+$("#skip").onclick = skipAi;
 $("#save").onclick = () => request({ type: "save", path: $("#save-path").value.trim() });
 for (const tab of $$(".tab")) {
   tab.onclick = () => {
