@@ -16,6 +16,50 @@ from pathlib import Path
 
 import pytest
 
+# Tests that share one costly session fixture run in one xdist worker (under
+# `--dist loadgroup`), so that `-n 2` starts it once rather than once a worker.
+SHARED_FIXTURE_GROUPS = {"ray_cluster": "ray", "jax_process": "jax"}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        for fixture, group in SHARED_FIXTURE_GROUPS.items():
+            if fixture in getattr(item, "fixturenames", ()):
+                item.add_marker(pytest.mark.xdist_group(group))
+
+
+# The browser tests drive a system Chromium with Playwright (README, "Set
+# up"); without either they skip, and the summary says so in one line.
+BROWSER_TESTS = "test_web_browser.py"
+
+
+def skip_reason(report) -> str:
+    """The reason a skipped test report gives ("Skipped: " dropped)."""
+    longrepr = report.longrepr
+    reason = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
+    return reason.removeprefix("Skipped: ")
+
+
+def browser_skip_line(skipped) -> str | None:
+    """One line for the browser tests among the skipped reports, or None."""
+    reasons = [
+        skip_reason(report)
+        for report in skipped
+        if report.nodeid.split("::")[0].endswith(BROWSER_TESTS)
+    ]
+    if not reasons:
+        return None
+    return (
+        f"{len(reasons)} browser tests skipped: {reasons[0]}; "
+        "what they need: README, 'Set up'"
+    )
+
+
+def pytest_terminal_summary(terminalreporter):
+    line = browser_skip_line(terminalreporter.stats.get("skipped", []))
+    if line is not None:
+        terminalreporter.write_line(line, yellow=True)
+
 
 def _free_port() -> int:
     with socket.socket() as probe:
