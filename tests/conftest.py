@@ -16,6 +16,12 @@ from pathlib import Path
 
 import pytest
 
+from xenophon.kernel.plugin import game_names
+
+# The registered games (the plugin registry's order): the shared tests run
+# over each, so a new game is tested by them without editing them.
+GAME_NAMES = game_names()
+
 # Tests that share one costly session fixture run in one xdist worker (under
 # `--dist loadgroup`), so that `-n 2` starts it once rather than once a worker.
 SHARED_FIXTURE_GROUPS = {"ray_cluster": "ray", "jax_process": "jax"}
@@ -49,10 +55,7 @@ def browser_skip_line(skipped) -> str | None:
     ]
     if not reasons:
         return None
-    return (
-        f"{len(reasons)} browser tests skipped: {reasons[0]}; "
-        "what they need: README, 'Set up'"
-    )
+    return f"{len(reasons)} browser tests skipped: {reasons[0]}; what they need: README, 'Set up'"
 
 
 def pytest_terminal_summary(terminalreporter):

@@ -4,6 +4,7 @@ with OpenSpiel or without it (then the peer parts say why they are skipped)."""
 import json
 import random
 
+from conftest import GAME_NAMES
 from test_cli import assert_clean_error, xenophon
 from xenophon.interop.native import unavailable_reason
 from xenophon.kernel.registry import make_game
@@ -16,7 +17,7 @@ def test_quick_bench_runs_every_part(tmp_path):
     result = xenophon("bench", "--quick", "--json", out, timeout=120)
     assert result.returncode == 0, result.stderr
     results = json.loads(out.read_text())
-    assert set(results["tables"]) == {"anabasis", "hero"}
+    assert set(results["tables"]) == set(GAME_NAMES)
     assert results["environment"]["versions"]["xenophon"]
     reason = unavailable_reason()
     for game, rows in results["tables"].items():

@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
-GAMES = ("anabasis", "hero")
+from conftest import GAME_NAMES
+
+GAMES = GAME_NAMES
 
 
 def xenophon(*args, input_text=None, env_home=None, timeout=600):
@@ -81,7 +83,7 @@ def finished_games(tmp_path_factory):
     return records
 
 
-@pytest.mark.parametrize("game", ["anabasis", "hero"])
+@pytest.mark.parametrize("game", GAME_NAMES)
 def test_rules_teach_how_to_win_a_turn_and_every_card(game):
     """Issue 49, item 16: `xenophon rules GAME`, from the game's plugin."""
     from xenophon.kernel.registry import make_game

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import GAME_NAMES
 from xenophon.cli.lineedit import clean
 from xenophon.hero.cards import load_card_set, prebuilt_decks
 from xenophon.kernel.registry import game_from_spec
@@ -24,7 +25,7 @@ from xenophon.play.levels import LEVELS, LevelBot, bot_for_level, ladder_elos, s
 from xenophon.play.session import new_game, play_through
 from xenophon.search.bots import MoveStat, SearchResult
 
-GAMES = ("anabasis", "hero")
+GAMES = GAME_NAMES
 LEVEL = "easy"
 
 
@@ -867,7 +868,7 @@ def test_a_refused_move_says_once_what_to_type(tmp_path):
     assert other.count("type 'moves'") == 1, other
 
 
-@pytest.mark.parametrize("game", ["anabasis", "hero"])
+@pytest.mark.parametrize("game", GAME_NAMES)
 @pytest.mark.parametrize("seat", [0, 1])
 def test_a_new_game_left_before_the_first_move_leaves_no_file(tmp_path, game, seat):
     """As a web board's tab closed before its human's first move: nothing is
