@@ -4,7 +4,8 @@ with OpenSpiel or without it (then the peer parts say why they are skipped)."""
 import json
 import random
 
-from test_cli import assert_clean_error, xenophon
+from conftest import GAME_NAMES, run_cli
+from test_cli import assert_clean_error
 from xenophon.interop.native import unavailable_reason
 from xenophon.kernel.registry import make_game
 from xenophon.lab.benchmarks import PARTS, TO_THE_END, Measure, median_runs
@@ -13,10 +14,10 @@ from xenophon.search.bots import ISMCTSBot
 
 def test_quick_bench_runs_every_part(tmp_path):
     out = tmp_path / "bench.json"
-    result = xenophon("bench", "--quick", "--json", out, timeout=120)
+    result = run_cli("bench", "--quick", "--json", out, timeout=120)
     assert result.returncode == 0, result.stderr
     results = json.loads(out.read_text())
-    assert set(results["tables"]) == {"anabasis", "hero"}
+    assert set(results["tables"]) == set(GAME_NAMES)
     assert results["environment"]["versions"]["xenophon"]
     reason = unavailable_reason()
     for game, rows in results["tables"].items():
@@ -34,25 +35,25 @@ def test_quick_bench_runs_every_part(tmp_path):
 
 
 def test_bench_one_part_of_one_game():
-    result = xenophon("bench", "--quick", "--game", "hero", "--only", "core")
+    result = run_cli("bench", "--quick", "--game", "hero", "--only", "core")
     assert result.returncode == 0, result.stderr
     assert "hero" in result.stdout and "anabasis" not in result.stdout
     assert "search" not in result.stdout
 
 
 def test_bench_bad_input_is_one_line():
-    assert_clean_error(xenophon("bench", "--game", "chess"), "invalid choice: 'chess'")
-    assert_clean_error(xenophon("bench", "--frobnicate"), "unrecognized arguments")
-    assert_clean_error(xenophon("bench", "--games", "1"), "argument --games: 1 is out of range")
-    assert_clean_error(xenophon("bench", "--rounds", "0"), "argument --rounds: 0 is out of range")
+    assert_clean_error(run_cli("bench", "--game", "chess"), "invalid choice: 'chess'")
+    assert_clean_error(run_cli("bench", "--frobnicate"), "unrecognized arguments")
+    assert_clean_error(run_cli("bench", "--games", "1"), "argument --games: 1 is out of range")
+    assert_clean_error(run_cli("bench", "--rounds", "0"), "argument --rounds: 0 is out of range")
     assert_clean_error(
-        xenophon("bench", "--move-time", "0"), "argument --move-time: 0 is out of range"
+        run_cli("bench", "--move-time", "0"), "argument --move-time: 0 is out of range"
     )
     assert_clean_error(
-        xenophon("bench", "--sprt", "abc"), "argument --sprt: 'abc': give two Elo values"
+        run_cli("bench", "--sprt", "abc"), "argument --sprt: 'abc': give two Elo values"
     )
     assert_clean_error(
-        xenophon("bench", "--positions", "/nonexistent.json"), "cannot read the benchmark positions"
+        run_cli("bench", "--positions", "/nonexistent.json"), "cannot read the benchmark positions"
     )
 
 

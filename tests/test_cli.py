@@ -11,10 +11,13 @@ from pathlib import Path
 
 import pytest
 
-GAMES = ("anabasis", "hero")
+from conftest import GAME_NAMES, run_cli
+
+GAMES = GAME_NAMES
 
 
 def xenophon(*args, input_text=None, env_home=None, timeout=600):
+    """`xenophon ARGS` in a process of its own (run_cli runs it in this one)."""
     env = dict(os.environ)
     if env_home is not None:
         env["XDG_DATA_HOME"] = str(env_home)
@@ -59,7 +62,7 @@ def finished_games(tmp_path_factory):
     records = {}
     for game in GAMES:
         home = tmp_path_factory.mktemp(game)
-        result = xenophon(
+        result = run_cli(
             "play",
             game,
             "--level",
@@ -69,7 +72,7 @@ def finished_games(tmp_path_factory):
             "--seat",
             "1",
             input_text=PASSIVE,
-            env_home=home,
+            home=home,
         )
         assert result.returncode == 0, result.stderr
         assert (
@@ -81,12 +84,12 @@ def finished_games(tmp_path_factory):
     return records
 
 
-@pytest.mark.parametrize("game", ["anabasis", "hero"])
+@pytest.mark.parametrize("game", GAME_NAMES)
 def test_rules_teach_how_to_win_a_turn_and_every_card(game):
     """Issue 49, item 16: `xenophon rules GAME`, from the game's plugin."""
     from xenophon.kernel.registry import make_game
 
-    result = xenophon("rules", game)
+    result = run_cli("rules", game)
     assert result.returncode == 0, result.stderr
     text = result.stdout
     assert text.startswith("How to win: ") and "A turn, step by step:" in text
@@ -117,11 +120,11 @@ def test_rules_teach_how_to_win_a_turn_and_every_card(game):
         for placeholder, value in fill.items():
             example = example.replace(placeholder, value)
         state.parse_code(read(example.replace("[", "").replace("]", "").strip()))
-    assert_clean_error(xenophon("rules", "chess"), "invalid choice")
+    assert_clean_error(run_cli("rules", "chess"), "invalid choice")
 
 
 def test_help_and_version():
-    result = xenophon("--help")
+    result = run_cli("--help")
     assert result.returncode == 0
     for command in (
         "play",
@@ -135,7 +138,7 @@ def test_help_and_version():
         "engine",
     ):
         assert command in result.stdout
-    assert xenophon("--version").stdout.startswith("xenophon ")
+    assert run_cli("--version").stdout.startswith("xenophon ")
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -144,7 +147,7 @@ def test_whole_game_through_play(finished_games, game):
     header = json.loads(lines[0])
     assert header["game"] == game and header["seats"][1] == "human"
     assert json.loads(lines[-1])["result"] in ([1.0, -1.0], [-1.0, 1.0], [0.0, 0.0])
-    replay = xenophon("replay", finished_games[game])
+    replay = run_cli("replay", finished_games[game])
     assert replay.returncode == 0 and "result:" in replay.stdout
 
 
@@ -153,7 +156,7 @@ def test_hint_undo_save_and_resume(tmp_path, game):
     script = "moves\nhint\nhelp\nnot-a-move\nend\nundo\nsave {}\nquit\n".format(
         tmp_path / "mine.jsonl"
     )
-    result = xenophon(
+    result = run_cli(
         "play",
         game,
         "--seat",
@@ -163,7 +166,7 @@ def test_hint_undo_save_and_resume(tmp_path, game):
         "--level",
         "easy",
         input_text=script,
-        env_home=tmp_path,
+        home=tmp_path,
     )
     assert result.returncode == 0, result.stderr
     out = result.stdout
@@ -173,13 +176,13 @@ def test_hint_undo_save_and_resume(tmp_path, game):
     assert (tmp_path / "mine.jsonl").exists()
     saved = [p for p in saved_records(tmp_path)]
     assert saved and "Resume it with" in out
-    resumed = xenophon("play", "--resume", saved[-1], input_text="quit\n", env_home=tmp_path)
+    resumed = run_cli("play", "--resume", saved[-1], input_text="quit\n", home=tmp_path)
     assert resumed.returncode == 0, resumed.stderr
     assert "you are seat 0" in resumed.stdout
 
 
 def test_play_saves_on_end_of_input(tmp_path):
-    result = xenophon(
+    result = run_cli(
         "play",
         "anabasis",
         "--seat",
@@ -189,7 +192,7 @@ def test_play_saves_on_end_of_input(tmp_path):
         "--level",
         "easy",
         input_text="end\n",  # a game left before the first move leaves no file
-        env_home=tmp_path,
+        home=tmp_path,
     )
     assert result.returncode == 0
     assert saved_records(tmp_path)
@@ -197,7 +200,7 @@ def test_play_saves_on_end_of_input(tmp_path):
 
 def test_ai_hidden_moves_are_not_shown(finished_games):
     """The AI's draws and deals never reach the human's screen or board."""
-    result = xenophon(
+    result = run_cli(
         "play", "anabasis", "--level", "easy", "--seed", "3", "--seat", "1", input_text="quit\n"
     )
     assert "(hidden from you)" in result.stdout
@@ -207,18 +210,18 @@ def test_ai_hidden_moves_are_not_shown(finished_games):
 @pytest.mark.parametrize("game", GAMES)
 def test_analyse_suggest_review(finished_games, tmp_path, game):
     record = finished_games[game]
-    analysed = xenophon("analyse", record, "--as", "1", "--iterations", "300", "--json")
+    analysed = run_cli("analyse", record, "--as", "1", "--iterations", "300", "--json")
     assert analysed.returncode == 0, analysed.stderr
     data = json.loads(analysed.stdout)
     assert data["seat"] == 1 and data["moves"] and data["iterations"] > 0
     for move in data["moves"]:
         assert 0 <= move["lower_bound"] <= move["win_probability"] <= 1
-    table = xenophon("analyse", record, "--as", "1", "--turn", "4", "--iterations", "200")
+    table = run_cli("analyse", record, "--as", "1", "--turn", "4", "--iterations", "200")
     assert table.returncode == 0 and "visits" in table.stdout
-    suggested = xenophon("suggest", record, "--as", "0", "--iterations", "200")
+    suggested = run_cli("suggest", record, "--as", "0", "--iterations", "200")
     assert suggested.returncode == 0 and "win" in suggested.stdout
     svg = tmp_path / "curve.svg"
-    review = xenophon("review", record, "--as", "1", "--iterations", "60", "--svg", svg)
+    review = run_cli("review", record, "--as", "1", "--iterations", "60", "--svg", svg)
     assert review.returncode == 0, review.stderr
     assert (
         "win probability before each decision" in review.stdout and "<svg" in svg.read_text()[:500]
@@ -228,22 +231,22 @@ def test_analyse_suggest_review(finished_games, tmp_path, game):
 @pytest.mark.parametrize("game", GAMES)
 def test_redacted_record_hides_and_still_analyses(finished_games, tmp_path, game):
     redacted = tmp_path / "seat1.jsonl"
-    result = xenophon("export", finished_games[game], "--as", "1", "--out", redacted)
+    result = run_cli("export", finished_games[game], "--as", "1", "--out", redacted)
     assert result.returncode == 0, result.stderr
     lines = [json.loads(line) for line in redacted.read_text().splitlines()]
     assert lines[0]["view"] == 1
     hidden = [line for line in lines[1:] if line.get("hidden")]
     assert hidden and all("move" not in line for line in hidden)
     assert all(line.get("seat") != 1 for line in hidden)  # a seat sees its own moves
-    analysed = xenophon("analyse", redacted, "--iterations", "200", "--json")
+    analysed = run_cli("analyse", redacted, "--iterations", "200", "--json")
     assert analysed.returncode == 0, analysed.stderr
     assert json.loads(analysed.stdout)["seat"] == 1
-    other_seat = xenophon("analyse", redacted, "--as", "0", "--iterations", "50")
+    other_seat = run_cli("analyse", redacted, "--as", "0", "--iterations", "50")
     assert_clean_error(other_seat, "redacted for seat 1")
 
 
 def test_selfplay_and_match(tmp_path):
-    result = xenophon(
+    result = run_cli(
         "selfplay",
         "hero",
         "--bots",
@@ -258,7 +261,7 @@ def test_selfplay_and_match(tmp_path):
     assert result.returncode == 0, result.stderr
     assert len(list(tmp_path.glob("hero-selfplay-*.jsonl"))) == 2
     report = tmp_path / "match.json"
-    match = xenophon(
+    match = run_cli(
         "match",
         "greedy",
         "random",
@@ -302,7 +305,7 @@ def test_engine_protocol(finished_games):
     # the analyses not yet answered are cancelled
     queries.append({"command": "quit"})
     text = "\n".join(q if isinstance(q, str) else json.dumps(q) for q in queries) + "\n"
-    result = xenophon("engine", input_text=text)
+    result = run_cli("engine", input_text=text)
     assert result.returncode == 0, result.stderr
     answers = [json.loads(line) for line in result.stdout.splitlines()]
     by_id = {}
@@ -319,26 +322,26 @@ def test_engine_protocol(finished_games):
 
 
 def test_error_paths(tmp_path):
-    assert_clean_error(xenophon("play", "chess"), "invalid choice")
-    assert_clean_error(xenophon("play", "anabasis", "--level", "genius"), "unknown level")
-    assert_clean_error(xenophon("frobnicate"), "invalid choice")
-    assert_clean_error(xenophon(), "name a command")
-    assert_clean_error(xenophon("analyse", "--bogus-option", "x"), "unrecognized arguments")
+    assert_clean_error(run_cli("play", "chess"), "invalid choice")
+    assert_clean_error(run_cli("play", "anabasis", "--level", "genius"), "unknown level")
+    assert_clean_error(run_cli("frobnicate"), "invalid choice")
+    assert_clean_error(run_cli(), "name a command")
+    assert_clean_error(run_cli("analyse", "--bogus-option", "x"), "unrecognized arguments")
     # no abbreviations: `--game` is not read as selfplay's `--games`, and the
     # line names the command whose help to read
-    result = xenophon("selfplay", "--game", "anabasis", "--out", str(tmp_path / "games"))
+    result = run_cli("selfplay", "--game", "anabasis", "--out", str(tmp_path / "games"))
     assert_clean_error(result, "xenophon selfplay: error: unrecognized arguments: --game")
     assert "selfplay --help" in result.stderr
     assert not (tmp_path / "games").exists()
-    missing = xenophon("replay", tmp_path / "nope.jsonl")
+    missing = run_cli("replay", tmp_path / "nope.jsonl")
     assert_clean_error(missing, "cannot read record")
     broken = tmp_path / "broken.jsonl"
     broken.write_text('{"format": "xenophon-record", "game": "anabasis"')
-    assert_clean_error(xenophon("replay", broken), "not valid JSON")
+    assert_clean_error(run_cli("replay", broken), "not valid JSON")
     cards = tmp_path / "cards.toml"
     cards.write_text('[[character]]\nname = "Blob"\n')
-    assert_clean_error(xenophon("play", "anabasis", "--cards", cards), "Blob")
-    bad_deck = xenophon("play", "hero", "--decks", "wild_grove,nonsense")
+    assert_clean_error(run_cli("play", "anabasis", "--cards", cards), "Blob")
+    bad_deck = run_cli("play", "hero", "--decks", "wild_grove,nonsense")
     assert_clean_error(bad_deck, "nonsense")
 
 
@@ -352,8 +355,8 @@ def test_illegal_move_in_a_record_and_truncated_record(finished_games, tmp_path)
             break
     tampered.write_text("\n".join(json.dumps(line) for line in moved) + "\n")
     before = tampered.read_text()
-    assert_clean_error(xenophon("analyse", tampered, "--iterations", "10"), "line")
+    assert_clean_error(run_cli("analyse", tampered, "--iterations", "10"), "line")
     assert tampered.read_text() == before  # nothing the user saved is touched
     truncated = tmp_path / "truncated.jsonl"
     truncated.write_text("\n".join(lines[:30]) + "\n" + lines[30][:10])
-    assert_clean_error(xenophon("replay", truncated), "truncated")
+    assert_clean_error(run_cli("replay", truncated), "truncated")

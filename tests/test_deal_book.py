@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from test_cli import assert_clean_error, xenophon
+from conftest import run_cli
+from test_cli import assert_clean_error
 from xenophon.lab.dealbook import BookError, DealBook, read_book, screen_deals
 from xenophon.lab.tournament import finished_match, play_match
 
@@ -96,7 +97,7 @@ def test_match_command_takes_a_book(tmp_path):
     book = tmp_path / "book.json"
     DealBook("hero", [21, 5]).write(str(book))
     out = tmp_path / "m.json"
-    result = xenophon(
+    result = run_cli(
         "match", "greedy", "random", "--game", "hero", "--games", "4", "--processes", "1",
         "--book", book, "--json", out,
     )  # fmt: skip
@@ -105,11 +106,11 @@ def test_match_command_takes_a_book(tmp_path):
     games = json.loads(out.read_text())["games"]
     assert [g["seed"] for g in games] == [21, 21, 5, 5]
     assert_clean_error(
-        xenophon("match", "greedy", "random", "--game", "hero", "--book", book, "--seed", "3"),
+        run_cli("match", "greedy", "random", "--game", "hero", "--book", book, "--seed", "3"),
         "--seed and --book",
     )
     assert_clean_error(
-        xenophon("match", "greedy", "random", "--game", "anabasis", "--book", book),
+        run_cli("match", "greedy", "random", "--game", "anabasis", "--book", book),
         "a book of the game 'hero', not 'anabasis'",
     )
 

@@ -10,14 +10,14 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test
 
+from conftest import GAME_NAMES
 from xenophon.kernel.errors import XenophonError
-from xenophon.kernel.plugin import plugins
 from xenophon.kernel.registry import make_game
 from xenophon.play.levels import LevelBot
 from xenophon.rl.aec import AGENTS, env
 from xenophon.rl.single import XenophonEnv
 
-GAMES = [plugin.name for plugin in plugins()]
+GAMES = GAME_NAMES
 
 
 @pytest.mark.parametrize("name", GAMES)

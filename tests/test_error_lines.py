@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from conftest import GAME_NAMES
 from xenophon.anabasis.cards import load_card_set as load_anabasis_cards
 from xenophon.hero.cards import load_card_set as load_hero_cards
 from xenophon.hero.cards import load_deck
@@ -94,7 +95,7 @@ def test_card_file_errors_quote_hostile_text_on_one_short_line(kind, tmp_path):
 
 
 # -- moves, specs, settings and queries ---------------------------------------------
-@pytest.mark.parametrize("game", ["anabasis", "hero"])
+@pytest.mark.parametrize("game", GAME_NAMES)
 def test_a_hostile_move_is_quoted_on_one_short_line(game):
     state = make_game(game, seed=1).new_initial_state()
     for text in (HOSTILE, "x" * 10_000_000, "buy " + HOSTILE, "place " + HOSTILE + " c2"):
@@ -104,7 +105,7 @@ def test_a_hostile_move_is_quoted_on_one_short_line(game):
         assert len(str(caught.value)) < 2 * MAX_SHOWN + 300
 
 
-@pytest.mark.parametrize("game", ["anabasis", "hero"])
+@pytest.mark.parametrize("game", GAME_NAMES)
 def test_the_card_command_quotes_an_unknown_name_on_one_short_line(game):
     from xenophon.kernel.narration import narrator_for
 

@@ -10,6 +10,7 @@ import random
 import numpy as np
 import pytest
 
+from conftest import GAME_NAMES
 from harness import decision_positions
 from test_search import GAMES, random_positions, twin_positions, visits
 from xenophon.anabasis import Game as AnabasisGame
@@ -110,7 +111,7 @@ def random_weights(game, seed, scale=0.3):
     )
 
 
-@pytest.mark.parametrize("name", ["anabasis", "hero"])
+@pytest.mark.parametrize("name", GAME_NAMES)
 def test_weights_file_round_trip(name, tmp_path):
     game = MAKERS[name](seed=1)
     weights = random_weights(game, 1)
@@ -231,7 +232,7 @@ def test_a_bot_with_a_broken_weights_file_is_one_line_on_the_command_line(tmp_pa
     assert code != 0 and len(err.splitlines()) == 1 and "bad.json" in err
 
 
-@pytest.mark.parametrize("name", ["anabasis", "hero"])
+@pytest.mark.parametrize("name", GAME_NAMES)
 def test_hidden_cards_are_never_read_by_the_learned_evaluation(name, tmp_path):
     """The features read the sampled world only: two states the searcher
     cannot tell apart give the same search with the learned evaluation too."""

@@ -15,7 +15,11 @@ from pathlib import Path
 
 import pytest
 
+from conftest import run_cli
 from test_cli import assert_clean_error, ctrl_c_as_on_a_terminal, xenophon
+
+# A run on Ray is a process of its own (test_cli.xenophon): Ray's client keeps
+# its connection and token for the life of the process that made them.
 from xenophon.lab.jobs import Job, LocalBackend, RunError, run_jobs
 from xenophon.lab.tournament import match_jobs, play_match
 
@@ -93,14 +97,14 @@ def reference(tmp_path_factory):
     files = {}
     for name, args in (("slow", SLOW), ("fast", FAST)):
         files[name] = folder / f"{name}.jsonl"
-        result = xenophon(*args, "--results", files[name])
+        result = run_cli(*args, "--results", files[name])
         assert result.returncode == 0, result.stderr
     return files
 
 
 def test_the_same_games_locally_in_one_process_and_on_ray(reference, ray_cluster, tmp_path):
     one = tmp_path / "one.jsonl"
-    assert xenophon(*FAST, "--processes", "1", "--results", one).returncode == 0
+    assert run_cli(*FAST, "--processes", "1", "--results", one).returncode == 0
     on_ray = tmp_path / "ray.jsonl"
     result = xenophon(*FAST, "--cluster", ray_cluster, "--results", on_ray)
     assert result.returncode == 0, result.stderr
@@ -154,7 +158,7 @@ def test_a_torn_last_line_is_played_again(reference, tmp_path):
     results = tmp_path / "torn.jsonl"
     text = reference["fast"].read_text()
     results.write_text(text[: len(text) * 2 // 3])  # killed while writing a line
-    result = xenophon(*FAST, "--results", results, "--resume")
+    result = run_cli(*FAST, "--results", results, "--resume")
     assert result.returncode == 0, result.stderr
     assert played(results) == played(reference["fast"])
 
@@ -199,7 +203,7 @@ def asdict_list(report):
 
 def test_selfplay_is_the_same_on_ray_and_resumes(ray_cluster, tmp_path):
     args = ("selfplay", "hero", "--bots", "random;greedy", "--games", "3", "--seed", "4")
-    local = xenophon(*args, "--out", tmp_path / "a", "--results", tmp_path / "a.jsonl")
+    local = run_cli(*args, "--out", tmp_path / "a", "--results", tmp_path / "a.jsonl")
     assert local.returncode == 0, local.stderr
     (tmp_path / "b").mkdir()
     shutil.copy(tmp_path / "a" / "hero-selfplay-4.jsonl", tmp_path / "b")
@@ -262,7 +266,7 @@ def test_balance_at_a_tiny_budget_writes_its_matrix_and_pictures(ray_cluster, tm
     assert Path(f"{prefix}.svg").read_text().startswith("<svg")
     assert "my_deck" in Path(f"{prefix}.svg").read_text()
     assert Path(f"{prefix}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    again = xenophon(
+    again = run_cli(
         "balance",
         "hero",
         "--bot",
@@ -281,7 +285,7 @@ def test_balance_at_a_tiny_budget_writes_its_matrix_and_pictures(ray_cluster, tm
 
 def test_balance_of_anabasis_compares_seats_in_each_mode(tmp_path):
     prefix = tmp_path / "ana"
-    result = xenophon("balance", "anabasis", "--bot", "random", "--deals", "2", "--out", prefix)
+    result = run_cli("balance", "anabasis", "--bot", "random", "--deals", "2", "--out", prefix)
     assert result.returncode == 0, result.stderr
     matrix = json.loads(Path(f"{prefix}.json").read_text())
     assert matrix["rows"] == ["standard", "expert"] and matrix["columns"] == ["seat 0", "seat 1"]
@@ -292,20 +296,20 @@ def test_balance_of_anabasis_compares_seats_in_each_mode(tmp_path):
 def test_bad_runs_are_one_line(reference, tmp_path):
     results = tmp_path / "r.jsonl"
     shutil.copy(reference["fast"], results)
-    assert_clean_error(xenophon(*FAST, "--results", results), "exists already")
+    assert_clean_error(run_cli(*FAST, "--results", results), "exists already")
     assert_clean_error(
-        xenophon(*FAST[:-1], "6", "--results", results, "--resume"),
+        run_cli(*FAST[:-1], "6", "--results", results, "--resume"),
         "results of another run (it differs in games)",
     )
     assert_clean_error(
-        xenophon(
+        run_cli(
             "selfplay", "hero", "--seed", "1", "--results", results, "--resume", "--out", tmp_path
         ),
         "results of 'match', not of 'selfplay'",
     )
-    assert_clean_error(xenophon(*FAST, "--resume"), "--resume continues a --results FILE")
+    assert_clean_error(run_cli(*FAST, "--resume"), "--resume continues a --results FILE")
     assert_clean_error(
-        xenophon(*FAST, "--cluster", "ray", "--processes", "2"),
+        run_cli(*FAST, "--cluster", "ray", "--processes", "2"),
         "--processes is for --cluster local",
     )
     for broken, message in (
@@ -313,16 +317,16 @@ def test_bad_runs_are_one_line(reference, tmp_path):
         ('{"format": "other"}\n', "not a xenophon results file"),
     ):
         results.write_text(broken)
-        assert_clean_error(xenophon(*FAST, "--results", results, "--resume"), message)
+        assert_clean_error(run_cli(*FAST, "--results", results, "--resume"), message)
     results.write_text(reference["fast"].read_text().replace('"job": "3"', '"job": "99"'))
     assert_clean_error(
-        xenophon(*FAST, "--results", results, "--resume"), "job 99 is not one of this run's"
+        run_cli(*FAST, "--results", results, "--resume"), "job 99 is not one of this run's"
     )
-    assert_clean_error(xenophon(*FAST, "--results", tmp_path, "--resume"), "is a folder")
-    assert_clean_error(xenophon("balance", "anabasis", "--decks", "x.toml"), "--decks is for hero")
-    assert_clean_error(xenophon("balance", "hero", "--decks", tmp_path / "none.toml"), "not found")
-    assert_clean_error(xenophon("balance", "hero", "--bot", "nobot"), "unknown bot 'nobot'")
-    assert_clean_error(xenophon("balance", "hero", "--deals", "0"), "out of range")
+    assert_clean_error(run_cli(*FAST, "--results", tmp_path, "--resume"), "is a folder")
+    assert_clean_error(run_cli("balance", "anabasis", "--decks", "x.toml"), "--decks is for hero")
+    assert_clean_error(run_cli("balance", "hero", "--decks", tmp_path / "none.toml"), "not found")
+    assert_clean_error(run_cli("balance", "hero", "--bot", "nobot"), "unknown bot 'nobot'")
+    assert_clean_error(run_cli("balance", "hero", "--deals", "0"), "out of range")
 
 
 def test_jobs_with_the_same_key_are_refused():

@@ -10,8 +10,9 @@ import sys
 
 import pytest
 
+from conftest import run_cli
 from harness import bench_script
-from test_play_cli import GAMES, flat, xenophon
+from test_play_cli import GAMES, flat
 from xenophon.kernel.registry import game_from_spec
 from xenophon.play import levels
 from xenophon.play.levels import (
@@ -114,7 +115,7 @@ def test_an_estimated_elo_is_said_to_be_one(game):
 
 def test_the_cli_plays_a_former_level_name(tmp_path):
     command = "play anabasis --seed 3 --seat 0 --level hard".split()
-    result = xenophon(*command, input_text="quit\n", home=tmp_path)
+    result = run_cli(*command, input_text="quit\n", home=tmp_path)
     assert result.returncode == 0, result.stderr
     assert "level expert, the level called 'hard' before" in flat(result.stdout)
 

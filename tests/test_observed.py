@@ -7,9 +7,10 @@ import random
 
 import pytest
 
+from conftest import GAME_NAMES
 from xenophon.kernel.registry import make_game
 
-GAMES = ["anabasis", "hero"]
+GAMES = GAME_NAMES
 
 
 def random_lines(game_name: str, seed: int, length: int):

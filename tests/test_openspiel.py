@@ -12,11 +12,12 @@ pyspiel = pytest.importorskip(
     "pyspiel", reason="OpenSpiel is not installed (pip install 'xenophon[openspiel]')"
 )
 
+from conftest import GAME_NAMES  # noqa: E402
 from xenophon.interop import native  # noqa: E402
 from xenophon.interop import openspiel as interop  # noqa: E402
 from xenophon.kernel.registry import make_game  # noqa: E402
 
-GAMES = ("anabasis", "hero")
+GAMES = GAME_NAMES
 DIGITS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ+/"
 
 

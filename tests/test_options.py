@@ -10,8 +10,8 @@ import time
 
 import pytest
 
-from test_cli import assert_clean_error, xenophon
-from xenophon.cli.main import main
+from conftest import run_cli
+from test_cli import assert_clean_error
 from xenophon.kernel.errors import XenophonError
 from xenophon.kernel.files import FileError
 from xenophon.kernel.registry import SpecError, game_from_spec, game_with_options, make_game
@@ -30,18 +30,14 @@ from xenophon.search.bots import (
 )
 
 
-def run_cli(capsys, *argv):
+def cli_lines(*argv):
     """The command run in this process: (exit code, stderr lines)."""
-    try:
-        code = main([str(a) for a in argv])
-    except SystemExit as error:  # argparse's one line
-        code = error.code
-    err = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
-    return code, err
+    result = run_cli(*argv)
+    return result.returncode, [line for line in result.stderr.splitlines() if line.strip()]
 
 
-def assert_one_line(capsys, fragment, *argv):
-    code, err = run_cli(capsys, *argv)
+def assert_one_line(fragment, *argv):
+    code, err = cli_lines(*argv)
     assert code == 2, (code, err)
     assert len(err) == 1, err
     assert fragment in err[0], err[0]
@@ -51,7 +47,7 @@ def assert_one_line(capsys, fragment, *argv):
 def record(tmp_path_factory):
     """A short finished Anabasis record (random against random)."""
     folder = tmp_path_factory.mktemp("record")
-    result = xenophon(
+    result = run_cli(
         "selfplay",
         "anabasis",
         "--bots",
@@ -117,9 +113,9 @@ def test_bad_bot_spec_is_refused_naming_the_option(spec, fragment):
     assert fragment in message and spec in message and "\n" not in message
 
 
-def test_bad_bot_spec_on_the_command_line_is_one_line(capsys):
-    assert_one_line(capsys, "'iterations'", "match", "ismcts:iterations=-5", "greedy")
-    assert_one_line(capsys, "'worlds'", "match", "greedy", "pimc:worlds=0")
+def test_bad_bot_spec_on_the_command_line_is_one_line():
+    assert_one_line("'iterations'", "match", "ismcts:iterations=-5", "greedy")
+    assert_one_line("'worlds'", "match", "greedy", "pimc:worlds=0")
 
 
 def test_good_specs_make_the_bots_they_name():
@@ -191,9 +187,8 @@ def test_both_hero_decks_in_a_game_spec(spec):
     assert game.deck_specs == ["wild_grove", "crimson_conqueror"]
 
 
-def test_match_takes_both_hero_decks(capsys):
-    code, err = run_cli(
-        capsys,
+def test_match_takes_both_hero_decks():
+    code, err = cli_lines(
         "match",
         "greedy",
         "random",
@@ -288,13 +283,13 @@ def test_game_options_from_data_are_checked():
         (("bench", "--sprt", "20,10"), "--sprt"),
     ],
 )
-def test_bad_option_is_one_line_naming_it(capsys, record, argv, fragment):
-    assert_one_line(capsys, fragment, *(a.format(record=record) for a in argv))
+def test_bad_option_is_one_line_naming_it(record, argv, fragment):
+    assert_one_line(fragment, *(a.format(record=record) for a in argv))
 
 
 def test_play_refuses_a_huge_level_at_once(tmp_path):
     start = time.monotonic()
-    result = xenophon(
+    result = run_cli(
         "play",
         "anabasis",
         "--level",
@@ -302,7 +297,7 @@ def test_play_refuses_a_huge_level_at_once(tmp_path):
         "--seed",
         "1",
         input_text="",
-        env_home=tmp_path,
+        home=tmp_path,
         timeout=30,
     )
     assert time.monotonic() - start < 30
@@ -375,7 +370,7 @@ def test_output_file_is_checked_before_the_work(tmp_path, record, command):
         if command == "match" and fragment == "input":
             continue  # a match reads no file
         start = time.monotonic()
-        result = xenophon(*SLOW[command](record), path, *extra, timeout=60)
+        result = run_cli(*SLOW[command](record), path, *extra, timeout=60)
         assert time.monotonic() - start < 30, "the work ran before the check"
         assert_clean_error(result, fragment)
     assert (tmp_path / "exists.out").read_text() == "keep me"
@@ -383,14 +378,13 @@ def test_output_file_is_checked_before_the_work(tmp_path, record, command):
     assert not list(tmp_path.glob("*.tmp")) and not list(tmp_path.glob(".*.tmp"))
 
 
-def test_match_json_never_replaces_a_deck_file_it_reads(tmp_path, capsys):
+def test_match_json_never_replaces_a_deck_file_it_reads(tmp_path):
     from xenophon.hero.cards import default_deck_dir
 
     deck = tmp_path / "my_deck.toml"
     deck.write_bytes((default_deck_dir() / "wild_grove.toml").read_bytes())
     before = deck.read_bytes()
     assert_one_line(
-        capsys,
         "input",
         "match",
         "greedy",
@@ -407,16 +401,16 @@ def test_match_json_never_replaces_a_deck_file_it_reads(tmp_path, capsys):
 
 
 def test_bench_json_is_checked_before_the_run(tmp_path):
-    result = xenophon("bench", "--quick", "--only", "core", "--game", "hero", "--json", tmp_path)
+    result = run_cli("bench", "--quick", "--only", "core", "--game", "hero", "--json", tmp_path)
     assert_clean_error(result, "is a folder")
     existing = tmp_path / "results.json"
     existing.write_text("keep me")
     assert_clean_error(
-        xenophon("bench", "--quick", "--only", "core", "--game", "hero", "--json", existing),
+        run_cli("bench", "--quick", "--only", "core", "--game", "hero", "--json", existing),
         "exists already",
     )
     assert existing.read_text() == "keep me"
-    result = xenophon(
+    result = run_cli(
         "bench",
         "--quick",
         "--only",
@@ -434,26 +428,23 @@ def test_bench_json_is_checked_before_the_run(tmp_path):
     positions = tmp_path / "positions.json"
     positions.write_text("[]")
     assert_clean_error(
-        xenophon("bench", "--quick", "--positions", positions, "--json", positions, "--force"),
+        run_cli("bench", "--quick", "--positions", positions, "--json", positions, "--force"),
         "input",
     )
     assert positions.read_text() == "[]"
 
 
-def test_outputs_are_replaced_with_force(tmp_path, record, capsys):
+def test_outputs_are_replaced_with_force(tmp_path, record):
     svg, report = tmp_path / "curve.svg", tmp_path / "match.json"
     svg.write_text("old")
     report.write_text("old")
     assert (
-        run_cli(
-            capsys, "review", record, "--as", "0", "--iterations", "5", "--svg", svg, "--force"
-        )[0]
+        cli_lines("review", record, "--as", "0", "--iterations", "5", "--svg", svg, "--force")[0]
         == 0
     )
     assert svg.read_text().startswith("<?xml") and "<svg" in svg.read_text()
     assert (
-        run_cli(
-            capsys,
+        cli_lines(
             "match",
             "greedy",
             "random",

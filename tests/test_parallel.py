@@ -3,6 +3,7 @@ tree grown by all workers, with virtual loss and a root node each)."""
 
 import pytest
 
+from conftest import GAME_NAMES
 from test_search import GAMES, TREE_VARIANTS, random_positions, twin_positions, visits
 from xenophon.play.players import make_bot
 from xenophon.search.bots import ISMCTSBot, SettingError
@@ -21,7 +22,7 @@ def shared_workers(state, bot, count=2):
 
 
 @pytest.mark.parametrize("count", [2, 4])
-@pytest.mark.parametrize("name", ["anabasis", "hero"])
+@pytest.mark.parametrize("name", GAME_NAMES)
 def test_shared_tree_counts_each_iteration_once_in_threads(name, count):
     """Threads on one tree (4: more than the cores, so a lock holder may be
     descheduled): every iteration's return reaches the root statistics once,
@@ -42,7 +43,7 @@ def test_shared_tree_counts_each_iteration_once_in_threads(name, count):
 
 
 @pytest.mark.parametrize("variant", sorted(SHARED_VARIANTS))
-@pytest.mark.parametrize("name", ["anabasis", "hero"])
+@pytest.mark.parametrize("name", GAME_NAMES)
 def test_shared_tree_never_reads_hidden_cards(name, variant):
     """The shared tree's workers run one after the other (so the search is
     repeatable): two states the searcher cannot tell apart give the same

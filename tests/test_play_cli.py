@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import GAME_NAMES, run_cli
 from xenophon.cli.lineedit import clean
 from xenophon.hero.cards import load_card_set, prebuilt_decks
 from xenophon.kernel.registry import game_from_spec
@@ -24,25 +25,13 @@ from xenophon.play.levels import LEVELS, LevelBot, bot_for_level, ladder_elos, s
 from xenophon.play.session import new_game, play_through
 from xenophon.search.bots import MoveStat, SearchResult
 
-GAMES = ("anabasis", "hero")
+GAMES = GAME_NAMES
 LEVEL = "easy"
-
-
-def xenophon(*args, input_text="", home, timeout=600):
-    env = {**os.environ, "XDG_DATA_HOME": str(home), "NO_COLOR": "1"}
-    return subprocess.run(
-        [sys.executable, "-m", "xenophon.cli.main", *map(str, args)],
-        input=input_text,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env=env,
-    )
 
 
 def play(game, script, home, seed=3, seat=0):
     """`xenophon play GAME --seed SEED --seat SEAT --level easy` fed `script`."""
-    return xenophon(
+    return run_cli(
         "play",
         game,
         "--seed",
@@ -146,7 +135,7 @@ def passive_games(tmp_path_factory):
     out = {}
     for game in GAMES:
         home = tmp_path_factory.mktemp(game)
-        result = xenophon(
+        result = run_cli(
             "play",
             game,
             "--level",
@@ -265,7 +254,7 @@ def test_the_opponents_moves_name_slots_as_on_your_board():
 # -- cards on demand and illegal moves ------------------------------------------------------
 def test_cards_on_demand_anabasis(tmp_path):
     script = "card Spearman\ncard g1\ncard a3\ncard Nullify\ncard Nonsense\nquit\n"
-    out = xenophon(
+    out = run_cli(
         "play",
         "anabasis",
         "--seed",
@@ -335,7 +324,7 @@ def test_a_card_on_the_board_shows_its_reach_from_its_square():
 
 def test_cards_on_demand_hero(tmp_path):
     script = "card Fire Drake\ncard Flame Warlord\ncard op.F1\ncard Fireball\nquit\n"
-    out = xenophon(
+    out = run_cli(
         "play",
         "hero",
         "--seed",
@@ -362,7 +351,7 @@ def test_illegal_moves_say_which_rule_blocks_them_anabasis(tmp_path):
         "quit\n"
     )
     out = flat(
-        xenophon(
+        run_cli(
             "play",
             "anabasis",
             "--seed",
@@ -388,7 +377,7 @@ def test_anabasis_mistyped_words_squares_and_event_slots(tmp_path):
     Hero has), a wrong square named as such, and `card SLOT` (as `help` says)."""
     script = "palce Militia c2\nplace Militai c2\nbuy Village a7\ncard 1\ncard 7\nquit\n"
     out = flat(
-        xenophon(
+        run_cli(
             "play",
             "anabasis",
             "--seed",
@@ -505,7 +494,7 @@ def test_an_illegal_move_at_the_prompt_gives_its_reason(tmp_path):
         c.name for c in session.state.game.cards.cards if c.is_unit and c.name not in hand
     )
     out = flat(
-        xenophon(
+        run_cli(
             "play",
             "hero",
             "--seed",
@@ -532,7 +521,7 @@ def test_the_ai_shows_it_is_thinking_on_a_terminal_only(terminal, tmp_path):
     term.send("hint\n")
     out = term.read_until("AI's view for you", timeout=300)
     assert re.search(r"thinking +\d+\.\d s, [\d,]+ iterations, best \S.* \(\d+%\)", out)
-    piped = xenophon(
+    piped = run_cli(
         "play",
         "anabasis",
         "--seed",
@@ -553,7 +542,7 @@ def test_hint_says_only_move(tmp_path):
 
     typed, _ = moves_until("hero", 4, 1, single, choose=lambda moves: moves[-1])
     script = "\n".join(typed + ["hint", "quit"]) + "\n"
-    out = xenophon(
+    out = run_cli(
         "play",
         "hero",
         "--seed",
@@ -571,7 +560,7 @@ def test_hint_says_only_move(tmp_path):
 
 def test_undo_goes_back_past_a_resume(tmp_path):
     saved = tmp_path / "game.jsonl"
-    first = xenophon(
+    first = run_cli(
         "play",
         "anabasis",
         "--seed",
@@ -584,7 +573,7 @@ def test_undo_goes_back_past_a_resume(tmp_path):
         home=tmp_path,
     )
     assert first.returncode == 0, first.stderr
-    resumed = xenophon(
+    resumed = run_cli(
         "play", "--resume", saved, input_text="undo\nundo\nundo\nquit\n", home=tmp_path
     )
     assert resumed.returncode == 0, resumed.stderr
@@ -595,7 +584,7 @@ def test_undo_goes_back_past_a_resume(tmp_path):
 
 # -- line editing ---------------------------------------------------------------------------
 def test_no_escape_sequence_is_echoed_in_an_error(tmp_path):
-    out = xenophon(
+    out = run_cli(
         "play",
         "anabasis",
         "--seed",
@@ -656,7 +645,7 @@ def test_levels_are_named_by_their_measured_elo(tmp_path):
         assert set(elos) == {level.name for level in LEVELS.values() if level.iterations}
         assert elos["beginner"] == 1000
     out = flat(
-        xenophon(
+        run_cli(
             "play",
             "anabasis",
             "--seed",
@@ -670,7 +659,7 @@ def test_levels_are_named_by_their_measured_elo(tmp_path):
         ).stdout
     )
     assert "level beginner (Elo 1000 on the anabasis ladder" in out
-    refused = xenophon(
+    refused = run_cli(
         "play", "anabasis", "--elo", "1200", "--level", "easy", input_text="quit\n", home=tmp_path
     )
     assert refused.returncode != 0 and "--level or --elo" in refused.stderr
@@ -848,7 +837,7 @@ def test_the_start_says_where_the_game_goes_and_a_resumed_game_is_updated_in_pla
     opening = flat(first.stdout.split("your move>")[0])
     assert f"Leaving ('quit', Ctrl-C) saves the game to {path}" in opening
     lines = path.read_text().count("\n")
-    resumed = xenophon("play", "--resume", path, input_text="undo\nquit\n", home=tmp_path)
+    resumed = run_cli("play", "--resume", path, input_text="undo\nquit\n", home=tmp_path)
     assert resumed.returncode == 0, resumed.stderr
     assert f"saves the game to {path} (its own file, updated in place)" in flat(resumed.stdout)
     assert f"Game saved to {path}" in resumed.stdout
@@ -867,13 +856,13 @@ def test_a_refused_move_says_once_what_to_type(tmp_path):
     assert other.count("type 'moves'") == 1, other
 
 
-@pytest.mark.parametrize("game", ["anabasis", "hero"])
+@pytest.mark.parametrize("game", GAME_NAMES)
 @pytest.mark.parametrize("seat", [0, 1])
 def test_a_new_game_left_before_the_first_move_leaves_no_file(tmp_path, game, seat):
     """As a web board's tab closed before its human's first move: nothing is
     written, and the line that named the file at the start is answered by
     one saying nothing was saved (the AI may have moved first)."""
-    left = xenophon(
+    left = run_cli(
         "play", game, "--seat", seat, "--level", "20", input_text="quit\n", home=tmp_path
     )
     assert left.returncode == 0, left.stderr
@@ -882,7 +871,7 @@ def test_a_new_game_left_before_the_first_move_leaves_no_file(tmp_path, game, se
     assert f"Nothing was played: no game saved ({path} was not written)." in left.stdout
     assert "Game saved" not in left.stdout
     assert not list(tmp_path.rglob("*.jsonl"))
-    ended = xenophon("play", game, "--seat", seat, "--level", "20", input_text="", home=tmp_path)
+    ended = run_cli("play", game, "--seat", seat, "--level", "20", input_text="", home=tmp_path)
     assert ended.returncode == 0 and "Nothing was played" in ended.stdout  # the end of the input
     assert not list(tmp_path.rglob("*.jsonl"))
 
@@ -949,7 +938,7 @@ def test_every_decision_has_a_lesson_in_players_words(game):
 
 @pytest.mark.parametrize("game, first", [("anabasis", "Standby 1"), ("hero", "Action phase")])
 def test_learn_teaches_how_to_win_and_each_decision_once(tmp_path, game, first):
-    out = xenophon(
+    out = run_cli(
         "learn", game, "--seed", "3", input_text="end\npass\n" * 15 + "quit\n", home=tmp_path
     ).stdout
     assert out.startswith("How to win:")
@@ -959,7 +948,7 @@ def test_learn_teaches_how_to_win_and_each_decision_once(tmp_path, game, first):
     assert len(lessons) == len(set(lessons)) >= 2  # each kind once, though turns come again
     assert len(re.findall(rf"-- turn \d+, your {first}", out, re.IGNORECASE)) >= 2
     (saved,) = (tmp_path / "xenophon" / "games").glob("*.jsonl")
-    resumed = xenophon("play", "--resume", saved, input_text="quit\n", home=tmp_path)
+    resumed = run_cli("play", "--resume", saved, input_text="quit\n", home=tmp_path)
     assert resumed.returncode == 0 and "at level beginner" in resumed.stdout
 
 
@@ -979,13 +968,13 @@ def test_the_start_names_the_games_options_that_are_not_its_usual_ones(tmp_path)
     """'--mode expert' (a variant of the rules) is said at the start, beside
     the level: 'anabasis (mode expert): ...'; a usual game says nothing more."""
     common = ("--seed", 3, "--seat", 0, "--level", LEVEL)
-    expert = xenophon(
+    expert = run_cli(
         "play", "anabasis", "--mode", "expert", *common, input_text="quit\n", home=tmp_path
     ).stdout
     assert expert.startswith("anabasis (mode expert): you are seat 0"), expert[:200]
-    usual = xenophon("play", "anabasis", *common, input_text="quit\n", home=tmp_path).stdout
+    usual = run_cli("play", "anabasis", *common, input_text="quit\n", home=tmp_path).stdout
     assert usual.startswith("anabasis: you are seat 0"), usual[:200]
-    decks = xenophon(
+    decks = run_cli(
         "play",
         "hero",
         "--decks",
@@ -1016,11 +1005,11 @@ def test_help_names_only_the_card_forms_of_its_game(tmp_path, game, own_forms, o
 
 @pytest.mark.parametrize("game, first", [("anabasis", "Standby 1"), ("hero", "Action phase")])
 def test_a_resumed_guided_game_goes_on_with_the_lessons_not_yet_given(tmp_path, game, first):
-    out = xenophon("learn", game, "--seed", "3", input_text="end\nquit\n", home=tmp_path).stdout
+    out = run_cli("learn", game, "--seed", "3", input_text="end\nquit\n", home=tmp_path).stdout
     (saved,) = (tmp_path / "xenophon" / "games").glob("*.jsonl")
     assert f"Resume it with: xenophon learn --resume {saved}" in out
     assert f"Lesson: This is your {first}" in out
-    resumed = xenophon(
+    resumed = run_cli(
         "learn", "--resume", saved, input_text="end\npass\n" * 15 + "quit\n", home=tmp_path
     )
     assert resumed.returncode == 0 and "at level beginner" in resumed.stdout
@@ -1031,6 +1020,6 @@ def test_a_resumed_guided_game_goes_on_with_the_lessons_not_yet_given(tmp_path, 
         ((game, "--resume", saved), "give no game or --seed"),
         ((), "which game? xenophon learn"),
     ):
-        refused = xenophon("learn", *args, home=tmp_path)
+        refused = run_cli("learn", *args, home=tmp_path)
         assert refused.returncode == 2 and refused.stderr.count("\n") == 1
         assert said in refused.stderr

@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from conftest import GAME_NAMES
 from harness import decision_positions
 from xenophon.kernel.registry import make_game
 from xenophon.search.bots import ISMCTSBot
@@ -138,7 +139,7 @@ def check_against_the_exact_solver(state, proven_move: str, win_only: bool) -> N
         assert value.win == 1.0
 
 
-@pytest.mark.parametrize("source", ["flood", "anabasis", "hero"])
+@pytest.mark.parametrize("source", ["flood", *GAME_NAMES])
 def test_no_proof_is_ever_wrong(source):
     if source == "flood":
         positions = list(random_flood_positions(40))

@@ -11,6 +11,7 @@ import tracemalloc
 
 import pytest
 
+from conftest import run_cli
 from xenophon.play import records
 from xenophon.play.records import RecordError, load_record
 
@@ -20,21 +21,6 @@ COMMANDS_READING_RECORDS = (
     ("suggest", "--iterations", "5"),
     ("review", "--as", "0", "--iterations", "5"),
 )
-
-
-def xenophon(*args, input_text=None, home=None, timeout=120):
-    env = dict(os.environ)
-    env.pop("NO_COLOR", None)
-    if home is not None:
-        env["XDG_DATA_HOME"] = str(home)
-    return subprocess.run(
-        [sys.executable, "-m", "xenophon.cli.main", *map(str, args)],
-        input=input_text,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env=env,
-    )
 
 
 def one_line_error(result, fragment):
@@ -48,7 +34,7 @@ def one_line_error(result, fragment):
 @pytest.fixture(scope="module")
 def record(tmp_path_factory):
     folder = tmp_path_factory.mktemp("records")
-    made = xenophon(
+    made = run_cli(
         "selfplay", "anabasis", "--bots", "random;random", "--seed", "3", "--out", folder
     )
     assert made.returncode == 0, made.stderr
@@ -87,7 +73,7 @@ def first_decision(rows, seat):
     ],
 )
 def test_records_are_checked_on_read(record, tmp_path, change, message):
-    one_line_error(xenophon("replay", edited(record, tmp_path, change)), message)
+    one_line_error(run_cli("replay", edited(record, tmp_path, change)), message)
 
 
 def result_before_the_end(rows):
@@ -112,8 +98,8 @@ def test_export_refuses_what_replay_refuses(record, tmp_path, change, message, s
     comes before its end, and exited 0; replay refused the same file."""
     path = edited(record, tmp_path, change)
     out = tmp_path / "out.jsonl"
-    one_line_error(xenophon("replay", path), message)
-    one_line_error(xenophon("export", path, "--as", seat, "--out", out), message)
+    one_line_error(run_cli("replay", path), message)
+    one_line_error(run_cli("export", path, "--as", seat, "--out", out), message)
     assert not out.exists() and not list(tmp_path.glob(".*.tmp"))
 
 
@@ -123,13 +109,13 @@ def test_a_result_before_the_end_is_refused(record, tmp_path):
         del rows[len(rows) // 2 :]
         rows.append(result)
 
-    one_line_error(xenophon("replay", edited(record, tmp_path, cut)), "not over")
+    one_line_error(run_cli("replay", edited(record, tmp_path, cut)), "not over")
 
 
 def test_a_byte_order_mark_is_read(record, tmp_path):
     path = tmp_path / "bom.jsonl"
     path.write_bytes(b"\xef\xbb\xbf" + record.read_bytes())
-    result = xenophon("replay", path)
+    result = run_cli("replay", path)
     assert result.returncode == 0, result.stderr
 
 
@@ -144,7 +130,7 @@ def test_deeply_nested_json_is_one_line(record, tmp_path, command):
     if command[0] == "export":
         args.append(tmp_path / "out.jsonl")
     args = args[:1] + [path] + args[1:] if command[0] != "play" else args + [path]
-    one_line_error(xenophon(*args, home=tmp_path), "nested more than")
+    one_line_error(run_cli(*args, home=tmp_path), "nested more than")
 
 
 @pytest.mark.parametrize("view", [1.0, 0.0, True, "1", [1]])
@@ -153,12 +139,12 @@ def test_a_view_that_is_not_a_whole_number_is_refused(record, tmp_path, command,
     """`"view": 1.0` equals 1 but is no seat: it reached the C core and
     ended replay, analyse and review in a traceback."""
     seat_view = tmp_path / "seat1.jsonl"
-    assert xenophon("export", record, "--as", "1", "--out", seat_view).returncode == 0
+    assert run_cli("export", record, "--as", "1", "--out", seat_view).returncode == 0
     rows = [json.loads(line) for line in seat_view.read_text().splitlines()]
     rows[0]["view"] = view
     path = tmp_path / "float-view.jsonl"
     path.write_text("".join(json.dumps(row) + "\n" for row in rows))
-    one_line_error(xenophon(command[0], path, *command[1:]), "the header's 'view' must be")
+    one_line_error(run_cli(command[0], path, *command[1:]), "the header's 'view' must be")
 
 
 @pytest.mark.parametrize("source", ["/dev/zero", "fifo", "folder"])
@@ -171,7 +157,7 @@ def test_special_files_are_refused_without_waiting(tmp_path, source):
     else:
         path = source
     one_line_error(
-        xenophon("replay", path, timeout=30),
+        run_cli("replay", path, timeout=30),
         "folder" if source == "folder" else "not a regular file",
     )
 
@@ -180,7 +166,7 @@ def test_a_huge_file_is_refused(tmp_path):
     path = tmp_path / "huge.jsonl"
     with open(path, "wb") as handle:
         handle.truncate(65 * 1024 * 1024)  # sparse: no disk used
-    one_line_error(xenophon("replay", path), "too large")
+    one_line_error(run_cli("replay", path), "too large")
 
 
 def test_a_bad_line_is_refused_before_the_rest_is_read(record, tmp_path):
@@ -199,7 +185,7 @@ def test_a_bad_line_is_refused_before_the_rest_is_read(record, tmp_path):
     finally:
         tracemalloc.stop()
     assert peak < 1024 * 1024, f"{peak:,} bytes"
-    one_line_error(xenophon("replay", path), "line 2: 'seat' must be")
+    one_line_error(run_cli("replay", path), "line 2: 'seat' must be")
 
 
 def test_a_line_over_the_cap_is_refused_without_holding_it(record, tmp_path):
@@ -207,7 +193,7 @@ def test_a_line_over_the_cap_is_refused_without_holding_it(record, tmp_path):
     header = record.read_text().splitlines()[0]
     long_move = "x" * (records.MAX_RECORD_LINE_BYTES + 10)
     path.write_text(header + "\n" + json.dumps({"seat": "chance", "move": long_move}) + "\n")
-    one_line_error(xenophon("replay", path), "line 2 is too long for a record (at most 1,048,576")
+    one_line_error(run_cli("replay", path), "line 2 is too long for a record (at most 1,048,576")
 
 
 def test_a_record_longer_than_any_game_is_refused(record, tmp_path, monkeypatch):
@@ -226,10 +212,10 @@ def test_a_line_cut_short_at_the_end_is_named_truncated(record, tmp_path):
     path = tmp_path / "cut.jsonl"
     path.write_text(text[: text.index("\n", 1000) - 5])
     number = text[: text.index("\n", 1000)].count("\n") + 1
-    one_line_error(xenophon("replay", path), f"line {number}: not valid JSON")
-    assert "(truncated file?)" in xenophon("replay", path).stderr
+    one_line_error(run_cli("replay", path), f"line {number}: not valid JSON")
+    assert "(truncated file?)" in run_cli("replay", path).stderr
     path.write_text(text.replace("\n", "\n{\n", 1))
-    assert "truncated" not in xenophon("replay", path).stderr
+    assert "truncated" not in run_cli("replay", path).stderr
 
 
 HOSTILE = "\x1b]0;pwned\x07\x1b[31mred\nnext line"
@@ -253,7 +239,7 @@ def test_error_lines_escape_what_the_file_holds(record, tmp_path, command, chang
     """An escape sequence, a bell or a newline in a record reached the
     terminal raw, and a newline split the one error line."""
     path = edited(record, tmp_path, change)
-    result = xenophon(command[0], path, *command[1:])
+    result = run_cli(command[0], path, *command[1:])
     one_line_error(result, "\\x1b")
     assert_nothing_raw(result.stderr.rstrip("\n"))
 
@@ -261,7 +247,7 @@ def test_error_lines_escape_what_the_file_holds(record, tmp_path, command, chang
 def test_a_long_move_is_cut_in_the_error_line(record, tmp_path):
     """A 10 MB move was echoed whole (records now hold lines of 1 MiB)."""
     path = edited(record, tmp_path, lambda rows: rows[3].update(move="x" * 1_000_000))
-    result = xenophon("replay", path)
+    result = run_cli("replay", path)
     one_line_error(result, "unknown move 'xxxxxxxx")
     assert len(result.stderr) < 1000 and "x..." in result.stderr
 
@@ -270,7 +256,7 @@ def test_a_long_format_version_is_cut_in_the_error_line(record, tmp_path):
     """A format_version of thousands of digits was echoed whole (found by
     the sealed_save fuzz target, input 485,504 of seed 1)."""
     path = edited(record, tmp_path, lambda rows: rows[0].update(format_version=int("19" * 1000)))
-    result = xenophon("replay", path)
+    result = run_cli("replay", path)
     one_line_error(result, "by a newer xenophon")
     assert len(result.stderr) < 1000 and "..." in result.stderr
 
@@ -282,11 +268,11 @@ def test_a_hostile_card_file_name_is_one_line(tmp_path):
         ("selfplay", "anabasis", "--cards", cards),
         ("selfplay", "anabasis", "--bots", "x\ny"),
     ):
-        result = xenophon(*args, "--out", tmp_path / "out")
+        result = run_cli(*args, "--out", tmp_path / "out")
         assert result.returncode != 0 and "Traceback" not in result.stderr
         assert len(result.stderr.splitlines()) == 1, result.stderr
         assert_nothing_raw(result.stderr.rstrip("\n"))
-    result = xenophon("replay", str(tmp_path / "no\x1b[2Jsuch\nfile.jsonl"))
+    result = run_cli("replay", str(tmp_path / "no\x1b[2Jsuch\nfile.jsonl"))
     one_line_error(result, "no\\x1b[2Jsuch\\nfile.jsonl")
 
 
@@ -331,7 +317,7 @@ def test_save_at_the_prompt_never_loses_the_game(tmp_path):
         )
         + "\n"
     )
-    result = xenophon(
+    result = run_cli(
         "play", "anabasis", "--seat", "0", "--level", "20", input_text=script, home=tmp_path
     )
     assert result.returncode == 0, result.stderr
@@ -342,7 +328,7 @@ def test_save_at_the_prompt_never_loses_the_game(tmp_path):
     assert not (tmp_path / "no").exists()  # no folder made silently
     assert out.count("Saved to") == 2  # its own file twice
     assert not list(tmp_path.rglob("*.tmp"))
-    forced = xenophon(
+    forced = run_cli(
         "play",
         "anabasis",
         "--seat",
@@ -357,67 +343,63 @@ def test_save_at_the_prompt_never_loses_the_game(tmp_path):
 
 def test_export_refuses_its_own_input_and_existing_files(record, tmp_path):
     before = record.read_bytes()
-    one_line_error(xenophon("export", record, "--as", "1", "--out", record), "input")
-    one_line_error(xenophon("export", record, "--as", "1", "--out", record, "--force"), "input")
+    one_line_error(run_cli("export", record, "--as", "1", "--out", record), "input")
+    one_line_error(run_cli("export", record, "--as", "1", "--out", record, "--force"), "input")
     assert record.read_bytes() == before
-    one_line_error(xenophon("export", record, "--as", "1", "--out", tmp_path), "is a folder")
+    one_line_error(run_cli("export", record, "--as", "1", "--out", tmp_path), "is a folder")
     one_line_error(
-        xenophon("export", record, "--as", "1", "--out", "/proc/x/y.jsonl"), "does not exist"
+        run_cli("export", record, "--as", "1", "--out", "/proc/x/y.jsonl"), "does not exist"
     )
     out = tmp_path / "seat1.jsonl"
-    assert xenophon("export", record, "--as", "1", "--out", out).returncode == 0
-    one_line_error(xenophon("export", record, "--as", "0", "--out", out), "--force")
-    assert xenophon("export", record, "--as", "0", "--out", out, "--force").returncode == 0
+    assert run_cli("export", record, "--as", "1", "--out", out).returncode == 0
+    one_line_error(run_cli("export", record, "--as", "0", "--out", out), "--force")
+    assert run_cli("export", record, "--as", "0", "--out", out, "--force").returncode == 0
     assert json.loads(out.read_text().splitlines()[0])["view"] == 0
     assert not list(tmp_path.glob("*.tmp")) and not list(tmp_path.glob(".*.tmp"))
 
 
 def test_selfplay_never_overwrites(tmp_path):
     common = ("selfplay", "hero", "--bots", "random;random", "--games", "2", "--out")
-    assert xenophon(*common, tmp_path / "sp", "--seed", "1").returncode == 0
+    assert run_cli(*common, tmp_path / "sp", "--seed", "1").returncode == 0
     written = (tmp_path / "sp" / "hero-selfplay-2.jsonl").read_bytes()
-    one_line_error(xenophon(*common, tmp_path / "sp", "--seed", "2"), "exist already")
+    one_line_error(run_cli(*common, tmp_path / "sp", "--seed", "2"), "exist already")
     assert (tmp_path / "sp" / "hero-selfplay-2.jsonl").read_bytes() == written
     assert not (tmp_path / "sp" / "hero-selfplay-3.jsonl").exists()  # checked before playing
     existing = tmp_path / "existing.txt"
     existing.write_text("x")
-    one_line_error(xenophon(*common, existing, "--seed", "1"), "is a file")
+    one_line_error(run_cli(*common, existing, "--seed", "1"), "is a file")
 
 
 def test_export_full_unseals_only_on_request(tmp_path):
-    played = xenophon(
+    played = run_cli(
         "play", "hero", "--seat", "0", "--level", "20", input_text="end\nquit\n", home=tmp_path
     )
     saved = sorted((tmp_path / "xenophon" / "games").glob("*.jsonl"))[-1]
     full = tmp_path / "full.jsonl"
     assert played.returncode == 0
-    result = xenophon("export", saved, "--full", "--out", full, home=tmp_path)
+    result = run_cli("export", saved, "--full", "--out", full, home=tmp_path)
     assert result.returncode == 0, result.stderr
     rows = [json.loads(line) for line in full.read_text().splitlines()]
     assert rows[0]["view"] is None and "sealed" not in rows[0]
     assert all("move" in row for row in rows[1:])
-    replayed = xenophon("replay", full)
+    replayed = run_cli("replay", full)
     assert replayed.returncode == 0 and "(hidden)" not in replayed.stdout
 
 
 def test_resume_says_when_the_level_changes(tmp_path):
-    xenophon(
-        "play", "hero", "--seat", "0", "--level", "20", input_text="end\nquit\n", home=tmp_path
-    )
+    run_cli("play", "hero", "--seat", "0", "--level", "20", input_text="end\nquit\n", home=tmp_path)
     saved = sorted((tmp_path / "xenophon" / "games").glob("*.jsonl"))[-1]
-    result = xenophon(
-        "play", "--resume", saved, "--level", "30", input_text="quit\n", home=tmp_path
-    )
+    result = run_cli("play", "--resume", saved, "--level", "30", input_text="quit\n", home=tmp_path)
     assert result.returncode == 0, result.stderr
     assert "now plays at level 30 (the game was saved at 20)" in result.stdout
-    one_line_error(xenophon("play", "hero", "--resume", saved, home=tmp_path), "--resume")
+    one_line_error(run_cli("play", "hero", "--resume", saved, home=tmp_path), "--resume")
 
 
 def test_a_corrupt_move_in_a_redacted_record_is_refused_at_once(record, tmp_path, monkeypatch):
     """A move no world can play is refused without resampling (it took
     20,000 resamples, 7 to 23 s, found by the record_file fuzz target)."""
     redacted = tmp_path / "seat0.jsonl"
-    assert xenophon("export", record, "--as", "0", "--out", redacted).returncode == 0
+    assert run_cli("export", record, "--as", "0", "--out", redacted).returncode == 0
     rows = [json.loads(line) for line in redacted.read_text().splitlines()]
     index = next(i for i, row in enumerate(rows) if row.get("seat") == 0 and "move" in row)
     rows[index]["move"] = rows[index]["move"][:3] + "}" + rows[index]["move"][3:]
@@ -436,6 +418,6 @@ def test_a_corrupt_move_in_a_redacted_record_is_refused_at_once(record, tmp_path
 
 
 def test_undecodable_file_names_are_printed_escaped(tmp_path):
-    result = xenophon("replay", os.fsdecode(bytes(tmp_path) + b"/\xff.jsonl"))
+    result = run_cli("replay", os.fsdecode(bytes(tmp_path) + b"/\xff.jsonl"))
     one_line_error(result, "cannot read record")
     assert "\\udcff" in result.stderr or "\\xff" in result.stderr

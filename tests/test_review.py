@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from test_cli import xenophon
+from conftest import run_cli
 from xenophon.play.records import load_record, make_game_for, replay
 from xenophon.play.review import (
     MISTAKE_THRESHOLD,
@@ -29,7 +29,7 @@ REVIEW_BUDGET = 1000
 
 
 def selfplay(folder, seed, game="anabasis"):
-    made = xenophon("selfplay", game, "--bots", "random;random", "--seed", seed, "--out", folder)
+    made = run_cli("selfplay", game, "--bots", "random;random", "--seed", seed, "--out", folder)
     assert made.returncode == 0, made.stderr
     return folder / f"{game}-selfplay-{seed}.jsonl"
 
@@ -99,7 +99,7 @@ def test_the_terminal_and_the_web_flag_the_same_steps(tmp_path):
     same curve."""
     path = as_saved_game(selfplay(tmp_path, 24), human=1)
     budget = 300
-    terminal = xenophon("review", path, "--iterations", budget, "--json")
+    terminal = run_cli("review", path, "--iterations", budget, "--json")
     assert terminal.returncode == 0, terminal.stderr
     said = json.loads(terminal.stdout)
     assert said["seat"] == 1 and said["mistakes"]
@@ -117,7 +117,7 @@ def test_the_terminal_and_the_web_flag_the_same_steps(tmp_path):
 
 def test_review_says_one_mistake_and_the_interval(tmp_path):
     path = as_saved_game(selfplay(tmp_path, 24), human=1)
-    said = xenophon("review", path, "--iterations", 300)
+    said = run_cli("review", path, "--iterations", 300)
     assert said.returncode == 0, said.stderr
     assert "2 mistakes (win probability drop above 10% plus its 95% interval" in said.stdout
     assert "each searched with 300 iterations" in said.stdout
@@ -128,7 +128,7 @@ def test_the_terminals_curve_has_its_axes(tmp_path):
     """Issue 49, item 5 ("axes on every curve"): the scale of the blocks, and
     below the curve the turns, each label under the column where it begins."""
     path = as_saved_game(selfplay(tmp_path, 24), human=1)
-    lines = xenophon("review", path, "--iterations", 50).stdout.splitlines()
+    lines = run_cli("review", path, "--iterations", 50).stdout.splitlines()
     at = next(i for i, line in enumerate(lines) if line.startswith("win probability before"))
     assert "▁ 0% to █ 100%" in lines[at] and lines[at].endswith("by turn:")
     curve, axis = lines[at + 1], lines[at + 2]

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import run_cli
 from xenophon.kernel import seal as sealing
 from xenophon.kernel.errors import XenophonError
 from xenophon.play.records import load_record, open_sealed
@@ -21,15 +22,10 @@ LEGACY = Path(__file__).parent / "data" / "legacy-seal"
 
 
 def xenophon(*args, input_text=None, home=None, timeout=300):
+    """The command with nothing of this environment but a PATH: the key is
+    found from HOME and XDG_DATA_HOME alone."""
     env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "XDG_DATA_HOME": str(home)}
-    return subprocess.run(
-        [sys.executable, "-m", "xenophon.cli.main", *map(str, args)],
-        input=input_text,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env=env,
-    )
+    return run_cli(*args, input_text=input_text, env=env, timeout=timeout)
 
 
 @pytest.fixture

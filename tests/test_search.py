@@ -8,6 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from conftest import GAME_NAMES
 from hero_decks import CARDS as HERO_CARDS
 from hero_decks import PAIRINGS, hand_written
 from xenophon.anabasis import Game as AnabasisGame
@@ -457,7 +458,7 @@ def test_halving_keeps_every_root_move_gaining_visits():
     assert all(large[code] > small[code] for code in small)
 
 
-@pytest.mark.parametrize("name", ["anabasis", "hero"])
+@pytest.mark.parametrize("name", GAME_NAMES)
 def test_halving_rounds_compare_moves_at_equal_visits(name):
     """A move dropped in a round had, as every move still in then, the same
     visits (within one) as the others dropped with it; the better half by
@@ -704,7 +705,7 @@ def searched_tree(state, iterations, **options):
     return workers[0]
 
 
-@pytest.mark.parametrize("name", ["anabasis", "hero"])
+@pytest.mark.parametrize("name", GAME_NAMES)
 def test_fused_nodes_keep_sorted_statistics_of_the_opponent(name):
     """opponent_nodes=fused: only the other player's nodes are fused; each
     keeps its actions sorted, once each, and counts an action available at

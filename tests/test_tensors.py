@@ -15,10 +15,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from xenophon.kernel.plugin import plugins
+from conftest import GAME_NAMES
 from xenophon.kernel.registry import make_game
 
-GAMES = [plugin.name for plugin in plugins()]
+GAMES = GAME_NAMES
 KINDS = ("information_state", "observation")
 STEPS = 1500  # random games of either game end within it
 

@@ -12,6 +12,7 @@ import random
 import numpy as np
 import pytest
 
+from conftest import GAME_NAMES
 from test_search import GAMES, random_positions, visits
 from xenophon.anabasis import Game as AnabasisGame
 from xenophon.cli.main import main
@@ -48,7 +49,7 @@ def random_network(game, seed, hidden=6, scale=0.3):
     )
 
 
-@pytest.mark.parametrize("name", ["anabasis", "hero"])
+@pytest.mark.parametrize("name", GAME_NAMES)
 def test_c_and_numpy_forward_passes_agree(name, tmp_path):
     game = MAKERS[name](seed=2)
     weights = random_network(game, 7)
@@ -76,7 +77,7 @@ def test_the_network_is_antisymmetric_in_numpy_too():
     assert np.allclose(tune.learned_z(weights, -x, turn), -tune.learned_z(weights, x, turn))
 
 
-@pytest.mark.parametrize("name", ["anabasis", "hero"])
+@pytest.mark.parametrize("name", GAME_NAMES)
 def test_a_network_file_round_trips(name, tmp_path):
     game = MAKERS[name](seed=1)
     weights = random_network(game, 3)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import GAME_NAMES
 from xenophon.lab.tournament import play_one
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "dqn_agent.py"
@@ -25,7 +26,7 @@ def train(game: str, out: Path, episodes: int) -> dict:
     return json.loads((out / "agent.json").read_text())
 
 
-@pytest.mark.parametrize("game", ["anabasis", "hero"])
+@pytest.mark.parametrize("game", GAME_NAMES)
 def test_training_resumes_and_the_saved_agent_plays_legal_moves(game, tmp_path, monkeypatch):
     # checked here, not when the file is collected: importing JAX (and absl's
     # logging handler, which keeps the stream it found) into the test process
