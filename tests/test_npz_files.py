@@ -167,6 +167,16 @@ def test_a_header_claiming_terabytes_is_one_line(tmp_path):
     assert "is compressed to" in refused(lambda: read_network(path, "hero"))
 
 
+def test_a_header_numpy_cannot_parse_is_one_line(tmp_path):
+    # found by the network_file fuzz target: NumPy's parser raised tokenize.TokenError
+    text = b"{'descr': '<f4', 'fortran_order': False, 'shape': (32,\n"
+    data = b"\x93NUMPY\x01\x00" + struct.pack("<H", len(text)) + text
+    bias = ("bias.npy", 8, zlib.crc32(data), len(data), deflated(data))
+    path = tmp_path / "unparsed.npz"
+    path.write_bytes(raw_zip([m for m in members_of(SHIPPED) if m[0] != "bias.npy"] + [bias]))
+    assert "'bias' has no readable .npy header" in refused(lambda: read_network(path, "hero"))
+
+
 def saved(path, **named) -> None:
     with zipfile.ZipFile(SHIPPED) as archive:
         kept = {

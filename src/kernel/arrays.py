@@ -138,7 +138,13 @@ def _member(
     if info.compress_type not in COMPRESSIONS or info.flag_bits & 0x1:
         raise _Refused(f"'{name}' is encrypted or compressed in a way NumPy does not write")
     with archive.open(info) as stream:
-        dtype, shape, header = _header(stream)
+        try:
+            dtype, shape, header = _header(stream)
+        except READ_ERRORS:
+            raise
+        except Exception as error:  # NumPy parses the header as Python: tokenize, ast
+            reason = shown(str(error)) or type(error).__name__
+            raise _Refused(f"'{name}' has no readable .npy header ({reason})") from None
     if not _dtype_matches(dtype, spec.dtype):
         raise _Refused(f"'{name}' must hold {spec.dtype}, not {shown(dtype.str)}")
     if len(shape) != len(spec.shape) or any(n < 0 for n in shape):
