@@ -23,14 +23,16 @@ import io
 import json
 import re
 import zipfile
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from xenophon.kernel.arrays import ALLOWANCE_BYTES, MAX_GROWTH
 from xenophon.kernel.errors import XenophonError
 from xenophon.kernel.evaluation import NETWORK_FILE_VERSION, NETWORK_FORMAT, read_network
 
 from . import sample
+
+if TYPE_CHECKING:  # NumPy is imported when a seed is made: not in every target's worker
+    import numpy as np
 
 MEMBERS_MODE = 1
 DEFLATE_BIT = 2
@@ -56,6 +58,8 @@ class MemoryFinding(AssertionError):
 
 
 def small_network_arrays() -> dict[str, np.ndarray]:
+    import numpy as np
+
     meta = {
         "format": NETWORK_FORMAT,
         "version": NETWORK_FILE_VERSION,
@@ -76,12 +80,16 @@ def small_network_arrays() -> dict[str, np.ndarray]:
 
 
 def _file(arrays: dict[str, np.ndarray], compressed: bool) -> bytes:
+    import numpy as np
+
     buffer = io.BytesIO()
     (np.savez_compressed if compressed else np.savez)(buffer, **arrays)  # type: ignore[operator]
     return buffer.getvalue()
 
 
 def _members(arrays: dict[str, np.ndarray]) -> bytes:
+    import numpy as np
+
     parts = []
     for key, array in arrays.items():
         buffer = io.BytesIO()
