@@ -43,6 +43,7 @@ CI_INPUTS = {
     "engine_query": 1000,
     "sealed_save": 1000,
     "web_message": 200,
+    "network_file": 1000,
 }
 CI_DEFAULT_INPUTS = 600  # core_targets' targets
 CI_SECONDS = 6.0  # the cap per target, for a slow machine
@@ -339,3 +340,30 @@ def test_web_message_finds_a_game_saved_before_its_humans_move(monkeypatch):
         web_targets.web_target(first.encode())
     monkeypatch.undo()
     web_targets.web_target(first.encode())
+
+
+def test_network_file_finds_a_reader_past_its_memory_bound(tmp_path):
+    """The oracle: a read that grows the process by more than 4x the file
+    plus 50 MB is a finding (in a process of its own: the driver's workers
+    are, and the test patches the reader)."""
+    code = (
+        "import numpy as np\n"
+        "from fuzz import npz_targets\n"
+        "seed = npz_targets.network_seeds()[0]\n"
+        "npz_targets.network_target(seed)\n"
+        "npz_targets.read_network = lambda path, game: np.ones(80 << 20, np.uint8)\n"
+        "try:\n"
+        "    npz_targets.network_target(seed)\n"
+        "except npz_targets.MemoryFinding as finding:\n"
+        "    print('found', finding)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT / "tests",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.stdout.startswith("found") and "bytes more for a file of" in done.stdout, (
+        done.stdout + done.stderr
+    )

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from xenophon import _core
+from xenophon.kernel.arrays import TEXT, ArraySpec, read_npz
 from xenophon.kernel.cardfile import packaged_data
 from xenophon.kernel.errors import XenophonError, shown
 from xenophon.kernel.files import (
@@ -48,7 +49,6 @@ from xenophon.kernel.files import (
     check_header,
     check_output,
     loads,
-    read_bytes,
     read_text,
     write_atomic,
 )
@@ -352,18 +352,25 @@ def cutoff_turns_for(game: Any, evaluation: str) -> int:
 
 NETWORK_FORMAT = "xenophon-network"
 NETWORK_FILE_VERSION = 1
-#: the arrays of a network file, with their shapes by (inputs, features, hidden, buckets)
-NETWORK_ARRAYS: dict[str, Any] = {
-    "w_own": lambda n, f, h, b: (n, h),
-    "w_enemy": lambda n, f, h, b: (n, h),
-    "w_feature": lambda n, f, h, b: (f, h),
-    "bias": lambda n, f, h, b: (h,),
-    "phase": lambda n, f, h, b: (h,),
-    "output": lambda n, f, h, b: (h,),
-    "opening": lambda n, f, h, b: (f,),
-    "ending": lambda n, f, h, b: (f,),
-    "policy": lambda n, f, h, b: (b, h),
-    "policy_bias": lambda n, f, h, b: (b,),
+#: the arrays of a network file, with their shapes in the dimensions its meta
+#: gives: (inputs, features, hidden, buckets)
+NETWORK_ARRAYS: dict[str, tuple[str, ...]] = {
+    "w_own": ("inputs", "hidden"),
+    "w_enemy": ("inputs", "hidden"),
+    "w_feature": ("features", "hidden"),
+    "bias": ("hidden",),
+    "phase": ("hidden",),
+    "output": ("hidden",),
+    "opening": ("features",),
+    "ending": ("features",),
+    "policy": ("buckets", "hidden"),
+    "policy_bias": ("buckets",),
+}
+#: what a network file may hold (xenophon.kernel.arrays): its JSON meta, the
+#: NETWORK_ARRAYS in float32 as write_network writes them, nothing else
+NETWORK_FILE_ARRAYS = {
+    "meta": ArraySpec(TEXT, ()),
+    **{key: ArraySpec("<f4", shape) for key, shape in NETWORK_ARRAYS.items()},
 }
 MAX_NETWORK_BYTES = 16 * 1024 * 1024
 
@@ -413,27 +420,24 @@ def _network_meta(meta: Any, where: str, game_name: str) -> dict[str, Any]:
 def read_network(path: str | Path, game_name: str) -> Network:
     """A network file (.npz: a JSON `meta` and the NETWORK_ARRAYS) read and
     checked: WeightsError or FileError in one line naming the file and the fault."""
-    import io
-
     import numpy as np
 
-    data = read_bytes(path, "network file", max_bytes=MAX_NETWORK_BYTES)
+    arrays = read_npz(path, "network file", NETWORK_FILE_ARRAYS, WeightsError, MAX_NETWORK_BYTES)
     try:
-        with np.load(io.BytesIO(data), allow_pickle=False) as npz:
-            arrays = {key: np.asarray(npz[key]) for key in npz.files}
-    except (OSError, ValueError, EOFError, KeyError) as error:
-        raise WeightsError(f"{path}: not a network file ({shown(str(error))})") from None
-    try:
-        meta = loads(str(arrays.pop("meta", np.asarray(""))))
+        meta = loads(str(arrays.pop("meta")))
     except JsonError as error:
         raise WeightsError(f"{path}: not a network file (its meta: {error})") from None
     meta = _network_meta(meta, str(path), game_name)
-    dims = (len(meta["inputs"]), len(meta["features"]), meta["hidden"], meta["buckets"])
+    dims = {
+        "inputs": len(meta["inputs"]),
+        "features": len(meta["features"]),
+        "hidden": meta["hidden"],
+        "buckets": meta["buckets"],
+    }
     checked = {}
-    for key, shape_of in NETWORK_ARRAYS.items():
-        array = arrays.get(key)
-        shape = shape_of(*dims)
-        if array is None or array.shape != shape or array.dtype.kind != "f":
+    for key, names in NETWORK_ARRAYS.items():
+        array, shape = arrays[key], tuple(dims[name] for name in names)
+        if array.shape != shape:
             raise WeightsError(f"{path}: '{key}' must be an array of {shape} numbers")
         if not np.all(np.isfinite(array)):
             raise WeightsError(f"{path}: '{key}' holds a number that is not finite")

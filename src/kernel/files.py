@@ -19,7 +19,7 @@ import stat
 import tempfile
 from collections.abc import Generator, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import platformdirs
 
@@ -58,15 +58,22 @@ def _open_regular(path: Path, what: str) -> tuple[int, os.stat_result]:
     raise FileError(f"{path}: not a regular file (a {what} is read from a file)")
 
 
+def _open_bounded(path: Path, what: str, max_bytes: int) -> tuple[int, os.stat_result]:
+    """_open_regular's descriptor and status, of a file of at most `max_bytes`."""
+    descriptor, info = _open_regular(path, what)
+    if info.st_size > max_bytes:
+        os.close(descriptor)
+        raise FileError(
+            f"{path}: too large for a {what} ({info.st_size:,} bytes; at most {max_bytes:,})"
+        )
+    return descriptor, info
+
+
 def read_bytes(path: str | Path, what: str = "file", max_bytes: int = MAX_INPUT_BYTES) -> bytes:
     """The bytes of a regular file of at most `max_bytes`."""
     path = Path(path)
-    descriptor, info = _open_regular(path, what)
+    descriptor, _ = _open_bounded(path, what, max_bytes)
     try:
-        if info.st_size > max_bytes:
-            raise FileError(
-                f"{path}: too large for a {what} ({info.st_size:,} bytes; at most {max_bytes:,})"
-            )
         chunks, total = [], 0
         while True:
             chunk = os.read(descriptor, 1 << 20)
@@ -81,6 +88,14 @@ def read_bytes(path: str | Path, what: str = "file", max_bytes: int = MAX_INPUT_
         raise FileError(f"{path}: cannot read {what} ({_reason(error)})") from None
     finally:
         os.close(descriptor)
+
+
+def open_regular(path: str | Path, what: str, max_bytes: int) -> tuple[BinaryIO, int]:
+    """A regular file of at most `max_bytes` opened to read (the caller
+    closes it) and its size, or a FileError: for readers that take a file
+    piece by piece (`xenophon.kernel.arrays`)."""
+    descriptor, info = _open_bounded(Path(path), what, max_bytes)
+    return os.fdopen(descriptor, "rb"), info.st_size
 
 
 def decode_text(data: bytes, where: str, what: str = "file") -> str:

@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from xenophon.kernel.arrays import ArraySpec, read_npz
 from xenophon.kernel.errors import XenophonError
 from xenophon.kernel.files import write_atomic
 from xenophon.kernel.game import CHANCE, Game, State
@@ -66,6 +67,33 @@ LEAF_KEYS = (
     "leaf_visits",  # the move's root visits
 )
 SHARD_FORMAT = 1
+#: what a shard may hold, as `write_shard` writes it (xenophon.kernel.arrays):
+#: rows of positions, of their moves and of leaves, over the game's raw inputs
+#: and features
+SHARD_ARRAYS = {
+    "format": ArraySpec("<i8", ()),
+    "own": ArraySpec("|u1", ("positions", "inputs")),
+    "enemy": ArraySpec("|u1", ("positions", "inputs")),
+    "features": ArraySpec("<f4", ("positions", "features")),
+    "turn": ArraySpec("<i2", ("positions",)),
+    "player": ArraySpec("|i1", ("positions",)),
+    "decision": ArraySpec("<i4", ("positions",)),
+    "root_value": ArraySpec("<f4", ("positions",)),
+    "deep_value": ArraySpec("<f4", ("positions",)),
+    "result": ArraySpec("<f4", ("positions",)),
+    "move_start": ArraySpec("<i4", ("starts",)),
+    "move_code": ArraySpec("<i4", ("moves",)),
+    "move_visits": ArraySpec("<i4", ("moves",)),
+    "leaf_own": ArraySpec("|u1", ("leaves", "inputs"), required=False),
+    "leaf_enemy": ArraySpec("|u1", ("leaves", "inputs"), required=False),
+    "leaf_features": ArraySpec("<f4", ("leaves", "features"), required=False),
+    "leaf_turn": ArraySpec("<i2", ("leaves",), required=False),
+    "leaf_row": ArraySpec("<i4", ("leaves",), required=False),
+    "leaf_value": ArraySpec("<f4", ("leaves",), required=False),
+    "leaf_visits": ArraySpec("<i4", ("leaves",), required=False),
+}
+#: a shard is one game's log: a few MiB with leaves
+MAX_SHARD_BYTES = 256 * 1024 * 1024
 INDEX_NAME = "index.jsonl"
 COMMAND = "learn-log"
 
@@ -289,15 +317,15 @@ def log_jobs(config: dict[str, Any], seeds: list[int]) -> list[Job]:
 
 
 def read_shard(path: str | Path) -> dict[str, np.ndarray]:
-    """A shard's arrays (LogError in one line when it is not one)."""
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            arrays = {key: data[key] for key in data.files}
-    except (OSError, ValueError, EOFError) as error:
-        raise LogError(f"{path}: not a shard of a learning log ({error})") from None
-    missing = [key for key in KEYS if key not in arrays]
-    if missing or int(arrays.get("format", -1)) != SHARD_FORMAT:
-        raise LogError(f"{path}: not a shard of format {SHARD_FORMAT} (missing {missing[:3]})")
+    """A shard's arrays (LogError in one line when it is not one, FileError
+    when it cannot be read)."""
+    arrays = read_npz(path, "shard of a learning log", SHARD_ARRAYS, LogError, MAX_SHARD_BYTES)
+    if int(arrays["format"]) != SHARD_FORMAT:
+        raise LogError(f"{path}: not a shard of format {SHARD_FORMAT}")
+    if len(arrays["move_start"]) != len(arrays["turn"]) + 1:
+        raise LogError(f"{path}: 'move_start' must hold one more row than the positions")
+    if 0 < sum(key in arrays for key in LEAF_KEYS) < len(LEAF_KEYS):
+        raise LogError(f"{path}: a shard holds all of the leaves' arrays or none")
     return arrays
 
 

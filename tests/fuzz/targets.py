@@ -16,6 +16,7 @@ from . import (
     card_targets,
     engine_targets,
     notation_targets,
+    npz_targets,
     record_targets,
     save_targets,
     web_targets,
@@ -31,6 +32,7 @@ _MODULES = [
     engine_targets,
     save_targets,
     web_targets,
+    npz_targets,
 ]
 try:
     _MODULES.append(importlib.import_module(f"{__package__}.core_targets"))
