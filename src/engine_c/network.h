@@ -82,13 +82,14 @@ typedef struct XenNetwork {
     double policy_bias[XEN_NET_MAX_BUCKETS];
     XEN_NET_ALIGNED float policy[XEN_NET_MAX_BUCKETS * XEN_NET_MAX_HIDDEN];
     /* the value in integers (network_int.h), quantised at load by xen_net_quantise */
-    int path;                           /* the SIMD path the value runs (XEN_NET_PORTABLE, ...) */
-    int padded;                         /* the hidden units padded: XEN_NET_PADDED(n_hidden) */
-    int32_t scale;                      /* S: the first layer's units of 1 */
-    double output_scale;                /* S * So: z's hidden part is the integer sum over it */
-    double q_bias[XEN_NET_MAX_HIDDEN];  /* S * bias */
-    double q_phase[XEN_NET_MAX_HIDDEN]; /* S * phase */
-    int16_t q_output[XEN_NET_MAX_HIDDEN];
+    int path;            /* the SIMD path the value runs (XEN_NET_PORTABLE, ...) */
+    int padded;          /* the hidden units padded: XEN_NET_PADDED(n_hidden) */
+    int32_t scale;       /* S: the first layer's units of 1 */
+    double output_scale; /* S * So: z's hidden part is the integer sum over it */
+    /* S * bias, S * phase and the output weights, padded with zeros */
+    float q_bias[XEN_NET_PADDED(XEN_NET_MAX_HIDDEN)];
+    float q_phase[XEN_NET_PADDED(XEN_NET_MAX_HIDDEN)];
+    int16_t q_output[XEN_NET_PADDED(XEN_NET_MAX_HIDDEN)];
     /* input i's row at q_side[i * 2p] (p = padded): qw_own[i] then qw_enemy[i],
      * each padded with zeros; feature k's row at q_feature[k * p]: S * w_feature */
     int16_t q_side[XEN_NET_MAX_INPUTS * 2 * XEN_NET_PADDED(XEN_NET_MAX_HIDDEN)];
@@ -220,21 +221,28 @@ static inline double xen_network_z(const XenNetwork *n, const XenNetSide *own,
  * the value's SIMD path (one this machine runs: the caller checks). */
 static inline void xen_net_quantise(XenNetwork *n, int path) {
     const int h = n->n_hidden, p = XEN_NET_PADDED(h);
-    double widest = 0.0, top = 0.0; /* m, and max |output| */
+    double widest = 0.0, top = 0.0, total = 0.0; /* m, max |output|, sum |output| */
     for (int j = 0; j < 2 * h; j++) {
         double column = 0.0;
         for (int i = 0; i < n->n_inputs; i++) column += fabs(n->side[(size_t)i * 2 * h + j]);
         widest = column > widest ? column : widest;
     }
-    for (int j = 0; j < h; j++) top = fabs(n->output[j]) > top ? fabs(n->output[j]) : top;
+    for (int j = 0; j < h; j++) {
+        top = fabs(n->output[j]) > top ? fabs(n->output[j]) : top;
+        total += fabs(n->output[j]);
+    }
     double s = widest > 1.0 ? floor(32767.0 / widest) : 32767.0;
-    double so = top > 0.0 ? 32767.0 / top : 1.0;
+    /* So: each weight within int16, and sum_j |qout_j| * S within int32 */
+    double so = top > 0.0 ? fmin(32767.0 / top, (2147483647.0 / s - h) / total) : 1.0;
     n->path = path;
     n->padded = p;
     n->scale = (int32_t)s;
     n->output_scale = s * so;
     memset(n->q_side, 0, sizeof n->q_side);
     memset(n->q_feature, 0, sizeof n->q_feature);
+    memset(n->q_bias, 0, sizeof n->q_bias);
+    memset(n->q_phase, 0, sizeof n->q_phase);
+    memset(n->q_output, 0, sizeof n->q_output);
     for (int i = 0; i < n->n_inputs; i++)
         for (int j = 0; j < h; j++) {
             const float *row = n->side + (size_t)i * 2 * h;
@@ -245,8 +253,8 @@ static inline void xen_net_quantise(XenNetwork *n, int path) {
         for (int j = 0; j < h; j++)
             n->q_feature[(size_t)k * p + j] = (float)(n->feature[(size_t)k * h + j] * s);
     for (int j = 0; j < h; j++) {
-        n->q_bias[j] = n->bias[j] * s;
-        n->q_phase[j] = n->phase[j] * s;
+        n->q_bias[j] = (float)(n->bias[j] * s);
+        n->q_phase[j] = (float)(n->phase[j] * s);
         n->q_output[j] = (int16_t)lrint(n->output[j] * so);
     }
 }
@@ -255,7 +263,7 @@ static inline void xen_net_quantise(XenNetwork *n, int path) {
  * the value the search uses. */
 static inline double xen_network_z_int(const XenNetwork *n, const XenNetSide *own,
                                        const XenNetSide *enemy, const double *x, int turn) {
-    const int h = n->n_hidden, p = n->padded;
+    const int p = n->padded;
     double ph = xen_net_phase(n, turn);
     /* acc[0..2p): own's rows (mine_own | theirs_enemy), acc[2p..4p): enemy's
      * (theirs_own | mine_enemy) */
@@ -271,15 +279,8 @@ static inline double xen_network_z_int(const XenNetwork *n, const XenNetSide *ow
     double linear = xen_net_features(n, x, ph, &features);
     XEN_NET_ON(n->path, xen_net_add_features, f, n->q_feature, p, features.index, features.value,
                features.n);
-    int64_t sum = 0;
-    for (int j = 0; j < h; j++) {
-        float base = (float)(n->q_bias[j] + ph * n->q_phase[j]);
-        int32_t mine = (int16_t)acc[j] + (int16_t)acc[3 * p + j] + xen_net_round(base + f[j]);
-        int32_t theirs = (int16_t)acc[2 * p + j] + (int16_t)acc[p + j] + xen_net_round(base - f[j]);
-        mine = xen_net_clamp_int(mine, n->scale);
-        theirs = xen_net_clamp_int(theirs, n->scale);
-        sum += (int64_t)n->q_output[j] * (mine - theirs);
-    }
+    int32_t sum = XEN_NET_ON(n->path, xen_net_finish, acc, f, n->q_bias, n->q_phase, (float)ph,
+                             n->q_output, n->scale, p);
     return linear + (double)sum / n->output_scale;
 }
 

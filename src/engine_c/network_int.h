@@ -106,12 +106,61 @@ static inline int xen_net_best_path(void) {
 
 /* The first layer's sums on one path (suffix), vectors of BYTES bytes:
  *   xen_net_add_side_SUFFIX: the raw inputs' rows, uint16 lanes (wrapping)
- *   xen_net_add_features_SUFFIX: the features' rows, float lanes */
+ *   xen_net_add_features_SUFFIX: the features' rows, float lanes
+ *   xen_net_finish_SUFFIX: the output layer's sum */
+/* xen_net_finish_SUFFIX: the sum over the units j < p of
+ * out_j * (qh_mine_j - qh_theirs_j) (see the top of this file) from the
+ * accumulators acc (4p: mine_own, theirs_enemy, theirs_own, mine_enemy), the
+ * features' f, S * bias and S * phase, in int32 lanes (the caller's scales keep
+ * it within int32) and float lanes for the rounding. */
+#define XEN_NET_FINISH(suffix, attributes, BYTES) \
+    typedef int32_t XenNetI_##suffix __attribute__((vector_size(BYTES))); \
+    typedef float XenNetF_##suffix __attribute__((vector_size(BYTES), aligned(4), may_alias)); \
+    typedef int16_t XenNetH_##suffix \
+        __attribute__((vector_size((BYTES) / 2), aligned(2), may_alias)); \
+    attributes static inline XenNetI_##suffix xen_net_rounded_##suffix(XenNetF_##suffix x) { \
+        const float magic = 12582912.0f; /* 1.5 * 2^23: x + magic rounds x to a whole number */ \
+        XenNetF_##suffix shifted = x + magic; \
+        return __builtin_convertvector(shifted - magic, XenNetI_##suffix); \
+    } \
+    attributes static inline XenNetI_##suffix xen_net_wide_##suffix(const void *int16s) { \
+        return __builtin_convertvector(*(const XenNetH_##suffix *)int16s, XenNetI_##suffix); \
+    } \
+    attributes static inline XenNetI_##suffix xen_net_clamped_##suffix(XenNetI_##suffix a, \
+                                                                       int32_t top) { \
+        a &= a > 0; \
+        return a - ((a - top) & (a > top)); \
+    } \
+    attributes static inline int32_t xen_net_finish_##suffix( \
+        const uint16_t *acc, const float *f, const float *bias, const float *phase, float ph, \
+        const int16_t *out, int32_t top, int p) { \
+        enum { L = (BYTES) / 4 }; \
+        XenNetI_##suffix sum = {0}; \
+        for (int j = 0; j < p; j += L) { \
+            XenNetF_##suffix base = *(const XenNetF_##suffix *)(phase + j) * ph; \
+            base += *(const XenNetF_##suffix *)(bias + j); \
+            XenNetF_##suffix fj = *(const XenNetF_##suffix *)(f + j); \
+            XenNetI_##suffix mine = xen_net_wide_##suffix(acc + j) + \
+                                    xen_net_wide_##suffix(acc + 3 * p + j) + \
+                                    xen_net_rounded_##suffix(base + fj); \
+            XenNetI_##suffix theirs = xen_net_wide_##suffix(acc + 2 * p + j) + \
+                                      xen_net_wide_##suffix(acc + p + j) + \
+                                      xen_net_rounded_##suffix(base - fj); \
+            mine = xen_net_clamped_##suffix(mine, top); \
+            theirs = xen_net_clamped_##suffix(theirs, top); \
+            sum += xen_net_wide_##suffix(out + j) * (mine - theirs); \
+        } \
+        int32_t total = 0; \
+        for (int l = 0; l < L; l++) total += sum[l]; \
+        return total; \
+    }
+
 #define XEN_NET_KERNELS(suffix, attributes, BYTES) \
     XEN_NET_ROWS(xen_net_add_side_##suffix, attributes, BYTES, uint16_t, XEN_NET_BLOCK_INTS, \
                  XEN_NET_WHOLE) \
     XEN_NET_ROWS(xen_net_add_features_##suffix, attributes, BYTES, float, XEN_NET_PAD, \
-                 XEN_NET_AS_IS)
+                 XEN_NET_AS_IS) \
+    XEN_NET_FINISH(suffix, attributes, BYTES)
 
 XEN_NET_KERNELS(portable, , 16)
 #if XEN_NET_X86
@@ -119,7 +168,7 @@ XEN_NET_KERNELS(avx2, __attribute__((target("avx2"))), 32)
 XEN_NET_KERNELS(avx512, __attribute__((target("avx512f,avx512bw"))), 64)
 #endif
 
-/* The kernel `kernel` (xen_net_add_side or xen_net_add_features) on `path`. */
+/* The kernel `kernel` (xen_net_add_side, xen_net_add_features, xen_net_finish) on `path`. */
 #if XEN_NET_X86
 #define XEN_NET_ON(path, kernel, ...) \
     ((path) == XEN_NET_AVX512 ? kernel##_avx512(__VA_ARGS__) \
@@ -128,16 +177,5 @@ XEN_NET_KERNELS(avx512, __attribute__((target("avx512f,avx512bw"))), 64)
 #else
 #define XEN_NET_ON(path, kernel, ...) kernel##_portable(__VA_ARGS__)
 #endif
-
-/* x rounded to the nearest integer (ties to even) for |x| < 2^22, in plain
- * float arithmetic, so every path and compiler rounds alike. */
-static inline int32_t xen_net_round(float x) {
-    const float magic = 12582912.0f; /* 1.5 * 2^23 */
-    return (int32_t)((x + magic) - magic);
-}
-
-static inline int32_t xen_net_clamp_int(int32_t a, int32_t top) {
-    return a < 0 ? 0 : (a > top ? top : a);
-}
 
 #endif
