@@ -488,6 +488,13 @@ def network_mismatch(network: Network, tables: Any, where: str) -> str | None:
     return None
 
 
+def network_path() -> str:
+    """The SIMD path a network's value runs here (network_int.h): the one
+    NETWORK_PATH_VARIABLE names, else the fastest this machine runs."""
+    wanted = os.environ.get(NETWORK_PATH_VARIABLE, "auto")
+    return str(_core.NETWORK_PATH) if wanted == "auto" else wanted
+
+
 def shipped_network_file(game_name: str) -> Path:
     """The network file the project ships for a game (eval=net without weights=)."""
     return packaged_data(game_name, "network.npz")
