@@ -89,6 +89,22 @@ def test_the_integer_value_is_the_float_reference_within_0_002(case):
     assert reference.std() > 0.3, "the network should tell the positions apart"
 
 
+@pytest.mark.parametrize("hidden", [5, 33, 64])
+def test_every_width_of_the_hidden_layer_pads_alike(hidden):
+    """Widths that are not whole blocks of lanes, and the largest (two blocks)."""
+    game = GAMES["hero"](1)
+    network = random_network(game, hidden=hidden, scale=0.05)
+    rows = seats_of_random_games("hero", 400, seed=2)
+    own, enemy, x, turn = (np.asarray([r[i] for r in rows], dtype=np.float64) for i in (2, 3, 4, 5))
+    reference = net.network_batch(network, own, enemy, x, turn)
+    by_path = [
+        values(game, game.tables.with_network(**network.table_arguments(), path=path), rows)
+        for path in runnable_paths(game, network)
+    ]
+    assert np.abs(by_path[0] - reference).max() / 2 <= 0.002
+    assert all(np.array_equal(other, by_path[0]) for other in by_path)
+
+
 def test_every_path_gives_the_same_bits(case):
     game, network, rows = case
     paths = runnable_paths(game, network)
