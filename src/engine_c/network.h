@@ -21,8 +21,12 @@
  * antisymmetric, value(s, p) = -value(s, 1 - p), as the learned one's. The
  * first layer is summed over the non-zero inputs only (a world's inputs are
  * mostly zero): the game lists them (its net_side function, XenNetSide), so
- * no dense vector is cleared or scanned; in float, its weights stored input by
- * input so that each non-zero input adds one contiguous row.
+ * no dense vector is cleared or scanned, its weights stored input by input so
+ * that each non-zero input adds one contiguous row. The value the search uses
+ * (PREFIX_evaluate_net) runs in integers on a SIMD path chosen at load
+ * (network_int.h, xen_network_z_int); the float layer here is the policy
+ * head's, and the reference the integer one is measured against is
+ * xenophon.lab.network's.
  *
  * The policy head scores each legal move of a decision for the player to move
  * (`own` that player's side), on the same first layer:
