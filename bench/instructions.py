@@ -19,7 +19,7 @@ builds can be compared in one run. With `--net GAME=FILE` (repeatable) it
 counts only the searches from every stage of that game with the learned
 evaluation and with the network (`eval=net,weights=FILE`), and their ratio,
 learned / net: the iterations a second the network keeps, as a machine's
-load cannot move it (docs/learning.md, "Speed of the network").
+load cannot move it (docs/lab/learning-log.md, "Speed of the network").
 
 Prints one JSON object (the search's entries also give the tree's node
 count, which shows that two builds searched the same tree).

@@ -5,8 +5,10 @@ import json
 import random
 
 from conftest import GAME_NAMES, run_cli
-from test_cli import assert_clean_error
+from test_cli import assert_clean_error, xenophon
+from xenophon import _core
 from xenophon.interop.native import unavailable_reason
+from xenophon.kernel.evaluation import NETWORK_PATH_VARIABLE, network_path
 from xenophon.kernel.registry import make_game
 from xenophon.lab.benchmarks import PARTS, TO_THE_END, Measure, median_runs
 from xenophon.search.bots import ISMCTSBot
@@ -39,6 +41,15 @@ def test_bench_one_part_of_one_game():
     assert result.returncode == 0, result.stderr
     assert "hero" in result.stdout and "anabasis" not in result.stdout
     assert "search" not in result.stdout
+
+
+def test_bench_says_which_path_the_network_runs(monkeypatch):
+    monkeypatch.setenv(NETWORK_PATH_VARIABLE, "portable")
+    result = xenophon("bench", "--quick", "--game", "hero", "--only", "core")
+    assert result.returncode == 0, result.stderr
+    assert "the network's value runs on its portable path" in result.stdout
+    monkeypatch.delenv(NETWORK_PATH_VARIABLE)
+    assert network_path() == _core.NETWORK_PATH in ("portable", "avx2", "avx512")
 
 
 def test_bench_bad_input_is_one_line():

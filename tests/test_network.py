@@ -105,7 +105,11 @@ def test_anabasis_squares_are_turned_for_seat_1():
 @pytest.mark.parametrize("game", ["hero", "anabasis"])
 def test_c_and_numpy_agree_on_the_value(tmp_path, game):
     state0 = positions(game)[0]
-    network = read_network(written(tmp_path, random_network(state0.game)), game)
+    # the C value runs in integers (network_int.h): within 0.002 of the
+    # float one's win probability (tests/test_network_int.py)
+    network = read_network(
+        written(tmp_path, random_network(state0.game, hidden=32, scale=0.1)), game
+    )
     checked = 0
     for state in positions(game):
         tables = tables_for(state.game, "net", str(tmp_path / "net.npz"))
@@ -119,7 +123,7 @@ def test_c_and_numpy_agree_on_the_value(tmp_path, game):
                 np.asarray([state.backend.turn()]),
             )[0]
             c = on_net.evaluate_net(player)
-            assert c == pytest.approx(python, abs=1e-6)
+            assert c == pytest.approx(python, abs=0.004)
             assert c != pytest.approx(state.backend.evaluate_learned(player), abs=1e-3)
             checked += 1
         assert on_net.evaluate_net(0) == pytest.approx(-on_net.evaluate_net(1), abs=1e-12)

@@ -613,13 +613,27 @@ inline void check_matrix(const std::vector<double> &values, size_t rows, size_t 
     check_finite(values, what);
 }
 
+// The SIMD path named (network_int.h), "auto" the fastest this machine runs.
+inline int network_path(const std::string &name) {
+    if (name == "auto") return xen_net_best_path();
+    for (int path = 0; path < XEN_NET_PATHS; path++)
+        if (name == xen_net_path_names[path]) {
+            if (!xen_net_path_runs(path))
+                throw py::value_error("this machine cannot run the network's " + name + " path");
+            return path;
+        }
+    throw py::value_error("no network path '" + name + "' (auto, portable, avx2 or avx512)");
+}
+
 template <class Game>
 void set_network(typename Game::PyTables &tables, int hidden, int taper_turns,
                  const std::vector<double> &opening, const std::vector<double> &ending,
                  const std::vector<double> &bias, const std::vector<double> &phase,
                  const std::vector<double> &output, const std::vector<double> &w_own,
                  const std::vector<double> &w_enemy, const std::vector<double> &w_feature,
-                 const std::vector<double> &policy, const std::vector<double> &policy_bias) {
+                 const std::vector<double> &policy, const std::vector<double> &policy_bias,
+                 const std::string &path) {
+    int simd = network_path(path);
     size_t n_in = net_input_names<Game>(tables).size(), n_f = feature_names<Game>(tables).size();
     if (hidden < 1 || hidden > XEN_NET_MAX_HIDDEN)
         throw py::value_error("a network has 1 to " + std::to_string(XEN_NET_MAX_HIDDEN) +
@@ -664,6 +678,7 @@ void set_network(typename Game::PyTables &tables, int hidden, int taper_turns,
     n.n_buckets = static_cast<int>(buckets);
     std::copy(policy_bias.begin(), policy_bias.end(), n.policy_bias);
     for (size_t i = 0; i < buckets * h; i++) n.policy[i] = static_cast<float>(policy[i]);
+    xen_net_quantise(&n, simd);
 }
 
 template <class Game>
@@ -682,20 +697,29 @@ void bind_network(
                const std::vector<double> &bias, const std::vector<double> &phase,
                const std::vector<double> &output, const std::vector<double> &w_own,
                const std::vector<double> &w_enemy, const std::vector<double> &w_feature,
-               const std::vector<double> &policy, const std::vector<double> &policy_bias) {
+               const std::vector<double> &policy, const std::vector<double> &policy_bias,
+               const std::string &path) {
                 auto copy = std::make_shared<Tables>(tables);
                 set_network<Game>(*copy, hidden, taper_turns, opening, ending, bias, phase, output,
-                                  w_own, w_enemy, w_feature, policy, policy_bias);
+                                  w_own, w_enemy, w_feature, policy, policy_bias, path);
                 return copy;
             },
             py::arg("hidden").noconvert(), py::arg("taper_turns").noconvert(), py::arg("opening"),
             py::arg("ending"), py::arg("bias"), py::arg("phase"), py::arg("output"),
             py::arg("w_own"), py::arg("w_enemy"), py::arg("w_feature"),
             py::arg("policy") = std::vector<double>(),
-            py::arg("policy_bias") = std::vector<double>(),
+            py::arg("policy_bias") = std::vector<double>(), py::arg("path") = "auto",
             "A copy of these tables holding a network (matrices flat, row-major: one row per "
             "input, feature or policy bucket, one column per hidden unit; no policy head: "
-            "no policy logits).");
+            "no policy logits), its value on the SIMD `path` (auto: the fastest here).")
+        .def_property_readonly(
+            "network_path",
+            [](const Tables &tables) -> py::object {
+                const XenNetwork &n = tables.t->network;
+                if (n.n_hidden == 0) return py::none();
+                return py::str(xen_net_path_names[n.path]);
+            },
+            "The SIMD path the network's value runs (network_int.h), or None without one.");
     state_cls
         .def(
             "net_inputs",

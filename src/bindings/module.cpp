@@ -29,6 +29,7 @@ PYBIND11_MODULE(_core, m) {
     m.attr("MAX_HIDDEN_UNITS") = py::int_(static_cast<int>(XEN_MAX_HIDDEN));
     m.attr("MAX_NETWORK_HIDDEN") = py::int_(static_cast<int>(XEN_NET_MAX_HIDDEN));
     m.attr("MAX_NETWORK_BUCKETS") = py::int_(static_cast<int>(XEN_NET_MAX_BUCKETS));
+    m.attr("NETWORK_PATH") = py::str(xen_net_path_names[xen_net_best_path()]);
     for (const auto &binding : xen::bindings()) {
         py::module_ game = m.def_submodule(binding.name, binding.doc);
         binding.bind(game);

@@ -21,8 +21,12 @@
  * antisymmetric, value(s, p) = -value(s, 1 - p), as the learned one's. The
  * first layer is summed over the non-zero inputs only (a world's inputs are
  * mostly zero): the game lists them (its net_side function, XenNetSide), so
- * no dense vector is cleared or scanned; in float, its weights stored input by
- * input so that each non-zero input adds one contiguous row.
+ * no dense vector is cleared or scanned, its weights stored input by input so
+ * that each non-zero input adds one contiguous row. The value the search uses
+ * (PREFIX_evaluate_net) runs in integers on a SIMD path chosen at load
+ * (network_int.h, xen_network_z_int); the float layer here is the policy
+ * head's, and the reference the integer one is measured against is
+ * xenophon.lab.network's.
  *
  * The policy head scores each legal move of a decision for the player to move
  * (`own` that player's side), on the same first layer:
@@ -41,9 +45,11 @@
 #define XENOPHON_NETWORK_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "codes.h"
 #include "learned.h"
+#include "network_int.h"
 
 /* The bindings (C++) include this header too. */
 #ifdef __cplusplus
@@ -79,6 +85,19 @@ typedef struct XenNetwork {
     int n_buckets;
     double policy_bias[XEN_NET_MAX_BUCKETS];
     XEN_NET_ALIGNED float policy[XEN_NET_MAX_BUCKETS * XEN_NET_MAX_HIDDEN];
+    /* the value in integers (network_int.h), quantised at load by xen_net_quantise */
+    int path;            /* the SIMD path the value runs (XEN_NET_PORTABLE, ...) */
+    int padded;          /* the hidden units padded: XEN_NET_PADDED(n_hidden) */
+    int32_t scale;       /* S: the first layer's units of 1 */
+    double output_scale; /* S * So: z's hidden part is the integer sum over it */
+    /* S * bias, S * phase and the output weights, padded with zeros */
+    float q_bias[XEN_NET_PADDED(XEN_NET_MAX_HIDDEN)];
+    float q_phase[XEN_NET_PADDED(XEN_NET_MAX_HIDDEN)];
+    int16_t q_output[XEN_NET_PADDED(XEN_NET_MAX_HIDDEN)];
+    /* input i's row at q_side[i * 2p] (p = padded): qw_own[i] then qw_enemy[i],
+     * each padded with zeros; feature k's row at q_feature[k * p]: S * w_feature */
+    int16_t q_side[XEN_NET_MAX_INPUTS * 2 * XEN_NET_PADDED(XEN_NET_MAX_HIDDEN)];
+    float q_feature[XEN_MAX_FEATURES * XEN_NET_PADDED(XEN_NET_MAX_HIDDEN)];
 } XenNetwork;
 
 /* One side of a world as the network sees it: its non-zero raw inputs, in
@@ -139,6 +158,25 @@ static inline void xen_net_add_side(float *acc, const XenNetwork *n, const XenNe
 
 static inline double xen_net_clamp(double a) { return a < 0.0 ? 0.0 : (a > 1.0 ? 1.0 : a); }
 
+/* ph (see the top of this file) at `turn`. */
+static inline double xen_net_phase(const XenNetwork *n, int turn) {
+    return turn >= n->taper_turns ? 1.0 : (double)turn / n->taper_turns;
+}
+
+/* The non-zero features of x in `features` (as a side's inputs); returns the
+ * linear term of z. */
+static inline double xen_net_features(const XenNetwork *n, const double *x, double ph,
+                                      XenNetSide *features) {
+    double linear = 0.0;
+    features->n = 0;
+    for (int k = 0; k < n->n_features; k++) {
+        if (x[k] == 0.0) continue;
+        linear += (n->opening[k] + ph * (n->ending[k] - n->opening[k])) * x[k];
+        xen_net_push(features, k, (float)x[k]);
+    }
+    return linear;
+}
+
 /* The first layer of a world whose sides' non-zero raw inputs are `own` and
  * `enemy` and whose features are x (n->n_features): each unit's
  * h_j(own, enemy, x) in mine[j], h_j(enemy, own, -x) in theirs[j] (see the
@@ -147,7 +185,7 @@ static inline double xen_network_layer(const XenNetwork *n, const XenNetSide *ow
                                        const XenNetSide *enemy, const double *x, int turn,
                                        double *mine_h, double *theirs_h) {
     const int h = n->n_hidden;
-    double ph = turn >= n->taper_turns ? 1.0 : (double)turn / n->taper_turns;
+    double ph = xen_net_phase(n, turn);
     /* side[0..2h): own times each input's (w_own | w_enemy) rows, side[2h..4h):
      * enemy times them. mine = own.w_own + enemy.w_enemy, theirs = enemy.w_own +
      * own.w_enemy: swapping the sides swaps the two halves' sums exactly, so the
@@ -158,14 +196,8 @@ static inline double xen_network_layer(const XenNetwork *n, const XenNetSide *ow
     for (int j = 0; j < h; j++) f[j] = 0.0f;
     xen_net_add_side(side, n, own);
     xen_net_add_side(side + 2 * h, n, enemy);
-    double linear = 0.0;
     XenNetSide features; /* the non-zero features, as a side's inputs */
-    features.n = 0;
-    for (int k = 0; k < n->n_features; k++) {
-        if (x[k] == 0.0) continue;
-        linear += (n->opening[k] + ph * (n->ending[k] - n->opening[k])) * x[k];
-        xen_net_push(&features, k, (float)x[k]);
-    }
+    double linear = xen_net_features(n, x, ph, &features);
     xen_net_add_rows(f, n->feature, h, features.index, features.value, features.n);
     const float *mine_own = side, *theirs_enemy = side + h;
     const float *theirs_own = side + 2 * h, *mine_enemy = side + 3 * h;
@@ -187,6 +219,73 @@ static inline double xen_network_z(const XenNetwork *n, const XenNetSide *own,
     double z = xen_network_layer(n, own, enemy, x, turn, mine, theirs);
     for (int j = 0; j < n->n_hidden; j++) z += n->output[j] * (mine[j] - theirs[j]);
     return z;
+}
+
+/* Fills the integer tables from the float ones (see network_int.h) and sets
+ * the value's SIMD path (one this machine runs: the caller checks). */
+static inline void xen_net_quantise(XenNetwork *n, int path) {
+    const int h = n->n_hidden, p = XEN_NET_PADDED(h);
+    double widest = 0.0, top = 0.0, total = 0.0; /* m, max |output|, sum |output| */
+    for (int j = 0; j < 2 * h; j++) {
+        double column = 0.0;
+        for (int i = 0; i < n->n_inputs; i++) column += fabs(n->side[(size_t)i * 2 * h + j]);
+        widest = column > widest ? column : widest;
+    }
+    for (int j = 0; j < h; j++) {
+        top = fabs(n->output[j]) > top ? fabs(n->output[j]) : top;
+        total += fabs(n->output[j]);
+    }
+    double s = widest > 1.0 ? floor(32767.0 / widest) : 32767.0;
+    /* So: each weight within int16, and sum_j |qout_j| * S within int32 */
+    double so = top > 0.0 ? fmin(32767.0 / top, (2147483647.0 / s - h) / total) : 1.0;
+    n->path = path;
+    n->padded = p;
+    n->scale = (int32_t)s;
+    n->output_scale = s * so;
+    memset(n->q_side, 0, sizeof n->q_side);
+    memset(n->q_feature, 0, sizeof n->q_feature);
+    memset(n->q_bias, 0, sizeof n->q_bias);
+    memset(n->q_phase, 0, sizeof n->q_phase);
+    memset(n->q_output, 0, sizeof n->q_output);
+    for (int i = 0; i < n->n_inputs; i++)
+        for (int j = 0; j < h; j++) {
+            const float *row = n->side + (size_t)i * 2 * h;
+            n->q_side[(size_t)i * 2 * p + j] = (int16_t)lrint(row[j] * s);
+            n->q_side[(size_t)i * 2 * p + p + j] = (int16_t)lrint(row[h + j] * s);
+        }
+    for (int k = 0; k < n->n_features; k++)
+        for (int j = 0; j < h; j++)
+            n->q_feature[(size_t)k * p + j] = (float)(n->feature[(size_t)k * h + j] * s);
+    for (int j = 0; j < h; j++) {
+        n->q_bias[j] = (float)(n->bias[j] * s);
+        n->q_phase[j] = (float)(n->phase[j] * s);
+        n->q_output[j] = (int16_t)lrint(n->output[j] * so);
+    }
+}
+
+/* z (see the top of this file) in the integer arithmetic of network_int.h:
+ * the value the search uses. */
+static inline double xen_network_z_int(const XenNetwork *n, const XenNetSide *own,
+                                       const XenNetSide *enemy, const double *x, int turn) {
+    const int p = n->padded;
+    double ph = xen_net_phase(n, turn);
+    /* acc[0..2p): own's rows (mine_own | theirs_enemy), acc[2p..4p): enemy's
+     * (theirs_own | mine_enemy) */
+    uint16_t acc[4 * XEN_NET_PADDED(XEN_NET_MAX_HIDDEN)];
+    float f[XEN_NET_PADDED(XEN_NET_MAX_HIDDEN)];
+    memset(acc, 0, sizeof(uint16_t) * 4 * p);
+    memset(f, 0, sizeof(float) * p);
+    XEN_NET_ON(n->path, xen_net_add_side, acc, (const uint16_t *)n->q_side, 2 * p, own->index,
+               own->value, own->n);
+    XEN_NET_ON(n->path, xen_net_add_side, acc + 2 * p, (const uint16_t *)n->q_side, 2 * p,
+               enemy->index, enemy->value, enemy->n);
+    XenNetSide features; /* the non-zero features, as a side's inputs */
+    double linear = xen_net_features(n, x, ph, &features);
+    XEN_NET_ON(n->path, xen_net_add_features, f, n->q_feature, p, features.index, features.value,
+               features.n);
+    int32_t sum = XEN_NET_ON(n->path, xen_net_finish, acc, f, n->q_bias, n->q_phase, (float)ph,
+                             n->q_output, n->scale, p);
+    return linear + (double)sum / n->output_scale;
 }
 
 /* The policy head's row of a move code (buckets_of in xenophon.lab.network). */
@@ -235,7 +334,7 @@ static inline void xen_network_logits(const XenNetwork *n, const XenNetSide *own
         prefix##_net_side(t, s, player, &own); \
         prefix##_net_side(t, s, 1 - player, &enemy); \
         prefix##_features(t, s, player, x); \
-        return tanh(0.5 * xen_network_z(net, &own, &enemy, x, s->turn)); \
+        return tanh(0.5 * xen_network_z_int(net, &own, &enemy, x, s->turn)); \
     } \
     int prefix##_policy_logits(const Tables *t, const State *s, int count, const XenCode *codes, \
                                double *out) { \

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -373,6 +374,9 @@ NETWORK_FILE_ARRAYS = {
     **{key: ArraySpec("<f4", shape) for key, shape in NETWORK_ARRAYS.items()},
 }
 MAX_NETWORK_BYTES = 16 * 1024 * 1024
+#: the environment variable that picks the network's SIMD path (src/engine_c/network_int.h):
+#: auto (the fastest this machine runs, the default), portable, avx2 or avx512
+NETWORK_PATH_VARIABLE = "XENOPHON_NET_PATH"
 
 
 @dataclass(frozen=True)
@@ -488,6 +492,13 @@ def network_mismatch(network: Network, tables: Any, where: str) -> str | None:
     return None
 
 
+def network_path() -> str:
+    """The SIMD path a network's value runs here (network_int.h): the one
+    NETWORK_PATH_VARIABLE names, else the fastest this machine runs."""
+    wanted = os.environ.get(NETWORK_PATH_VARIABLE, "auto")
+    return str(_core.NETWORK_PATH) if wanted == "auto" else wanted
+
+
 def shipped_network_file(game_name: str) -> Path:
     """The network file the project ships for a game (eval=net without weights=)."""
     return packaged_data(game_name, "network.npz")
@@ -514,10 +525,15 @@ def network_tables(game: Any, weights_path: str | None) -> Any:
     problem = network_mismatch(network, game.tables, path)
     if problem:
         raise WeightsError(problem)
+    simd = os.environ.get(NETWORK_PATH_VARIABLE, "auto")
     cache = game.__dict__.setdefault("_network_tables", {})
-    if (path, stamp) not in cache:
-        cache[(path, stamp)] = game.tables.with_network(**network.table_arguments())
-    return cache[(path, stamp)]
+    if (path, stamp, simd) not in cache:
+        try:
+            tables = game.tables.with_network(**network.table_arguments(), path=simd)
+        except ValueError as error:
+            raise WeightsError(f"{NETWORK_PATH_VARIABLE}: {error}") from None
+        cache[(path, stamp, simd)] = tables
+    return cache[(path, stamp, simd)]
 
 
 def tables_for(game: Any, evaluation: str, weights_path: str | None = None) -> Any:

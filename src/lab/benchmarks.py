@@ -37,6 +37,7 @@ from typing import Any
 import xenophon
 from xenophon.interop import native
 from xenophon.kernel.errors import XenophonError, shown
+from xenophon.kernel.evaluation import NETWORK_PATH_VARIABLE, network_path
 from xenophon.kernel.files import FileError, JsonError, loads, read_text
 from xenophon.kernel.game import State
 from xenophon.kernel.registry import GAMES, game_plugin, make_game
@@ -526,6 +527,7 @@ def environment() -> dict[str, Any]:
     defaults.update(preset=DEFAULT_PRESET, **PRESETS[DEFAULT_PRESET])
     return {
         "machine": f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}",
+        "network_path": network_path(),
         "versions": versions,
         "ismcts_defaults": defaults,
     }
@@ -617,4 +619,7 @@ def format_tables(results: dict[str, Any]) -> str:
             out.append("  " + "  ".join(c.ljust(w) for c, w in zip(row, widths)) + "  " + row[-1])
         out.append("")
     out.append("ratio = xenophon / peer (rates: higher is better; bytes/node: lower is better)")
+    path = results.get("environment", {}).get("network_path")
+    if path:
+        out.append(f"the network's value runs on its {path} path ({NETWORK_PATH_VARIABLE} picks)")
     return "\n".join(out) + "\n"
