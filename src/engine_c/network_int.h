@@ -13,8 +13,8 @@
  * A side's half-sums sum_i v_i * qw[i][j] are taken in int16 wrapping
  * arithmetic (uint16 lanes): modulo 2^16 the sum is exact in any order, so it
  * is the true sum whenever that lies within int16, which m guarantees while
- * no input exceeds 1 and trained networks keep by a wide margin (Hero's
- * generation 3: |half-sum| at most 6.1 against m = 13.7 on 10,000 positions).
+ * no input exceeds 1 and trained networks keep by a wide margin (a shipped
+ * network: |half-sum| at most 6.1 against m = 13.7 on 10,000 positions).
  * The raw inputs are whole numbers (counts; both games' net_side), taken as
  * int16. The features' part, x . w_feature (x fractional), is summed in float
  * with rows scaled by S, each lane in the order of the features; with the
