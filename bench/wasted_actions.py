@@ -132,9 +132,7 @@ def main() -> int:
     }
     print(json.dumps(summary))
     if args.out:
-        with open(args.out, "w") as out:
-            json.dump(summary, out, indent=1)
-            out.write("\n")
+        Path(args.out).write_text(json.dumps(summary, indent=1) + "\n")
     return 0
 
 

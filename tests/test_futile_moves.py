@@ -195,3 +195,14 @@ def test_a_pair_is_a_move_and_its_reverse():
     assert not wasted.undoes("move b2-b1", "move b1-c1")
     assert not wasted.undoes(None, "move b1-b2")
     assert not wasted.undoes("end", "move b1-b2")
+
+
+def test_the_turn_depth_rows_compare_the_rules():
+    """bench/turn_depth.py: one row per futile-move rule and budget, the
+    turns a descent reached at most bounding their mean."""
+    from xenophon.lab.benchmarks import load_positions
+
+    turn_depth = bench_script("turn_depth")
+    rows = turn_depth.position_rows(load_positions()[0], [50])
+    assert [row["futile_moves"] for row in rows] == ["search", "skip"]
+    assert all(0 <= row["mean_turns"] <= row["most_turns"] for row in rows)
