@@ -6,17 +6,19 @@ probability of winning the game within this turn, exactly: every chance
 outcome weighed with its odds, the opponent's windows played against the
 seat, nothing estimated. A puzzle is a position where that probability is
 above 0 for some move and the best moves (`winning`, equal to the best value)
-stand at least MARGIN above every other, all in one world: the solve met no
-decision of the opponent and no card hidden from the seat, so the answer
-holds whatever the opponent holds. `certain` marks those whose best moves
-win with certainty.
+stand at least MARGIN above every other (`proven_answer`): in one world where
+the solve met no decision of the opponent and no card hidden from the seat
+(`every_world`: the answer holds whatever the opponent holds), else the same
+in each of WORLDS worlds drawn from the seat's information. `certain` marks
+those whose best moves win with certainty.
 
     python bench/exact_puzzles.py harvest [GAME] --games N --seed S   # resumable
     python bench/exact_puzzles.py summary                          # counts, random floor
+    python bench/exact_puzzles.py measure --level strong --held-out   # a level's score
 
 Each game is played between two 100-iteration searches (search seeds from
-the deal's), chance drawn with its odds; afterwards every decision of the
-winner in the game's last turn is solved (at most BUDGET). A puzzle is one
+the deal's), chance drawn with its odds; afterwards every decision with a
+choice in the game's last LAST_TURNS turns is solved (at most BUDGET a world). A puzzle is one
 JSON line in `bench/puzzles/exact-GAME.jsonl`: the position (its state
 dict), the seat, `winning`, every move's value, the random mover's score
 (`random_score`: the share of legal first moves that are best), the deal and
@@ -37,8 +39,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from puzzles import FOLDER, position, position_key  # noqa: E402
+from puzzles import FOLDER, bot_for, position, position_key  # noqa: E402
 from xenophon.kernel.registry import GAMES, make_game  # noqa: E402
+from xenophon.play.levels import LEVELS  # noqa: E402
 from xenophon.search.bots import ISMCTSBot  # noqa: E402
 from xenophon.search.solver import Budget, solve  # noqa: E402
 
@@ -48,6 +51,8 @@ SELF_PLAY_ITERATIONS = 100
 MARGIN = 0.10
 #: values this close are one value (sums of products of the odds)
 TIE = 1e-9
+#: a certain win is counted apart where at most this share of the moves win
+HARD = 0.5
 #: the last turns of a game whose decisions are solved
 LAST_TURNS = 4
 #: the worlds solved where a solve meets something hidden from the seat
@@ -216,21 +221,46 @@ def summary(game_names: list[str]) -> None:
             half = [p for p in puzzles if p["held_out"] == held_out]
             floor = sum(p["random_score"] for p in half) / len(half) if half else 0.0
             deals = len({p["deal"] for p in half})
-            certain = sum(p["certain"] for p in half)
+            certain = [p for p in half if p["certain"]]
             every = sum(p["every_world"] for p in half)
+            hard = sum(p["random_score"] <= HARD for p in certain)
             print(
                 f"{game_name} {'held-out' if held_out else 'open'}: {len(half)} puzzles "
-                f"({certain} certain wins, {every} proven in every world) from {deals} "
-                f"deals, random mover {floor:.1%}"
+                f"from {deals} deals, random mover {floor:.1%}; {len(certain)} certain "
+                f"wins ({hard} where at most {HARD:.0%} of the moves win), {every} proven "
+                "in every world"
             )
+
+
+def measure(game_names: list[str], level: str, held_out_only: bool, seed: int = 1) -> dict:
+    """Per game and half, how many puzzles the level's bot answers with a best
+    move (one search a puzzle, search seed `seed`), and of the certain wins."""
+    counts = {}
+    for game_name in game_names:
+        for puzzle in load(game_name):
+            if held_out_only and not puzzle["held_out"]:
+                continue
+            state = make_game(game_name).state_from_dict(puzzle["state"])
+            move = bot_for(level, seed, None, game_name).choose(state).text
+            half = "held-out" if puzzle["held_out"] else "open"
+            for key in ((game_name, half, "all"), (game_name, half, "certain")):
+                if key[2] == "certain" and not puzzle["certain"]:
+                    continue
+                right, total = counts.get(key, (0, 0))
+                counts[key] = (right + (move in puzzle["winning"]), total + 1)
+    for (game_name, half, kind), (right, total) in sorted(counts.items()):
+        print(f"{level} {game_name} {half} {kind}: {right}/{total}")
+    return counts
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=("harvest", "summary"))
+    parser.add_argument("command", choices=("harvest", "summary", "measure"))
     parser.add_argument("game", nargs="?", choices=list(GAMES))
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--level", default="normal", choices=list(LEVELS))
+    parser.add_argument("--held-out", action="store_true", help="measure the held-out half only")
     args = parser.parse_args()
     game_names = [args.game] if args.game else list(GAMES)
     if args.games < 1:
@@ -238,6 +268,9 @@ def main() -> int:
         return 2
     if args.command == "harvest":
         harvest(game_names, args.games, args.seed)
+    if args.command == "measure":
+        measure(game_names, args.level, args.held_out)
+        return 0
     summary(game_names)
     return 0
 

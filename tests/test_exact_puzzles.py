@@ -40,6 +40,7 @@ def test_a_few_answers_are_the_solvers(game_name):
 @pytest.mark.parametrize("game_name", GAMES)
 def test_no_deal_is_in_both_halves_and_the_floor_is_the_share_of_best_moves(game_name):
     puzzles = suite(game_name)
+    assert len({p["id"] for p in puzzles}) == len(puzzles)
     assert all(p["held_out"] == (p["deal"] % 2 == 1) for p in puzzles)
     for puzzle in puzzles:
         assert puzzle["random_score"] == pytest.approx(
@@ -55,3 +56,20 @@ def test_best_moves_stand_out_by_the_margin():
     assert exact.best_moves({"a": 0.5, "b": 0.45}) is None  # within the margin
     assert exact.best_moves({"a": 0.0, "b": 0.0}) is None  # no chance to win
     assert exact.best_moves({"a": 1.0, "b": 1.0}) is None  # every move wins
+
+
+def test_a_level_is_scored_on_the_best_moves(monkeypatch):
+    """`measure` counts a puzzle right when the chosen move is a best move."""
+    puzzle = cheapest("hero", 1)[0]
+    monkeypatch.setattr(exact, "load", lambda game_name: [puzzle])
+    chosen = {"move": puzzle["winning"][0]}
+
+    class Chooser:
+        def choose(self, state):
+            return state.move(chosen["move"])
+
+    monkeypatch.setattr(exact, "bot_for", lambda *args: Chooser())
+    half = "held-out" if puzzle["held_out"] else "open"
+    assert exact.measure(["hero"], "normal", False)[("hero", half, "all")] == (1, 1)
+    chosen["move"] = next(m for m in puzzle["values"] if m not in puzzle["winning"])
+    assert exact.measure(["hero"], "normal", False)[("hero", half, "all")] == (0, 1)

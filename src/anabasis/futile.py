@@ -159,10 +159,10 @@ def undoing_moves(state: Any, moves: list[int]) -> list[int]:
 
 def dominated_by(after: dict[str, Any], before: dict[str, Any], cards: Any, seat: int) -> bool:
     """`after` is `before` with AP spent: the same position but the seat's AP
-    and the *moved* mark of characters without CHARGE, each such mark gained
-    paid for by an AP spent besides (a moved character attacks free, and
-    that is all a mark does for a character without CHARGE: RULES.md A5,
-    A8)."""
+    and the *moved* mark of characters without CHARGE, with at least as many
+    AP spent as marks gained (a moved character attacks free, which saves at
+    most the 1 AP of one attack, and that is all a mark does for a character
+    without CHARGE: RULES.md A5, A8)."""
     spent = before["players"][seat]["ap"] - after["players"][seat]["ap"]
     if spent <= 0 or after["grid"].keys() != before["grid"].keys():
         return False
