@@ -737,3 +737,27 @@ def test_fused_nodes_merge_the_opponents_hidden_hands():
         any(available < visits for _, _, available in stats)
         for _, visits, stats in fused.fused_nodes()
     )
+
+
+def turn_end_position():
+    """Seat 0 in its field phase with 0 AP (tests/data/anabasis-flood-turn1.json):
+    `end` and the Floods only, so every descent crosses into the next turn."""
+    import json
+    from pathlib import Path
+
+    data = json.loads((Path(__file__).parent / "data" / "anabasis-flood-turn1.json").read_text())
+    return AnabasisGame().state_from_dict(data)
+
+
+def test_the_result_says_how_many_turns_the_tree_reached():
+    state = turn_end_position()
+    result = ISMCTSBot(iterations=400, seed=3).analyse(state)
+    assert result.most_turns >= 1
+    assert 0 < result.mean_turns <= result.most_turns
+
+
+def test_a_search_of_one_iteration_stays_in_the_turn():
+    """One iteration makes one tree step, the root's, and no field action
+    ends the turn (`end` leads to Standby 2)."""
+    result = ISMCTSBot(iterations=1, seed=3, futile_moves="search").analyse(turn_end_position())
+    assert (result.mean_turns, result.most_turns) == (0.0, 0)

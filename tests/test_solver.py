@@ -80,6 +80,24 @@ def test_solver_agrees_with_brute_force_in_one_world(game_name):
 
 
 @pytest.mark.parametrize("game_name", GAMES)
+def test_horizon_loses_gives_the_exact_chance_of_winning_within_the_turn(game_name):
+    """With `horizon_loses`, a position past the turn scores 0 (brute force
+    with a zero evaluation) and every value is exact."""
+    for state in small_positions(game_name):
+        seat = state.current_player
+        world = state.resample(seat, random.Random(5))
+        result = solve(
+            state, seat, worlds=1, budget=SMALL, draw=lambda *_: (world, 1.0), horizon_loses=True
+        )
+        for value in result.moves:
+            backend = world.backend.clone()
+            backend.apply(value.move.code)
+            expected = brute_force(backend, seat, state.backend.turn(), lambda *_: 0.0)
+            assert value.win == pytest.approx(expected, abs=1e-9)
+            assert value.exact
+
+
+@pytest.mark.parametrize("game_name", GAMES)
 def test_values_are_probabilities_best_first(game_name):
     for state in small_positions(game_name):
         result = solve(state, state.current_player, worlds=3, budget=SMALL)

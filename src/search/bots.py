@@ -95,6 +95,10 @@ class SearchResult:
     notes: list[str] = field(default_factory=list)
     #: the exact solver proved the best move best in every world (`root_solver`)
     proven: bool = False
+    #: how deep the tree reached in turns: the mean and the most turns a
+    #: descent's last tree step lay past the root's turn (0: the root's turn)
+    mean_turns: float = 0.0
+    most_turns: int = 0
 
     @property
     def best(self) -> MoveStat:
@@ -371,6 +375,8 @@ class SearchBot(Bot):
             len(workers),
             notes,
             proven=proven is not None,
+            mean_turns=sum(w.turn_steps for w in workers) / max(1, iterations),
+            most_turns=max(w.most_turns for w in workers),
         )
 
     @staticmethod

@@ -68,7 +68,7 @@ cdef void iterate(const XenGameApi *api, const void *tables, const char *root, c
     """One iteration: sample a world, descend, expand, play out, back up.
     At the root, only `root_allowed` moves are searched when there are any,
     and with ROOT_HALVING, `halving` chooses the root action."""
-    cdef int depth = 0, player, n, index, k, chances = 0
+    cdef int depth = 0, player, n, index, k, chances = 0, root_turn, leaf_turn
     cdef uint32_t step, first_code
     cdef double value0 = 0.0
     cdef double rets[2]
@@ -77,6 +77,7 @@ cdef void iterate(const XenGameApi *api, const void *tables, const char *root, c
     cdef ActionStat *stats
     cdef bint new_leaf, created, tries_first, probing = False
     sample_world(api, tables, root, world, p, worlds, rng)
+    root_turn = leaf_turn = api.turn(tables, world)
     while True:
         player = api.current_player(tables, world)
         if player == XEN_TERMINAL:
@@ -124,6 +125,7 @@ cdef void iterate(const XenGameApi *api, const void *tables, const char *root, c
                 path[depth].index = FIRST_TRY
                 depth += 1
                 api.apply(tables, world, <XenCode>first_code)
+                leaf_turn = api.turn(tables, world)
                 if p.transpositions:
                     probing = True
                     continue
@@ -167,6 +169,7 @@ cdef void iterate(const XenGameApi *api, const void *tables, const char *root, c
         depth += 1
         chances = 0
         api.apply(tables, world, legal[index])
+        leaf_turn = api.turn(tables, world)
         if p.solver and node.expanded != FUSED_NODE:
             note_proof(api, tables, world, node, stats, n, index, local, depth == 1)
         if new_leaf:
@@ -178,6 +181,9 @@ cdef void iterate(const XenGameApi *api, const void *tables, const char *root, c
             value0 = playout(api, tables, world, p, rng)
             break
     local.path_steps += depth
+    local.turn_steps += <uint64_t>(leaf_turn - root_turn)
+    if leaf_turn - root_turn > local.most_turns:
+        local.most_turns = leaf_turn - root_turn
     if tree.shared:
         back_up_shared(tree, path, depth, value0, p)
     else:

@@ -91,6 +91,8 @@ cdef struct Local:
     # block of arena it allocates from (local_alloc)
     uint64_t transpositions    # new actions whose target was already a node (descended into)
     uint64_t path_steps        # tree steps of all iterations (the mean depth of a descent)
+    uint64_t turn_steps        # turns the tree part of all iterations moved on (the mean in turns)
+    int most_turns             # the most turns one descent's tree part moved on
     uint64_t proofs            # actions proven a win or a loss (the solver option)
     bint root_proven           # a root action is a proven win: the search may stop
     char *block_next

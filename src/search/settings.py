@@ -74,8 +74,8 @@ TREE_OPTIONS = (
 #: how the move to play is chosen among root moves equal in visits and value:
 #: the first in code order (which puts `end` first), or one at random
 TIE_RULES = ("first", "random")
-#: the root moves the game names futile (GamePlugin.futile_moves: a card
-#: spent for nothing): searched as any other ("search"), or left out of the
+#: the root moves the game names futile (GamePlugin.futile_moves: AP or a
+#: card spent for nothing): searched as any other ("search"), or left out of the
 #: root unless every legal move is one ("skip")
 FUTILE_RULES = ("search", "skip")
 #: `v1` is the search as it was before the tree options (issue 11): UCB1 on
@@ -314,11 +314,11 @@ class SearchSettings:
     # it proves best in every world is played without searching
     # (docs/search.md, "The solver at the root")
     root_solver: bool = False
-    # the root moves the game names futile (a card spent for nothing,
-    # GamePlugin.futile_moves): searched as any other, or left out of the
-    # root unless every legal move is one ("skip": not the default, it did
-    # not measure stronger; ISMCTS only; docs/search.md, "Settings")
-    futile_moves: str = "search"
+    # the root moves the game names futile (never better than a move still
+    # searched, by the rules: GamePlugin.futile_moves): left out of the root
+    # unless every legal move is one ("skip", issue 64), or searched as any
+    # other (ISMCTS only; docs/search.md, "Futile moves")
+    futile_moves: str = "skip"
     # the move played: the most visited, or with a temperature a weighted draw
     temperature: float = 0.0
     # the playouts: their length, uniformly random actions instead of the

@@ -198,8 +198,11 @@ class WorldSolver:
         last_turn: int,
         spending: _Spending,
         public_only: bool = False,
+        horizon_loses: bool = False,
     ):
         self.world = world
+        #: a position past the horizon counts as not won, exactly (`solve`)
+        self.horizon_loses = horizon_loses
         #: stop (HiddenMet) at the first position whose value may differ between worlds
         self.public_only = public_only
         self.seat = seat
@@ -222,6 +225,8 @@ class WorldSolver:
         if backend.is_terminal():
             return win_from_returns(backend.returns(), self.seat), True
         if backend.turn() > self.last_turn:
+            if self.horizon_loses:
+                return 0.0, True
             return self.evaluate(backend, self.seat), False
         key = backend.hash()
         known = self.table.get(key)
@@ -320,13 +325,17 @@ def solve(
     seed: int = 0,
     draw: WorldDraw = draw_uniform_world,
     public_only: bool = False,
+    horizon_loses: bool = False,
 ) -> SolveResult:
     """Each legal move's win probability for `seat` (to move in `state`)
     over the rest of the turn, or through the opponent's next turn with
     `through_reply`; from `seat`'s information only (`draw` draws the worlds).
     With `public_only`, only values that hold in every world are wanted: the
     solve stops at the first opponent decision or hidden chance outcome and
-    then reports every move unsolved, `hidden_matters` set."""
+    then reports every move unsolved, `hidden_matters` set. With
+    `horizon_loses`, a position past the horizon counts as not won instead of
+    the evaluation's estimate: each value is then, exactly, the probability
+    of winning the game within the horizon."""
     check_position(state, seat)
     if not 1 <= worlds <= MAX_WORLDS:
         raise XenophonError(f"worlds must be 1 to {MAX_WORLDS}")
@@ -336,7 +345,7 @@ def solve(
     moves = state.legal_moves()
     drawn = world_states(state, seat, draw, seed)
     first, weight = next(drawn)
-    solvers = [(WorldSolver(first, seat, last_turn, spending, public_only), weight)]
+    solvers = [(WorldSolver(first, seat, last_turn, spending, public_only, horizon_loses), weight)]
     values: dict[int, list[tuple[float, bool]]] = {move.code: [] for move in moves}
     try:
         exhausted = _solve_moves(moves, solvers, values, spending)
@@ -347,7 +356,7 @@ def solve(
     if hidden_matters and worlds > 1 and not public_only:
         solved = [move for move in moves if values[move.code]]
         solvers += [
-            (WorldSolver(world, seat, last_turn, spending), weight)
+            (WorldSolver(world, seat, last_turn, spending, horizon_loses=horizon_loses), weight)
             for world, weight in (next(drawn) for _ in range(worlds - 1))
         ]
         exhausted = _solve_moves(solved, solvers[1:], values, spending) or exhausted

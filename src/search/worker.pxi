@@ -126,6 +126,8 @@ cdef class Worker:
             self.params.root_salt = 0
         self.local.transpositions = 0
         self.local.path_steps = 0
+        self.local.turn_steps = 0
+        self.local.most_turns = 0
         self.local.proofs = 0
         self.local.root_proven = False
         self.local.block_next = NULL
@@ -222,6 +224,18 @@ cdef class Worker:
         """Tree steps (a node and its action) of all the iterations so far:
         divided by the iterations, the mean depth a descent reaches."""
         return self.local.path_steps
+
+    @property
+    def turn_steps(self):
+        """Turns the tree part of all the iterations so far moved on from the
+        root's (the game's turn counter at each descent's last tree step):
+        divided by the iterations, the mean depth a descent reaches in turns."""
+        return self.local.turn_steps
+
+    @property
+    def most_turns(self):
+        """The most turns one descent's tree part moved on from the root's."""
+        return self.local.most_turns
 
     @property
     def tree_full(self):

@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from xenophon.kernel.game import State
+from xenophon.kernel.history import step_code
 from xenophon.search.inference import MODELS, infer_worlds
 
 SAMPLERS = ("uniform", "policy")
@@ -57,17 +58,6 @@ class Worlds:
     window_steps: int = 0
 
 
-def _step_code(backend, after: bytes) -> int:
-    """The code that leads from the backend's state to the state `after` (the
-    lowest such: two codes with the same result are the same step)."""
-    for code in backend.legal_actions():
-        trial = backend.clone()
-        trial.apply(code)
-        if trial.to_bytes() == after:
-            return code
-    raise AssertionError("the undo history does not replay")  # the core's undo is exact
-
-
 def observation_window(state: State, searcher: int, turns: int = WINDOW_TURNS) -> Window:
     """The searcher's observations over the position's last `turns` turns
     (the position is left as it was)."""
@@ -82,7 +72,7 @@ def observation_window(state: State, searcher: int, turns: int = WINDOW_TURNS) -
             after = backend.to_bytes()
             key_after = backend.information_set_key(searcher)
             backend.undo()
-            code = _step_code(backend, after)
+            code = step_code(backend, after)
             if backend.turn() < first_turn:
                 backend.apply(code)
                 break
