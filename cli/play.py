@@ -15,6 +15,7 @@ from xenophon.cli.common import (
     add_workers_argument,
     game_from_arguments,
     percent,
+    percents_apart,
     use_color,
     whole_number,
 )
@@ -438,11 +439,9 @@ class TerminalSession(Session):
         self.say(f"  AI's view for you ({result.iterations:,} iterations):")
         top = result.moves[:3]
         width = max(len(self.said(stat.move.text)) for stat in top) + 2
-        for stat in top:
-            self.say(
-                f"  {self.said(stat.move.text):<{width}} win {percent(stat.win_probability):>4}  "
-                f"({stat.visits} visits)"
-            )
+        wins = percents_apart([stat.win_probability for stat in top])
+        for stat, win in zip(top, wins):
+            self.say(f"  {self.said(stat.move.text):<{width}} win {win:>4}  ({stat.visits} visits)")
         values = [stat.win_probability for stat in top]
         if values != sorted(values, reverse=True):
             self.say(folded(HINT_ORDER))

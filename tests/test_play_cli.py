@@ -220,8 +220,8 @@ def test_the_game_ends_with_its_reason(passive_games):
 
 def test_each_prompt_says_what_it_asks(passive_games):
     out = passive_games["anabasis"]
-    assert "Standby 1: buy, place or set cards" in out
-    assert "Field: move, attack, ready or use an own-turn event" in out
+    assert re.search(r"Standby 1 \(\d+ AP and \d+ funds left\): buy, place or set cards", out)
+    assert re.search(r"Field \(\d+ AP and \d+ funds left\): move, attack, ready or use", out)
     hero = passive_games["hero"]
     assert "Action: deploy units" in hero and "Battle: attack with a standby unit" in hero
 

@@ -328,7 +328,9 @@ class AnabasisNarrator(Narrator):
         view = state.view(self.seat)
         phase = view["phase"]
         if phase in ASKED:
-            return f"{PHASE_NAMES[phase]}: {ASKED[phase]}."
+            me = view["players"][self.seat]
+            left = f"{me['ap']} AP and {me['funds']} funds left"
+            return f"{PHASE_NAMES[phase]} ({left}): {ASKED[phase]}."
         if phase == "response":
             attack = self.last_attack[1] if self.last_attack else "an attack"
             return (
