@@ -538,6 +538,11 @@ EFFECT_TEXT = {
     "untap": "makes the unit standby",
     "win_if_units": "you win if you then control {0} or more units that are not tokens",
 }
+#: what a card's condition asks, said under a card or once in the rules
+CONDITION_NOTE = (
+    "your field (avatar, units, tokens) must hold a card of each listed colour and as "
+    "many cards in all as the symbols and the number"
+)
 TARGET_TEXT = {
     "none": "",
     "unit": "a unit",
@@ -575,7 +580,9 @@ class HeroCards:
         except KeyError:
             raise KeyError(f"no card, avatar or slot '{shown(word)}'") from None
 
-    def stats(self, card: Any) -> list[str]:
+    def stats(self, card: Any, with_note: bool = True) -> list[str]:
+        """A card's lines; `with_note`: with what a condition means (the
+        rules say it once for all the cards)."""
         condition = card.condition.text or "none"
         head = (
             f"{card.name} ({FACTION_NAMES[card.faction]} {card.kind}, cost {card.cost}, "
@@ -597,12 +604,8 @@ class HeroCards:
         if card.effects:
             when = "when deployed, " if card.trigger == "on_deploy" else ""
             lines.append(f"  {when}{effects_text(card.effects, card.target)}")
-        if card.condition.total:
-            lines.append(
-                "  condition: your field (avatar, units, tokens) must hold a card of "
-                "each listed colour and as many cards in all as the symbols and the "
-                "number"
-            )
+        if card.condition.total and with_note:
+            lines.append(f"  condition: {CONDITION_NOTE}")
         return lines
 
     def avatar(self, avatar: Any) -> list[str]:
