@@ -4,6 +4,7 @@ by the name the seat reads on its board (a Hero unit's letter, an Anabasis
 square)."""
 
 import random
+import re
 from collections import Counter
 
 import pytest
@@ -201,6 +202,16 @@ def eager_move(state, rng):
 EVENT_WORDS_FIRST = {name.split()[0] for name in anabasis_events()}
 
 
+#: what an event's line says it did, where no square shows it
+OUTCOME_WORDS = {
+    "evasion": "the attack is cancelled",
+    "ambush": "strikes the attacker first",
+    "fortify": "deals no damage",
+    "forced_march": " AP (",
+    "windfall": " funds (",
+}
+
+
 def test_every_anabasis_event_names_its_card_and_each_square_it_touched():
     wanted, seen = anabasis_events(), set()
     for seed in range(40):
@@ -229,8 +240,15 @@ def test_every_anabasis_event_names_its_card_and_each_square_it_touched():
             if after["phase"] != "nullify":  # the event has taken effect (or been cancelled)
                 naming = [line for line in told if card in line]
                 assert naming, (card, told)
-                for square in squares:
-                    assert any(square in line for line in naming), (card, square, told)
+                for square in squares:  # named with what happened to it
+                    assert any(
+                        square in line and re.search(r"damage|destroyed|ATK|moves", line)
+                        for line in naming
+                    ), (card, square, told)
+                effect = narrator.cards.by_name(card).effect
+                if effect in OUTCOME_WORDS and not any("it has no effect" in line for line in told):
+                    words = OUTCOME_WORDS[effect]
+                    assert any(words in line for line in naming), (card, words, told)
                 seen.add(card)
                 card = None
     assert seen == wanted
