@@ -207,3 +207,13 @@ def use_color(stream: Any = None) -> bool:
 
 def percent(probability: float) -> str:
     return f"{probability * 100:.0f}%"
+
+
+def percents_apart(probabilities: list[float], most: int = 2) -> list[str]:
+    """The probabilities as percentages with as many decimals as tell them
+    apart (at most `most`): 27% / 27% / 27% reads 27.4% / 27.1% / 26.9%."""
+    for digits in range(most + 1):
+        shown = [f"{p * 100:.{digits}f}%" for p in probabilities]
+        if len(set(shown)) == len(shown) or digits == most:
+            return shown
+    raise AssertionError("unreachable")  # the loop returns at digits == most

@@ -15,6 +15,7 @@ from xenophon.cli.common import (
     add_workers_argument,
     game_from_arguments,
     percent,
+    percents_apart,
     use_color,
     whole_number,
 )
@@ -71,7 +72,18 @@ def add_learn_parser(commands: Any) -> None:
     parser.add_argument(
         "--resume", metavar="RECORD", help="continue a saved guided game, with its lessons"
     )
+    add_auto_answer_argument(parser, default=True)
     parser.set_defaults(run=run_learn, elo=None, opponent=None)
+
+
+def add_auto_answer_argument(parser: Any, default: bool) -> None:
+    parser.add_argument(
+        "--auto-answer",
+        action=argparse.BooleanOptionalAction,
+        default=default,
+        help="a question with only one legal answer (a 'pass' in a window) is answered for "
+        f"you, said in one line (default {'on' if default else 'off'})",
+    )
 
 
 def unusual_options(game: Any) -> str:
@@ -147,6 +159,7 @@ def add_parser(commands: Any) -> None:
     )
     add_workers_argument(parser)
     parser.add_argument("--resume", metavar="RECORD", help="continue a saved game")
+    add_auto_answer_argument(parser, default=False)
     parser.set_defaults(run=run)
 
 
@@ -233,6 +246,7 @@ class TerminalSession(Session):
         # asks, said the first time it comes; the phases it was said for
         self.lessons: Mapping[str, str] = {}
         self.taught: set[str] = set()
+        self.auto_answer = False  # a question with one legal answer is answered for the human
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
@@ -293,7 +307,7 @@ class TerminalSession(Session):
                         self.last_question = question
                     self.moved = False
                     asked = True
-                line = read_line("your move> ")
+                line = self.only_answer() or read_line("your move> ")
                 if line is None:
                     # the end of the input on a terminal (Ctrl-D) asks to leave
                     # as quit does; from a pipe or a file, no one is left to ask
@@ -322,6 +336,18 @@ class TerminalSession(Session):
             return 1
         self.say(f"Game record saved to {path}")
         return 0
+
+    def only_answer(self) -> str | None:
+        """With auto_answer, the one legal move, said in one line as it is
+        played for the human (None: there is a choice, or auto_answer is off)."""
+        if not self.auto_answer:
+            return None
+        moves = self.state.legal_moves()
+        if len(moves) != 1:
+            return None
+        answer = self.said(moves[0].text)
+        self.say(f"your move> {answer}   (the only legal answer, played for you: --auto-answer)")
+        return answer
 
     def forfeited(self, forfeit: Forfeit) -> int:
         """The opponent program lost the game by its own fault (a crash, a
@@ -439,11 +465,9 @@ class TerminalSession(Session):
         self.say(f"  AI's view for you ({result.iterations:,} iterations):")
         top = result.moves[:3]
         width = max(len(self.said(stat.move.text)) for stat in top) + 2
-        for stat in top:
-            self.say(
-                f"  {self.said(stat.move.text):<{width}} win {percent(stat.win_probability):>4}  "
-                f"({stat.visits} visits)"
-            )
+        wins = percents_apart([stat.win_probability for stat in top])
+        for stat, win in zip(top, wins):
+            self.say(f"  {self.said(stat.move.text):<{width}} win {win:>4}  ({stat.visits} visits)")
         values = [stat.win_probability for stat in top]
         if values != sorted(values, reverse=True):
             self.say(folded(HINT_ORDER))
@@ -649,6 +673,7 @@ def play_start(
     if isinstance(bot, Opponent):
         bot.names_now = session.move_names  # the program is told the pieces' names as shown here
     session.lessons = lessons or {}
+    session.auto_answer = args.auto_answer
     if lessons and args.resume:
         # the lessons of the phases the player has already decided in were given
         session.taught = {before.view(human)["phase"] for before, *_ in start.snapshots}

@@ -20,6 +20,8 @@ from xenophon.cli.common import (
     whole_number,
 )
 from xenophon.kernel.files import check_output, check_output_folder, write_atomic
+from xenophon.kernel.game import CHANCE
+from xenophon.kernel.narration import narrator_for
 from xenophon.kernel.registry import game_options_as_text
 from xenophon.lab.jobs import Job, finished_jobs, run_jobs
 from xenophon.lab.selfplay import selfplay_jobs
@@ -181,11 +183,14 @@ def run_replay(args: argparse.Namespace) -> int:
         seat_view(record, game, seat) if args.seat is not None and record.view is None else record
     )
     names = names_before(record, game.name, before + [final], seat)  # for the boards
+    told = story(shown, before + [final], seat)  # what each line did, in the seat's words
     shown = named(shown, game)  # as a player writes the moves (pieces by the notation's names)
     for index, line in enumerate(shown.lines):
         who = "chance" if line["seat"] == "chance" else f"seat {line['seat']}"
         text = seen_text(line)
         print(f"{index + 1:>4}  {who:<7} {text}")
+        for said in told[index]:
+            print(f"{'':>14}{said}")
         if args.boards:
             after = before[index + 1] if index + 1 < len(before) else final
             print(names[index + 1].board(after, seat))
@@ -196,6 +201,19 @@ def run_replay(args: argparse.Namespace) -> int:
         winner = 0 if returns[0] > 0 else 1
         print("result: " + ("draw" if returns[0] == 0 else f"seat {winner} wins"))
     return 0
+
+
+def story(record: Any, states: list[Any], seat: int) -> list[list[str]]:
+    """Each line's narration as `seat` saw it (xenophon.kernel.narration, the
+    words of the terminal and the web): `states` are the states before each
+    line and the last after it; the record is in the engine's notation."""
+    narrator = narrator_for(states[0], seat)
+    told = []
+    for line, state, after in zip(record.lines, states, states[1:]):
+        actor = CHANCE if line["seat"] == "chance" else line["seat"]
+        text = line.get("move")
+        told.append(narrator.events(state.view(seat), after.view(seat), actor, text))
+    return told
 
 
 def seen_text(line: dict[str, Any]) -> str:

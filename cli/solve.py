@@ -25,12 +25,16 @@ from xenophon.search.solver import (
 
 #: the longest a solve may be given
 MAX_SOLVE_SECONDS = 3600.0
-NOT_SOLVED = "not solved within the budget"
+#: positions a solve may visit: none but the time bound, unless --positions says
+UNBOUNDED_POSITIONS = 10**15
+NOT_SOLVED = "not reached"
 COLUMNS = (
     "win: the seat's win probability within the horizon, its best play against "
     "the opponent's best, every chance outcome counted with its probability; "
     "exact: the end of the game decides it within the horizon; estimated: some "
-    "positions at the horizon were scored by the evaluation"
+    "positions at the horizon were scored by the evaluation; estimated at depth N: "
+    "the budget ran out before the horizon, and the positions N plies ahead were "
+    "scored by the evaluation"
 )
 
 
@@ -63,6 +67,13 @@ def add_parser(commands: Any) -> None:
         metavar="S",
         help=f"time budget (above 0, at most {MAX_SOLVE_SECONDS:g}; default {DEFAULT_SECONDS:g})",
     )
+    parser.add_argument(
+        "--positions",
+        type=whole_number(1, UNBOUNDED_POSITIONS),
+        default=UNBOUNDED_POSITIONS,
+        metavar="N",
+        help="stop after visiting N positions too (default: only the time bound)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the worlds drawn (default 0)")
     parser.add_argument("--json", action="store_true", help="JSON output")
     parser.set_defaults(run=run_solve)
@@ -71,7 +82,28 @@ def add_parser(commands: Any) -> None:
 def value_text(value: MoveValue) -> str:
     if value.win is None:
         return NOT_SOLVED
+    if value.depth is not None:
+        return f"{percent(value.win):>6}  estimated at depth {value.depth}"
     return f"{percent(value.win):>6}  {'exact' if value.exact else 'estimated'}"
+
+
+def summary_line(result: SolveResult) -> str:
+    """What the solve spent and, if it stopped early, which bound stopped it
+    and how far the moves got."""
+    spent = f"{result.nodes:,} positions, {result.table_entries:,} stored, {result.seconds:.2f} s"
+    if result.stopped_by is None:
+        return spent + "; every move solved to the horizon"
+    bound = "time bound (--seconds)" if result.stopped_by == "time" else "--positions bound"
+    estimated = [value.depth for value in result.moves if value.depth is not None]
+    unreached = sum(value.win is None for value in result.moves)
+    parts = [f"stopped by the {bound}"]
+    if estimated:
+        low, high = min(estimated), max(estimated)
+        plies = f"{low}" if low == high else f"{low}-{high}"
+        parts.append(f"{len(estimated)} of {len(result.moves)} moves estimated {plies} plies ahead")
+    if unreached:
+        parts.append(f"{unreached} not reached")
+    return f"{spent}; " + ", ".join(parts)
 
 
 def worlds_text(result: SolveResult) -> str:
@@ -91,11 +123,7 @@ def result_lines(result: SolveResult, said: Callable[[str], str]) -> list[str]:
     lines = [f"{'move':<{width}} {'win':>6}  over {horizon}"]
     lines += [f"{text:<{width}} {value_text(value)}" for text, value in zip(texts, result.moves)]
     lines.append(worlds_text(result))
-    ran_out = "; the budget ran out" if result.exhausted else ""
-    lines.append(
-        f"{result.nodes:,} positions, {result.table_entries:,} stored, "
-        f"{result.seconds:.2f} s{ran_out}"
-    )
+    lines.append(summary_line(result))
     return lines
 
 
@@ -106,6 +134,7 @@ def result_dict(result: SolveResult, said: Callable[[str], str]) -> dict[str, An
         "worlds": result.worlds,
         "hidden_matters": result.hidden_matters,
         "exhausted": result.exhausted,
+        "stopped_by": result.stopped_by,
         "nodes": result.nodes,
         "seconds": round(result.seconds, 3),
         "moves": [
@@ -113,6 +142,7 @@ def result_dict(result: SolveResult, said: Callable[[str], str]) -> dict[str, An
                 "move": said(value.move.text),
                 "win": None if value.win is None else round(value.win, 6),
                 "exact": value.exact,
+                "depth": value.depth,
             }
             for value in result.moves
         ],
@@ -127,8 +157,9 @@ def run_solve(args: argparse.Namespace) -> int:
         seat,
         through_reply=args.through_reply,
         worlds=args.worlds,
-        budget=Budget(seconds=args.seconds),
+        budget=Budget(seconds=args.seconds, nodes=args.positions),
         seed=args.seed,
+        estimate=True,
     )
 
     def said(text: str) -> str:

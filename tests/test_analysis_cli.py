@@ -575,3 +575,13 @@ def test_analyse_help_says_where_last_and_step_go():
     helped = " ".join(xenophon("analyse", "--help").stdout.split())
     assert "--last the end of the record" in helped
     assert "the seat's Nth decision with a choice" in helped
+
+
+def test_replay_tells_what_each_move_did_as_the_terminal_does(random_games):
+    """`replay` prints the narrator's lines under each move (issue 66 item 1):
+    a Hero unit's letter as it enters, an Anabasis purchase."""
+    hero = xenophon("replay", random_games["hero", SEEDS[0]])
+    assert hero.returncode == 0, hero.stderr
+    assert re.search(r"^ {14}your \S.* \([a-z]\) enters the (front|back) row$", hero.stdout, re.M)
+    anabasis = xenophon("replay", random_games["anabasis", SEEDS[0]])
+    assert re.search(r"^ {14}you bought .* for \d+ funds", anabasis.stdout, re.M)

@@ -172,3 +172,26 @@ def test_constrained_distribution_has_the_mean_and_beats_its_neighbours():
                 moved[i + 1] -= 2 * step
                 moved[i + 2] += step
                 assert sum(f * math.log(q) for f, q in zip(frequencies, moved)) <= best + 1e-12
+
+
+def test_the_report_is_a_short_table_and_a_one_sided_result_is_said_in_words():
+    """Issue 66 item 6: one row each for the score, the pentanomial, the Elo
+    within a deal and the verdict; 6-0 says the Elo cannot be bounded
+    rather than printing -1600 [-1600, -1600]."""
+    report = MatchReport("anabasis", "a", "b")
+    for seed, points in enumerate([2, 1, 1, 0, 2, 2, 1]):
+        for line in games_of_deal(seed, points):
+            report.add(GameRecord(**line))
+    lines = report.text().splitlines()
+    assert lines[0] == "a vs b (anabasis): 14 games"
+    labels = [line.split()[0] for line in lines[1:]]
+    assert labels[:3] == ["score", "deals", "strength"] and labels[-1] == "verdict"
+    assert all(len(line) <= 160 for line in lines)
+    swept = MatchReport("anabasis", "a", "b")
+    for seed in range(3):
+        for line in games_of_deal(seed, 0):
+            swept.add(GameRecord(**line))
+    text = swept.text()
+    assert "0-6: too few games to bound the Elo" in text
+    assert "-1600" not in text and "[0.0%, 0.0%]" not in text
+    assert "b won every game" in text

@@ -20,7 +20,7 @@ import pytest
 from conftest import GAME_NAMES, run_cli
 from xenophon.cli.lineedit import clean
 from xenophon.hero.cards import load_card_set, prebuilt_decks
-from xenophon.kernel.registry import game_from_spec
+from xenophon.kernel.registry import game_from_spec, make_game
 from xenophon.play.levels import LEVELS, LevelBot, bot_for_level, ladder_elos, softmax_choice
 from xenophon.play.session import new_game, play_through
 from xenophon.search.bots import MoveStat, SearchResult
@@ -209,8 +209,8 @@ def test_the_game_ends_with_its_reason(passive_games):
 
 def test_each_prompt_says_what_it_asks(passive_games):
     out = passive_games["anabasis"]
-    assert "Standby 1: buy, place or set cards" in out
-    assert "Field: move, attack, ready or use an own-turn event" in out
+    assert re.search(r"Standby 1 \(\d+ AP and \d+ funds left\): buy, place or set cards", out)
+    assert re.search(r"Field \(\d+ AP and \d+ funds left\): move, attack, ready or use", out)
     hero = passive_games["hero"]
     assert "Action: deploy units" in hero and "Battle: attack with a standby unit" in hero
 
@@ -1023,3 +1023,53 @@ def test_a_resumed_guided_game_goes_on_with_the_lessons_not_yet_given(tmp_path, 
         refused = run_cli("learn", *args, home=tmp_path)
         assert refused.returncode == 2 and refused.stderr.count("\n") == 1
         assert said in refused.stderr
+
+
+def one_answer_position():
+    """A position of a random Anabasis game where the player to move has
+    exactly one legal move."""
+    for seed in range(50):
+        state = make_game("anabasis", seed=seed).new_initial_state()
+        rng = random.Random(seed)
+        for _ in range(600):
+            if state.is_terminal():
+                break
+            if state.is_chance():
+                state.apply(state.sample_chance(rng))
+                continue
+            if len(state.legal_moves()) == 1:
+                return state
+            state.apply(rng.choice(state.legal_moves()))
+    raise AssertionError("no position with one legal move")
+
+
+def test_a_question_with_one_answer_answers_itself_when_asked_to():
+    """Issue 66 item 4: with --auto-answer (on by default in `learn`, off in
+    `play`), a question whose only legal answer is, say, 'pass' is answered
+    for the player and said in one line; with a choice, or without the
+    option, the player is asked."""
+    from types import SimpleNamespace
+
+    from xenophon.cli.play import TerminalSession
+
+    said = []
+    state = one_answer_position()
+    session = SimpleNamespace(auto_answer=True, state=state, said=str, say=said.append)
+    only = state.legal_moves()[0].text
+    assert TerminalSession.only_answer(session) == only
+    assert said == [f"your move> {only}   (the only legal answer, played for you: --auto-answer)"]
+    session.auto_answer = False
+    assert TerminalSession.only_answer(session) is None
+    state.apply(state.legal_moves()[0])
+    while state.is_chance() or len(state.legal_moves()) == 1:
+        state.apply(
+            state.sample_chance(random.Random(0)) if state.is_chance() else state.legal_moves()[0]
+        )
+    session = SimpleNamespace(auto_answer=True, state=state, said=str, say=said.append)
+    assert TerminalSession.only_answer(session) is None
+
+
+@pytest.mark.parametrize("command, default", [("learn", "on"), ("play", "off")])
+def test_the_auto_answer_option_is_on_in_learn_and_off_in_play(tmp_path, command, default):
+    helped = xenophon(command, "--help", home=tmp_path).stdout
+    assert "--auto-answer" in helped and f"(default {default})" in " ".join(helped.split())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 
@@ -159,7 +160,7 @@ def test_solve_command(tmp_path, capsys):
     short = tmp_path / "short.jsonl"
     short.write_text("\n".join(lines[:-3]) + "\n")
     capsys.readouterr()
-    assert main(["solve", str(short), "--as", "0", "--json", "--seconds", "5"]) == 0
+    assert main(["solve", str(short), "--as", "0", "--json", "--seconds", "1"]) == 0
     answer = json.loads(capsys.readouterr().out)
     assert answer["seat"] == 0 and answer["moves"]
     assert all(m["win"] is None or 0 <= m["win"] <= 1 for m in answer["moves"])
@@ -181,3 +182,63 @@ def test_solve_command_bad_input_is_one_line(arguments, message, capsys, tmp_pat
     assert code == 2
     error = capsys.readouterr().err
     assert message in error and error.count("\n") == 1
+
+
+@pytest.mark.parametrize("game_name", GAMES)
+def test_deepening_ends_at_the_plain_solve_where_the_budget_reaches_the_horizon(game_name):
+    """solve(estimate=True) deepens a ply at a time: a move it takes to the
+    horizon has the plain solve's value, marked with no depth."""
+    for state in small_positions(game_name, count=2):
+        seat = state.current_player
+        plain = solve(state, seat, worlds=1, budget=SMALL)
+        deep = solve(
+            state, seat, worlds=1, budget=Budget(seconds=600, nodes=400_000), estimate=True
+        )
+        assert deep.stopped_by is None
+        assert {(v.move.text, v.exact, v.depth) for v in deep.moves} == {
+            (v.move.text, v.exact, None) for v in plain.moves
+        }
+        for value in deep.moves:
+            assert value.win == pytest.approx(plain.value_of(value.move.text).win, abs=1e-9)
+
+
+@pytest.mark.parametrize("game_name", GAMES)
+def test_an_ordinary_decision_has_every_move_valued_and_says_which_bound_stopped(game_name):
+    """Issue 66 item 3: where the budget ends before the horizon (here the
+    positions bound, as --positions sets it), every move is valued as far as
+    it got, marked with the depth reached, and the bound is named."""
+    state = next(
+        s
+        for s in decisions(game_name, seed=3)
+        if s.backend.turn() == 2 and len(s.legal_actions()) > 3
+    )
+    result = solve(
+        state, state.current_player, budget=Budget(seconds=600, nodes=3000), estimate=True
+    )
+    assert result.stopped_by == "positions" and result.exhausted
+    assert all(value.win is not None and 0 <= value.win <= 1 for value in result.moves)
+    assert any(value.depth is not None for value in result.moves)
+    assert all(value.depth is None or value.depth >= 1 for value in result.moves)
+
+
+def test_solve_command_answers_within_its_seconds_with_each_move_valued(tmp_path, capsys):
+    record = tmp_path / "game.jsonl"
+    assert (
+        main(["selfplay", "hero", "--bots", "random;random", "--seed", "3", "--out", str(tmp_path)])
+        == 0
+    )
+    record = next(tmp_path.glob("*.jsonl"))
+    capsys.readouterr()
+    assert main(["solve", str(record), "--as", "0", "--turn", "3", "--seconds", "0.5"]) == 0
+    out = capsys.readouterr().out
+    assert "not solved" not in out and "not reached" not in out
+    assert re.search(
+        r"stopped by the time bound \(--seconds\)|every move solved to the horizon", out
+    )
+    assert (
+        main(["solve", str(record), "--as", "0", "--turn", "3", "--positions", "500", "--json"])
+        == 0
+    )
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["stopped_by"] == "positions"
+    assert all(move["win"] is not None for move in answer["moves"])

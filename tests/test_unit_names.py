@@ -195,8 +195,9 @@ def test_the_terminal_names_units_by_letters_in_an_older_record(tmp_path):
         env=env,
     ).stdout
     board = out.split("your move>")[0]
-    assert "    b      Goblin Raider" in board and "    d      Flame Lancer" in board
-    assert "    op.e   Great Bear" in board and "B1 " not in board
+    cells = cell_names(board)  # the board's rows: each unit's letter over its card
+    assert cells["b"] == "Goblin Raider" and cells["d"] == "Flame Lancer"
+    assert cells["op.e"] == "Great Bear" and "B1 " not in board
     # b moved: it cannot move again this turn, and the Flame Lancer was not moved in its stead
     assert "'move b' is not legal now: Goblin Raider cannot change row" in out
     assert "move d" in out.split("your move> moves")[1] and "move B" not in out
@@ -327,3 +328,16 @@ def test_a_malformed_move_is_explained_with_letters(typed, example):
     assert example in str(refused.value)
     said = str(refused.value).replace("its place, F1-F5 or B1-B5 (op.F1-op.B5)", "")
     assert not re.search(r"\b(op\.)?[FB][1-5]\b|SLOT|slot", said), refused.value
+
+
+def cell_names(board):
+    """{letter: card} of a Hero board drawn as rows (xenophon.hero.render):
+    each cell's first line starts with the letter, its second is the card."""
+    lines = board.splitlines()
+    found = {}
+    for top, below in zip(lines, lines[1:]):
+        for start in range(0, len(top), 16):
+            words = top[start : start + 15].split()
+            if len(words) == 2 and "/" in words[1]:
+                found[words[0]] = below[start : start + 15].strip()
+    return found

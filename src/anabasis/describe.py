@@ -43,6 +43,17 @@ CHANCE_WORDS = {
 }
 
 
+#: what an event does to the battle under way, which no square shows
+EVENT_WORDS = {
+    "evasion": [
+        "the attack is cancelled (no strike, no counter-strike); {target} may move, "
+        "free, to an empty square of its pattern"
+    ],
+    "ambush": ["{target} strikes the attacker first; no counter-strike follows"],
+    "fortify": ["the attack on {target} is not rolled and deals no damage"],
+}
+
+
 class AnabasisNarrator(Narrator):
     folded_kinds = frozenset({"deal", "reveal", "draw", "field"})
     card_forms = "card SQUARE: what stands there; card N: your event slot N"
@@ -84,9 +95,16 @@ class AnabasisNarrator(Narrator):
             lines += self._action_lines(before, after, actor, text)
         elif actor != CHANCE:
             lines += self._hidden_action_lines(before, after, actor)
-        lines += self._grid_lines(before["grid"], after["grid"], text)
-        lines += self._castle_lines(before, after)
-        lines += self._slot_lines(before, after, text)
+        grid = self._grid_lines(before["grid"], after["grid"], text)
+        castles = self._castle_lines(before, after)
+        activations = self._slot_lines(before, after, text, grid + castles)
+        if any(" activated " in line for line in activations):
+            lines += activations
+        elif before["phase"] == "nullify" and self.last_activation:
+            lines.append(self.resolved(before, after, grid + castles))
+            lines += activations
+        else:
+            lines += grid + castles + activations
         if after["field"] and (
             not before["field"] or after["field"]["active"] != before["field"]["active"]
         ):
@@ -202,6 +220,38 @@ class AnabasisNarrator(Narrator):
             self.ambush = False
         return [f"{self.whose(cancelled[0])} {cancelled[1]} is cancelled: it has no effect"]
 
+    def resolved(self, before: dict, after: dict, outcome: list[str]) -> str:
+        """The line of an event that takes effect as its Nullify window
+        closes unanswered: the event, then what it did."""
+        player, name = self.last_activation  # type: ignore[misc]
+        done = self.event_outcome(player, name, before, after) + outcome
+        if not done and self.cards.by_name(name).effect == "flood":
+            done = ["no character stood on that rank"]
+        return f"{self.whose(player)} {name} takes effect" + (
+            f": {'; '.join(done)}" if done else ""
+        )
+
+    def event_outcome(self, player: int, name: str, before: dict, after: dict) -> list[str]:
+        """What an event does that the board's and castles' lines do not say."""
+        effect = self.cards.by_name(name).effect
+        mine, theirs = before["players"][player], after["players"][player]
+        gains = {
+            "forced_march": ("AP", "ap"),
+            "windfall": ("funds", "funds"),
+        }
+        if effect in gains:
+            word, key = gains[effect]
+            return [f"{self.who(player)} gain {theirs[key] - mine[key]} {word} ({theirs[key]} now)"]
+        attacked = self._attacked()
+        return [text.format(target=attacked) for text in EVENT_WORDS.get(effect, [])]
+
+    def _attacked(self) -> str:
+        """The battle's target as the last attack named it."""
+        if self.last_attack is None:
+            return "the target"
+        target = self.last_attack[1].split()[1].partition("x")[2]
+        return f"the target on {target}"
+
     def _castle_lines(self, before: dict, after: dict) -> list[str]:
         lines = []
         for player in (0, 1):
@@ -213,7 +263,12 @@ class AnabasisNarrator(Narrator):
                 )
         return lines
 
-    def _slot_lines(self, before: dict, after: dict, text: str | None) -> list[str]:
+    def _slot_lines(
+        self, before: dict, after: dict, text: str | None, outcome: list[str]
+    ) -> list[str]:
+        """Events set and activated; an activation's line says what it did:
+        its `outcome` (the step's lines on the board and the castles) and
+        what the board does not show."""
         lines = []
         # an activation's target, as its move names it ('event 3 rank 6': rank 6)
         words = text.split() if text else []
@@ -223,10 +278,13 @@ class AnabasisNarrator(Narrator):
             for number, (old, new) in enumerate(pairs, start=1):
                 if old is not None and new is not None and not old["face_up"] and new["face_up"]:
                     said = target if words[1:2] == [str(number)] else ""
+                    done = self.activated(player, new["card"])
+                    if after["phase"] != "nullify":  # else it takes effect as the window closes
+                        done += self.event_outcome(player, new["card"], before, after) + outcome
                     lines.append(
                         f"{self.who(player)} activated {new['card']}{said} (slot {number})"
+                        + (f": {'; '.join(done)}" if done else "")
                     )
-                    lines += self.activated(player, new["card"])
                 elif (
                     old is None
                     and new is not None
@@ -270,7 +328,9 @@ class AnabasisNarrator(Narrator):
         view = state.view(self.seat)
         phase = view["phase"]
         if phase in ASKED:
-            return f"{PHASE_NAMES[phase]}: {ASKED[phase]}."
+            me = view["players"][self.seat]
+            left = f"{me['ap']} AP and {me['funds']} funds left"
+            return f"{PHASE_NAMES[phase]} ({left}): {ASKED[phase]}."
         if phase == "response":
             attack = self.last_attack[1] if self.last_attack else "an attack"
             return (

@@ -20,6 +20,15 @@ BOARD = [
     "(ranks 1-2 for seat 0, 5-6 for seat 1). The castles stand on d1 and d6.",
     "Each card has HP; a character also has ATK, HIT and CRIT percentages and a move "
     "and an attack pattern (`card NAME` draws them).",
+    "The market, shared by both players: the characters lie in three face-down piles "
+    "by cost, A (3 or less), B (4 to 6) and C (7 or more), the top card of each face "
+    "up; the events and territories lie in one face-down pile whose top 5 cards are "
+    "laid face up, the row. Only face-up cards are bought; a bought card is replaced "
+    "from the top of its own pile (an empty pile leaves its place empty).",
+    "Ready and exhausted: a character is ready when placed and again at each of your "
+    "Standby 1. Attacking exhausts it (even when the attack is evaded); an exhausted "
+    "character neither moves nor attacks until your next Standby 1, unless you 'ready' "
+    "it for 1 AP.",
 ]
 TURN = [
     "1. Standby 1: your characters heal and become ready; AP is set to 3 plus your "

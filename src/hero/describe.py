@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import dataclass
+from string import ascii_lowercase
 from typing import Any
 
 from xenophon.hero.cards import FACTION_NAMES
@@ -55,6 +57,100 @@ ASKED = {
     "battle": "attack with a standby unit ('attack F1 > op.F2' or 'attack F1 > avatar'), "
     "use a fast operation, or 'end' your turn",
 }
+
+
+@dataclass(frozen=True)
+class Cause:
+    """What a step's effect comes from: `source` in words ('your Fireball'),
+    its `actor`, its effects and the unit it targets, (owner, letter)."""
+
+    source: str
+    actor: int
+    effects: Any
+    target: tuple[int, str] | None
+
+
+@dataclass(frozen=True)
+class UnitFate:
+    """One unit's change in a step: its owner and letter, the unit before
+    and after (None: not on the field), its rows and slot as the owner names
+    it (after the step, or before it when it left) and whether it left for
+    the hand."""
+
+    owner: int
+    letter: str
+    old: dict | None
+    new: dict | None
+    old_row: int | None
+    new_row: int | None
+    slot: str
+    to_hand: bool = False
+
+    @property
+    def key(self) -> tuple[int, str]:
+        return (self.owner, self.letter)
+
+
+def _placed(view: dict, names: UnitNames, owner: int) -> dict[str, tuple[int, int, dict]]:
+    """{letter: (row, index, unit)} of `owner`'s units."""
+    return {
+        names.name(owner, row, index): (row, index, unit)
+        for row in (0, 1)
+        for index, unit in enumerate(view["players"][owner][ROWS[row]])
+    }
+
+
+def unit_fates(before: dict, after: dict, old: UnitNames, new: UnitNames) -> list[UnitFate]:
+    """The units a step changed, moved, brought or took away (their letters
+    followed by xenophon.hero.names), each owner's in letter order."""
+    fates = []
+    for owner in (0, 1):
+        was, now = _placed(before, old, owner), _placed(after, new, owner)
+        old_info, new_info = before["players"][owner], after["players"][owner]
+        back = gained(old_info.get("known"), new_info.get("known")) + gained(
+            old_info.get("hand"), new_info.get("hand")
+        )
+        for letter in sorted(set(was) | set(now)):
+            row0, index0, unit0 = was.get(letter, (None, None, None))
+            row1, index1, unit1 = now.get(letter, (None, None, None))
+            if unit1 is not None and unit0 is not None:
+                if row0 == row1 and all(unit0[k] == unit1[k] for k in WATCHED):
+                    continue
+            at = (row1, index1) if unit1 is not None else (row0, index0)
+            to_hand = unit1 is None and unit0 is not None and back[unit0["card"]] > 0
+            if to_hand:
+                back[unit0["card"]] -= 1  # type: ignore[index]  # unit0 is a unit when to_hand
+            slot = slot_name(at[0] * ROW_SIZE + at[1])  # type: ignore[operator]
+            fates.append(UnitFate(owner, letter, unit0, unit1, row0, row1, slot, to_hand))
+    return fates
+
+
+#: what a unit's change is told by (the rest, such as whether it may move, is shown on the board)
+WATCHED = ("card", "power", "attack", "damage", "used")
+
+
+def player_healed_by_ability(
+    before: dict, after: dict, player: int, fates: list[UnitFate], cards: Any
+) -> bool:
+    """Whether `player`'s avatar gained HP in a step that destroyed an enemy
+    unit, with an ability that heals it then (Night Queen's)."""
+    avatar = cards.avatar_by_name(after["players"][player]["avatar"])
+    return (
+        avatar.ability.kind == "on_enemy_destroyed"
+        and after["players"][player]["hp"] > before["players"][player]["hp"]
+        and any(f.owner != player and f.new is None and not f.to_hand for f in fates)
+    )
+
+
+def pump_text(args: Any) -> str:
+    """'+1000 power and +1 attack' ('+500 power': a part of 0 is not said)."""
+    parts = [f"+{n} {word}" for n, word in zip(args, ("power", "attack")) if n]
+    return " and ".join(parts) or "nothing"
+
+
+def letter_age(letter: str, next_letter: int) -> int:
+    """How many letters ago `letter` was given, when `next_letter` is next."""
+    return (next_letter - 1 - ascii_lowercase.index(letter)) % len(ascii_lowercase)
 
 
 class HeroNarrator(Narrator):
@@ -112,17 +208,186 @@ class HeroNarrator(Narrator):
         if actor != CHANCE and text and text.startswith("guard "):
             # named as it stood before the guard (it may not survive it)
             lines.append(self._guard_line(before, actor, text.split()[1]))
+        old_names = self.names.covering(before)
         self.history.append(self.names.after(before, after, mover, text))
         if actor != CHANCE and text and text.startswith("attack"):
             lines.append(self._attack_line(after, actor))
+        fates = every = unit_fates(before, after, old_names, self.names)
+        cause = self._cause(before, after, old_names, mover, text)
+        entering = [fate for fate in fates if fate.old is None]
+        ended = before["turn"] != after["turn"]
+        for fate in entering:
+            lines += self._fate_lines(fate, before, after, mover, text, ended)
+        fates = [fate for fate in fates if fate.old is not None]
+        if cause is not None:
+            lines.append(self._effect_line(cause, fates))
+            fates = [fate for fate in fates if fate.key != cause.target]
+        for fate in fates:
+            lines += self._fate_lines(fate, before, after, mover, text, ended)
         for player in (0, 1):
-            lines += self._field_lines(
-                before["players"][player],
-                after["players"][player],
-                player,
-                text if actor == player else None,
-            )
             lines += self._hp_lines(before["players"][player], after["players"][player], player)
+            if player_healed_by_ability(before, after, player, every, self.cards):
+                lines[-1] += " by its ability (an enemy unit was destroyed)"
+        return lines
+
+    def _cause(
+        self, before: dict, after: dict, names: UnitNames, actor: int | None, text: str | None
+    ) -> Cause | None:
+        """The card or ability whose effect this step resolves, with the unit
+        it targets (None: the step resolves no effect)."""
+        if actor is None or not text:
+            return None
+        words = text.split()
+        target = None
+        if " on " in text:
+            head, _, ref = text.rpartition(" on ")
+            words, target = head.split(), self._target_key(names, actor, ref)
+        kind = words[0]
+        if kind == "play":
+            card = self.cards.by_name(" ".join(words[1:]))
+            return Cause(f"{self.whose(actor)} {card.name}", actor, card.effects, target)
+        if kind == "ability":
+            avatar = self.cards.avatar_by_name(before["players"][actor]["avatar"])
+            source = f"{self.whose(actor)} avatar {avatar.name}'s ability"
+            return Cause(source, actor, avatar.ability.effects, target)
+        if kind == "target":
+            pending = before.get("pending") or {}
+            card = self.cards.by_name(pending.get("source", ""))
+            unit = self._newest(names, before, actor, card.name)
+            source = f"{self.whose(actor)} {card.name}" + (f" ({unit})" if unit else "")
+            return Cause(source, actor, card.effects, self._target_key(names, actor, words[1]))
+        if kind == "deploy":
+            card = self.cards.by_name(" ".join(words[1:-1]))
+            if card.effects and card.target == "none":
+                unit = self._newest(self.names, after, actor, card.name)
+                source = f"{self.whose(actor)} {card.name}" + (f" ({unit})" if unit else "")
+                return Cause(source, actor, card.effects, None)
+        return None
+
+    def _target_key(self, names: UnitNames, actor: int, ref: str) -> tuple[int, str] | None:
+        """(owner, letter) of the unit `actor` names `ref` (a slot from its side)."""
+        owner = 1 - actor if ref.startswith("op.") else actor
+        letter = names.at_slot(owner, ref.removeprefix("op."))
+        return (owner, letter) if letter else None
+
+    def _newest(self, names: UnitNames, view: dict, owner: int, card: str) -> str | None:
+        """The label of `owner`'s unit of `card` that entered last (a deploy
+        waiting for its effect's target)."""
+        found = [
+            (letter_age(letter, names.next_letter[owner]), row, index)
+            for row, units in enumerate(view["players"][owner][r] for r in ROWS)
+            for index, unit in enumerate(units)
+            if unit["card"] == card
+            for letter in [names.name(owner, row, index)]
+        ]
+        if not found:
+            return None
+        _, row, index = min(found)
+        return self._label(owner, slot_name(row * ROW_SIZE + index), names)
+
+    def _effect_line(self, cause: Cause, fates: list[UnitFate]) -> str:
+        """'the opponent's Shadow Assassin (op.c) deals 1000 damage to your Sky
+        Scout (b): it is destroyed': the source, what each effect does, and
+        the outcome for the unit it targeted."""
+        fate = next((f for f in fates if f.key == cause.target), None)
+        unit = self._fate_name(fate) if fate else "a unit no longer there"
+        owner = cause.target[0] if cause.target else None
+        phrases = [
+            self._effect_phrase(effect, cause.actor, unit if i == 0 else "it", owner)
+            for i, effect in enumerate(cause.effects)
+        ]
+        said = {effect.name for effect in cause.effects}
+        outcome = self._outcome(fate, said) if fate else ""
+        return f"{cause.source} {' and '.join(phrases)}" + (f": {outcome}" if outcome else "")
+
+    def _effect_phrase(self, effect: Any, actor: int, unit: str, owner: int | None) -> str:
+        args = effect.args
+        other = 1 - actor
+        phrases = {
+            "damage_unit": lambda: f"deals {args[0]} damage to {unit}",
+            "destroy_unit": lambda: f"destroys {unit} (power {args[0]} at most)",
+            "pump": lambda: f"gives {unit} {pump_text(args)} until the end of the turn",
+            "bounce": lambda: (
+                f"returns {unit} to {self.whose(actor if owner is None else owner)} hand"
+            ),
+            "tap": lambda: f"makes {unit} used",
+            "untap": lambda: f"makes {unit} standby",
+            "damage_avatar": lambda: f"takes {args[0]} HP from {self.whose(other)} avatar",
+            "heal_avatar": lambda: f"gives {self.whose(actor)} avatar {args[0]} HP",
+            "lose_hp": lambda: f"costs {self.whose(actor)} avatar {args[0]} HP",
+            "draw": lambda: f"draws {plural(args[0], 'card')} for {self.who(actor)}",
+            "win_if_units": lambda: (
+                f"wins the game for {self.who(actor)} if {self.who(actor)} control "
+                f"{args[0]} or more units that are not tokens"
+            ),
+        }
+        return phrases[effect.name]()
+
+    def _outcome(self, fate: UnitFate, said: set[str]) -> str:
+        """What became of a unit in one step, in a few words (not what the
+        effects `said` already)."""
+        if fate.new is None:
+            if fate.to_hand:
+                return "" if "bounce" in said else "it returns to the hand"
+            if "bounce" in said:
+                return "a token ceases to exist"
+            return "" if "destroy_unit" in said else "it is destroyed"
+        old, new = fate.old, fate.new
+        if old is None:
+            return "it enters the field"
+        told = []
+        if (new["power"], new["attack"]) != (old["power"], old["attack"]):
+            told.append(f"now {new['power']}/{new['attack']} (was {old['power']}/{old['attack']})")
+        if new["damage"] > old["damage"]:
+            told.append(f"damage {new['damage']} of power {new['power']}")
+        if new["used"] != old["used"] and not {"tap", "untap"} & said:
+            told.append("now used" if new["used"] else "now standby")
+        return ", ".join(told)
+
+    def _fate_name(self, fate: UnitFate) -> str:
+        """'your Sky Scout (b)': a unit as the seat names it."""
+        unit = fate.new or fate.old or {}
+        card = f"{unit.get('card', 'unit')}{' token' if unit.get('token') else ''}"
+        return f"{self.whose(fate.owner)} {card} ({self._fate_label(fate)})"
+
+    def _fate_label(self, fate: UnitFate) -> str:
+        label = fate.letter if self.lettered else fate.slot
+        return label if fate.owner == self.seat else f"op.{label}"
+
+    def _fate_lines(
+        self,
+        fate: UnitFate,
+        before: dict,
+        after: dict,
+        actor: int | None,
+        text: str | None,
+        ended: bool,
+    ) -> list[str]:
+        """The lines for one unit's change in a step not told by its effect's line."""
+        name = self._fate_name(fate)
+        if fate.old is None:
+            row = "front" if fate.new_row == 0 else "back"
+            return [f"{name} enters the {row} row"]
+        if fate.new is None:
+            if fate.to_hand:
+                return [f"{name} returns to the hand"]
+            if fate.old.get("token") and ended:
+                return [f"{name} is gone (a token lasts until the end of the turn)"]
+            return [f"{name} is destroyed"]
+        lines = []
+        old, new = fate.old, fate.new
+        moved_by_text = text is not None and text.startswith("move ") and actor == fate.owner
+        if fate.new_row is not None and fate.new_row != fate.old_row and not moved_by_text:
+            lines.append(f"{name} moves to the {ROWS[fate.new_row]} row")
+        if (new["power"], new["attack"]) != (old["power"], old["attack"]):
+            lines.append(
+                f"{name} is now {new['power']}/{new['attack']} (was {old['power']}/{old['attack']})"
+            )
+        if new["damage"] > old["damage"]:
+            lines.append(
+                f"{name} takes {new['damage'] - old['damage']} damage "
+                f"(power {new['power']}, damage {new['damage']})"
+            )
         return lines
 
     def _attack_line(self, after: dict, actor: int) -> str:
@@ -151,10 +416,12 @@ class HeroNarrator(Narrator):
         name = unit["card"] if unit else "unit"
         return f"{self.whose(owner)} {name} ({self._label(owner, ref)})"
 
-    def _label(self, owner: int, slot: str) -> str:
+    def _label(self, owner: int, slot: str, names: UnitNames | None = None) -> str:
         """The unit `owner` calls `slot` as the seat names it: its letter (or
-        its slot), with op. for the opponent's."""
-        label = (self.names.at_slot(owner, slot) if self.lettered else None) or slot
+        its slot), with op. for the opponent's (`names`: the letters to use,
+        by default the latest)."""
+        names = names or self.names
+        label = (names.at_slot(owner, slot) if self.lettered else None) or slot
         return label if owner == self.seat else f"op.{label}"
 
     def as_seen(self, text: str, actor: int) -> str:
@@ -170,46 +437,6 @@ class HeroNarrator(Narrator):
             lambda m: m.group(2) if m.group(1) else f"op.{m.group(2)}",
             text,
         )
-
-    def _field_lines(self, old: dict, new: dict, player: int, text: str | None) -> list[str]:
-        lines = []
-        before = Counter(u["card"] for row in ROWS for u in old[row])
-        after = Counter(u["card"] for row in ROWS for u in new[row])
-        for name, n in (before - after).items():
-            where = (
-                "to the hand"
-                if gained(old.get("known"), new.get("known"))[name]
-                or (player == self.seat and gained(old["hand"], new["hand"])[name])
-                else "destroyed"
-            )
-            verb = "returns" if where == "to the hand" else "is"
-            for _ in range(n):
-                lines.append(f"{self.whose(player)} {name} {verb} {where}")
-        for name, n in (after - before).items():
-            if text and name in text:
-                continue
-            lines.append(
-                f"{self.whose(player)} {name} enters the field" + (f" (x{n})" if n > 1 else "")
-            )
-        for row in ROWS:
-            if [u["card"] for u in old[row]] != [u["card"] for u in new[row]]:
-                continue
-            for index, (a, b) in enumerate(zip(old[row], new[row]), start=1):
-                unit = (
-                    f"{self.whose(player)} {b['card']} "
-                    f"({self._label(player, f'{row[0].upper()}{index}')})"
-                )
-                if b["power"] != a["power"] or b["attack"] != a["attack"]:
-                    lines.append(
-                        f"{unit} is now {b['power']}/{b['attack']} (was {a['power']}/{a['attack']})"
-                    )
-                if b["damage"] > a["damage"]:
-                    lines.append(
-                        f"{unit} takes "
-                        f"{b['damage'] - a['damage']} damage (power {b['power']}, "
-                        f"damage {b['damage']})"
-                    )
-        return lines
 
     def _hp_lines(self, old: dict, new: dict, player: int) -> list[str]:
         change = new["hp"] - old["hp"]
@@ -311,6 +538,11 @@ EFFECT_TEXT = {
     "untap": "makes the unit standby",
     "win_if_units": "you win if you then control {0} or more units that are not tokens",
 }
+#: what a card's condition asks, said under a card or once in the rules
+CONDITION_NOTE = (
+    "your field (avatar, units, tokens) must hold a card of each listed colour and as "
+    "many cards in all as the symbols and the number"
+)
 TARGET_TEXT = {
     "none": "",
     "unit": "a unit",
@@ -348,7 +580,9 @@ class HeroCards:
         except KeyError:
             raise KeyError(f"no card, avatar or slot '{shown(word)}'") from None
 
-    def stats(self, card: Any) -> list[str]:
+    def stats(self, card: Any, with_note: bool = True) -> list[str]:
+        """A card's lines; `with_note`: with what a condition means (the
+        rules say it once for all the cards)."""
         condition = card.condition.text or "none"
         head = (
             f"{card.name} ({FACTION_NAMES[card.faction]} {card.kind}, cost {card.cost}, "
@@ -370,12 +604,8 @@ class HeroCards:
         if card.effects:
             when = "when deployed, " if card.trigger == "on_deploy" else ""
             lines.append(f"  {when}{effects_text(card.effects, card.target)}")
-        if card.condition.total:
-            lines.append(
-                "  condition: your field (avatar, units, tokens) must hold a card of "
-                "each listed colour and as many cards in all as the symbols and the "
-                "number"
-            )
+        if card.condition.total and with_note:
+            lines.append(f"  condition: {CONDITION_NOTE}")
         return lines
 
     def avatar(self, avatar: Any) -> list[str]:

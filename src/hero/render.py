@@ -1,8 +1,10 @@
 """Text rendering of a Hero position from one seat's point of view (80 columns).
 
 The opponent's hand is shown as a count (with the cards known to be there,
-returned by bounce); one unit per line: slot, name, power/attack, damage,
-standby or used, and whether it may still change row."""
+returned by bounce); each row is drawn as it stands, its units side by side
+in their places (the opponent's back row at the top, yours at the bottom),
+each a cell: its name and power/attack, its card, standby or used, damage,
+and whether it may still change row."""
 
 from __future__ import annotations
 
@@ -26,22 +28,36 @@ PHASE_WORDS = {
 }
 
 
-def _unit_line(slot: str, unit: dict) -> str:
+#: a unit's cell on the board: its width, and the gap between two cells
+CELL, GAP = 15, 1
+
+
+def _fitted(text: str) -> str:
+    """`text` in one cell: cut with a '.' when too long, padded otherwise."""
+    return (text if len(text) <= CELL else text[: CELL - 1] + ".").ljust(CELL)
+
+
+def _unit_cell(name: str, unit: dict) -> list[str]:
+    """A unit's cell, three lines: its name and power/attack, its card, its
+    state (standby or used, damage, whether it stays in its row)."""
     state = "used" if unit["used"] else "standby"
-    damage = f"  damage {unit['damage']}" if unit["damage"] else ""
-    fixed = "" if unit["can_move"] else "  (stays in row)"
-    return (
-        f"    {slot:<6} {unit['card']:<18} {unit['power']:>5}/{unit['attack']:<2} "
-        f"{state}{damage}{fixed}"
-    )
+    damage = f" dmg {unit['damage']}" if unit["damage"] else ""
+    fixed = "" if unit["can_move"] else " stays"
+    return [
+        _fitted(f"{name} {unit['power']}/{unit['attack']}"),
+        _fitted(unit["card"]),
+        _fitted(state + damage + fixed),
+    ]
 
 
 #: what a unit's line says, under the board
 LEGEND = [
-    "Legend: name, card, power/attack: power is the damage it deals in a battle and",
-    "        the damage that destroys it this turn, attack the HP it takes from an",
-    "        avatar; standby: may attack or guard, used: may not; (stays in row):",
-    "        cannot change row this turn. 'card UNIT' tells more.",
+    "Legend: each unit in its place in its row: name, power/attack, card, state.",
+    "        power/attack: power is the damage it deals in a battle and the damage",
+    "        that destroys it this turn, attack the HP it takes from an avatar;",
+    "        standby: may attack or guard, used: may not; dmg: damage taken this",
+    "        turn; stays (stays in row): cannot change row this turn. 'card UNIT'",
+    "        tells more.",
 ]
 
 
@@ -62,9 +78,15 @@ def _rows(
     for row in top_first:
         units = player[row]
         lines.append(f"  {row}:" + ("" if units else " -"))
-        for i, unit in enumerate(units):
-            name = letters[ROWS.index(row)][i] if letters else f"{row[0].upper()}{i + 1}"
-            lines.append(_unit_line(prefix + name, unit))
+        cells = [
+            _unit_cell(
+                prefix + (letters[ROWS.index(row)][i] if letters else f"{row[0].upper()}{i + 1}"),
+                unit,
+            )
+            for i, unit in enumerate(units)
+        ]
+        for part in range(3 if cells else 0):
+            lines.append((" " * GAP).join(cell[part] for cell in cells).rstrip())
     return lines
 
 

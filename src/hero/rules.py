@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from xenophon.hero.describe import HeroCards
+from xenophon.hero.describe import CONDITION_NOTE, HeroCards
 
 WIN = (
     "How to win: bring the enemy avatar's HP to 0 by attacking it with your units "
@@ -75,7 +75,7 @@ def rules_lines(game: Any) -> list[str]:
     lines += ["", "The avatars:"]
     for avatar in game.cards.avatars:
         lines += cards.avatar(avatar)
-    lines += ["", "The cards:"]
+    lines += ["", "The cards:", f"A card's condition, as (R)(1): {CONDITION_NOTE}."]
     for card in game.cards.cards:
-        lines += cards.stats(card)
+        lines += cards.stats(card, with_note=False)
     return lines

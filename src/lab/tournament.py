@@ -316,27 +316,64 @@ class MatchReport:
         return deals
 
     def text(self) -> str:
+        """The report as a short table: score, pentanomial, Elo within a deal
+        with its interval, seats, verdict (a one-sided result said in words)."""
         s = self.summary()
-        line = (
-            f"{self.bot_a} vs {self.bot_b} ({self.game}): {s['games']} games, "
-            f"+{s['wins']} ={s['draws']} -{s['losses']}, score {s['score']:.1%} "
-            f"[{s['interval95'][0]:.1%}, {s['interval95'][1]:.1%}]"
-        )
         paired = s["paired_interval95"]
-        line += (
-            f", paired-deal interval [{paired[0]:.1%}, {paired[1]:.1%}] "
-            f"({s['pairs']} deals), pentanomial {s['pentanomial']}, "
-            f"Elo {s['pair_elo']:+.0f} [{s['pair_elo_interval95'][0]:+.0f}, "
-            f"{s['pair_elo_interval95'][1]:+.0f}] (from the pairs)"
-        )
-        line += "; " + self.deal_fit().text()
+        rows = [
+            (
+                "score",
+                f"+{s['wins']} ={s['draws']} -{s['losses']}, {s['score']:.1%} "
+                f"[{s['interval95'][0]:.1%}, {s['interval95'][1]:.1%}]" + self.forfeits_text(),
+            ),
+            ("deals", f"pentanomial {s['pentanomial']} over {s['pairs']} deals"),
+        ]
+        one_sided = self.one_sided()
+        if one_sided:
+            rows.append(("strength", f"Elo within a deal not bounded: {one_sided}"))
+        else:
+            rows.append(("strength", self.deal_fit().text()))
+            rows.append(
+                (
+                    "from pairs",
+                    f"Elo {s['pair_elo']:+.0f} [{s['pair_elo_interval95'][0]:+.0f}, "
+                    f"{s['pair_elo_interval95'][1]:+.0f}], paired-deal interval "
+                    f"[{paired[0]:.1%}, {paired[1]:.1%}]",
+                )
+            )
         first, second = s["seat_split_deals"]
-        line += (
-            f"; the first seat scored {s['first_seat_score']:.1%}, and won both games "
-            f"of {first} deals to the second seat's {second}"
+        rows.append(
+            (
+                "seats",
+                f"the first seat scored {s['first_seat_score']:.1%}, and won both games "
+                f"of {first} deals to the second seat's {second}",
+            )
         )
-        line += self.forfeits_text()
-        return line + (f", SPRT: {self.sprt}" if self.sprt else "")
+        rows.append(("verdict", self.verdict(bool(one_sided))))
+        head = f"{self.bot_a} vs {self.bot_b} ({self.game}): {s['games']} games"
+        width = max(len(label) for label, _ in rows)
+        return "\n".join([head] + [f"  {label:<{width}}  {text}" for label, text in rows])
+
+    def one_sided(self) -> str | None:
+        """'6-0: too few games to bound the Elo' when one bot won every game
+        (no interval can be given then), else None."""
+        if self.games and self.draws == 0 and 0 in (self.wins, self.losses):
+            return f"{self.wins}-{self.losses}: too few games to bound the Elo"
+        return None
+
+    def verdict(self, one_sided: bool) -> str:
+        """The SPRT's word when there is one, else what the Elo interval says."""
+        if self.sprt:
+            return f"SPRT: {self.sprt}"
+        if one_sided:
+            leader = self.bot_a if self.wins else self.bot_b
+            return f"{leader} won every game; play more games to measure by how much"
+        low, high = self.deal_fit().elo_interval
+        if low > 0:
+            return f"{self.bot_a} is stronger (the Elo interval is above 0)"
+        if high < 0:
+            return f"{self.bot_b} is stronger (the Elo interval is below 0)"
+        return "undecided: the Elo interval holds 0"
 
     def write_json(self, path: str) -> None:
         """The summary and every game, written atomically (check the path with

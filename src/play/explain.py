@@ -127,12 +127,16 @@ def explain(
         places = hidden_places(world, seat)
         result = bot.analyse(world)
         total += weight
-        tried = [stat for stat in result.moves if stat.move.code in codes and stat.visits]
-        if tried:
-            # the search's own choice: its moves are ranked best first (by
-            # visits, or by the rounds survived with root_policy=halving)
-            best[tried[0].move.code] += weight
-        for stat in tried:
+        ranked = [stat for stat in result.moves if stat.visits]
+        if ranked and ranked[0].move.code in codes:
+            # the search's own choice among all the world's moves, not only
+            # the ones explained: its moves are ranked best first (by visits,
+            # or by the rounds survived with root_policy=halving), so a move's
+            # share is the same however many moves are shown (suggest, analyse)
+            best[ranked[0].move.code] += weight
+        for stat in ranked:
+            if stat.move.code not in codes:
+                continue
             wins[stat.move.code].append((stat.win_probability, weight, places))
     reasons = [
         MoveReason(

@@ -26,7 +26,9 @@ Bounded: a transposition table on each world's state hash, at most
 `Budget.table_entries` entries in all (further positions are solved but not
 stored), and at most `Budget.nodes` positions visited and `Budget.seconds`
 seconds; a move whose value was not finished in every world when either
-runs out is reported "not solved within the budget".
+runs out is reported "not solved within the budget" (with `estimate`, the moves
+are deepened a ply at a time and keep the value of their deepest look-ahead:
+`deepen`).
 """
 
 from __future__ import annotations
@@ -87,6 +89,9 @@ class MoveValue:
     move: Move
     win: float | None
     exact: bool
+    #: the plies the value looked ahead when the budget ran out before the
+    #: horizon (an estimate: `solve(estimate=True)`); None: the whole horizon
+    depth: int | None = None
 
     @property
     def solved(self) -> bool:
@@ -107,6 +112,8 @@ class SolveResult:
     table_entries: int
     seconds: float
     exhausted: bool
+    #: the bound that stopped the solve: "time", "positions" (None: neither)
+    stopped_by: str | None = None
 
     @property
     def best(self) -> MoveValue:
@@ -138,11 +145,16 @@ class _Spending:
         now = time.monotonic()
         self.deadline = now + (self.started + self.budget.seconds - now) / moves_left
 
+    #: the bound that stopped the solve ("time", "positions"), once one has
+    stopped_by: str | None = None
+
     def visit(self) -> None:
         self.nodes += 1
         if self.nodes > self.node_limit:
+            self.stopped_by = "positions"
             raise OutOfBudget
         if self.nodes % CLOCK_STRIDE == 0 and time.monotonic() > self.deadline:
+            self.stopped_by = "time"
             raise OutOfBudget
 
     def elapsed(self) -> float:
@@ -209,14 +221,29 @@ class WorldSolver:
         self.last_turn = last_turn
         self.spending = spending
         self.evaluate = evaluator(world)
-        self.table: dict[int, tuple[float, bool]] = {}
+        self.table: dict[int | tuple[int, int], tuple[float, bool]] = {}
         #: the tree met an opponent decision or a chance outcome hidden from the seat
         self.hidden_met = False
+        #: plies looked ahead at most (None: to the horizon), the ply of the
+        #: position being valued, and whether the limit cut some line short
+        self.limit: int | None = None
+        self.ply = 0
+        self.cut = False
+        #: the table's positions whose value a cut line reached
+        self.cut_keys: set[int | tuple[int, int]] = set()
+
+    def limited(self, limit: int | None) -> None:
+        """Values from now on look `limit` plies ahead at most (a position
+        there is scored as at the horizon); a fresh table, its values being
+        the limit's."""
+        self.limit, self.cut = limit, False
+        self.table, self.cut_keys = {}, set()
 
     def move_value(self, code: int) -> tuple[float, bool]:
         """(win, exact) of the root move `code` in this world."""
         backend = self.world.backend.clone()
         backend.apply(code)
+        self.ply = 1
         return self.value(backend)
 
     def value(self, backend) -> tuple[float, bool]:
@@ -228,10 +255,17 @@ class WorldSolver:
             if self.horizon_loses:
                 return 0.0, True
             return self.evaluate(backend, self.seat), False
-        key = backend.hash()
+        key: int | tuple[int, int] = backend.hash()
+        if self.limit is not None:
+            if self.ply >= self.limit:
+                self.cut = True
+                return self.evaluate(backend, self.seat), False
+            key = (backend.hash(), self.limit - self.ply)
         known = self.table.get(key)
         if known is not None:
+            self.cut = self.cut or key in self.cut_keys
             return known
+        outer_cut, self.cut = self.cut, False
         if backend.is_chance():
             result = self.chance_value(backend)
         else:
@@ -239,6 +273,9 @@ class WorldSolver:
         if self.spending.may_store():
             self.table[key] = result
             self.spending.stored += 1
+            if self.cut:
+                self.cut_keys.add(key)
+        self.cut = self.cut or outer_cut
         return result
 
     def meet_hidden(self) -> None:
@@ -248,9 +285,11 @@ class WorldSolver:
 
     def child_value(self, backend, code: int) -> tuple[float, bool]:
         backend.apply(code)
+        self.ply += 1
         try:
             return self.value(backend)
         finally:
+            self.ply -= 1
             backend.undo()
 
     def chance_value(self, backend) -> tuple[float, bool]:
@@ -326,6 +365,7 @@ def solve(
     draw: WorldDraw = draw_uniform_world,
     public_only: bool = False,
     horizon_loses: bool = False,
+    estimate: bool = False,
 ) -> SolveResult:
     """Each legal move's win probability for `seat` (to move in `state`)
     over the rest of the turn, or through the opponent's next turn with
@@ -335,7 +375,10 @@ def solve(
     then reports every move unsolved, `hidden_matters` set. With
     `horizon_loses`, a position past the horizon counts as not won instead of
     the evaluation's estimate: each value is then, exactly, the probability
-    of winning the game within the horizon."""
+    of winning the game within the horizon. With `estimate`, the moves are
+    solved a ply deeper at a time (`deepen`), so that a move the budget does
+    not solve to the horizon keeps its value at the deepest look-ahead
+    finished (`MoveValue.depth`)."""
     check_position(state, seat)
     if not 1 <= worlds <= MAX_WORLDS:
         raise XenophonError(f"worlds must be 1 to {MAX_WORLDS}")
@@ -344,6 +387,10 @@ def solve(
     last_turn = state.backend.turn() + (1 if through_reply else 0)
     moves = state.legal_moves()
     drawn = world_states(state, seat, draw, seed)
+    if estimate:
+        if horizon_loses:
+            raise XenophonError("estimate and horizon_loses do not go together")
+        return deepen(state, seat, through_reply, worlds, drawn, spending, last_turn)
     first, weight = next(drawn)
     solvers = [(WorldSolver(first, seat, last_turn, spending, public_only, horizon_loses), weight)]
     values: dict[int, list[tuple[float, bool]]] = {move.code: [] for move in moves}
@@ -375,6 +422,88 @@ def solve(
         seconds=spending.elapsed(),
         exhausted=exhausted,
     )
+
+
+def deepen(
+    state: State,
+    seat: int,
+    through_reply: bool,
+    worlds: int,
+    drawn: Iterator[tuple[State, float]],
+    spending: _Spending,
+    last_turn: int,
+) -> SolveResult:
+    """Every move solved 1, 2, 3 ... plies ahead until each reaches the
+    horizon or the budget runs out: each keeps the value of the deepest
+    look-ahead finished in every world. The worlds are drawn when the tree
+    first meets a hidden card: values found before hold in every world."""
+    moves = state.legal_moves()
+    first, weight = next(drawn)
+    solvers = [(WorldSolver(first, seat, last_turn, spending), weight)]
+    found: dict[int, MoveValue] = {}
+    pending = list(moves)
+    limit = 0
+    spending.share(1)  # the whole budget, for all the moves together
+    while pending and spending.stopped_by is None:
+        limit += 1
+        spending.stored = 0  # each look-ahead fills fresh tables
+        for solver, _ in solvers:
+            solver.limited(limit)
+        for move in list(pending):
+            value = _deepened(move, limit, solvers, drawn, worlds, spending)
+            if value is None:
+                break
+            found[move.code] = value
+            if value.depth is None:
+                pending.remove(move)
+    results = [found.get(move.code, MoveValue(move, None, False)) for move in moves]
+    results.sort(key=lambda value: (value.win is None, -(value.win or 0.0), value.move.code))
+    hidden = solvers[0][0].hidden_met
+    return SolveResult(
+        seat=seat,
+        through_reply=through_reply,
+        worlds=len(solvers) if hidden else 1,
+        hidden_matters=hidden,
+        moves=results,
+        nodes=spending.nodes,
+        table_entries=spending.stored,
+        seconds=spending.elapsed(),
+        exhausted=spending.stopped_by is not None,
+        stopped_by=spending.stopped_by,
+    )
+
+
+def _deepened(
+    move: Move,
+    limit: int,
+    solvers: list[tuple[WorldSolver, float]],
+    drawn: Iterator[tuple[State, float]],
+    worlds: int,
+    spending: _Spending,
+) -> MoveValue | None:
+    """`move` valued `limit` plies ahead in every world (None: the budget ran
+    out first); the first hidden card met draws the other worlds."""
+    try:
+        per_world = [solver.move_value(move.code) for solver, _ in solvers]
+        if solvers[0][0].hidden_met and len(solvers) < worlds:
+            for world, weight in (next(drawn) for _ in range(worlds - len(solvers))):
+                solvers.append(
+                    (
+                        WorldSolver(world, solvers[0][0].seat, solvers[0][0].last_turn, spending),
+                        weight,
+                    )
+                )
+                solvers[-1][0].limited(limit)
+                per_world.append(solvers[-1][0].move_value(move.code))
+    except OutOfBudget:
+        return None
+    total = sum(weight for _, weight in solvers)
+    win = sum(w * value for (_, w), (value, _) in zip(solvers, per_world)) / total
+    cut = any(solver.cut for solver, _ in solvers)
+    for solver, _ in solvers:
+        solver.cut = False
+    exact = all(exact for _, exact in per_world)
+    return MoveValue(move, win, exact and not cut, None if not cut else limit)
 
 
 def _solve_moves(
