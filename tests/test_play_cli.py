@@ -1071,5 +1071,5 @@ def test_a_question_with_one_answer_answers_itself_when_asked_to():
 
 @pytest.mark.parametrize("command, default", [("learn", "on"), ("play", "off")])
 def test_the_auto_answer_option_is_on_in_learn_and_off_in_play(tmp_path, command, default):
-    helped = xenophon(command, "--help", home=tmp_path).stdout
+    helped = run_cli(command, "--help", home=tmp_path).stdout
     assert "--auto-answer" in helped and f"(default {default})" in " ".join(helped.split())
