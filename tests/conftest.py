@@ -244,5 +244,11 @@ def jax_process():
     saying why, without the train extra."""
     if importlib.util.find_spec("optax") is None:
         pytest.skip("training needs the train extra")
-    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+    # the child imports the test modules whose functions it runs, and they
+    # import this conftest by name: the tests' folder goes first on its path
+    # (else another folder's conftest.py, bench/'s, may be found first)
+    first = f"import sys; sys.path.insert(0, {str(Path(__file__).resolve().parent)!r})"
+    with ProcessPoolExecutor(
+        1, mp_context=multiprocessing.get_context("spawn"), initializer=exec, initargs=(first,)
+    ) as pool:
         yield pool

@@ -94,9 +94,10 @@ def test_a_window_the_opponent_may_answer_is_no_proof():
 
 
 def test_a_move_that_loses_at_once_is_not_searched_again():
-    """Flooding rank 4 sends seat 0's own Militia to a full cemetery."""
+    """Flooding rank 4 sends seat 0's own Militia to a full cemetery (a futile
+    move the default prunes at the root: searched here, to be proven lost)."""
     state = flood_position(grid={"f4": militia(0, 1), "c2": militia(1, 0)}, cemeteries=(7, 0))
-    result = ISMCTSBot(iterations=400, seed=0, solver=True).analyse(state)
+    result = ISMCTSBot(iterations=400, seed=0, solver=True, futile_moves="search").analyse(state)
     flood = next(m for m in result.moves if m.move.text == "event 1 rank 4")
     assert flood.visits == 1 and flood.win_probability == 0.0
     assert result.best.move.text != "event 1 rank 4"
