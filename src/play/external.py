@@ -66,8 +66,9 @@ EXIT_SECONDS = 2.0
 MAX_ANSWER_BYTES = 1 << 20
 #: the end of the player's standard error kept (the rest is counted, not kept)
 STDERR_KEPT = 64 * 1024
-#: seconds a crash waits for the rest of the player's standard error
-STDERR_SETTLE_SECONDS = 0.5
+#: seconds a program that closed its output is given to exit, then for the
+#: rest of its standard error (a crash costs at most their sum, 1 s)
+CRASH_SECONDS, STDERR_SETTLE_SECONDS = 0.75, 0.25
 #: blank lines at the start of what a player sent (bytes.strip's whitespace)
 BLANK_LINES = re.compile(rb"(?:[ \t\r\x0b\x0c]*\n)+")
 #: bytes read from a pipe at once
@@ -307,7 +308,7 @@ class Channel:
         status and the last line it wrote to stderr (and how much of its
         stderr was dropped, if any)."""
         try:
-            status = self.process.wait(timeout=EXIT_SECONDS)
+            status = self.process.wait(timeout=CRASH_SECONDS)
             how = f"it exited with status {status}" if status >= 0 else _signal_text(-status)
         except subprocess.TimeoutExpired:
             how = "it closed its output"

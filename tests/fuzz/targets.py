@@ -16,6 +16,7 @@ from . import (
     card_targets,
     engine_targets,
     notation_targets,
+    player_targets,
     record_targets,
     save_targets,
     web_targets,
@@ -26,11 +27,13 @@ Seeds = Callable[[], list[bytes]]
 
 _MODULES = [
     notation_targets,
+    player_targets,
     record_targets,
     card_targets,
     engine_targets,
     save_targets,
     web_targets,
+    player_targets,
 ]
 try:
     _MODULES.append(importlib.import_module(f"{__package__}.core_targets"))
