@@ -24,6 +24,7 @@ from xenophon.play.external import (
     Channel,
     Forfeit,
     _answer,
+    _kill_tree,
     parse_external,
 )
 from xenophon.play.players import make_bot
@@ -230,6 +231,25 @@ def test_a_daemon_is_ended_when_the_referee_dies(tmp_path):
     with hang_guard():
         while running(daemon):  # its warden ends it as soon as it hears
             time.sleep(0.02)
+
+
+def test_the_engine_ends_the_tree_of_a_warden_that_does_not_end_it(tmp_path):
+    """A warden stopped (it can end nothing): the engine kills what is below it."""
+    script, pids = tmp_path / "escaping_player.py", tmp_path / "pids"
+    script.write_text(ESCAPING_PLAYER)
+    channel = Channel((sys.executable, str(script), "hang", str(pids)), 0)
+    try:
+        with hang_guard():
+            while not pids.exists():
+                time.sleep(0.01)
+        [daemon] = pids_in(pids)
+        os.kill(channel.process.pid, signal.SIGSTOP)
+        _kill_tree(channel.process.pid)
+        with hang_guard():
+            while running(daemon):
+                time.sleep(0.01)
+    finally:
+        channel.close(0.0)
 
 
 # -- standard error, a bounded ring --------------------------------------------------------

@@ -42,11 +42,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
 
+import psutil
+
 from xenophon.kernel.errors import IllegalMoveError, NotationError, XenophonError, shown
 from xenophon.kernel.game import Move, State
 from xenophon.kernel.naming import MoveNames, has_names
 from xenophon.kernel.registry import SpecError, game_options_as_text, parse_spec
 from xenophon.play.python_player import PROTOCOL  # the version's one owner
+from xenophon.play.warden import kill_below
 
 #: the versions a ready answer may ask for: 2, the notation's names of pieces;
 #: 1, the engine's notation (pieces named by where they stand)
@@ -73,8 +76,9 @@ CRASH_SECONDS, STDERR_SETTLE_SECONDS = 0.75, 0.25
 BLANK_LINES = re.compile(rb"(?:[ \t\r\x0b\x0c]*\n)+")
 #: bytes read from a pipe at once
 READ_BYTES = 65536
-#: seconds a warden has to end the player's processes once told to
-WARDEN_SECONDS = 1.0
+#: seconds a warden has to end the player's processes once told to (it
+#: takes milliseconds; past this the engine kills them itself)
+WARDEN_SECONDS = 3.0
 #: how often the end of a warden is looked for
 EXIT_POLL_SECONDS = 0.01
 #: the tensors a player may ask for in its ready answer (docs/players.md, docs/tensors.md)
@@ -394,12 +398,26 @@ def _end(process: subprocess.Popen, grace: float) -> None:
                 os.kill(process.pid, sent)
             except ProcessLookupError:
                 pass
-        _exits_within(process, WARDEN_SECONDS)
+        if not _exits_within(process, WARDEN_SECONDS):
+            _kill_tree(process.pid)
     try:
         os.killpg(process.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
     process.wait()
+
+
+def _kill_tree(pid: int) -> None:
+    """Kills a warden that did not end in time and every process below it:
+    stopped first, it still keeps them below it (a subreaper), and they are
+    killed before it is."""
+    try:
+        warden = psutil.Process(pid)
+        warden.suspend()
+        kill_below(warden)
+        warden.kill()
+    except psutil.Error:
+        pass
 
 
 def _exits_within(process: subprocess.Popen, seconds: float) -> bool:

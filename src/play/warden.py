@@ -93,24 +93,40 @@ def _status(info: os.waitid_result) -> int:
     return -info.si_status
 
 
-def end_descendants() -> None:
-    """Kills every process below the warden, round after round until none is
-    left alive, and reaps them all."""
-    import psutil  # only now: imported by the warden alone
+def import_psutil() -> None:
+    """Imports psutil while the program runs (it takes tens of milliseconds:
+    not before the program starts, nor at its end); SIGTERM waits for it."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    try:
+        import psutil  # noqa: F401
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
 
-    me = psutil.Process()
+
+def end_descendants() -> None:
+    """Kills every process below the warden and reaps them all."""
+    import psutil  # imported already, unless the program ended first
+
+    kill_below(psutil.Process())
+    _reap_exited()
+
+
+def kill_below(root: Any) -> None:
+    """Kills every process below `root` (a psutil.Process), round after round
+    until none is left alive (a fork between listing and killing is found by
+    the next round); zombies are left to their parent to reap."""
+    import psutil
+
     for _ in range(KILL_ROUNDS):
-        alive = [child for child in me.children(recursive=True) if _alive(child)]
+        alive = [child for child in root.children(recursive=True) if _alive(child)]
         if not alive:
-            break
+            return
         for child in alive:
             try:
                 child.kill()
             except psutil.Error:
                 pass
         psutil.wait_procs(alive, timeout=0.05)
-        _reap_exited()
-    _reap_exited()
 
 
 def _alive(process: Any) -> bool:
@@ -162,6 +178,7 @@ def main(argv: list[str]) -> NoReturn:
             print(f"the program could not start: {error}", file=sys.stderr)
             os._exit(127)
         let_go_of_standard_streams()
+        import_psutil()
         status = wait_for(player)
     except (Stop, KeyboardInterrupt):
         pass
