@@ -28,6 +28,7 @@ from xenophon.play.external import (
     parse_external,
 )
 from xenophon.play.players import make_bot
+from xenophon.play.warden import kill_below
 
 #: seconds after which a test that should have ended counts as hung
 HANG_SECONDS = 20
@@ -275,3 +276,34 @@ def test_a_player_flooding_its_standard_error_keeps_only_its_end():
         assert len(channel.stderr.kept) == STDERR_KEPT
     finally:
         channel.close(0.0)
+
+
+class Listed:
+    """A process as psutil lists it, for kill_below."""
+
+    def __init__(self, pid, status):
+        self.pid, self._status, self.killed = pid, status, False
+
+    def status(self):
+        return "zombie" if self.killed else self._status
+
+    def kill(self):
+        self.killed = True
+
+    def wait(self, timeout=None):
+        return 0
+
+
+def test_a_child_forked_by_a_process_that_exited_as_it_was_listed_is_killed():
+    """The race the hostile_player fuzz target found: a daemon's parent was
+    alive when listed and a zombie when looked at, its child (the daemon) not
+    yet listed; one listing with no living process is not the end."""
+    parent, daemon = Listed(11, "zombie"), Listed(12, "sleeping")
+    listings = iter([[parent], [parent, daemon], [parent, daemon], [parent, daemon]])
+
+    class Root:
+        def children(self, recursive):
+            return next(listings)
+
+    kill_below(Root())
+    assert daemon.killed

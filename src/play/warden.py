@@ -32,8 +32,8 @@ from typing import Any, NoReturn
 
 #: prctl options (linux/prctl.h)
 PR_SET_PDEATHSIG, PR_SET_CHILD_SUBREAPER = 1, 36
-#: rounds of killing what is left below the warden (a fork between listing
-#: and killing is found by the next round)
+#: rounds of killing what is left below the warden at most (a fork between
+#: listing and killing is found by the next round)
 KILL_ROUNDS = 100
 
 
@@ -113,14 +113,19 @@ def end_descendants() -> None:
 
 def kill_below(root: Any) -> None:
     """Kills every process below `root` (a psutil.Process), round after round
-    until none is left alive (a fork between listing and killing is found by
-    the next round); zombies are left to their parent to reap."""
+    until two listings in a row find the same processes, none alive (a
+    process alive when listed may fork and exit before it is looked at:
+    the next listing finds its child); zombies are left to their parent."""
     import psutil
 
+    settled: set[int] | None = None  # the last listing, when none in it was alive
     for _ in range(KILL_ROUNDS):
-        alive = [child for child in root.children(recursive=True) if _alive(child)]
-        if not alive:
+        below = root.children(recursive=True)
+        alive = [child for child in below if _alive(child)]
+        listed = {child.pid for child in below}
+        if not alive and listed == settled:
             return
+        settled = None if alive else listed
         for child in alive:
             try:
                 child.kill()
