@@ -52,8 +52,15 @@ def _prctl(option: int, value: int) -> bool:
         return False
 
 
+_stopping: list[bool] = []  # told to stop once already
+
+
 def _stop(_signal: int, _frame: object) -> None:
-    raise Stop
+    """SIGTERM: a Stop, once (a second SIGTERM, the parent's death after its
+    own, must not break off the ending)."""
+    if not _stopping:
+        _stopping.append(True)
+        raise Stop
 
 
 def guard(parent: int) -> None:
@@ -185,9 +192,9 @@ def main(argv: list[str]) -> NoReturn:
         let_go_of_standard_streams()
         import_psutil()
         status = wait_for(player)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # in the try: a SIGTERM before is a Stop
     except (Stop, KeyboardInterrupt):
-        pass
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
     end_descendants()
     exit_as(status)
 
