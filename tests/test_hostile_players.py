@@ -151,6 +151,23 @@ def test_a_python_spec_is_never_imported_in_the_referee(tmp_path, monkeypatch):
     assert os.getpid() not in pids_in(marks) and len(pids_in(marks)) >= 2  # the check, the game
 
 
+def test_what_a_python_module_writes_to_its_output_is_no_answer(tmp_path):
+    """Written by print or to the descriptor itself, it goes to the standard
+    error: the check and the game read the protocol's answers only."""
+    module = tmp_path / "noisy_player.py"
+    module.write_text(
+        "import os, random\n"
+        "os.write(1, b'noise at import\\n')\n"
+        "print('more noise')\n"
+        "class Player:\n"
+        "    def choose(self, view, legal_moves):\n"
+        "        os.write(1, b'thinking\\n')\n"
+        "        return random.choice(legal_moves)\n"
+    )
+    record = play_one(GAMES[0], [f"python:{module}:Player", "random"], 1, 0)
+    assert record.forfeit is None
+
+
 def test_a_python_spec_whose_module_hangs_is_one_line_after_its_startup_time(tmp_path):
     module = tmp_path / "hanging_player.py"
     module.write_text("import time\ntime.sleep(600)\n")

@@ -7,7 +7,9 @@ Python, `xenophon.play.python_player`), so that a player that crashes, hangs
 or answers nonsense costs only that game: `choose` raises `Forfeit` with the
 reason (crash, timeout, illegal, malformed), the game's runner counts the
 game lost for that seat (`forfeit_returns`), and `finish` always ends the
-child (its whole process group killed if it does not leave when told).
+child and every process it started (each child runs under a warden,
+`xenophon.play.warden`, that ends its whole tree; docs/players.md, "What a
+player program may cost").
 
 A decision sends the seat's view only (`State.view`, the state dict with
 everything hidden from the seat taken out: equal for every state the seat

@@ -126,6 +126,18 @@ def check(module: str, name: str, out: Any) -> int:
     return 0
 
 
+def _protocol_output() -> Any:
+    """The protocol's output: the standard output as it was, while the
+    descriptor 1 itself and sys.stdout become the standard error, so that
+    nothing the module or the class writes, by print or os.write(1, ...),
+    is taken for an answer."""
+    sys.stdout.flush()
+    answers = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    return answers
+
+
 def main(argv: list[str]) -> int:
     checking = argv[:1] == ["--check"]
     if len(argv) != 2 + checking:
@@ -133,7 +145,7 @@ def main(argv: list[str]) -> int:
             "usage: python -m xenophon.play.python_player [--check] MODULE CLASS", file=sys.stderr
         )
         return 2
-    protocol_out, sys.stdout = sys.stdout, sys.stderr  # what the class prints is no answer
+    protocol_out = _protocol_output()
     if checking:
         return check(argv[1], argv[2], protocol_out)
     player = load_class(*argv)()
