@@ -324,3 +324,23 @@ def test_a_child_forked_by_a_process_that_exited_as_it_was_listed_is_killed():
 
     kill_below(Root())
     assert daemon.killed
+
+
+def test_without_waitid_the_engine_still_ends_a_player(monkeypatch):
+    """Where the os has no waitid: the warden is waited for (and reaped) instead."""
+    monkeypatch.delattr(os, "waitid")
+    channel = Channel(python("import time\ntime.sleep(60)"), 0)
+    forfeit_of(channel, 0.2)
+    channel.close(0.0)
+    assert channel.process.returncode is not None
+
+
+def test_without_waitid_the_warden_exits_as_its_program_did():
+    warden = (
+        "import os, sys\ndel os.waitid\nfrom xenophon.play.warden import main\nmain(sys.argv[1:])\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", warden, str(os.getpid()), sys.executable, "-c", "exit(7)"],
+        timeout=HANG_SECONDS,
+    )
+    assert done.returncode == 7

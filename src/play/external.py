@@ -423,7 +423,14 @@ def _kill_tree(pid: int) -> None:
 
 
 def _exits_within(process: subprocess.Popen, seconds: float) -> bool:
-    """Whether the process has exited within `seconds` (it is not reaped)."""
+    """Whether the process has exited within `seconds` (it is not reaped,
+    except where there is no waitid)."""
+    if not hasattr(os, "waitid"):
+        try:
+            process.wait(timeout=seconds)
+            return True
+        except subprocess.TimeoutExpired:
+            return False
     deadline = time.monotonic() + seconds
     while True:
         try:

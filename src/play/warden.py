@@ -83,7 +83,13 @@ def let_go_of_standard_streams() -> None:
 def wait_for(pid: int) -> int:
     """Waits for the program `pid` to exit, reaping any orphan handed to the
     warden meanwhile; the program's wait status, left unreaped (its process
-    group cannot be taken by another process until it is)."""
+    group cannot be taken by another process until it is; where there is no
+    waitid, reaped)."""
+    if not hasattr(os, "waitid"):
+        while True:
+            pid_done, status = os.wait()
+            if pid_done == pid:
+                return os.waitstatus_to_exitcode(status)
     while True:
         info = os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOWAIT)
         if info is None:
