@@ -344,3 +344,14 @@ def test_without_waitid_the_warden_exits_as_its_program_did():
         timeout=HANG_SECONDS,
     )
     assert done.returncode == 7
+
+
+def test_a_program_that_cannot_start_is_a_crash_saying_why(tmp_path):
+    channel = Channel((str(tmp_path / "no-such-program"),), 0)
+    try:
+        lost = forfeit_of(channel, 30)
+        assert lost.reason == "crash"
+        assert "status 127; its last error line: the program could not start" in lost.message
+        assert "No such file or directory" in lost.message
+    finally:
+        channel.close(0.0)
