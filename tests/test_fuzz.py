@@ -44,9 +44,11 @@ CI_INPUTS = {
     "sealed_save": 1000,
     "web_message": 200,
     "network_file": 1000,
+    "hostile_player": 20,  # a child program per input: about 0.3 s each
 }
 CI_DEFAULT_INPUTS = 600  # core_targets' targets
 CI_SECONDS = 6.0  # the cap per target, for a slow machine
+CI_TARGET_SECONDS = {"hostile_player": 15.0}  # the cap of a target slower than that
 
 
 # -- the CI-sized run -----------------------------------------------------------
@@ -54,7 +56,13 @@ CI_SECONDS = 6.0  # the cap per target, for a slow machine
 def test_short_fuzz_run_finds_nothing(target, tmp_path):
     inputs = CI_INPUTS.get(target, CI_DEFAULT_INPUTS)
     stats = run_target(
-        target, Settings(inputs=inputs, seconds=CI_SECONDS, timeout=5.0, findings=tmp_path)
+        target,
+        Settings(
+            inputs=inputs,
+            seconds=CI_TARGET_SECONDS.get(target, CI_SECONDS),
+            timeout=5.0,
+            findings=tmp_path,
+        ),
     )
     assert stats.inputs >= min(100, inputs), stats.summary()
     assert stats.found == 0, first_finding(stats.summary(), tmp_path)

@@ -7,7 +7,9 @@ Python, `xenophon.play.python_player`), so that a player that crashes, hangs
 or answers nonsense costs only that game: `choose` raises `Forfeit` with the
 reason (crash, timeout, illegal, malformed), the game's runner counts the
 game lost for that seat (`forfeit_returns`), and `finish` always ends the
-child (its whole process group killed if it does not leave when told).
+child and every process it started (each child runs under a warden,
+`xenophon.play.warden`, that ends its whole tree; docs/players.md, "What a
+player program may cost").
 
 A decision sends the seat's view only (`State.view`, the state dict with
 everything hidden from the seat taken out: equal for every state the seat
@@ -25,31 +27,38 @@ for the program to start and answer the handshake).
 
 from __future__ import annotations
 
+import functools
 import json
 import os
+import re
 import select
 import shlex
 import shutil
 import signal
 import subprocess
 import sys
-import tempfile
+import threading
 import time
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
 
+import psutil
+
 from xenophon.kernel.errors import IllegalMoveError, NotationError, XenophonError, shown
 from xenophon.kernel.game import Move, State
 from xenophon.kernel.naming import MoveNames, has_names
 from xenophon.kernel.registry import SpecError, game_options_as_text, parse_spec
-from xenophon.play.python_player import PROTOCOL, load_class  # the version's one owner
+from xenophon.play.python_player import PROTOCOL  # the version's one owner
 from xenophon.play.referee import player_environment, player_seed
+from xenophon.play.warden import kill_below
 
 #: the versions a ready answer may ask for: 2, the notation's names of pieces;
 #: 1, the engine's notation (pieces named by where they stand)
 PROTOCOLS = (1, 2)
+#: the module a `python:` player's child runs
+PYTHON_PLAYER = "xenophon.play.python_player"
 #: the kinds of external spec
 EXTERNAL_KINDS = ("cmd", "python")
 #: the default seconds a move, and for the start and the handshake
@@ -61,8 +70,20 @@ MIN_SECONDS, MAX_SECONDS = 0.01, 3600.0
 EXIT_SECONDS = 2.0
 #: the longest answer line read (a longer one is malformed)
 MAX_ANSWER_BYTES = 1 << 20
-#: the end of the player's standard error a crash reason quotes
-STDERR_TAIL = 4096
+#: the end of the player's standard error kept (the rest is counted, not kept)
+STDERR_KEPT = 64 * 1024
+#: seconds a program that closed its output is given to exit, then for the
+#: rest of its standard error (a crash costs at most their sum, 1 s)
+CRASH_SECONDS, STDERR_SETTLE_SECONDS = 0.75, 0.25
+#: blank lines at the start of what a player sent (bytes.strip's whitespace)
+BLANK_LINES = re.compile(rb"(?:[ \t\r\x0b\x0c]*\n)+")
+#: bytes read from a pipe at once
+READ_BYTES = 65536
+#: seconds a warden has to end the player's processes once told to (it
+#: takes milliseconds; past this the engine kills them itself)
+WARDEN_SECONDS = 3.0
+#: how often the end of a warden is looked for
+EXIT_POLL_SECONDS = 0.01
 #: the tensors a player may ask for in its ready answer (docs/players.md, docs/tensors.md)
 TENSOR_KINDS = ("information_state", "observation")
 #: why a game is lost: the program died, was silent too long, named a move
@@ -115,7 +136,10 @@ def parse_external(spec: str) -> ExternalSpec:
     if not colon or not rest.strip():
         form = "cmd:PROGRAM ARGS" if kind == "cmd" else "python:MODULE:CLASS"
         raise SpecError(f"bot '{shown(spec)}': write it {form}")
-    argv = _program(spec, rest) if kind == "cmd" else _python_class(spec, rest)
+    if kind == "cmd":
+        argv = _program(spec, rest)
+    else:
+        argv = _python_class(spec, rest, options.get("start_seconds", START_SECONDS))
     return ExternalSpec(spec, kind, argv, **options)
 
 
@@ -165,118 +189,194 @@ def _program(spec: str, command: str) -> tuple[str, ...]:
     return (os.path.abspath(found) if os.sep in argv[0] else argv[0], *argv[1:])
 
 
-def _python_class(spec: str, target: str) -> tuple[str, ...]:
+def _python_class(spec: str, target: str, start_seconds: float) -> tuple[str, ...]:
     """The child command line of a `python:MODULE:CLASS` spec, the class
-    loaded here once to check it (SpecError naming what is wrong)."""
+    loaded by a child of its own to check it (SpecError naming what is
+    wrong): the module is never imported here."""
     module, colon, name = target.strip().rpartition(":")
     if not colon or not module or not name:
         raise SpecError(f"bot '{shown(spec)}': write it python:MODULE:CLASS")
-    try:
-        load_class(module, name)
-    except Exception as error:  # the user's module may raise anything as it loads
-        raise SpecError(f"bot '{shown(spec)}': {shown(error)}") from None
     if os.path.isfile(module):
         module = os.path.abspath(module)
-    return (sys.executable, "-m", "xenophon.play.python_player", module, name)
+    error = class_error(module, name, os.getcwd(), start_seconds)
+    if error is not None:
+        raise SpecError(f"bot '{shown(spec)}': {shown(error)}")
+    return (sys.executable, "-m", PYTHON_PLAYER, module, name)
+
+
+@functools.lru_cache(maxsize=64)
+def class_error(module: str, name: str, folder: str, seconds: float) -> str | None:
+    """What is wrong with the class `name` of `module` as a player (None: it
+    loads), found by a child that loads it (`python_player --check`) within
+    `seconds`, in the folder `folder` (the current one: a module is looked
+    for there); asked once per class and folder."""
+    channel = Channel((sys.executable, "-m", PYTHON_PLAYER, "--check", module, name), 0)
+    try:
+        answer = _answer(channel, channel.receive(seconds))
+    except Forfeit as forfeit:
+        return f"the class could not be loaded to check it: {forfeit.message}"
+    finally:
+        channel.close(0.0)
+    if answer.get("ok") is True:
+        return None
+    return str(answer.get("error", "the check answered nothing"))
 
 
 class Channel:
     """A child process and its pipes: a line written or read by a deadline,
-    stderr kept in a file to quote when it crashes."""
+    the end of its standard error kept to quote when it crashes.
+
+    The program runs under a warden (`xenophon.play.warden`), which ends
+    every process the program started when the program exits or the warden
+    is told to stop; the warden's own process group is killed as a last
+    resort. What a program sends counts against its deadline byte by byte:
+    blank lines and a line that never ends do not put the deadline off."""
 
     def __init__(self, argv: tuple[str, ...], seat: int):
         self.seat = seat
-        self.stderr = tempfile.TemporaryFile()
-        self.buffer = b""
+        self.buffer = bytearray()  # what was read past the last line taken
+        self._scanned = 0  # the bytes of the buffer known to hold no newline
+        warden = (sys.executable, "-m", "xenophon.play.warden", str(os.getpid()))
         try:
             self.process = subprocess.Popen(
-                argv,
+                (*warden, *argv),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
-                stderr=self.stderr,
+                stderr=subprocess.PIPE,
                 env=player_environment(),
-                start_new_session=True,  # its own process group, killed whole
+                start_new_session=True,  # its own process group, killed whole at the end
             )
         except OSError as error:
-            self.stderr.close()
             raise Forfeit(seat, "crash", f"the program could not start: {error}") from None
         self._stdin: IO[bytes] = self.process.stdin  # type: ignore[assignment]
         self._stdout: IO[bytes] = self.process.stdout  # type: ignore[assignment]
+        self.stderr = StderrRing(self.process.stderr)  # type: ignore[arg-type]
         os.set_blocking(self._stdin.fileno(), False)
-        self._finalizer = weakref.finalize(self, _kill, self.process)
+        self._finalizer = weakref.finalize(self, _end, self.process, 0.0)
 
     def send(self, message: dict[str, Any], seconds: float) -> None:
         """Writes one line, waiting at most `seconds` for the pipe to take it."""
         data = (json.dumps(message, ensure_ascii=False) + "\n").encode()
         deadline = time.monotonic() + seconds
         while data:
+            if _left(deadline) <= 0:
+                raise self.forfeit("timeout", f"it read nothing for {seconds:g} s")
             if not select.select([], [self._stdin], [], _left(deadline))[1]:
-                if _left(deadline) <= 0:
-                    raise self.forfeit("timeout", f"it read nothing for {seconds:g} s")
                 continue
             try:
                 data = data[os.write(self._stdin.fileno(), data) :]
+            except BlockingIOError:
+                continue
             except (BrokenPipeError, ConnectionResetError):
                 raise self.crashed() from None
 
     def receive(self, seconds: float) -> bytes:
-        """The next non-blank line, waited for at most `seconds`."""
+        """The next non-blank line, waited for at most `seconds`: every byte
+        read, blank lines too, counts against the deadline."""
         deadline = time.monotonic() + seconds
         while True:
             line = self._take_line()
             if line is not None:
                 return line
+            if _left(deadline) <= 0:
+                raise self.forfeit("timeout", f"no answer within {seconds:g} s")
             if not select.select([self._stdout], [], [], _left(deadline))[0]:
-                if _left(deadline) <= 0:
-                    raise self.forfeit("timeout", f"no answer within {seconds:g} s")
                 continue
-            chunk = os.read(self._stdout.fileno(), 65536)
+            chunk = os.read(self._stdout.fileno(), READ_BYTES)
             if not chunk:
                 raise self.crashed()
             self.buffer += chunk
 
     def _take_line(self) -> bytes | None:
-        while b"\n" in self.buffer:
-            line, _, self.buffer = self.buffer.partition(b"\n")
+        """The first non-blank line of the buffer, taken off it (None while
+        there is none): a run of blank lines is dropped at once, and a line
+        still coming is not searched again from its start."""
+        while True:
+            if self._scanned == 0:
+                blanks = BLANK_LINES.match(self.buffer)
+                if blanks:
+                    del self.buffer[: blanks.end()]
+            end = self.buffer.find(b"\n", self._scanned)
+            if end < 0:
+                self._scanned = len(self.buffer)
+                if self._scanned > MAX_ANSWER_BYTES:
+                    raise self.forfeit("malformed", f"a line longer than {MAX_ANSWER_BYTES} bytes")
+                return None
+            line = bytes(self.buffer[:end])
+            del self.buffer[: end + 1]
+            self._scanned = 0
             if line.strip():
                 return line
-        if len(self.buffer) > MAX_ANSWER_BYTES:
-            raise self.forfeit("malformed", f"a line longer than {MAX_ANSWER_BYTES} bytes")
-        return None
 
     def forfeit(self, reason: str, message: str) -> Forfeit:
         return Forfeit(self.seat, reason, message)
 
     def crashed(self) -> Forfeit:
         """The forfeit of a program that closed its output or died: its exit
-        status and the last line it wrote to stderr."""
+        status and the last line it wrote to stderr (and how much of its
+        stderr was dropped, if any)."""
         try:
-            status = self.process.wait(timeout=EXIT_SECONDS)
+            status = self.process.wait(timeout=CRASH_SECONDS)
             how = f"it exited with status {status}" if status >= 0 else _signal_text(-status)
         except subprocess.TimeoutExpired:
             how = "it closed its output"
+        self.stderr.settle(STDERR_SETTLE_SECONDS)
         last = self.stderr_tail().strip().splitlines()[-1:]
-        return self.forfeit("crash", how + (f"; its last error line: {last[0]}" if last else ""))
+        message = how + (f"; its last error line: {shown(last[0], 300)}" if last else "")
+        if self.stderr.dropped:
+            message += (
+                f" ({self.stderr.dropped} bytes of its standard error before its last "
+                f"{STDERR_KEPT // 1024} KiB were dropped)"
+            )
+        return self.forfeit("crash", message)
 
     def stderr_tail(self) -> str:
-        self.stderr.seek(0, os.SEEK_END)
-        self.stderr.seek(max(0, self.stderr.tell() - STDERR_TAIL))
-        return self.stderr.read().decode(errors="replace")
+        """What is kept of its standard error (its last STDERR_KEPT bytes)."""
+        return self.stderr.text()
 
     def close(self, grace: float) -> None:
-        """Closes its input, gives it `grace` seconds to leave, then kills its
-        process group; always reaps it."""
+        """Closes its input, gives it `grace` seconds to leave, then ends
+        its warden (which ends what the program started) and kills the
+        warden's process group; always reaps it."""
         try:
             self._stdin.close()
         except OSError:
             pass
-        try:
-            self.process.wait(timeout=grace)
-        except subprocess.TimeoutExpired:
-            pass
-        self._finalizer()
+        self._finalizer.detach()
+        _end(self.process, grace)
         self._stdout.close()
-        self.stderr.close()
+        self.stderr.settle(STDERR_SETTLE_SECONDS)
+
+
+class StderrRing:
+    """A program's standard error, read as it comes by a thread of its own
+    so that a program writing without end neither blocks nor fills the
+    memory: the last STDERR_KEPT bytes are kept, the rest counted as dropped."""
+
+    def __init__(self, pipe: IO[bytes]):
+        self.kept = bytearray()
+        self.dropped = 0
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._drain, args=(pipe,), daemon=True)
+        self._thread.start()
+
+    def _drain(self, pipe: IO[bytes]) -> None:
+        with pipe:
+            while chunk := os.read(pipe.fileno(), READ_BYTES):
+                with self._lock:
+                    self.kept += chunk
+                    excess = len(self.kept) - STDERR_KEPT
+                    if excess > 0:
+                        del self.kept[:excess]
+                        self.dropped += excess
+
+    def settle(self, seconds: float) -> None:
+        """Waits at most `seconds` for the pipe's end (all the program wrote read)."""
+        self._thread.join(seconds)
+
+    def text(self) -> str:
+        with self._lock:
+            return bytes(self.kept).decode(errors="replace")
 
 
 def _left(deadline: float) -> float:
@@ -290,13 +390,60 @@ def _signal_text(number: int) -> str:
         return f"it was killed by signal {number}"
 
 
-def _kill(process: subprocess.Popen) -> None:
-    """Kills a child's whole process group (what it started too) and reaps it."""
+def _end(process: subprocess.Popen, grace: float) -> None:
+    """Ends a warden and what runs under it: `grace` seconds to leave of
+    itself, then SIGTERM (the warden ends the program's whole tree) and
+    WARDEN_SECONDS more, then its process group killed; always reaped. The
+    group is killed before the warden is reaped, while its number cannot be
+    another's."""
+    if not _exits_within(process, grace):
+        for sent in (signal.SIGTERM, signal.SIGCONT):  # SIGCONT: a stopped warden hears it
+            try:
+                os.kill(process.pid, sent)
+            except ProcessLookupError:
+                pass
+        if not _exits_within(process, WARDEN_SECONDS):
+            _kill_tree(process.pid)
     try:
         os.killpg(process.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
     process.wait()
+
+
+def _kill_tree(pid: int) -> None:
+    """Kills a warden that did not end in time and every process below it:
+    stopped first, it still keeps them below it (a subreaper), and they are
+    killed before it is."""
+    try:
+        warden = psutil.Process(pid)
+        warden.suspend()
+        kill_below(warden)
+        warden.kill()
+    except psutil.Error:
+        pass
+
+
+def _exits_within(process: subprocess.Popen, seconds: float) -> bool:
+    """Whether the process has exited within `seconds` (it is not reaped,
+    except where there is no waitid)."""
+    if not hasattr(os, "waitid"):
+        try:
+            process.wait(timeout=seconds)
+            return True
+        except subprocess.TimeoutExpired:
+            return False
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            info = os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOWAIT | os.WNOHANG)
+        except ChildProcessError:  # reaped already
+            return True
+        if info is not None:
+            return True
+        if _left(deadline) <= 0:
+            return False
+        time.sleep(min(EXIT_POLL_SECONDS, _left(deadline)))
 
 
 class ExternalPlayer:

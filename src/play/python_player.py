@@ -4,6 +4,11 @@ and output, so that the class's errors, hangs and crashes are those of a
 program, handled alike (`xenophon.play.external`).
 
     python -m xenophon.play.python_player MODULE CLASS
+    python -m xenophon.play.python_player --check MODULE CLASS
+
+(`--check` loads the class, writes one JSON line, ``{"ok": true}`` or
+``{"error": "what is wrong"}``, and exits: the referee checks a spec so,
+never importing the module itself.)
 
 The class is made without arguments and has
 ``choose(view, legal_moves) -> str`` (a dict and a list of move texts; the
@@ -109,11 +114,40 @@ def _hook(player: Any, name: str, *args: Any) -> None:
         hook(*args)
 
 
+def check(module: str, name: str, out: Any) -> int:
+    """Loads the class and writes whether it loaded to `out`, one JSON line."""
+    try:
+        load_class(module, name)
+        result: dict[str, Any] = {"ok": True}
+    except BaseException as error:  # the user's module may raise anything as it loads
+        result = {"error": str(error) or type(error).__name__}
+    out.write(json.dumps(result) + "\n")
+    out.flush()
+    return 0
+
+
+def _protocol_output() -> Any:
+    """The protocol's output: the standard output as it was, while the
+    descriptor 1 itself and sys.stdout become the standard error, so that
+    nothing the module or the class writes, by print or os.write(1, ...),
+    is taken for an answer."""
+    sys.stdout.flush()
+    answers = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    return answers
+
+
 def main(argv: list[str]) -> int:
-    if len(argv) != 2:
-        print("usage: python -m xenophon.play.python_player MODULE CLASS", file=sys.stderr)
+    checking = argv[:1] == ["--check"]
+    if len(argv) != 2 + checking:
+        print(
+            "usage: python -m xenophon.play.python_player [--check] MODULE CLASS", file=sys.stderr
+        )
         return 2
-    protocol_out, sys.stdout = sys.stdout, sys.stderr  # what the class prints is no answer
+    protocol_out = _protocol_output()
+    if checking:
+        return check(argv[1], argv[2], protocol_out)
     player = load_class(*argv)()
     for line in sys.stdin:
         if not line.strip():

@@ -17,6 +17,7 @@ from . import (
     engine_targets,
     notation_targets,
     npz_targets,
+    player_targets,
     record_targets,
     save_targets,
     web_targets,
@@ -27,6 +28,7 @@ Seeds = Callable[[], list[bytes]]
 
 _MODULES = [
     notation_targets,
+    player_targets,
     record_targets,
     card_targets,
     engine_targets,
