@@ -27,7 +27,12 @@ from typing import TYPE_CHECKING
 
 from xenophon.kernel.arrays import ALLOWANCE_BYTES, MAX_GROWTH
 from xenophon.kernel.errors import XenophonError
-from xenophon.kernel.evaluation import NETWORK_FILE_VERSION, NETWORK_FORMAT, read_network
+from xenophon.kernel.evaluation import (
+    NETWORK_ARRAYS,
+    NETWORK_FILE_VERSION,
+    NETWORK_FORMAT,
+    read_network,
+)
 
 from . import sample
 
@@ -39,18 +44,7 @@ DEFLATE_BIT = 2
 MEMBER_LINE = re.compile(rb"@@ ([^\n]*)\n")
 #: a network of a few units over made-up inputs: every array, small
 DIMENSIONS = {"inputs": 3, "features": 2, "hidden": 2, "buckets": 2}
-SHAPES = {
-    "w_own": ("inputs", "hidden"),
-    "w_enemy": ("inputs", "hidden"),
-    "w_feature": ("features", "hidden"),
-    "bias": ("hidden",),
-    "phase": ("hidden",),
-    "output": ("hidden",),
-    "opening": ("features",),
-    "ending": ("features",),
-    "policy": ("buckets", "hidden"),
-    "policy_bias": ("buckets",),
-}
+SHAPES = NETWORK_ARRAYS  # the shapes the reader checks: its one owner
 
 
 class MemoryFinding(AssertionError):
